@@ -1,0 +1,78 @@
+"""Reports over the results dataset: HTML, Markdown, JSON, JUnit and a consolidated Parquet.
+
+The matrix writes the results dataset (``results/part-*.parquet``, one row per
+cell, schema ``RESULTS_SCHEMA``); every report here is a query over it::
+
+    summary = write_reports("results", "report")   # -> ReportSummary
+    sys.exit(exit_code(summary, fail_on={"mismatch", "crash"}))
+
+``write_reports`` writes into ``out_dir``:
+
+=================== =========================================================
+``index.html``      self-contained page: grids, feature grids, failures (html)
+``REPORT.md``       the same overview in Markdown (markdown)
+``results.json``    run, engines, counts and every cell (jsonout)
+``junit.xml``       one testsuite per reader + one for writes (junit)
+``results.parquet`` the whole dataset in one file, for DuckDB/pyarrow (dataset)
+=================== =========================================================
+
+Modules: ``outcomes`` (vocabulary and severity), ``dataset`` (load, validate,
+summarise), ``grid`` (writer x reader tallies), ``text`` (making engine output
+safe to embed), one module per output format, ``policy`` (exit code).
+"""
+
+from __future__ import annotations
+
+import dataclasses
+from pathlib import Path
+
+from .dataset import (
+    RESULTS_SCHEMA,
+    Cell,
+    ReportSummary,
+    load_results,
+    summarise,
+    write_consolidated,
+)
+from .html import write_html
+from .jsonout import write_json
+from .junit import write_junit
+from .markdown import write_markdown
+from .outcomes import OUTCOMES
+from .policy import FAIL_ON_CHOICES, exit_code
+
+__all__ = [
+    "FAIL_ON_CHOICES",
+    "OUTCOMES",
+    "RESULTS_SCHEMA",
+    "REPORT_FILES",
+    "Cell",
+    "ReportSummary",
+    "exit_code",
+    "load_results",
+    "summarise",
+    "write_reports",
+]
+
+REPORT_FILES = ("index.html", "REPORT.md", "results.json", "junit.xml", "results.parquet")
+
+
+def write_reports(results_dir: str | Path, out_dir: str | Path) -> ReportSummary:
+    """Load the results dataset at ``results_dir`` and write every report into ``out_dir``.
+
+    ``out_dir`` is created if needed; existing report files are replaced.
+    Returns the run's summary, whose ``files`` maps each file name of
+    ``REPORT_FILES`` to the path written.
+    """
+    table = load_results(results_dir)
+    summary = summarise(table)
+    out = Path(out_dir)
+    out.mkdir(parents=True, exist_ok=True)
+    files = {
+        "index.html": write_html(summary, out / "index.html"),
+        "REPORT.md": write_markdown(summary, out / "REPORT.md"),
+        "results.json": write_json(summary, out / "results.json"),
+        "junit.xml": write_junit(summary, out / "junit.xml"),
+        "results.parquet": write_consolidated(table, out / "results.parquet"),
+    }
+    return dataclasses.replace(summary, files=files)

@@ -1,0 +1,415 @@
+"""``index.html``: the run as one self-contained, offline static page.
+
+Layout, top to bottom:
+
+1. Header: run id, formats, number of cells, the reference self-check, the
+   engines with their versions and roles, and the outcome counts, which also
+   serve as the colour legend (swatch + name + meaning).
+2. The writer x reader grid of the whole run: one row per writer, a
+   "write phase" column (did the writer produce its files) then one column
+   per reader, plus row and column totals. A square shows ``passes/total``
+   and the name of its worst outcome, coloured by that outcome
+   (Okabe-Ito / Tol colour-blind-safe palette; the text label means colour
+   is never the only cue); the full breakdown is in its tooltip.
+3. The writers' write phase: per writer, the count of each outcome.
+4. One grid per feature tag, each in a collapsible ``<details>`` whose
+   summary shows the tag's pass ratio and worst outcome, grouped under a
+   heading per tag prefix (``type``, ``encoding``, ... and ``other`` for
+   tags without a prefix).
+5. The non-pass cells, once each: one anchored section per (writer, reader)
+   pair (and per writer for the write phase) with a row per cell: case id,
+   outcome, feature tags, file, and the detail in a ``<pre>``.
+
+Non-pass grid squares are links to their pair's section, so a failure is
+rendered once however many grids count it. A square of a feature grid also
+carries its tag; a few lines of inline JavaScript then show only that tag's
+rows of the section (without JavaScript the link still works and shows the
+whole pair). Every piece of text from the dataset is HTML-escaped, control
+characters are shown as escapes, and very long details are cut (the full
+text is in ``results.json``).
+"""
+
+from __future__ import annotations
+
+import html
+import json
+from pathlib import Path
+
+from .dataset import Cell, ReportSummary, engine_order
+from .grid import Grid, Tally, feature_grids, group_by_prefix, run_grid
+from .outcomes import DESCRIPTIONS, OUTCOMES, PASS, severity
+from .text import truncate, visible_controls
+
+DETAIL_LIMIT = 20_000
+"""Characters of a detail shown in the page; the rest is in results.json."""
+
+# Colour-blind-safe palette (Okabe-Ito, with Paul Tol's wine/purple for the two
+# worst outcomes), each with the text colour that keeps WCAG AA contrast.
+COLOURS: dict[str, tuple[str, str]] = {
+    "crash": ("#882255", "#ffffff"),
+    "timeout": ("#aa4499", "#ffffff"),
+    "error": ("#d55e00", "#ffffff"),
+    "mismatch": ("#e69f00", "#000000"),
+    "unsupported": ("#56b4e9", "#000000"),
+    "skipped": ("#bbbbbb", "#000000"),
+    "pass": ("#009e73", "#000000"),
+}
+
+_CSS = """
+:root { font-family: system-ui, -apple-system, "Segoe UI", sans-serif; color: #1a1a1a; }
+body { margin: 0 auto; padding: 0 1.5rem 4rem; max-width: 110rem; line-height: 1.4; }
+h1 { margin: 1rem 0 .5rem; } h2 { margin-top: 2.5rem; border-bottom: 1px solid #ccc; }
+nav { position: sticky; top: 0; background: #fff; padding: .4rem 0; border-bottom: 1px solid #ddd;
+  z-index: 2; }
+nav a { margin-right: 1rem; }
+dl.meta { display: grid; grid-template-columns: max-content auto; gap: .2rem 1rem; margin: 0; }
+dl.meta dt { font-weight: 600; } dl.meta dd { margin: 0; }
+table { border-collapse: collapse; margin: .5rem 0 1rem; }
+th, td { border: 1px solid #ccc; padding: .25rem .5rem; text-align: left; vertical-align: top; }
+thead th { background: #f2f2f2; }
+table.grid td.sq { text-align: center; white-space: nowrap; min-width: 5.5rem; }
+table.grid td.sq a, table.grid td.sq span.in { color: inherit; display: block;
+  text-decoration: none; }
+table.grid td.sq a:hover { text-decoration: underline; }
+table.grid td.sq .lbl { display: block; font-size: .75em; }
+table.grid td.sq a .lbl::after { content: " \\2192"; }
+table.grid td.total { border-left: 3px double #666; }
+table.grid td.wphase { border-right: 3px double #666; }
+table.grid tr.totals td { border-top: 3px double #666; }
+td.empty { color: #888; text-align: center; }
+.badge { display: inline-block; padding: 0 .4em; border-radius: .25em; font-weight: 600;
+  white-space: nowrap; }
+details.feature { margin: .2rem 0; }
+details.feature > summary { cursor: pointer; padding: .15rem 0; }
+details.feature > summary code { font-weight: 600; }
+[id] { scroll-margin-top: 3rem; }
+section.group { margin: 1.5rem 0; padding: .25rem .5rem; }
+section.group:target { outline: 3px solid #0072b2; }
+table.fails { width: 100%; table-layout: fixed; }
+table.fails col.c-case { width: 18%; } table.fails col.c-outcome { width: 7rem; }
+table.fails col.c-tags { width: 16%; } table.fails col.c-file { width: 16%; }
+table.fails td { overflow-wrap: anywhere; }
+table.fails .tags { font-size: .8em; color: #444; }
+pre { margin: 0; white-space: pre-wrap; overflow-wrap: anywhere; max-height: 24em; overflow: auto;
+  background: #f7f7f7; padding: .3rem; font-size: .85em; }
+.filter { background: #fff3cd; padding: .3rem .6rem; }
+.muted { color: #666; }
+"""
+
+_JS = """
+(function () {
+  function filter(group, tag) {
+    var shown = 0;
+    group.querySelectorAll("tbody tr").forEach(function (tr) {
+      var ok = !tag || JSON.parse(tr.getAttribute("data-features")).indexOf(tag) >= 0;
+      tr.hidden = !ok;
+      if (ok) shown++;
+    });
+    var note = group.querySelector(".filter");
+    note.hidden = !tag;
+    if (tag) {
+      note.querySelector(".tag").textContent = tag;
+      note.querySelector(".n").textContent = shown;
+    }
+  }
+  document.addEventListener("click", function (event) {
+    var a = event.target.closest("a, button");
+    if (!a) return;
+    if (a.classList.contains("show-all")) {
+      event.preventDefault();
+      filter(a.closest("section.group"), null);
+    } else if (a.classList.contains("toggle-features")) {
+      var open = a.getAttribute("data-open") === "1";
+      document.querySelectorAll("details.feature").forEach(function (d) { d.open = open; });
+    } else if ((a.getAttribute("href") || "").indexOf("#f__") === 0) {
+      var group = document.getElementById(a.getAttribute("href").slice(1));
+      if (group) filter(group, a.getAttribute("data-tag"));
+    }
+  });
+})();
+"""
+
+
+def esc(value: object) -> str:
+    """Text from the dataset, safe in HTML content and attribute values."""
+    return html.escape(visible_controls(str(value)), quote=True)
+
+
+def _slug(name: str) -> str:
+    """Injective, id-safe spelling of ``name``: [A-Za-z0-9.-] kept, anything else ``_xx``."""
+    out = []
+    for ch in name:
+        if ch.isascii() and (ch.isalnum() or ch in ".-"):
+            out.append(ch)
+        else:
+            out.extend(f"_{b:02x}" for b in ch.encode("utf-8", "surrogatepass"))
+    return "".join(out)
+
+
+def group_id(phase: str, writer: str, reader: str | None) -> str:
+    """Anchor of the non-pass section of a (writer, reader) pair or a writer's write phase."""
+    return f"f__{phase}__{_slug(writer)}__{_slug(reader or '')}"
+
+
+def _badge(outcome: str, text: str | None = None) -> str:
+    return f'<span class="badge o-{outcome}">{esc(text if text is not None else outcome)}</span>'
+
+
+def _square(tally: Tally, anchor: str, tag: str | None, extra_class: str = "") -> str:
+    cls = f"sq {extra_class}".strip()
+    if not tally.total:
+        return f'<td class="{cls} empty" title="no cells">&mdash;</td>'
+    worst = tally.worst
+    inner = f'{tally.ratio}<span class="lbl">{worst}</span>'
+    title = esc(tally.breakdown())
+    if worst != PASS and anchor:
+        data_tag = f' data-tag="{esc(tag)}"' if tag is not None else ""
+        inner = f'<a href="#{anchor}"{data_tag}>{inner}</a>'
+    else:
+        inner = f'<span class="in">{inner}</span>'
+    return f'<td class="{cls} o-{worst}" title="{title}">{inner}</td>'
+
+
+def _grid_table(grid: Grid) -> str:
+    tag = grid.tag
+    head = [
+        '<th scope="col">writer \\ reader</th>',
+        '<th scope="col">write phase</th>',
+        *(f'<th scope="col">{esc(r)}</th>' for r in grid.readers),
+        '<th scope="col">all reads</th>',
+    ]
+    rows = []
+    for w in grid.writers:
+        cells = [f'<th scope="row">{esc(w)}</th>']
+        cells.append(_square(grid.write(w), group_id("write", w, None), tag, "wphase"))
+        cells += [_square(grid.read(w, r), group_id("read", w, r), tag) for r in grid.readers]
+        cells.append(_square(grid.row_total(w), "", tag, "total"))
+        rows.append("<tr>" + "".join(cells) + "</tr>")
+    totals = [
+        '<th scope="row">all writers</th>',
+        _square(Tally.merge(grid.writes.values()), "", tag, "wphase"),
+    ]
+    totals += [_square(grid.column_total(r), "", tag) for r in grid.readers]
+    totals.append(_square(grid.read_total(), "", tag, "total"))
+    rows.append('<tr class="totals">' + "".join(totals) + "</tr>")
+    return (
+        '<table class="grid"><thead><tr>'
+        + "".join(head)
+        + "</tr></thead><tbody>"
+        + "".join(rows)
+        + "</tbody></table>"
+    )
+
+
+def _style() -> str:
+    colours = "".join(
+        f".o-{o} {{ background: {bg}; color: {fg}; }}\n" for o, (bg, fg) in COLOURS.items()
+    )
+    return _CSS + colours
+
+
+def _header(summary: ReportSummary) -> str:
+    self_check = [c for c in summary.cells if c.is_reference_self_check]
+    failing = summary.reference_failures()
+    if not self_check:
+        check = '<span class="muted">no reference &rarr; reference cells in this run</span>'
+    elif failing:
+        worst_outcome = min((c.outcome for c in failing), key=severity)
+        check = _badge(worst_outcome, "FAILED") + (
+            f" {len(failing)} of {len(self_check)} cells not pass"
+        )
+    else:
+        check = _badge(PASS, "OK") + f" all {len(self_check)} cells pass"
+    meta = [
+        ("Run", esc(summary.run_id) or '<span class="muted">(empty dataset)</span>'),
+        ("Formats", esc(", ".join(summary.formats)) or "&mdash;"),
+        ("Cells", str(summary.total)),
+        ("Reference self-check", check),
+    ]
+    parts = [
+        "<header>",
+        "<h1>Conformance report</h1>",
+        '<dl class="meta">',
+        *(f"<dt>{k}</dt><dd>{v}</dd>" for k, v in meta),
+        "</dl>",
+        '<h2 id="engines">Engines</h2>',
+        _engines(summary),
+        '<h2 id="outcomes">Outcomes</h2>',
+        _legend(summary),
+        "</header>",
+    ]
+    return "\n".join(parts)
+
+
+def _engines(summary: ReportSummary) -> str:
+    writers, readers = set(summary.writers), set(summary.readers)
+    rows = []
+    for name, versions in summary.engines.items():
+        roles = [r for r, s in (("writer", writers), ("reader", readers)) if name in s]
+        rows.append(
+            f'<tr><th scope="row">{esc(name)}</th><td>{esc(", ".join(versions)) or "&mdash;"}'
+            f"</td><td>{' + '.join(roles)}</td></tr>"
+        )
+    return (
+        "<table><thead><tr><th>Engine</th><th>Version</th><th>Role</th></tr></thead><tbody>"
+        + "".join(rows)
+        + "</tbody></table>"
+    )
+
+
+def _legend(summary: ReportSummary) -> str:
+    rows = [
+        f"<tr><td>{_badge(o)}</td><td>{summary.counts[o]}</td><td>{esc(DESCRIPTIONS[o])}</td></tr>"
+        for o in OUTCOMES
+    ]
+    rows.append(f"<tr><th>total</th><th>{summary.total}</th><td></td></tr>")
+    return (
+        '<table class="legend"><thead><tr><th>Outcome (colour)</th><th>Cells</th>'
+        "<th>Meaning</th></tr></thead><tbody>" + "".join(rows) + "</tbody></table>"
+        '<p class="muted">Grid squares show passing cells / all cells and are coloured by '
+        "their worst outcome, named under the ratio; hover for the breakdown, click a "
+        "non-pass square for its cells.</p>"
+    )
+
+
+def _writers(summary: ReportSummary, grid: Grid) -> str:
+    present = {o for w in grid.writers for o, n in grid.write(w).counts.items() if n}
+    shown = [o for o in OUTCOMES if o in present or o in (PASS, "unsupported", "error")]
+    head = "".join(f"<th>{_badge(o)}</th>" for o in shown)
+    rows = []
+    for w in grid.writers:
+        tally = grid.write(w)
+        counts = "".join(f"<td>{tally.counts.get(o, 0)}</td>" for o in shown)
+        if tally.total and tally.worst != PASS:
+            link = f'<a href="#{group_id("write", w, None)}">non-pass cells</a>'
+        else:
+            link = ""
+        rows.append(
+            f'<tr><th scope="row">{esc(w)}</th>'
+            f"<td>{esc(', '.join(summary.engines.get(w, ())))}</td>{counts}"
+            f"<td>{tally.total}</td><td>{link}</td></tr>"
+        )
+    return (
+        "<table><thead><tr><th>Writer</th><th>Version</th>"
+        + head
+        + "<th>total</th><th>Details</th></tr></thead><tbody>"
+        + "".join(rows)
+        + "</tbody></table>"
+    )
+
+
+def _features(summary: ReportSummary) -> str:
+    grids = feature_grids(summary)
+    if not grids:
+        return '<p class="muted">No feature tags in this run.</p>'
+    parts = [
+        '<p><button type="button" class="toggle-features" data-open="1">expand all</button> '
+        '<button type="button" class="toggle-features" data-open="0">collapse all</button></p>'
+    ]
+    for prefix, tags in group_by_prefix(grids):
+        parts.append(f'<h3 id="tags-{_slug(prefix)}">{esc(prefix)}</h3>')
+        for tag in tags:
+            grid = grids[tag]
+            overall = grid.overall()
+            parts.append(
+                f'<details class="feature"><summary><code>{esc(tag)}</code> '
+                f"{_badge(overall.worst or PASS, f'{overall.ratio} {overall.worst}')}"
+                f"</summary>{_grid_table(grid)}</details>"
+            )
+    return "\n".join(parts)
+
+
+def _failure_row(cell: Cell) -> str:
+    features = esc(json.dumps(list(cell.features)))
+    detail = esc(truncate(cell.detail, DETAIL_LIMIT)) if cell.detail else ""
+    file = f"<code>{esc(cell.file)}</code>" if cell.file else '<span class="muted">&mdash;</span>'
+    if cell.file_sha256:
+        file = f'<span title="sha256 {esc(cell.file_sha256)}">{file}</span>'
+    return (
+        f'<tr data-features="{features}"><td><code>{esc(cell.case_id)}</code></td>'
+        f"<td>{_badge(cell.outcome)}</td>"
+        f'<td class="tags">{esc(", ".join(cell.features))}</td><td>{file}</td>'
+        f"<td><pre>{detail}</pre></td></tr>"
+    )
+
+
+def _failures(summary: ReportSummary) -> str:
+    groups: dict[tuple[str, str, str | None], list[Cell]] = {}
+    totals: dict[tuple[str, str, str | None], int] = {}
+    for cell in summary.cells:
+        key = (cell.phase, cell.writer, cell.reader)
+        totals[key] = totals.get(key, 0) + 1
+        if cell.outcome != PASS:
+            groups.setdefault(key, []).append(cell)
+    if not groups:
+        return "<p>Every cell passed.</p>"
+
+    def order(key: tuple[str, str, str | None]) -> tuple:
+        phase, writer, reader = key
+        return (phase != "write", engine_order(writer), engine_order(reader or ""))
+
+    parts = []
+    for key in sorted(groups, key=order):
+        phase, writer, reader = key
+        cells = sorted(groups[key], key=lambda c: (severity(c.outcome), c.case_id, c.cell_id))
+        first = cells[0]
+        writer_label = f'{esc(writer)} <span class="muted">{esc(first.writer_version)}</span>'
+        if phase == "write":
+            title = f"{writer_label} writes"
+        else:
+            reader_version = esc(first.reader_version or "")
+            title = (
+                f'{writer_label} &rarr; {esc(reader)} <span class="muted">{reader_version}</span>'
+            )
+
+        parts.append(
+            f'<section class="group" id="{group_id(phase, writer, reader)}">'
+            f'<h3>{title} <small class="muted">{len(cells)} non-pass of {totals[key]}</small></h3>'
+            '<p class="filter" hidden>Showing the <span class="n"></span> cells tagged '
+            '<code class="tag"></code>. <a href="#" class="show-all">show all</a></p>'
+            '<table class="fails"><colgroup><col class="c-case"><col class="c-outcome">'
+            '<col class="c-tags"><col class="c-file"><col></colgroup>'
+            "<thead><tr><th>Case</th><th>Outcome</th><th>Features</th><th>File</th>"
+            "<th>Detail</th></tr></thead><tbody>"
+            + "".join(_failure_row(c) for c in cells)
+            + "</tbody></table></section>"
+        )
+    return "\n".join(parts)
+
+
+def to_html(summary: ReportSummary) -> str:
+    grid = run_grid(summary)
+    title = f"Conformance report {summary.run_id}".strip()
+    return "\n".join(
+        [
+            "<!DOCTYPE html>",
+            '<html lang="en"><head><meta charset="utf-8">',
+            '<meta name="viewport" content="width=device-width, initial-scale=1">',
+            f"<title>{esc(title)}</title>",
+            f"<style>{_style()}</style>",
+            "</head><body>",
+            '<nav><a href="#engines">Engines</a><a href="#outcomes">Outcomes</a>'
+            '<a href="#grid">Writer &times; reader</a><a href="#writers">Writers</a>'
+            '<a href="#features">Features</a><a href="#failures">Non-pass cells</a></nav>',
+            _header(summary),
+            '<h2 id="grid">Writer &times; reader</h2>',
+            '<p class="muted">Rows: the engine that wrote the file. Columns: its write '
+            "phase, then the engine that read it.</p>",
+            _grid_table(grid),
+            '<h2 id="writers">Writers (write phase)</h2>',
+            _writers(summary, grid),
+            '<h2 id="features">By feature tag</h2>',
+            _features(summary),
+            '<h2 id="failures">Non-pass cells</h2>',
+            _failures(summary),
+            f"<script>{_JS}</script>",
+            "</body></html>",
+            "",
+        ]
+    )
+
+
+def write_html(summary: ReportSummary, path: str | Path) -> Path:
+    path = Path(path)
+    path.write_text(to_html(summary), encoding="utf-8")
+    return path

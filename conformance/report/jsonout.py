@@ -1,0 +1,76 @@
+"""``results.json``: the run, machine-readable.
+
+Schema (``schema_version`` 1; UTF-8, strict JSON: no NaN or Infinity)::
+
+    {
+      "schema_version": 1,
+      "run_id": str,                  # the run id ("a, b" if several runs)
+      "run_ids": [str, ...],
+      "formats": [str, ...],          # e.g. ["parquet"]
+      "engines": {name: [version, ...], ...},   # reference first
+      "total": int,                   # number of cells
+      "counts": {outcome: int, ...},  # all seven outcomes, worst first
+      "reference_self_check": {"cells": int, "non_pass": int},
+      "cells": [                      # every row of the results dataset,
+        {                             # sorted by (run_id, cell_id)
+          "run_id": str, "cell_id": str,
+          "phase": "write" | "read",
+          "case_id": str, "format": str,
+          "features": [str, ...], "spec": [str, ...],
+          "writer": str, "writer_version": str,
+          "reader": str | null, "reader_version": str | null,   # null on write cells
+          "outcome": "crash" | "timeout" | "error" | "mismatch"
+                     | "unsupported" | "skipped" | "pass",
+          "detail": str,              # "" for pass; kept verbatim
+          "duration_s": float,        # 0.0 when missing or not finite
+          "file": str | null, "file_sha256": str | null
+        }, ...
+      ]
+    }
+
+Strings are kept verbatim; the file is ASCII (non-ASCII and control characters
+are JSON escapes), so even a lone surrogate in an engine's stderr survives.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import json
+from pathlib import Path
+
+from .dataset import ReportSummary
+
+SCHEMA_VERSION = 1
+
+
+def to_json(summary: ReportSummary) -> dict:
+    """The ``results.json`` document as Python objects."""
+    self_check = [c for c in summary.cells if c.is_reference_self_check]
+    return {
+        "schema_version": SCHEMA_VERSION,
+        "run_id": summary.run_id,
+        "run_ids": list(summary.run_ids),
+        "formats": list(summary.formats),
+        "engines": {name: list(versions) for name, versions in summary.engines.items()},
+        "total": summary.total,
+        "counts": dict(summary.counts),
+        "reference_self_check": {
+            "cells": len(self_check),
+            "non_pass": len(summary.reference_failures()),
+        },
+        "cells": [_cell(c) for c in summary.cells],
+    }
+
+
+def _cell(cell) -> dict:
+    row = dataclasses.asdict(cell)
+    row["features"] = list(cell.features)
+    row["spec"] = list(cell.spec)
+    return row
+
+
+def write_json(summary: ReportSummary, path: str | Path) -> Path:
+    path = Path(path)
+    text = json.dumps(to_json(summary), indent=1, ensure_ascii=True, allow_nan=False)
+    path.write_text(text + "\n", encoding="utf-8")
+    return path

@@ -1,0 +1,202 @@
+"""``REPORT.md``: the run overview in (GitHub-flavoured) Markdown.
+
+Sections: summary (run, formats, cell count, reference self-check), engines,
+outcome counts, the writer x reader grid (``passes/total`` and the worst
+outcome of each square), the writers' write phase, and the non-pass cells
+grouped by reader (write-phase ones under their writer) with the first lines
+of each detail in a code block. Engine output is never trusted as Markdown:
+inline text is escaped, details go into fences longer than any backtick run
+they contain.
+"""
+
+from __future__ import annotations
+
+import html
+import re
+from pathlib import Path
+
+from .dataset import Cell, ReportSummary, engine_order
+from .grid import Grid, Tally, run_grid
+from .outcomes import DESCRIPTIONS, OUTCOMES, PASS, severity
+from .text import first_lines, visible_controls
+
+DETAIL_LINES = 3
+DETAIL_WIDTH = 160
+
+_MD_SPECIAL = re.compile(r"([\\`*_\[\]{}#+!|~])")
+
+
+def md_text(value: object) -> str:
+    """Inline text with Markdown and HTML syntax neutralised (safe in table cells)."""
+    text = visible_controls(str(value)).replace("\n", " ")
+    text = html.escape(text, quote=False)
+    return _MD_SPECIAL.sub(r"\\\1", text)
+
+
+def md_code(value: object) -> str:
+    """An inline code span holding ``value`` verbatim (not for table cells)."""
+    text = visible_controls(str(value)).replace("\n", " ")
+    runs = [len(r) for r in re.findall("`+", text)]
+    fence = "`" * (max(runs, default=0) + 1)
+    pad = " " if text.startswith("`") or text.endswith("`") else ""
+    return f"{fence}{pad}{text}{pad}{fence}"
+
+
+def md_block(lines: list[str], indent: str = "") -> list[str]:
+    """A fenced code block of ``lines``, each prefixed by ``indent``."""
+    runs = [len(r) for line in lines for r in re.findall("`+", line)]
+    fence = "`" * max(3, max(runs, default=0) + 1)
+    return [f"{indent}{fence}", *(f"{indent}{line}" for line in lines), f"{indent}{fence}"]
+
+
+def _square(tally: Tally) -> str:
+    if not tally.total:
+        return "—"
+    label = "" if tally.worst == PASS else f" {tally.worst}"
+    return f"{tally.ratio}{label}"
+
+
+def _table(header: list[str], rows: list[list[str]]) -> list[str]:
+    lines = ["| " + " | ".join(header) + " |", "|" + "---|" * len(header)]
+    lines += ["| " + " | ".join(row) + " |" for row in rows]
+    return lines
+
+
+def _summary(summary: ReportSummary) -> list[str]:
+    self_check = [c for c in summary.cells if c.is_reference_self_check]
+    failing = summary.reference_failures()
+    if not self_check:
+        check = "no reference -> reference cells in this run"
+    elif failing:
+        check = f"**FAILED**: {len(failing)} of {len(self_check)} cells not pass"
+    else:
+        check = f"OK ({len(self_check)} cells pass)"
+    return [
+        "# Conformance report",
+        "",
+        f"- **Run:** {md_text(summary.run_id) or '(empty)'}",
+        f"- **Formats:** {md_text(', '.join(summary.formats)) or '—'}",
+        f"- **Cells:** {summary.total}",
+        f"- **Reference self-check:** {check}",
+        "",
+    ]
+
+
+def _engines(summary: ReportSummary) -> list[str]:
+    writers, readers = set(summary.writers), set(summary.readers)
+    rows = []
+    for name, versions in summary.engines.items():
+        roles = [r for r, s in (("writer", writers), ("reader", readers)) if name in s]
+        rows.append([md_text(name), md_text(", ".join(versions)) or "—", " + ".join(roles)])
+    return ["## Engines", "", *_table(["Engine", "Version", "Role"], rows), ""]
+
+
+def _outcomes(summary: ReportSummary) -> list[str]:
+    rows = [[o, str(summary.counts[o]), DESCRIPTIONS[o]] for o in OUTCOMES]
+    rows.append(["**total**", f"**{summary.total}**", ""])
+    return ["## Outcomes", "", *_table(["Outcome", "Cells", "Meaning"], rows), ""]
+
+
+def _grid(grid: Grid) -> list[str]:
+    header = ["writer \\\\ reader", "write phase", *(md_text(r) for r in grid.readers), "all reads"]
+    rows = []
+    for w in grid.writers:
+        squares = [_square(grid.read(w, r)) for r in grid.readers]
+        rows.append(
+            [f"**{md_text(w)}**", _square(grid.write(w)), *squares, _square(grid.row_total(w))]
+        )
+    rows.append(
+        [
+            "**all writers**",
+            _square(Tally.merge(grid.writes.values())),
+            *(_square(grid.column_total(r)) for r in grid.readers),
+            _square(grid.read_total()),
+        ]
+    )
+    return [
+        "## Writer x reader",
+        "",
+        "Each square: passing cells / all cells, then the worst outcome if not all pass. "
+        "The write phase column counts the writer producing the files.",
+        "",
+        *_table(header, rows),
+        "",
+    ]
+
+
+def _writers(summary: ReportSummary, grid: Grid) -> list[str]:
+    present = {o for w in grid.writers for o, n in grid.write(w).counts.items() if n}
+    shown = [o for o in OUTCOMES if o in present or o in (PASS, "unsupported", "error")]
+    rows = []
+    for w in grid.writers:
+        tally = grid.write(w)
+        versions = ", ".join(summary.engines.get(w, ()))
+        rows.append(
+            [
+                md_text(w),
+                md_text(versions) or "—",
+                *(str(tally.counts.get(o, 0)) for o in shown),
+                str(tally.total),
+            ]
+        )
+    header = ["Writer", "Version", *shown, "total"]
+    return ["## Writers (write phase)", "", *_table(header, rows), ""]
+
+
+def _cell_item(cell: Cell, *, by_reader: bool) -> list[str]:
+    who = f" written by {md_code(cell.writer)}" if by_reader else ""
+    where = f", file {md_code(cell.file)}" if cell.file else ""
+    lines = [f"- **{cell.outcome}** {md_code(cell.case_id)}{who}{where}"]
+    detail = first_lines(cell.detail, DETAIL_LINES, DETAIL_WIDTH)
+    if detail:
+        lines += ["", *md_block(detail, indent="  "), ""]
+    return lines
+
+
+def _sorted(cells: list[Cell]) -> list[Cell]:
+    return sorted(cells, key=lambda c: (severity(c.outcome), engine_order(c.writer), c.case_id))
+
+
+def _non_pass(summary: ReportSummary) -> list[str]:
+    failing = summary.non_pass()
+    lines = ["## Non-pass cells", ""]
+    if not failing:
+        return [*lines, "Every cell passed.", ""]
+    writes = [c for c in failing if c.phase == "write"]
+    if writes:
+        lines += ["### Write phase", ""]
+        for writer in sorted({c.writer for c in writes}, key=engine_order):
+            cells = _sorted([c for c in writes if c.writer == writer])
+            lines += [f"#### Writer {md_code(writer)} ({len(cells)})", ""]
+            for cell in cells:
+                lines += _cell_item(cell, by_reader=False)
+            lines.append("")
+    reads = [c for c in failing if c.phase == "read"]
+    for reader in sorted({c.reader for c in reads}, key=engine_order):
+        cells = _sorted([c for c in reads if c.reader == reader])
+        version = ", ".join(summary.engines.get(reader, ()))
+        lines += [f"### Reader {md_code(reader)} {md_text(version)} ({len(cells)})", ""]
+        for cell in cells:
+            lines += _cell_item(cell, by_reader=True)
+        lines.append("")
+    return lines
+
+
+def to_markdown(summary: ReportSummary) -> str:
+    grid = run_grid(summary)
+    sections = [
+        _summary(summary),
+        _engines(summary),
+        _outcomes(summary),
+        _grid(grid),
+        _writers(summary, grid),
+        _non_pass(summary),
+    ]
+    text = "\n".join(line for section in sections for line in section)
+    return re.sub(r"\n{3,}", "\n\n", text).rstrip("\n") + "\n"
+
+
+def write_markdown(summary: ReportSummary, path: str | Path) -> Path:
+    path = Path(path)
+    path.write_text(to_markdown(summary), encoding="utf-8", errors="backslashreplace")
+    return path

@@ -1,0 +1,282 @@
+"""Canonical values: their Python form, their JSON form, and validation.
+
+Python form, by kind (see docs/canonical-values.md for the full table):
+
+- boolean: bool; int, date, time, timestamp, int96: int (counts in the type's unit;
+  INT96 as nanoseconds since the Unix epoch)
+- float: Python float (FLOAT and FLOAT16 values are exactly representable);
+  compared by their 64-bit pattern, so -0.0 != 0.0 and NaN == NaN
+- decimal: int, the unscaled value; the scale is in the type
+- binary, bson, fixed: bytes; string, enum, json: str; uuid: str, lowercase 8-4-4-4-12
+- interval: tuple (months, days, milliseconds) of unsigned 32-bit ints
+- unknown: always None
+- list: list; map: list of (key, value) tuples in file order; struct: dict by field name
+- null at any level: None
+
+JSON form: ints of at most 32 bits are JSON numbers; 64-bit ints (and int96 nanos)
+are decimal strings, so no JSON parser rounds them; floats are strings ("1.5",
+"-0.0", "inf", "nan"); decimals are strings with exactly `scale` fraction digits;
+binary is lowercase hex.
+"""
+
+from __future__ import annotations
+
+import math
+import re
+import struct
+import uuid as uuidlib
+from typing import Any
+
+from .types import DataType
+
+# Bit pattern of the NaN that Python's float('nan') produces (quiet, positive).
+CANONICAL_NAN_BITS = 0x7FF8000000000000
+_NAN_PREFIX = "nan:0x"
+
+INTERVAL_FIELD_MAX = 2**32 - 1  # each INTERVAL field is an unsigned 32-bit int
+_UUID_RE = re.compile(r"^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$")
+_JSON_NUMBER_MAX_BITS = 32  # wider integers travel as strings
+
+
+class CanonicalValueError(ValueError):
+    """A value does not fit its canonical type (raised with the path to it)."""
+
+
+def float_bits(x: float) -> int:
+    return struct.unpack("<Q", struct.pack("<d", x))[0]
+
+
+def float_from_bits(bits: int) -> float:
+    return struct.unpack("<d", struct.pack("<Q", bits))[0]
+
+
+_STRUCT_FLOAT_FORMAT = {16: "<e", 32: "<f"}
+
+
+def fits_float_width(x: float, bits: int) -> bool:
+    """True when `x` survives a round trip through an IEEE 754 float of `bits` bits."""
+    if bits == 64 or math.isnan(x):
+        return True
+    fmt = _STRUCT_FLOAT_FORMAT[bits]
+    try:
+        return float_bits(struct.unpack(fmt, struct.pack(fmt, x))[0]) == float_bits(x)
+    except OverflowError:
+        return False
+
+
+def int_range(bits: int, signed: bool) -> tuple[int, int]:
+    if signed:
+        return -(2 ** (bits - 1)), 2 ** (bits - 1) - 1
+    return 0, 2**bits - 1
+
+
+def _int_bits(t: DataType) -> tuple[int, bool]:
+    """Bit width and signedness of the integer a kind is stored as."""
+    match t.kind:
+        case "int":
+            return t.bits, t.signed
+        case "date":
+            return 32, True
+        case "time":
+            return (32 if t.unit == "ms" else 64), True
+        case "timestamp" | "int96":
+            return 64, True
+        case "decimal":
+            return 0, True  # unbounded here; precision is checked separately
+    raise AssertionError(t.kind)
+
+
+# ---- Python value -> JSON ---------------------------------------------------
+
+def to_json(t: DataType, v: Any) -> Any:
+    if v is None:
+        return None
+    match t.kind:
+        case "boolean":
+            return v
+        case "int" | "date" | "time" | "timestamp" | "int96":
+            bits, _ = _int_bits(t)
+            return v if bits <= _JSON_NUMBER_MAX_BITS else str(v)
+        case "float":
+            return format_float(v)
+        case "decimal":
+            return format_decimal(v, t.scale)
+        case "binary" | "bson" | "fixed":
+            return v.hex()
+        case "string" | "enum" | "json" | "uuid":
+            return v
+        case "interval":
+            return list(v)
+        case "list":
+            return [to_json(t.element.type, e) for e in v]
+        case "map":
+            return [[to_json(t.key.type, k), to_json(t.value.type, x)] for k, x in v]
+        case "struct":
+            return {f.name: to_json(f.type, v[f.name]) for f in t.fields}
+    raise AssertionError(f"unhandled kind {t.kind}")
+
+
+def format_float(x: float) -> str:
+    if math.isnan(x):
+        bits = float_bits(x)
+        return "nan" if bits == CANONICAL_NAN_BITS else f"{_NAN_PREFIX}{bits:016x}"
+    return repr(x)
+
+
+def format_decimal(unscaled: int, scale: int) -> str:
+    """Decimal text with exactly `scale` fraction digits (scale >= 0, LogicalTypes.md)."""
+    sign = "-" if unscaled < 0 else ""
+    digits = str(abs(unscaled)).rjust(scale + 1, "0")
+    if scale == 0:
+        return sign + digits
+    return f"{sign}{digits[:-scale]}.{digits[-scale:]}"
+
+
+# ---- JSON -> Python value ---------------------------------------------------
+
+def from_json(t: DataType, j: Any) -> Any:
+    if j is None:
+        return None
+    match t.kind:
+        case "boolean" | "string" | "enum" | "json" | "uuid":
+            return j
+        case "int" | "date" | "time" | "timestamp" | "int96":
+            return int(j)
+        case "float":
+            return parse_float(j)
+        case "decimal":
+            return parse_decimal(j, t.scale)
+        case "binary" | "bson" | "fixed":
+            return bytes.fromhex(j)
+        case "interval":
+            return tuple(j)
+        case "list":
+            return [from_json(t.element.type, e) for e in j]
+        case "map":
+            return [(from_json(t.key.type, k), from_json(t.value.type, x)) for k, x in j]
+        case "struct":
+            return {f.name: from_json(f.type, j[f.name]) for f in t.fields}
+    raise AssertionError(f"unhandled kind {t.kind}")
+
+
+def parse_float(s: str) -> float:
+    if s.startswith(_NAN_PREFIX):
+        return float_from_bits(int(s[len(_NAN_PREFIX):], 16))
+    return float(s)
+
+
+def parse_decimal(s: str, scale: int) -> int:
+    negative = s.startswith("-")
+    body = s.lstrip("-")
+    whole, _, frac = body.partition(".")
+    if len(frac) != scale:
+        raise CanonicalValueError(f"decimal {s!r} must have exactly {scale} fraction digits")
+    unscaled = int(whole + frac)
+    return -unscaled if negative else unscaled
+
+
+# ---- validation ---------------------------------------------------------------
+
+def validate(t: DataType, v: Any, nullable: bool = True, path: str = "$") -> None:
+    """Raise CanonicalValueError if `v` is not a canonical value of type `t`."""
+    if v is None:
+        if not nullable:
+            raise CanonicalValueError(f"{path}: null in a non-nullable field")
+        return
+    problem = _scalar_problem(t, v) if not t.is_nested else _nested_problem(t, v, path)
+    if problem:
+        raise CanonicalValueError(f"{path}: {problem} (type {t.describe()}, value {v!r})")
+
+
+def _scalar_problem(t: DataType, v: Any) -> str | None:
+    match t.kind:
+        case "boolean":
+            return None if isinstance(v, bool) else "expected bool"
+        case "int" | "date" | "time" | "timestamp" | "int96":
+            if not isinstance(v, int) or isinstance(v, bool):
+                return "expected int"
+            lo, hi = int_range(*_int_bits(t))
+            return None if lo <= v <= hi else f"outside [{lo}, {hi}]"
+        case "decimal":
+            if not isinstance(v, int) or isinstance(v, bool):
+                return "expected int (unscaled decimal)"
+            return None if abs(v) < 10**t.precision else f"more than {t.precision} digits"
+        case "float":
+            if not isinstance(v, float):
+                return "expected float"
+            return None if fits_float_width(v, t.bits) else f"not exactly representable in {t.bits} bits"
+        case "binary" | "bson":
+            return None if isinstance(v, bytes) else "expected bytes"
+        case "fixed":
+            if not isinstance(v, bytes):
+                return "expected bytes"
+            return None if len(v) == t.length else f"expected {t.length} bytes"
+        case "string" | "enum" | "json":
+            return None if isinstance(v, str) else "expected str"
+        case "uuid":
+            return None if isinstance(v, str) and _UUID_RE.match(v) else "expected lowercase UUID"
+        case "interval":
+            ok = isinstance(v, tuple) and len(v) == 3 and all(
+                isinstance(x, int) and 0 <= x <= INTERVAL_FIELD_MAX for x in v)
+            return None if ok else "expected (months, days, millis) of uint32"
+        case "unknown":
+            return "UNKNOWN columns hold only nulls"
+    raise AssertionError(t.kind)
+
+
+def _nested_problem(t: DataType, v: Any, path: str) -> str | None:
+    match t.kind:
+        case "list":
+            if not isinstance(v, list):
+                return "expected list"
+            for i, e in enumerate(v):
+                validate(t.element.type, e, t.element.nullable, f"{path}[{i}]")
+        case "map":
+            if not isinstance(v, list):
+                return "expected list of (key, value)"
+            for i, kv in enumerate(v):
+                if not (isinstance(kv, tuple) and len(kv) == 2):
+                    return f"entry {i} is not a (key, value) tuple"
+                validate(t.key.type, kv[0], False, f"{path}[{i}].key")
+                validate(t.value.type, kv[1], t.value.nullable, f"{path}[{i}].value")
+        case "struct":
+            if not isinstance(v, dict) or set(v) != {f.name for f in t.fields}:
+                return f"expected dict with keys {[f.name for f in t.fields]}"
+            for f in t.fields:
+                validate(f.type, v[f.name], f.nullable, f"{path}.{f.name}")
+    return None
+
+
+def uuid_from_bytes(b: bytes) -> str:
+    return str(uuidlib.UUID(bytes=bytes(b)))
+
+
+def uuid_to_bytes(s: str) -> bytes:
+    return uuidlib.UUID(s).bytes
+
+
+def unscaled_from_decimal(d, scale: int) -> int:
+    """The exact unscaled integer of a `decimal.Decimal` at `scale`, or ValueError.
+
+    Works on the digit tuple, not on Decimal arithmetic, whose context precision
+    (28 digits by default) would round DECIMAL(38) values.
+    """
+    sign, digits, exponent = d.as_tuple()
+    if not isinstance(exponent, int):
+        raise ValueError(f"{d!r} is not a finite decimal")
+    magnitude = int("".join(map(str, digits)) or "0")
+    shift = exponent + scale
+    if shift < 0:
+        magnitude, rest = divmod(magnitude, 10**-shift)
+        if rest:
+            raise ValueError(f"{d} has more than {scale} fraction digits")
+    else:
+        magnitude *= 10**shift
+    return -magnitude if sign else magnitude
+
+
+def decimal_from_unscaled(unscaled: int, scale: int):
+    """The exact `decimal.Decimal` of an unscaled value (constructed from text: no rounding)."""
+    from decimal import Decimal
+
+    return Decimal(f"{unscaled}E-{scale}")

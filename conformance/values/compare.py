@@ -1,0 +1,119 @@
+"""Equality of canonical tables and a readable diff.
+
+Two tables are equal when they have the same column names, the same number of
+rows, the same semantic category per column (see `category`) and, cell by cell,
+the same *value*. A value is compared by meaning, not by representation: an
+INT(8) read back as a wider signed integer is equal if the number is the same;
+a TIMESTAMP(ms) read back as TIMESTAMP(us) is equal if it names the same instant.
+Floats compare by their exact 64-bit pattern, so -0.0 != 0.0 and NaN == NaN.
+What a representation change loses (a different number, a string turned into
+bytes, a UTC-adjusted timestamp read as local time) is a difference.
+"""
+
+from __future__ import annotations
+
+import json
+from fractions import Fraction
+from typing import Any
+
+from .codec import float_bits, to_json
+from .table import Table
+from .types import UNITS_PER_SECOND, DataType
+
+MAX_REPORTED_DIFFERENCES = 20
+NANOS_PER_SECOND = UNITS_PER_SECOND["ns"]
+
+# Semantic category of each kind: kinds in one category compare by value.
+_CATEGORY = {
+    # Integers and decimals are both exact numbers: UINT64 read as DECIMAL(20,0) is fine.
+    "boolean": "boolean", "int": "exact number", "float": "float", "decimal": "exact number",
+    "date": "date", "time": "time", "timestamp": "timestamp", "int96": "timestamp",
+    "binary": "bytes", "bson": "bytes", "fixed": "bytes",
+    "string": "text", "enum": "text", "json": "text",
+    "uuid": "uuid", "interval": "interval", "unknown": "null",
+    "list": "list", "map": "map", "struct": "struct",
+}
+
+
+def category(t: DataType) -> str:
+    return _CATEGORY[t.kind]
+
+
+def type_difference(expected: DataType, actual: DataType) -> str | None:
+    """Why `actual` cannot stand for `expected`, or None when it can."""
+    if category(expected) != category(actual):
+        return f"expected {expected.describe()}, got {actual.describe()}"
+    if expected.kind == "timestamp" and actual.kind == "timestamp" and expected.utc != actual.utc:
+        return f"expected {expected.describe()}, got {actual.describe()} (isAdjustedToUTC differs)"
+    if expected.kind == "struct":
+        if [f.name for f in expected.fields] != [f.name for f in actual.fields]:
+            return f"expected {expected.describe()}, got {actual.describe()}"
+        children = [(e.type, a.type) for e, a in zip(expected.fields, actual.fields, strict=True)]
+    elif expected.kind == "list":
+        children = [(expected.element.type, actual.element.type)]
+    elif expected.kind == "map":
+        children = [(expected.key.type, actual.key.type), (expected.value.type, actual.value.type)]
+    else:
+        return None
+    for e, a in children:
+        if type_difference(e, a):
+            return f"expected {expected.describe()}, got {actual.describe()}"
+    return None
+
+
+def semantic_key(t: DataType, v: Any) -> Any:
+    """A hashable key equal for equal meanings across representations of one category."""
+    if v is None:
+        return None
+    match t.kind:
+        case "float":
+            return float_bits(v)
+        case "decimal":
+            return Fraction(v, 10**t.scale)
+        case "time" | "timestamp":
+            return v * (NANOS_PER_SECOND // UNITS_PER_SECOND[t.unit])
+        case "list":
+            return tuple(semantic_key(t.element.type, e) for e in v)
+        case "map":
+            return tuple((semantic_key(t.key.type, k), semantic_key(t.value.type, x)) for k, x in v)
+        case "struct":
+            return tuple(semantic_key(f.type, v[f.name]) for f in t.fields)
+    return v
+
+
+def diff_tables(expected: Table, actual: Table) -> str | None:
+    """None when the tables are equal, otherwise a readable account of how they differ."""
+    problems = _schema_problems(expected, actual)
+    if problems:
+        return "\n".join(problems)
+    lines: list[str] = []
+    if len(expected.rows) != len(actual.rows):
+        lines.append(f"row count: expected {len(expected.rows)}, got {len(actual.rows)}")
+    cell_diffs = list(_cell_differences(expected, actual))
+    for row, name, want, got in cell_diffs[:MAX_REPORTED_DIFFERENCES]:
+        lines.append(f"row {row}, column {name!r}: expected {want}, got {got}")
+    if len(cell_diffs) > MAX_REPORTED_DIFFERENCES:
+        lines.append(f"... and {len(cell_diffs) - MAX_REPORTED_DIFFERENCES} more differing cells")
+    return "\n".join(lines) or None
+
+
+def _schema_problems(expected: Table, actual: Table) -> list[str]:
+    if expected.schema.names != actual.schema.names:
+        return [f"columns: expected {expected.schema.names}, got {actual.schema.names}"]
+    problems = []
+    for e, a in zip(expected.schema, actual.schema, strict=True):
+        why = type_difference(e.type, a.type)
+        if why:
+            problems.append(f"column {e.name!r} type: {why}")
+    return problems
+
+
+def _cell_differences(expected: Table, actual: Table):
+    for r, (erow, arow) in enumerate(zip(expected.rows, actual.rows, strict=False)):
+        for i, (ef, af) in enumerate(zip(expected.schema, actual.schema, strict=True)):
+            if semantic_key(ef.type, erow[i]) != semantic_key(af.type, arow[i]):
+                yield r, ef.name, _show(ef.type, erow[i]), _show(af.type, arow[i])
+
+
+def _show(t: DataType, v: Any) -> str:
+    return json.dumps(to_json(t, v), ensure_ascii=False)

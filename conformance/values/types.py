@@ -1,0 +1,267 @@
+"""Canonical logical types: what a column *means*, independent of any engine.
+
+One `DataType` per Parquet logical type (LogicalTypes.md) and per unannotated
+physical type (parquet.thrift, `enum Type`). The `physical` attribute records the
+Parquet physical type the value is stored as, because the same logical type
+(DECIMAL, INT(bw), FLOAT16) can sit on several physical types and a case pins it.
+
+The JSON form of a type is a small tagged object, e.g.
+``{"kind": "int", "bits": 8, "signed": false}``; see docs/canonical-values.md.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from dataclasses import dataclass, field
+from typing import Any
+
+# Time units of TIME and TIMESTAMP (LogicalTypes.md, "Temporal Types").
+TIME_UNITS = ("ms", "us", "ns")
+UNITS_PER_SECOND = {"ms": 1_000, "us": 1_000_000, "ns": 1_000_000_000}
+
+# Physical types of parquet.thrift `enum Type`.
+PHYSICAL_TYPES = (
+    "BOOLEAN", "INT32", "INT64", "INT96", "FLOAT", "DOUBLE", "BYTE_ARRAY", "FIXED_LEN_BYTE_ARRAY",
+)
+
+# Kinds whose value is a scalar, and the nested kinds.
+SCALAR_KINDS = (
+    "boolean", "int", "int96", "float", "binary", "string", "enum", "json", "bson", "fixed",
+    "uuid", "decimal", "date", "time", "timestamp", "interval", "unknown",
+)
+NESTED_KINDS = ("list", "map", "struct")
+
+# Default physical type of each kind that does not name its own.
+_DEFAULT_PHYSICAL = {
+    "boolean": "BOOLEAN", "int96": "INT96", "binary": "BYTE_ARRAY", "string": "BYTE_ARRAY",
+    "enum": "BYTE_ARRAY", "json": "BYTE_ARRAY", "bson": "BYTE_ARRAY",
+    "fixed": "FIXED_LEN_BYTE_ARRAY", "uuid": "FIXED_LEN_BYTE_ARRAY", "date": "INT32",
+    "interval": "FIXED_LEN_BYTE_ARRAY", "unknown": "INT32",
+}
+
+UUID_LENGTH = 16  # LogicalTypes.md, "UUID": FIXED_LEN_BYTE_ARRAY(16)
+INTERVAL_LENGTH = 12  # LogicalTypes.md, "INTERVAL": three little-endian uint32
+
+
+@dataclass(frozen=True)
+class DataType:
+    """A canonical type. Only the attributes meaningful for `kind` are set."""
+
+    kind: str
+    physical: str | None = None
+    bits: int | None = None  # int: 8/16/32/64; float: 16/32/64
+    signed: bool | None = None  # int
+    length: int | None = None  # fixed: byte length
+    precision: int | None = None  # decimal
+    scale: int | None = None  # decimal
+    unit: str | None = None  # time, timestamp: ms/us/ns
+    utc: bool | None = None  # time, timestamp: isAdjustedToUTC
+    element: Field | None = None  # list
+    key: Field | None = None  # map
+    value: Field | None = None  # map
+    fields: tuple[Field, ...] = ()  # struct
+
+    def __post_init__(self) -> None:
+        if self.kind not in SCALAR_KINDS + NESTED_KINDS:
+            raise ValueError(f"unknown canonical kind {self.kind!r}")
+        if self.physical is not None and self.physical not in PHYSICAL_TYPES:
+            raise ValueError(f"unknown physical type {self.physical!r}")
+        if self.unit is not None and self.unit not in TIME_UNITS:
+            raise ValueError(f"unknown time unit {self.unit!r}")
+
+    @property
+    def is_nested(self) -> bool:
+        return self.kind in NESTED_KINDS
+
+    def to_json(self) -> dict[str, Any]:
+        out: dict[str, Any] = {"kind": self.kind}
+        for name in ("physical", "bits", "signed", "length", "precision", "scale", "unit", "utc"):
+            attr = getattr(self, name)
+            if attr is not None:
+                out[name] = attr
+        if self.element is not None:
+            out["element"] = self.element.to_json()
+        if self.key is not None:
+            out["key"] = self.key.to_json()
+            out["value"] = self.value.to_json()
+        if self.kind == "struct":
+            out["fields"] = [f.to_json() for f in self.fields]
+        return out
+
+    @classmethod
+    def from_json(cls, doc: dict[str, Any]) -> DataType:
+        kwargs = {k: v for k, v in doc.items() if k not in ("element", "key", "value", "fields")}
+        if "element" in doc:
+            kwargs["element"] = Field.from_json(doc["element"])
+        if "key" in doc:
+            kwargs["key"] = Field.from_json(doc["key"])
+            kwargs["value"] = Field.from_json(doc["value"])
+        if "fields" in doc:
+            kwargs["fields"] = tuple(Field.from_json(f) for f in doc["fields"])
+        return cls(**kwargs)
+
+    def describe(self) -> str:
+        """A short human label, e.g. ``INT(8, unsigned)`` or ``DECIMAL(9,2) on INT32``."""
+        match self.kind:
+            case "int":
+                return f"INT({self.bits}, {'signed' if self.signed else 'unsigned'})"
+            case "float":
+                return {16: "FLOAT16", 32: "FLOAT", 64: "DOUBLE"}[self.bits]
+            case "decimal":
+                return f"DECIMAL({self.precision},{self.scale}) on {self.physical}"
+            case "time" | "timestamp":
+                return f"{self.kind.upper()}({self.unit}, utc={self.utc})"
+            case "fixed":
+                return f"FIXED_LEN_BYTE_ARRAY({self.length})"
+            case "list":
+                return f"LIST<{self.element.type.describe()}>"
+            case "map":
+                return f"MAP<{self.key.type.describe()}, {self.value.type.describe()}>"
+            case "struct":
+                return "STRUCT<" + ", ".join(f"{f.name}: {f.type.describe()}" for f in self.fields) + ">"
+            case _:
+                return self.kind.upper()
+
+
+@dataclass(frozen=True)
+class Field:
+    """A named, possibly nullable, column or nested field."""
+
+    name: str
+    type: DataType
+    nullable: bool = True
+
+    def to_json(self) -> dict[str, Any]:
+        return {"name": self.name, "nullable": self.nullable, "type": self.type.to_json()}
+
+    @classmethod
+    def from_json(cls, doc: dict[str, Any]) -> Field:
+        return cls(doc["name"], DataType.from_json(doc["type"]), doc["nullable"])
+
+
+@dataclass(frozen=True)
+class Schema:
+    fields: tuple[Field, ...] = field(default_factory=tuple)
+
+    def __iter__(self) -> Iterator[Field]:
+        return iter(self.fields)
+
+    def __len__(self) -> int:
+        return len(self.fields)
+
+    @property
+    def names(self) -> list[str]:
+        return [f.name for f in self.fields]
+
+    def to_json(self) -> list[dict[str, Any]]:
+        return [f.to_json() for f in self.fields]
+
+    @classmethod
+    def from_json(cls, doc: list[dict[str, Any]]) -> Schema:
+        return cls(tuple(Field.from_json(f) for f in doc))
+
+
+# ---- constructors: the vocabulary cases are written in ----------------------
+
+def boolean() -> DataType:
+    return DataType("boolean", "BOOLEAN")
+
+
+def integer(bits: int = 32, signed: bool = True, physical: str | None = None) -> DataType:
+    """INT(bits, signed) (LogicalTypes.md "Signed Integers"/"Unsigned Integers").
+
+    Plain INT32 and INT64 columns are INT(32, true) and INT(64, true).
+    """
+    if bits not in (8, 16, 32, 64):
+        raise ValueError(f"integer bit width must be 8, 16, 32 or 64, not {bits}")
+    return DataType("int", physical or ("INT64" if bits == 64 else "INT32"), bits=bits, signed=signed)
+
+
+def int96() -> DataType:
+    return DataType("int96", "INT96")
+
+
+def floating(bits: int = 64) -> DataType:
+    """FLOAT (32), DOUBLE (64) or FLOAT16 (16, on FIXED_LEN_BYTE_ARRAY(2))."""
+    physical = {16: "FIXED_LEN_BYTE_ARRAY", 32: "FLOAT", 64: "DOUBLE"}[bits]
+    return DataType("float", physical, bits=bits, length=2 if bits == 16 else None)
+
+
+def binary() -> DataType:
+    return DataType("binary", "BYTE_ARRAY")
+
+
+def string() -> DataType:
+    return DataType("string", "BYTE_ARRAY")
+
+
+def enum() -> DataType:
+    return DataType("enum", "BYTE_ARRAY")
+
+
+def json_type() -> DataType:
+    return DataType("json", "BYTE_ARRAY")
+
+
+def bson() -> DataType:
+    return DataType("bson", "BYTE_ARRAY")
+
+
+def fixed(length: int) -> DataType:
+    return DataType("fixed", "FIXED_LEN_BYTE_ARRAY", length=length)
+
+
+def uuid() -> DataType:
+    return DataType("uuid", "FIXED_LEN_BYTE_ARRAY", length=UUID_LENGTH)
+
+
+def decimal(precision: int, scale: int, physical: str = "FIXED_LEN_BYTE_ARRAY",
+            length: int | None = None) -> DataType:
+    """DECIMAL(precision, scale) on INT32, INT64, FIXED_LEN_BYTE_ARRAY or BYTE_ARRAY."""
+    if physical == "FIXED_LEN_BYTE_ARRAY" and length is None:
+        length = decimal_min_bytes(precision)
+    return DataType("decimal", physical, precision=precision, scale=scale, length=length)
+
+
+def date() -> DataType:
+    return DataType("date", "INT32")
+
+
+def time(unit: str = "us", utc: bool = True) -> DataType:
+    return DataType("time", "INT32" if unit == "ms" else "INT64", unit=unit, utc=utc)
+
+
+def timestamp(unit: str = "us", utc: bool = True) -> DataType:
+    return DataType("timestamp", "INT64", unit=unit, utc=utc)
+
+
+def interval() -> DataType:
+    return DataType("interval", "FIXED_LEN_BYTE_ARRAY", length=INTERVAL_LENGTH)
+
+
+def unknown() -> DataType:
+    return DataType("unknown", "INT32")
+
+
+def list_of(element: DataType, element_nullable: bool = True) -> DataType:
+    return DataType("list", element=Field("element", element, element_nullable))
+
+
+def map_of(key: DataType, value: DataType, value_nullable: bool = True) -> DataType:
+    return DataType("map", key=Field("key", key, False), value=Field("value", value, value_nullable))
+
+
+def struct_of(*fields: Field) -> DataType:
+    return DataType("struct", fields=tuple(fields))
+
+
+def decimal_min_bytes(precision: int) -> int:
+    """Smallest n with 2^(8n-1) - 1 >= 10^precision - 1 (LogicalTypes.md, "DECIMAL")."""
+    n = 1
+    while 2 ** (8 * n - 1) - 1 < 10**precision - 1:
+        n += 1
+    return n
+
+
+def default_physical(kind: str) -> str | None:
+    return _DEFAULT_PHYSICAL.get(kind)

@@ -1,0 +1,106 @@
+"""Hypothesis strategies for canonical types and values (edge-biased)."""
+
+from __future__ import annotations
+
+import math
+import struct
+
+from hypothesis import strategies as st
+
+from conformance.values import Field
+from conformance.values import types as T
+from conformance.values.codec import INTERVAL_FIELD_MAX, float_from_bits, int_range
+
+TIME_UNITS = st.sampled_from(T.TIME_UNITS)
+
+scalar_types = st.one_of(
+    st.just(T.boolean()),
+    st.builds(T.integer, st.sampled_from([8, 16, 32, 64]), st.booleans()),
+    st.just(T.int96()),
+    st.sampled_from([T.floating(16), T.floating(32), T.floating(64)]),
+    st.sampled_from([T.binary(), T.string(), T.enum(), T.json_type(), T.bson(), T.uuid(),
+                     T.date(), T.interval()]),
+    st.integers(1, 20).map(T.fixed),
+    st.integers(1, 38).flatmap(lambda p: st.integers(0, p).flatmap(lambda s: st.sampled_from(
+        [T.decimal(p, s, "FIXED_LEN_BYTE_ARRAY"), T.decimal(p, s, "BYTE_ARRAY")]
+        + ([T.decimal(p, s, "INT32")] if p <= 9 else [])
+        + ([T.decimal(p, s, "INT64")] if p <= 18 else [])))),
+    st.builds(T.time, TIME_UNITS, st.booleans()),
+    st.builds(T.timestamp, TIME_UNITS, st.booleans()),
+)
+
+
+def _nested(children):
+    fields = st.builds(Field, st.text(min_size=1, max_size=5), children, st.booleans())
+    return st.one_of(
+        st.builds(T.list_of, children, st.booleans()),
+        st.builds(T.map_of, scalar_types, children, st.booleans()),
+        st.lists(fields, min_size=1, max_size=3, unique_by=lambda f: f.name)
+          .map(lambda fs: T.struct_of(*fs)),
+    )
+
+
+any_types = st.recursive(scalar_types, _nested, max_leaves=6)
+
+
+def _ints(bits: int, signed: bool):
+    lo, hi = int_range(bits, signed)
+    return st.one_of(st.sampled_from([lo, hi, 0, lo + 1, hi - 1]), st.integers(lo, hi))
+
+
+def _floats(bits: int):
+    special = st.sampled_from([0.0, -0.0, math.inf, -math.inf, math.nan])
+    if bits == 64:
+        # Any bit pattern at all, NaN payloads included.
+        return st.one_of(special, st.integers(0, 2**64 - 1).map(float_from_bits))
+    fmt = {16: "<e", 32: "<f"}[bits]
+    width = bits // 8
+    as_float = st.binary(min_size=width, max_size=width).map(
+        lambda b: struct.unpack(fmt, b)[0]).filter(lambda x: not math.isnan(x))
+    return st.one_of(special, as_float)
+
+
+def values(t: T.DataType, nullable: bool = True):
+    """Canonical values of `t`; None included when nullable."""
+    base = _non_null_values(t)
+    return st.one_of(st.none(), base) if nullable else base
+
+
+def _non_null_values(t: T.DataType):
+    match t.kind:
+        case "boolean":
+            return st.booleans()
+        case "int":
+            return _ints(t.bits, t.signed)
+        case "int96" | "timestamp":
+            return _ints(64, True)
+        case "date":
+            return _ints(32, True)
+        case "time":
+            return _ints(32 if t.unit == "ms" else 64, True)
+        case "float":
+            return _floats(t.bits)
+        case "decimal":
+            bound = 10**t.precision - 1
+            return st.one_of(st.sampled_from([bound, -bound, 0]), st.integers(-bound, bound))
+        case "binary" | "bson":
+            return st.binary(max_size=20)
+        case "fixed":
+            return st.binary(min_size=t.length, max_size=t.length)
+        case "string" | "enum" | "json":
+            return st.text(max_size=20)
+        case "uuid":
+            return st.uuids().map(str)
+        case "interval":
+            part = st.integers(0, INTERVAL_FIELD_MAX)
+            return st.tuples(part, part, part)
+        case "unknown":
+            return st.nothing()
+        case "list":
+            return st.lists(values(t.element.type, t.element.nullable), max_size=4)
+        case "map":
+            return st.lists(st.tuples(values(t.key.type, False),
+                                      values(t.value.type, t.value.nullable)), max_size=4)
+        case "struct":
+            return st.fixed_dictionaries({f.name: values(f.type, f.nullable) for f in t.fields})
+    raise AssertionError(t.kind)
