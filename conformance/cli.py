@@ -1,0 +1,203 @@
+"""The `conformance` command.
+
+    conformance run      the writer x reader x case matrix on Spark -> report/
+    conformance read     one file, one engine -> the canonical JSON document on stdout
+    conformance engines  engines, versions and declared capabilities
+    conformance cases    the case catalogue
+    conformance report   (re)build the reports from a run's results
+
+Exit codes: 0 success; 1 a failure the policy counts (`run`), or the engine could
+not read the file (`read`); 2 usage errors (argparse's convention).
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+from pathlib import Path
+
+EXIT_OK, EXIT_FAILED, EXIT_USAGE = 0, 1, 2
+EXIT_INTERRUPTED = 130  # the shell's convention for SIGINT
+
+
+def _split_commas(values: list[str] | None) -> list[str]:
+    return [v for item in values or [] for v in item.split(",") if v]
+
+
+def _parser() -> argparse.ArgumentParser:
+    p = argparse.ArgumentParser(prog="conformance", description=__doc__.split("\n\n")[0])
+    sub = p.add_subparsers(dest="command", required=True)
+
+    run = sub.add_parser("run", help="run the writer x reader x case matrix")
+    run.add_argument("--master", help="Spark master URL (default local[*])")
+    run.add_argument("--workdir", type=Path, default=Path("work"),
+                     help="work directory, shared by driver and executors (default ./work)")
+    run.add_argument("--report", type=Path, default=Path("report"),
+                     help="report directory (default ./report)")
+    run.add_argument("--cases", action="append", metavar="GLOB",
+                     help="only cases whose id matches (repeatable)")
+    run.add_argument("--engines", action="append", metavar="A,B",
+                     help="engines used as writers and readers (default: all built-in)")
+    run.add_argument("--writers", action="append", metavar="A,B", help="writers only these")
+    run.add_argument("--readers", action="append", metavar="A,B", help="readers only these")
+    run.add_argument("--features", action="append", metavar="TAG",
+                     help="only cases carrying a feature tag matching TAG (fnmatch; repeatable)")
+    run.add_argument("--timeout", type=float, default=None, help="seconds per isolated cell")
+    run.add_argument("--fail-on", action="append", metavar="OUTCOMES",
+                     help="also exit 1 when any cell has one of these outcomes "
+                          "(e.g. mismatch,crash; 'any' = any failure)")
+    run.add_argument("--no-progress", action="store_true", help="no progress bar")
+
+    read = sub.add_parser("read", help="print one file's canonical JSON document")
+    read.add_argument("--engine", default="reference", help="engine that reads (default reference)")
+    read.add_argument("file", type=Path)
+
+    engines = sub.add_parser("engines", help="list engines, versions and capabilities")
+    engines.add_argument("--json", action="store_true")
+    engines.add_argument("names", nargs="*", help="engines to list (default: all built-in)")
+
+    cases = sub.add_parser("cases", help="list the case catalogue")
+    cases.add_argument("--json", action="store_true", help="full cases with expected values")
+    cases.add_argument("--cases", action="append", metavar="GLOB")
+    cases.add_argument("--features", action="append", metavar="TAG")
+
+    report = sub.add_parser("report", help="write reports from a results dataset")
+    report.add_argument("results", type=Path,
+                        help="a run's directory (its cell logs are consolidated first) "
+                             "or its results/ directory")
+    report.add_argument("--out", type=Path, default=Path("report"))
+    return p
+
+
+def main(argv: list[str] | None = None) -> int:
+    args = _parser().parse_args(argv)
+    handler = {"run": _run, "read": _read, "engines": _engines, "cases": _cases,
+               "report": _report}[args.command]
+    return handler(args)
+
+
+def _run(args) -> int:
+    from conformance.engines import DEFAULT_ENGINES
+    from conformance.matrix import RunConfig, run_matrix
+    from conformance.report import exit_code, write_reports
+
+    engines = _split_commas(args.engines) or list(DEFAULT_ENGINES)
+    config = RunConfig(workdir=args.workdir, master=args.master,
+                       writers=_split_commas(args.writers) or engines,
+                       readers=_split_commas(args.readers) or engines,
+                       case_globs=args.cases or (), features=args.features or ())
+    if args.timeout is not None:
+        config.timeout_s = args.timeout
+    try:
+        with _progress_bar(enabled=not args.no_progress) as on_progress:
+            result = run_matrix(config, on_progress)
+    except (ValueError, LookupError) as exc:
+        print(f"conformance run: {exc}", file=sys.stderr)
+        return EXIT_USAGE
+    summary = write_reports(result.results_dir, args.report)
+    print(f"run {result.run_id}: {len(result.records)} cells; results {result.results_dir}; "
+          f"report {args.report / 'index.html'}")
+    print(_outcome_line(result.records))
+    if result.interrupted:
+        print("interrupted: the results and report hold the cells finished so far",
+              file=sys.stderr)
+        return EXIT_INTERRUPTED
+    return exit_code(summary, set(_split_commas(args.fail_on)))
+
+
+def _outcome_line(records: list[dict]) -> str:
+    counts: dict[str, int] = {}
+    for r in records:
+        counts[r["outcome"]] = counts.get(r["outcome"], 0) + 1
+    return ", ".join(f"{n} {o}" for o, n in sorted(counts.items(), key=lambda kv: -kv[1]))
+
+
+class _progress_bar:
+    """A rich progress bar fed by `on_progress(done, total)`; a no-op when disabled."""
+
+    def __init__(self, enabled: bool):
+        self.enabled = enabled and sys.stderr.isatty()
+
+    def __enter__(self):
+        if not self.enabled:
+            return None
+        from rich.progress import BarColumn, MofNCompleteColumn, Progress, TimeElapsedColumn
+
+        self._progress = Progress("[progress.description]{task.description}", BarColumn(),
+                                  MofNCompleteColumn(), TimeElapsedColumn(), transient=False)
+        self._progress.start()
+        self._task = self._progress.add_task("cells", total=None)
+        return lambda done, total: self._progress.update(self._task, completed=done, total=total)
+
+    def __exit__(self, *exc):
+        if self.enabled:
+            self._progress.stop()
+        return False
+
+
+def _read(args) -> int:
+    from conformance.engines import UnknownEngine, get_engine
+
+    try:
+        engine = get_engine(args.engine)
+    except UnknownEngine as exc:
+        print(f"conformance read: {exc}", file=sys.stderr)
+        return EXIT_USAGE
+    if not args.file.is_file():
+        print(f"conformance read: no such file: {args.file}", file=sys.stderr)
+        return EXIT_USAGE
+    try:
+        table = engine.read(args.file)
+    except Exception as exc:  # noqa: BLE001 - any failure to read is the answer
+        print(f"{type(exc).__name__}: {exc}", file=sys.stderr)
+        return EXIT_FAILED
+    print(table.to_json_text())
+    return EXIT_OK
+
+
+def _engines(args) -> int:
+    from conformance.engines import DEFAULT_ENGINES, get_engine
+
+    described = [get_engine(n).describe() for n in (args.names or DEFAULT_ENGINES)]
+    if args.json:
+        print(json.dumps(described, indent=2))
+        return EXIT_OK
+    for d in described:
+        caps = d["capabilities"]
+        print(f"{d['name']} {d['version']}")
+        print(f"  writes: {', '.join(caps['writes']) or '-'}")
+        for pattern, reason in caps["cannot_write"].items():
+            print(f"    not {pattern}: {reason}")
+        print(f"  reads:  {', '.join(caps['reads']) or '-'}")
+        for pattern, reason in caps["cannot_read"].items():
+            print(f"    not {pattern}: {reason}")
+    return EXIT_OK
+
+
+def _cases(args) -> int:
+    from conformance.cases import all_cases, select
+
+    cases = select(all_cases(), args.cases or (), args.features or ())
+    if args.json:
+        print(json.dumps([c.to_json() for c in cases], indent=1, ensure_ascii=False))
+        return EXIT_OK
+    for c in cases:
+        print(f"{c.id:40} {c.title}")
+    return EXIT_OK
+
+
+def _report(args) -> int:
+    from conformance.matrix.results import CELL_LOG_DIR, consolidate
+    from conformance.report import write_reports
+
+    results = args.results
+    if (results / CELL_LOG_DIR).is_dir():
+        results = consolidate(results)
+    write_reports(results, args.out)
+    print(f"report written to {args.out / 'index.html'}")
+    return EXIT_OK
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,274 @@
+"""Apache Spark (PySpark, parquet-java inside) as a writer and a reader.
+
+Spark runs in the driver process of the run and reuses the run's one
+SparkSession (conformance.matrix.spark_session). Values cross the Py4J boundary
+in exact forms only: temporal columns are turned into integer counts in Spark
+SQL (`unix_micros`, `unix_date`) before they are collected, so no Python
+datetime or time-zone conversion can change them.
+"""
+
+from __future__ import annotations
+
+import shutil
+from pathlib import Path
+
+from conformance.cases import Case
+from conformance.values import DataType, Field, Schema, Table
+from conformance.values import types as T
+from conformance.values.codec import decimal_from_unscaled, unscaled_from_decimal
+
+from .base import Capabilities, Engine, Unsupported
+
+NANOS_PER_MICRO = 1_000
+# WriteOptions.codec -> Spark's `compression` option (ENGINE-NOTES.md, "Spark").
+_CODECS = {"UNCOMPRESSED": "none", "SNAPPY": "snappy", "GZIP": "gzip", "LZ4": "lz4",
+           "LZ4_RAW": "lz4_raw", "ZSTD": "zstd"}
+_NO_SPARK_TYPE = "Spark SQL has no such data type (Spark SQL reference, 'Data Types')"
+
+CAPABILITIES = Capabilities(
+    writes=("physical:*", "type:*", "repetition:*", "encoding:PLAIN", "page:v1",
+            "row_groups:*", "rows:*", "nulls:*", *(f"codec:{c}" for c in _CODECS)),
+    cannot_write={
+        "type:INT(*,unsigned)": "Spark SQL has no unsigned integer types "
+                                "(Spark SQL reference, 'Data Types')",
+        "type:FIXED": "Spark SQL has no fixed-length binary type; parquet-java writes "
+                      "FIXED_LEN_BYTE_ARRAY from Spark only for DECIMAL",
+        "type:FLOAT16": _NO_SPARK_TYPE, "type:UUID": _NO_SPARK_TYPE,
+        "type:INTERVAL": _NO_SPARK_TYPE, "type:ENUM": _NO_SPARK_TYPE,
+        "type:JSON": _NO_SPARK_TYPE, "type:BSON": _NO_SPARK_TYPE,
+        "type:UNKNOWN": _NO_SPARK_TYPE,
+        "type:TIMESTAMP(ns,*)": "Spark timestamps have microsecond precision",
+        "type:TIME(*)": "PySpark cannot build TIME values from integers exactly",
+    },
+)
+
+
+class SparkEngine(Engine):
+    name = "spark"
+    capabilities = CAPABILITIES
+    isolated = False  # needs the run's SparkSession, which lives in the driver
+
+    @property
+    def version(self) -> str:
+        import pyspark
+
+        return pyspark.__version__
+
+    @staticmethod
+    def _spark():
+        from conformance.matrix.spark_session import get_session
+
+        return get_session()
+
+    # ---- write ---------------------------------------------------------------
+
+    def write(self, case: Case, path: Path) -> None:
+        from pyspark.sql import functions as F
+
+        spark = self._spark()
+        options = self._write_options(case)
+        has_int96 = any(f.type.kind == "int96" for f in case.schema)
+        spark.conf.set("spark.sql.parquet.outputTimestampType",
+                       "INT96" if has_int96 else "TIMESTAMP_MICROS")
+        rows = [tuple(_to_spark_value(f.type, v) for f, v in zip(case.schema, row, strict=True))
+                for row in case.rows]
+        staged = spark.createDataFrame(rows, _staging_schema(case.schema))
+        df = staged.select(*[_from_staging(F.col(f"`{f.name}`"), f) for f in case.schema])
+        out_dir = path.with_name(path.name + ".spark-out")
+        df.coalesce(1).write.mode("overwrite").options(**options).parquet(str(out_dir))
+        parts = sorted(out_dir.glob("part-*.parquet"))
+        if len(parts) != 1:
+            raise RuntimeError(f"Spark wrote {len(parts)} data files, expected 1: {parts}")
+        shutil.move(parts[0], path)
+        shutil.rmtree(out_dir)
+
+    @staticmethod
+    def _write_options(case: Case) -> dict[str, str]:
+        o = case.options
+        if o.codec not in _CODECS:
+            raise Unsupported(f"codec {o.codec}: not in the pyspark wheel's jars (ENGINE-NOTES)")
+        if o.encoding != "PLAIN" or o.page_version != 1:
+            raise Unsupported(f"encoding {o.encoding} with page v{o.page_version}: no Spark knob "
+                              "produces exactly this")
+        options = {"compression": _CODECS[o.codec], "parquet.enable.dictionary": "false",
+                   "parquet.writer.version": "v1"}
+        if o.row_group_size is not None:
+            options["parquet.block.row.count.limit"] = str(o.row_group_size)
+        return options
+
+    # ---- read ----------------------------------------------------------------
+
+    def read(self, path: Path) -> Table:
+        from pyspark.sql import functions as F
+
+        df = self._spark().read.parquet(str(path))
+        schema = Schema(tuple(_field_from_spark(f) for f in df.schema.fields))
+        exact = df.select(*[_exact_column(F.col(f"`{f.name}`"), f.dataType).alias(f.name)
+                            for f in df.schema.fields])
+        rows = [tuple(_from_spark_value(f.type, v) for f, v in zip(schema, row, strict=True))
+                for row in exact.collect()]
+        return Table(schema, tuple(rows))
+
+
+# ---- canonical -> Spark ---------------------------------------------------------
+
+def _staging_type(t: DataType):
+    """The Spark type a canonical value is handed over as (temporal ones as integers)."""
+    from pyspark.sql import types as S
+
+    match t.kind:
+        case "boolean":
+            return S.BooleanType()
+        case "int":
+            return {8: S.ByteType(), 16: S.ShortType(), 32: S.IntegerType(), 64: S.LongType()}[t.bits]
+        case "float":
+            return S.FloatType() if t.bits == 32 else S.DoubleType()
+        case "decimal":
+            return S.DecimalType(t.precision, t.scale)
+        case "string":
+            return S.StringType()
+        case "binary":
+            return S.BinaryType()
+        case "date":
+            return S.IntegerType()
+        case "timestamp" | "int96":
+            return S.LongType()
+        case "list":
+            return S.ArrayType(_staging_type(t.element.type), t.element.nullable)
+        case "map":
+            return S.MapType(_staging_type(t.key.type), _staging_type(t.value.type),
+                             t.value.nullable)
+        case "struct":
+            return _staging_schema(t.fields)
+    raise Unsupported(f"{t.describe()}: {_NO_SPARK_TYPE}")
+
+
+def _staging_schema(fields):
+    from pyspark.sql import types as S
+
+    return S.StructType([S.StructField(f.name, _staging_type(f.type), f.nullable) for f in fields])
+
+
+def _to_spark_value(t: DataType, v):
+    if v is None:
+        return None
+    match t.kind:
+        case "decimal":
+            return decimal_from_unscaled(v, t.scale)
+        case "timestamp":
+            return v * {"ms": 1_000, "us": 1}[t.unit]
+        case "int96":
+            if v % NANOS_PER_MICRO:
+                raise Unsupported(f"INT96 value {v} ns is not a whole number of microseconds; "
+                                  "Spark timestamps have microsecond precision")
+            return v // NANOS_PER_MICRO
+        case "list":
+            return [_to_spark_value(t.element.type, e) for e in v]
+        case "map":
+            return {_to_spark_value(t.key.type, k): _to_spark_value(t.value.type, x) for k, x in v}
+        case "struct":
+            return tuple(_to_spark_value(f.type, v[f.name]) for f in t.fields)
+    return v
+
+
+def _from_staging(col, f: Field):
+    """Turn a staged integer column into the Spark type the case asks for (scalars only)."""
+    from pyspark.sql import functions as F
+
+    match f.type.kind:
+        case "date":
+            col = F.date_from_unix_date(col)
+        case "timestamp" if f.type.utc:
+            col = F.timestamp_micros(col)
+        case "timestamp":
+            col = F.timestamp_micros(col).cast("timestamp_ntz")
+        case "int96":
+            col = F.timestamp_micros(col)
+        case "list" | "map" | "struct" if _has_temporal(f.type):
+            raise Unsupported("temporal values inside nested Spark columns are not staged yet")
+    return col.alias(f.name)
+
+
+def _has_temporal(t: DataType) -> bool:
+    if t.kind in ("date", "timestamp", "int96", "time"):
+        return True
+    children = [c for c in (t.element, t.key, t.value, *t.fields) if c is not None]
+    return any(_has_temporal(c.type) for c in children)
+
+
+# ---- Spark -> canonical ---------------------------------------------------------
+
+def _exact_column(col, dtype):
+    """An expression giving `col` in a form that collects exactly (temporal -> integers)."""
+    from pyspark.sql import functions as F
+    from pyspark.sql import types as S
+
+    if isinstance(dtype, S.TimestampType):
+        return F.unix_micros(col)
+    if isinstance(dtype, S.TimestampNTZType):
+        # In the UTC session time zone the cast keeps the wall-clock reading.
+        return F.unix_micros(col.cast("timestamp"))
+    if isinstance(dtype, S.DateType):
+        return F.unix_date(col)
+    if isinstance(dtype, S.ArrayType):
+        return F.transform(col, lambda x: _exact_column(x, dtype.elementType))
+    if isinstance(dtype, S.MapType):
+        keyed = F.transform_keys(col, lambda k, _v: _exact_column(k, dtype.keyType))
+        return F.transform_values(keyed, lambda _k, v: _exact_column(v, dtype.valueType))
+    if isinstance(dtype, S.StructType):
+        return F.when(col.isNull(), F.lit(None)).otherwise(F.struct(*[
+            _exact_column(col[f.name], f.dataType).alias(f.name) for f in dtype.fields]))
+    return col
+
+
+def _field_from_spark(f) -> Field:
+    return Field(f.name, _type_from_spark(f.dataType), f.nullable)
+
+
+def _type_from_spark(dtype) -> DataType:
+    from pyspark.sql import types as S
+
+    simple = {S.BooleanType: T.boolean(), S.ByteType: T.integer(8), S.ShortType: T.integer(16),
+              S.IntegerType: T.integer(32), S.LongType: T.integer(64),
+              S.FloatType: T.floating(32), S.DoubleType: T.floating(64),
+              S.StringType: T.string(), S.BinaryType: T.binary(), S.DateType: T.date(),
+              S.TimestampType: T.timestamp("us", True),
+              S.TimestampNTZType: T.timestamp("us", False), S.NullType: T.unknown()}
+    for spark_type, canonical in simple.items():
+        if isinstance(dtype, spark_type):
+            return _without_physical(canonical)
+    if isinstance(dtype, S.DecimalType):
+        return DataType("decimal", precision=dtype.precision, scale=dtype.scale)
+    if isinstance(dtype, S.ArrayType):
+        return T.list_of(_type_from_spark(dtype.elementType), dtype.containsNull)
+    if isinstance(dtype, S.MapType):
+        return T.map_of(_type_from_spark(dtype.keyType), _type_from_spark(dtype.valueType),
+                        dtype.valueContainsNull)
+    if isinstance(dtype, S.StructType):
+        return T.struct_of(*[_field_from_spark(f) for f in dtype.fields])
+    raise Unsupported(f"no canonical form for Spark type {dtype.simpleString()}")
+
+
+def _without_physical(t: DataType) -> DataType:
+    """A reader's view carries no physical type: Spark does not expose it."""
+    from dataclasses import replace
+
+    return replace(t, physical=None)
+
+
+def _from_spark_value(t: DataType, v):
+    if v is None:
+        return None
+    match t.kind:
+        case "binary":
+            return bytes(v)
+        case "decimal":
+            return unscaled_from_decimal(v, t.scale)
+        case "list":
+            return [_from_spark_value(t.element.type, e) for e in v]
+        case "map":
+            return [(_from_spark_value(t.key.type, k), _from_spark_value(t.value.type, x))
+                    for k, x in v.items()]
+        case "struct":
+            return {f.name: _from_spark_value(f.type, v[f.name]) for f in t.fields}
+    return v

@@ -1,0 +1,93 @@
+"""Cells of the writer x reader x case matrix, and the one-row-per-cell result record.
+
+A write cell asks one writer to produce one case's file; a read cell asks one
+reader to read the file one writer produced and compares it with the case's
+expected values. Requests and results are plain JSON-able dicts, because they
+cross process boundaries (Spark tasks, isolated worker subprocesses).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+import pyarrow as pa
+
+from conformance.cases import Case
+
+OUTCOMES = ("pass", "mismatch", "error", "crash", "timeout", "unsupported", "skipped")
+
+RESULT_SCHEMA = pa.schema([
+    ("run_id", pa.string()),
+    ("cell_id", pa.string()),
+    ("phase", pa.string()),
+    ("case_id", pa.string()),
+    ("format", pa.string()),
+    ("features", pa.list_(pa.string())),
+    ("spec", pa.list_(pa.string())),
+    ("writer", pa.string()),
+    ("writer_version", pa.string()),
+    ("reader", pa.string()),
+    ("reader_version", pa.string()),
+    ("outcome", pa.string()),
+    ("detail", pa.string()),
+    ("duration_s", pa.float64()),
+    ("file", pa.string()),
+    ("file_sha256", pa.string()),
+])
+
+
+@dataclass(frozen=True)
+class EngineInfo:
+    spec: str  # how to construct it: a built-in name or package.module:Class
+    name: str
+    version: str
+    isolated: bool
+
+
+def file_for(writer: str, case_id: str) -> str:
+    """Where, relative to the run's work dir, `writer` puts the file of `case_id`."""
+    return f"files/{writer}/{case_id}.parquet"
+
+
+def write_request(run_id: str, case: Case, writer: EngineInfo) -> dict:
+    return {"run_id": run_id, "phase": "write", "case_id": case.id, "engine": writer.spec,
+            "cell_id": f"write/{writer.name}/{case.id}", "file": file_for(writer.name, case.id),
+            "writer": writer.name, "writer_version": writer.version}
+
+
+def read_request(run_id: str, case: Case, write_result: dict, reader: EngineInfo) -> dict:
+    """A read of the file `write_result` describes; `file` is None when it failed to write."""
+    produced = write_result["outcome"] == "pass"
+    return {"run_id": run_id, "phase": "read", "case_id": case.id, "engine": reader.spec,
+            "cell_id": f"read/{write_result['writer']}/{reader.name}/{case.id}",
+            "file": write_result["file"] if produced else None,
+            "file_sha256": write_result["file_sha256"] if produced else None,
+            "writer": write_result["writer"], "writer_version": write_result["writer_version"],
+            "reader": reader.name, "reader_version": reader.version,
+            "writer_outcome": write_result["outcome"]}
+
+
+def result_record(request: dict, case: Case, outcome: str, detail: str, duration_s: float,
+                  **extra) -> dict:
+    if outcome not in OUTCOMES:
+        raise ValueError(f"unknown outcome {outcome!r}")
+    record = {name: None for name in RESULT_SCHEMA.names}
+    record.update({k: request.get(k) for k in (
+        "run_id", "cell_id", "phase", "case_id", "writer", "writer_version", "reader",
+        "reader_version", "file", "file_sha256")})
+    record.update(format=case.format, features=list(case.features), spec=list(case.spec),
+                  outcome=outcome, detail=detail, duration_s=round(duration_s, 6))
+    record.update(extra)
+    return record
+
+
+def plan_writes(run_id: str, cases: Sequence[Case], writers: Sequence[EngineInfo]) -> list[dict]:
+    return [write_request(run_id, case, w) for case in cases for w in writers]
+
+
+def plan_reads(run_id: str, cases: Sequence[Case], write_results: Sequence[dict],
+               readers: Sequence[EngineInfo]) -> list[dict]:
+    by_id = {c.id: c for c in cases}
+    return [read_request(run_id, by_id[w["case_id"]], w, r)
+            for w in write_results for r in readers]

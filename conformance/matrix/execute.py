@@ -1,0 +1,87 @@
+"""Run one cell in this process: write a case's file, or read one and compare.
+
+Every exception an engine raises becomes an outcome with its evidence; nothing
+an engine does makes this function raise. (A crash or a hang is caught one level
+up, by the isolated worker that runs this code.)
+"""
+
+from __future__ import annotations
+
+import hashlib
+import time
+import traceback
+from pathlib import Path
+
+from conformance.cases import case_by_id
+from conformance.engines import LossyConversion, Unsupported, get_engine
+from conformance.values import diff_tables
+
+from .cells import result_record
+
+SHA256_CHUNK = 1 << 20
+MAX_DETAIL_CHARS = 4_000  # keep the evidence readable; the file is there for the rest
+
+
+def run_cell(request: dict, workdir: Path) -> dict:
+    case = case_by_id(request["case_id"])
+    started = time.perf_counter()
+    if request["phase"] == "write":
+        outcome, detail, extra = _write(request, case, workdir)
+    else:
+        outcome, detail, extra = _read(request, case, workdir)
+    return result_record(request, case, outcome, detail[:MAX_DETAIL_CHARS],
+                         time.perf_counter() - started, **extra)
+
+
+def _write(request: dict, case, workdir: Path) -> tuple[str, str, dict]:
+    engine = get_engine(request["engine"])
+    gap = engine.capabilities.write_gap(case.features)
+    if gap:
+        return "unsupported", gap, {"file": None}
+    path = workdir / request["file"]
+    path.parent.mkdir(parents=True, exist_ok=True)
+    path.unlink(missing_ok=True)
+    try:
+        engine.write(case, path)
+    except Unsupported as exc:
+        return "unsupported", f"measured: {exc}", {"file": None}
+    except Exception as exc:  # noqa: BLE001 - any engine failure is an outcome
+        return "error", describe_exception(exc), {"file": None}
+    if not path.is_file():
+        return "error", f"{engine.name} reported success but wrote no file at {path}", {"file": None}
+    return "pass", "", {"file_sha256": sha256_of(path)}
+
+
+def _read(request: dict, case, workdir: Path) -> tuple[str, str, dict]:
+    if request["file"] is None:
+        return ("skipped",
+                f"no file to read: writer {request['writer']} {request['writer_outcome']}", {})
+    engine = get_engine(request["engine"])
+    gap = engine.capabilities.read_gap(case.features)
+    if gap:
+        return "unsupported", gap, {}
+    try:
+        table = engine.read(workdir / request["file"])
+    except Unsupported as exc:
+        return "unsupported", f"measured: {exc}", {}
+    except LossyConversion as exc:
+        return "error", describe_exception(exc), {}
+    except Exception as exc:  # noqa: BLE001 - any engine failure is an outcome
+        return "error", describe_exception(exc), {}
+    diff = diff_tables(case.expected, table)
+    return ("pass", "", {}) if diff is None else ("mismatch", diff, {})
+
+
+def describe_exception(exc: BaseException) -> str:
+    """`Class: message`, then the innermost frames, so the evidence shows where it came from."""
+    frames = traceback.extract_tb(exc.__traceback__)[-3:]
+    where = "".join(traceback.format_list(frames))
+    return f"{type(exc).__name__}: {exc}\n{where}".rstrip()
+
+
+def sha256_of(path: Path) -> str:
+    digest = hashlib.sha256()
+    with open(path, "rb") as fh:
+        while chunk := fh.read(SHA256_CHUNK):
+            digest.update(chunk)
+    return digest.hexdigest()

@@ -1,0 +1,128 @@
+"""Crash and hang isolation: engine calls run in a supervised subprocess.
+
+One worker process serves many cells (start-up with pyarrow, DuckDB and friends
+costs about a second). If it dies mid-cell (a segfault, an abort, the memory
+limit) that cell is a `crash` with the exit status and the tail of stderr; if it
+does not answer within the time limit it is killed and the cell is a `timeout`.
+Either way a fresh worker takes the next cell and the run goes on.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import queue
+import signal
+import subprocess
+import sys
+import tempfile
+import threading
+import time
+from collections.abc import Iterable, Iterator
+from pathlib import Path
+
+from conformance.cases import case_by_id
+
+from .cells import result_record
+
+DEFAULT_TIMEOUT_S = 120.0
+DEFAULT_MEMORY_LIMIT_MB = 8_192
+STDERR_TAIL_CHARS = 2_000
+_EOF = None  # what the reader thread queues when the worker's stdout closes
+
+
+class WorkerCrashed(Exception):
+    pass
+
+
+class WorkerTimedOut(Exception):
+    pass
+
+
+def _limit_memory(limit_mb: int | None):
+    def apply() -> None:
+        if limit_mb:
+            import resource
+
+            limit = limit_mb * 1024 * 1024
+            resource.setrlimit(resource.RLIMIT_AS, (limit, limit))
+    return apply
+
+
+class IsolatedWorker:
+    def __init__(self, workdir: Path, memory_limit_mb: int | None = DEFAULT_MEMORY_LIMIT_MB):
+        self._stderr = tempfile.TemporaryFile()
+        self._proc = subprocess.Popen(
+            [sys.executable, "-m", "conformance.matrix.worker", str(workdir)],
+            stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=self._stderr,
+            text=True, encoding="utf-8", preexec_fn=_limit_memory(memory_limit_mb),
+            env={**os.environ, "PYTHONUNBUFFERED": "1"})
+        self._lines: queue.Queue = queue.Queue()
+        threading.Thread(target=self._pump, daemon=True).start()
+
+    def _pump(self) -> None:
+        for line in self._proc.stdout:
+            self._lines.put(line)
+        self._lines.put(_EOF)
+
+    def call(self, request: dict, timeout_s: float) -> dict:
+        try:
+            self._proc.stdin.write(json.dumps(request) + "\n")
+            self._proc.stdin.flush()
+        except BrokenPipeError as exc:
+            raise WorkerCrashed(self._death_notice()) from exc
+        try:
+            line = self._lines.get(timeout=timeout_s)
+        except queue.Empty as exc:
+            self.kill()
+            raise WorkerTimedOut(f"no answer within {timeout_s:g} s; worker killed") from exc
+        if line is _EOF:
+            raise WorkerCrashed(self._death_notice())
+        return json.loads(line)
+
+    def _death_notice(self) -> str:
+        code = self._proc.wait()
+        status = (f"killed by signal {signal.Signals(-code).name}" if code < 0
+                  else f"exited with status {code}")
+        self._stderr.seek(0)
+        tail = self._stderr.read().decode("utf-8", "replace")[-STDERR_TAIL_CHARS:]
+        return f"worker process {status}\nstderr tail:\n{tail}".rstrip()
+
+    def kill(self) -> None:
+        if self._proc.poll() is None:
+            self._proc.kill()
+            self._proc.wait()
+
+    def close(self) -> None:
+        if self._proc.poll() is None:
+            self._proc.stdin.close()
+            try:
+                self._proc.wait(timeout=10)
+            except subprocess.TimeoutExpired:
+                self.kill()
+        self._stderr.close()
+
+
+def run_isolated(requests: Iterable[dict], workdir: Path, timeout_s: float = DEFAULT_TIMEOUT_S,
+                 memory_limit_mb: int | None = DEFAULT_MEMORY_LIMIT_MB) -> Iterator[dict]:
+    """Run cells in a worker, replacing it after a crash or a timeout; yield one result each."""
+    worker: IsolatedWorker | None = None
+    try:
+        for request in requests:
+            worker = worker or IsolatedWorker(workdir, memory_limit_mb)
+            started = time.perf_counter()
+            try:
+                yield worker.call(request, timeout_s)
+                continue
+            except WorkerCrashed as exc:
+                outcome, detail = "crash", str(exc)
+            except WorkerTimedOut as exc:
+                outcome, detail = "timeout", str(exc)
+            worker.close()
+            worker = None
+            no_file = {"file": None} if request["phase"] == "write" else {}
+            yield result_record(request, case_by_id(request["case_id"]), outcome, detail,
+                                time.perf_counter() - started, **no_file)
+    finally:
+        if worker is not None:
+            worker.close()

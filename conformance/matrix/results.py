@@ -1,0 +1,83 @@
+"""The results dataset: durable while the run goes on, Parquet when it is done.
+
+Every finished cell is appended at once, as a JSON line, to a log file of the
+task that ran it (`cells/<name>.jsonl` in the run's work dir), flushed and
+fsynced, so an interrupted run keeps every result it computed. `consolidate`
+turns the logs into the Parquet results dataset (`results/part-00000.parquet`,
+schema `cells.RESULT_SCHEMA`), from which every report is a query.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+from collections.abc import Iterable, Iterator
+from pathlib import Path
+
+import pyarrow as pa
+import pyarrow.parquet as pq
+
+from .cells import RESULT_SCHEMA
+
+CELL_LOG_DIR = "cells"
+RESULTS_DIR = "results"
+
+
+class CellLog:
+    """Append-only JSON-lines log of finished cells."""
+
+    def __init__(self, workdir: Path, name: str):
+        directory = workdir / CELL_LOG_DIR
+        directory.mkdir(parents=True, exist_ok=True)
+        self._fh = open(directory / f"{name}.jsonl", "a", encoding="utf-8")
+
+    def append(self, record: dict) -> None:
+        self._fh.write(json.dumps(record) + "\n")
+        self._fh.flush()
+        os.fsync(self._fh.fileno())
+
+    def close(self) -> None:
+        self._fh.close()
+
+
+def logged(records: Iterable[dict], workdir: Path, name: str) -> Iterator[dict]:
+    """Pass `records` through, appending each to the cell log `name` first."""
+    log = CellLog(workdir, name)
+    try:
+        for record in records:
+            log.append(record)
+            yield record
+    finally:
+        log.close()
+
+
+def read_cell_logs(workdir: Path) -> list[dict]:
+    """Every logged cell; the last record wins when a cell was run twice."""
+    by_cell: dict[str, dict] = {}
+    for path in sorted((workdir / CELL_LOG_DIR).glob("*.jsonl")):
+        with open(path, encoding="utf-8") as fh:
+            for line in fh:
+                if line.strip():
+                    record = json.loads(line)
+                    by_cell[record["cell_id"]] = record
+    return list(by_cell.values())
+
+
+def count_logged(workdir: Path) -> int:
+    total = 0
+    for path in (workdir / CELL_LOG_DIR).glob("*.jsonl"):
+        with open(path, "rb") as fh:
+            total += sum(1 for _ in fh)
+    return total
+
+
+def consolidate(workdir: Path) -> Path:
+    """Write the cell logs as the Parquet results dataset; returns its directory."""
+    records = sorted(read_cell_logs(workdir), key=lambda r: r["cell_id"])
+    out = workdir / RESULTS_DIR
+    out.mkdir(parents=True, exist_ok=True)
+    for old in out.glob("part-*.parquet"):
+        old.unlink()
+    table = pa.Table.from_pylist(records, schema=RESULT_SCHEMA)
+    pq.write_table(table, out / "part-00000.parquet")
+    return out

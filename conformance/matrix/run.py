@@ -1,0 +1,160 @@
+"""`conformance run`: the writer x reader x case matrix as a PySpark job.
+
+Two phases, each a Spark job over the cells of isolated engines (distributed
+with `mapPartitionsWithIndex`, each task running its cells in a supervised
+worker subprocess) followed by the cells of in-driver engines (Spark itself,
+which needs the run's SparkSession):
+
+1. write: every writer writes every selected case into `<run dir>/files/<writer>/`;
+2. read: every reader reads every file that was written, compared with the case.
+
+The work dir must be shared by the driver and the executors (it is, in local
+mode; on a cluster, pass a shared `--workdir`). Every finished cell is logged
+durably at once (see `results`), and the results dataset and reports are
+written even when the run is interrupted.
+"""
+
+from __future__ import annotations
+
+import secrets
+import threading
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass, field
+from datetime import UTC, datetime
+from pathlib import Path
+
+from conformance.cases import Case, all_cases, select
+from conformance.engines import DEFAULT_ENGINES, get_engine
+
+from .cells import EngineInfo, plan_reads, plan_writes
+from .execute import run_cell
+from .isolation import DEFAULT_MEMORY_LIMIT_MB, DEFAULT_TIMEOUT_S, run_isolated
+from .results import consolidate, count_logged, logged, read_cell_logs
+from .spark_session import get_session
+
+PROGRESS_POLL_S = 0.5
+TASKS_PER_CORE = 2  # a few large partitions: each Spark task costs ~50 ms of overhead
+
+
+@dataclass
+class RunConfig:
+    workdir: Path = Path("work")
+    master: str | None = None
+    writers: Sequence[str] = DEFAULT_ENGINES
+    readers: Sequence[str] = DEFAULT_ENGINES
+    case_globs: Sequence[str] = ()
+    features: Sequence[str] = ()
+    timeout_s: float = DEFAULT_TIMEOUT_S
+    memory_limit_mb: int | None = DEFAULT_MEMORY_LIMIT_MB
+    run_id: str = field(default_factory=lambda: new_run_id())
+
+
+@dataclass
+class RunResult:
+    run_id: str
+    run_dir: Path
+    results_dir: Path
+    records: list[dict]
+    interrupted: bool = False
+
+
+def new_run_id() -> str:
+    return datetime.now(UTC).strftime("%Y%m%dT%H%M%SZ-") + secrets.token_hex(3)
+
+
+def selected_cases(config: RunConfig) -> list[Case]:
+    cases = select(all_cases(), config.case_globs, config.features)
+    if not cases:
+        raise ValueError(f"no case matches --cases {list(config.case_globs)} "
+                         f"--features {list(config.features)}")
+    return cases
+
+
+def engine_info(spec: str) -> EngineInfo:
+    engine = get_engine(spec)
+    return EngineInfo(spec=spec, name=engine.name, version=engine.version,
+                      isolated=engine.isolated)
+
+
+def run_matrix(config: RunConfig, on_progress: Callable[[int, int], None] | None = None
+               ) -> RunResult:
+    """Run the whole matrix; `on_progress(done, total)` is called as cells finish."""
+    cases = selected_cases(config)
+    writers = [engine_info(s) for s in config.writers]
+    readers = [engine_info(s) for s in config.readers]
+    run_dir = (config.workdir / config.run_id).resolve()
+    run_dir.mkdir(parents=True, exist_ok=True)
+    total = len(cases) * len(writers) * (1 + len(readers))
+    progress = _ProgressWatcher(run_dir, total, on_progress)
+    runner = _PhaseRunner(config, run_dir)
+    interrupted = False
+    try:
+        progress.start()
+        written = runner.run("write", plan_writes(config.run_id, cases, writers), writers)
+        runner.run("read", plan_reads(config.run_id, cases, written, readers), readers)
+    except KeyboardInterrupt:
+        interrupted = True
+        runner.cancel()
+    finally:
+        progress.stop()
+        results_dir = consolidate(run_dir)
+    return RunResult(config.run_id, run_dir, results_dir, read_cell_logs(run_dir), interrupted)
+
+
+class _PhaseRunner:
+    def __init__(self, config: RunConfig, run_dir: Path):
+        self.config = config
+        self.run_dir = run_dir
+        self.spark = get_session(config.master)
+
+    def run(self, phase: str, requests: list[dict], engines: Sequence[EngineInfo]) -> list[dict]:
+        in_driver = {e.spec for e in engines if not e.isolated}
+        distributed = [r for r in requests if r["engine"] not in in_driver]
+        local = [r for r in requests if r["engine"] in in_driver]
+        results = self._distributed(phase, distributed)
+        results += list(logged((run_cell(r, self.run_dir) for r in local),
+                               self.run_dir, f"{phase}-driver"))
+        return results
+
+    def _distributed(self, phase: str, requests: list[dict]) -> list[dict]:
+        if not requests:
+            return []
+        sc = self.spark.sparkContext
+        slices = min(len(requests), max(2, sc.defaultParallelism * TASKS_PER_CORE))
+        run_dir, timeout_s, memory_mb = str(self.run_dir), self.config.timeout_s, \
+            self.config.memory_limit_mb
+
+        def task(index, cells):
+            yield from logged(run_isolated(cells, Path(run_dir), timeout_s, memory_mb),
+                              Path(run_dir), f"{phase}-{index:04d}")
+
+        sc.setJobDescription(f"conformance {phase} phase: {len(requests)} cells")
+        # Round-robin so every partition gets a mix of engines and cases.
+        ordered = [requests[i] for s in range(slices) for i in range(s, len(requests), slices)]
+        return sc.parallelize(ordered, slices).mapPartitionsWithIndex(task).collect()
+
+    def cancel(self) -> None:
+        self.spark.sparkContext.cancelAllJobs()
+
+
+class _ProgressWatcher:
+    """Reports progress from the durable cell logs (they are written by the executors)."""
+
+    def __init__(self, run_dir: Path, total: int, callback):
+        self.run_dir, self.total, self.callback = run_dir, total, callback
+        self._stop = threading.Event()
+        self._thread = threading.Thread(target=self._watch, daemon=True)
+
+    def start(self) -> None:
+        if self.callback:
+            self._thread.start()
+
+    def _watch(self) -> None:
+        while not self._stop.wait(PROGRESS_POLL_S):
+            self.callback(count_logged(self.run_dir), self.total)
+
+    def stop(self) -> None:
+        self._stop.set()
+        if self.callback:
+            self._thread.join()
+            self.callback(count_logged(self.run_dir), self.total)

@@ -1,0 +1,81 @@
+"""The one SparkSession of a run (ENGINE-NOTES.md, "Spark").
+
+JVM start-up costs seconds, so a process builds the session once and every
+Spark cell and the matrix job share it. Local mode (`local[*]`) by default; any
+master URL (a standalone cluster) runs the same code.
+"""
+
+from __future__ import annotations
+
+import os
+import sys
+import tempfile
+from pathlib import Path
+
+DEFAULT_MASTER = "local[*]"
+# Few shuffle partitions: the matrix job never shuffles much, and each task costs ~50 ms.
+SHUFFLE_PARTITIONS = 4
+# The harness compares exact instants; a session time zone other than UTC would
+# shift the local-time (NTZ) conversions it does.
+SESSION_TIME_ZONE = "UTC"
+_LOG4J2 = """\
+rootLogger.level = error
+rootLogger.appenderRef.stderr.ref = console
+appender.console.type = Console
+appender.console.name = console
+appender.console.target = SYSTEM_ERR
+appender.console.layout.type = PatternLayout
+appender.console.layout.pattern = %d{HH:mm:ss} %p %c{1}: %m%n
+"""
+
+_session = None
+_master: str | None = None
+
+
+def _log4j2_file() -> Path:
+    path = Path(tempfile.gettempdir()) / "conformance-log4j2.properties"
+    if not path.exists() or path.read_text() != _LOG4J2:
+        path.write_text(_LOG4J2)
+    return path
+
+
+def get_session(master: str | None = None):
+    """The process's SparkSession, created on first use with `master`."""
+    global _session, _master
+    master = master or _master or os.environ.get("CONFORMANCE_SPARK_MASTER", DEFAULT_MASTER)
+    if _session is not None:
+        if master != _master:
+            raise RuntimeError(f"a SparkSession for {_master} already exists; cannot switch to "
+                               f"{master} in the same process")
+        return _session
+    # Workers must run this very interpreter, where the project is installed.
+    os.environ.setdefault("PYSPARK_PYTHON", sys.executable)
+    os.environ.setdefault("PYSPARK_DRIVER_PYTHON", sys.executable)
+    from pyspark.sql import SparkSession
+
+    log4j = f"-Dlog4j2.configurationFile=file:{_log4j2_file()}"
+    _session = (
+        SparkSession.builder.master(master)
+        .appName("columnar-conformance")
+        .config("spark.ui.enabled", "false")
+        .config("spark.ui.showConsoleProgress", "false")
+        .config("spark.driver.host", "127.0.0.1")
+        .config("spark.driver.bindAddress", "127.0.0.1")
+        .config("spark.sql.shuffle.partitions", str(SHUFFLE_PARTITIONS))
+        .config("spark.sql.session.timeZone", SESSION_TIME_ZONE)
+        .config("spark.driver.extraJavaOptions", log4j)
+        .config("spark.executor.extraJavaOptions", log4j)
+        .config("spark.executorEnv.PYSPARK_PYTHON", sys.executable)
+        .config("spark.python.worker.reuse", "true")
+        .getOrCreate()
+    )
+    _session.sparkContext.setLogLevel("ERROR")
+    _master = master
+    return _session
+
+
+def stop_session() -> None:
+    global _session, _master
+    if _session is not None:
+        _session.stop()
+    _session, _master = None, None

@@ -1,0 +1,25 @@
+"""The readable reference implementation of Apache Parquet (no engine inside).
+
+One module per spec concept, each citing the section it implements:
+
+=================  ===========================================================
+errors             the closed vocabulary of errors, each with a byte offset
+varint             ULEB128 and zigzag integers
+thrift_compact     the Thrift Compact Protocol (wire level)
+thrift_struct      dataclass declarations + the one generic struct codec
+metadata           the structs and enums of parquet.thrift, declared once each
+file_layout        "PAR1" framing and the footer length
+plain              PLAIN encoding
+bit_packing        the LSB-first bit packing of the RLE/bit-packing hybrid
+rle_hybrid         the RLE / bit-packing hybrid (levels)
+schema             ColumnSpec, flat schemas, LogicalType -> ConvertedType
+writer             write_parquet: flat schemas, PLAIN, data page v1, uncompressed
+reader             read_parquet: the same slice, refusing everything else by name
+=================  ===========================================================
+
+Public API::
+
+    from reference_impl.parquet.schema import ColumnSpec
+    from reference_impl.parquet.writer import write_parquet
+    from reference_impl.parquet.reader import read_parquet
+"""

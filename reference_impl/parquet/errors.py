@@ -1,0 +1,96 @@
+"""The closed vocabulary of errors raised by the reference Parquet reader and writer.
+
+DESIGN.md, 'Bad input': every reader path rejects malformed input with a specific,
+documented exception carrying the byte offset and what was expected; it never
+returns silently wrong data, never allocates what a corrupt length field claims
+without checking it against the bytes that remain, and never hangs.
+
+Every class below is a :class:`ParquetError`. Callers that only want to know
+"this file is bad" catch ``ParquetError``; the conformance harness records the
+subclass name as the reason. The vocabulary is closed: reader code raises only
+these classes (plus ``ValueError``/``TypeError`` from the writer when the *caller*
+passes bad arguments, which is not a property of any file).
+
+========================  ===================================================
+class                     raised when
+========================  ===================================================
+BadMagic                  the leading or trailing 4-byte magic is not "PAR1"
+TruncatedFile             the file is shorter than its fixed framing needs
+FooterLengthOutOfRange    the footer length field cannot fit in the file
+CorruptThrift             a Thrift Compact Protocol structure is malformed
+CorruptMetadata           the footer decodes but contradicts itself or the file
+CorruptPage               a page's sizes or value counts lie
+InvalidLevelData          definition/repetition level data is malformed
+UnsupportedFeature        a valid feature this implementation does not decode
+========================  ===================================================
+"""
+
+from __future__ import annotations
+
+__all__ = [
+    "BadMagic",
+    "CorruptMetadata",
+    "CorruptPage",
+    "CorruptThrift",
+    "FooterLengthOutOfRange",
+    "InvalidLevelData",
+    "ParquetError",
+    "TruncatedFile",
+    "UnsupportedFeature",
+]
+
+
+class ParquetError(Exception):
+    """Base class: a Parquet file (or part of one) could not be processed.
+
+    ``offset`` is the absolute byte offset in the file where the problem was
+    found, or ``None`` when no single position applies (for example a writer-side
+    unsupported feature, or a codec decoding a buffer that has no file position).
+    ``message`` says what was expected and what was found.
+    """
+
+    def __init__(self, message: str, offset: int | None = None) -> None:
+        self.message = message
+        self.offset = offset
+        super().__init__(message if offset is None else f"{message} (at byte offset {offset})")
+
+
+class BadMagic(ParquetError):
+    """The file does not start and end with the 4-byte magic number "PAR1"."""
+
+
+class TruncatedFile(ParquetError):
+    """The file ends before the structure it declares (e.g. shorter than 12 bytes)."""
+
+
+class FooterLengthOutOfRange(ParquetError):
+    """The 4-byte footer length is zero or larger than the bytes available for it."""
+
+
+class CorruptThrift(ParquetError):
+    """A Thrift Compact Protocol encoding is malformed: a varint runs on, a length
+    exceeds the remaining bytes, a field has the wrong wire type, a required field
+    is missing, the nesting is too deep, or the bytes end mid-structure."""
+
+
+class CorruptMetadata(ParquetError):
+    """The footer is well-formed Thrift but inconsistent: a column chunk points
+    outside the data region, row counts disagree, the schema tree is malformed."""
+
+
+class CorruptPage(ParquetError):
+    """A page's declared sizes or value counts do not match its bytes."""
+
+
+class InvalidLevelData(ParquetError):
+    """Definition or repetition levels are malformed: a run claims more bytes than
+    remain, a level exceeds the maximum level, or the runs end too early."""
+
+
+class UnsupportedFeature(ParquetError):
+    """A feature this implementation does not (yet) read or write.
+
+    The message names the feature, e.g. "encoding RLE_DICTIONARY",
+    "compression codec SNAPPY", "page type DATA_PAGE_V2", "nested schema".
+    This is distinct from corruption: the file may be perfectly valid.
+    """

@@ -1,0 +1,258 @@
+"""Flat schemas: columns described by ColumnSpec, and their SchemaElement form.
+
+parquet.thrift, 'SchemaElement': the schema is a tree flattened depth first;
+the first element is the root, a group whose ``num_children`` counts its
+children; a leaf has a physical ``type`` and a ``repetition_type``.
+
+This slice handles flat schemas only: the root and one level of leaves, each
+REQUIRED or OPTIONAL. Anything else (groups below the root, REPEATED fields)
+is an :class:`UnsupportedFeature` for now.
+
+Logical types (LogicalTypes.md, 'Compatibility'): "Parquet writers must always
+write LogicalType annotations where applicable, but must also write the
+corresponding ConvertedType annotations (if any)". :func:`converted_type_for`
+is that correspondence; DECIMAL additionally needs ``scale`` and ``precision``
+on the SchemaElement.
+
+Levels for a flat column ('3.5 - Nested Encoding', '3.8 - Nulls'): the maximum
+definition level is 1 for an OPTIONAL column (0 = null, 1 = value present) and
+0 for a REQUIRED one (no levels are stored); the maximum repetition level is 0.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass, replace
+
+from .errors import CorruptMetadata, UnsupportedFeature
+from .metadata import (
+    ConvertedType,
+    FieldRepetitionType,
+    LogicalType,
+    SchemaElement,
+    TimeUnit,
+    Type,
+)
+
+__all__ = [
+    "ROOT_NAME",
+    "ColumnSpec",
+    "columns_from_schema",
+    "converted_type_for",
+    "max_definition_level",
+    "schema_elements",
+]
+
+ROOT_NAME = "schema"
+
+
+@dataclass(frozen=True)
+class ColumnSpec:
+    """One column of a flat schema.
+
+    ``converted_type=None`` means "derive it from ``logical_type``" when writing
+    (see :meth:`resolved`); a ColumnSpec produced by the reader carries exactly
+    what the file says.
+    """
+
+    name: str
+    physical_type: Type
+    repetition: FieldRepetitionType
+    type_length: int | None = None  # FIXED_LEN_BYTE_ARRAY only
+    logical_type: LogicalType | None = None
+    converted_type: ConvertedType | None = None
+    scale: int | None = None
+    precision: int | None = None
+
+    def __post_init__(self) -> None:
+        if not isinstance(self.name, str):
+            raise ValueError(f"column name must be a string, got {self.name!r}")
+        object.__setattr__(self, "physical_type", Type(self.physical_type))
+        object.__setattr__(self, "repetition", FieldRepetitionType(self.repetition))
+        if self.physical_type == Type.FIXED_LEN_BYTE_ARRAY:
+            if not isinstance(self.type_length, int) or self.type_length < 1:
+                raise ValueError(
+                    f"column {self.name!r}: FIXED_LEN_BYTE_ARRAY needs a positive "
+                    f"type_length, got {self.type_length!r}"
+                )
+        elif self.type_length is not None:
+            raise ValueError(f"column {self.name!r}: type_length is only for FIXED_LEN_BYTE_ARRAY")
+        if self.logical_type is not None and not isinstance(self.logical_type, LogicalType):
+            raise ValueError(f"column {self.name!r}: logical_type must be a LogicalType")
+
+    def resolved(self) -> ColumnSpec:
+        """This spec as the writer stores it: ConvertedType derived from the
+        LogicalType when not given, and DECIMAL's scale/precision copied onto
+        the element when not given."""
+        converted = self.converted_type
+        if converted is None:
+            converted = converted_type_for(self.logical_type)
+        scale, precision = self.scale, self.precision
+        decimal = self.logical_type.DECIMAL if self.logical_type is not None else None
+        if decimal is not None:
+            scale = decimal.scale if scale is None else scale
+            precision = decimal.precision if precision is None else precision
+        return replace(self, converted_type=converted, scale=scale, precision=precision)
+
+
+def max_definition_level(column: ColumnSpec) -> int:
+    return 1 if column.repetition == FieldRepetitionType.OPTIONAL else 0
+
+
+# ---------------------------------------------------------------------------
+# LogicalType -> ConvertedType (LogicalTypes.md, 'Forward compatibility' tables)
+# ---------------------------------------------------------------------------
+
+_CONVERTED_FOR_SIMPLE_MEMBER = {
+    "STRING": ConvertedType.UTF8,
+    "MAP": ConvertedType.MAP,
+    "LIST": ConvertedType.LIST,
+    "ENUM": ConvertedType.ENUM,
+    "DECIMAL": ConvertedType.DECIMAL,
+    "DATE": ConvertedType.DATE,
+    "JSON": ConvertedType.JSON,
+    "BSON": ConvertedType.BSON,
+    # UNKNOWN, UUID, FLOAT16, VARIANT, GEOMETRY, GEOGRAPHY: "no compatible ConvertedType"
+}
+_INTEGER_CONVERTED = {
+    (8, True): ConvertedType.INT_8,
+    (16, True): ConvertedType.INT_16,
+    (32, True): ConvertedType.INT_32,
+    (64, True): ConvertedType.INT_64,
+    (8, False): ConvertedType.UINT_8,
+    (16, False): ConvertedType.UINT_16,
+    (32, False): ConvertedType.UINT_32,
+    (64, False): ConvertedType.UINT_64,
+}
+
+
+def converted_type_for(logical_type: LogicalType | None) -> ConvertedType | None:
+    """The ConvertedType a writer must store next to ``logical_type``, if any.
+
+    TIME and TIMESTAMP map by unit regardless of isAdjustedToUTC: the spec says
+    writers "*must* annotate local time with legacy annotations too"; NANOS has
+    no legacy counterpart.
+    """
+    if logical_type is None or logical_type.kind is None:
+        return None
+    kind = logical_type.kind
+    if kind in _CONVERTED_FOR_SIMPLE_MEMBER:
+        return _CONVERTED_FOR_SIMPLE_MEMBER[kind]
+    if kind == "INTEGER":
+        integer = logical_type.INTEGER
+        return _INTEGER_CONVERTED.get((integer.bitWidth, integer.isSigned))
+    if kind == "TIME":
+        return _by_unit(
+            logical_type.TIME.unit, ConvertedType.TIME_MILLIS, ConvertedType.TIME_MICROS
+        )
+    if kind == "TIMESTAMP":
+        return _by_unit(
+            logical_type.TIMESTAMP.unit,
+            ConvertedType.TIMESTAMP_MILLIS,
+            ConvertedType.TIMESTAMP_MICROS,
+        )
+    return None
+
+
+def _by_unit(
+    unit: TimeUnit | None, millis: ConvertedType, micros: ConvertedType
+) -> ConvertedType | None:
+    if unit is None:
+        return None
+    return {"MILLIS": millis, "MICROS": micros}.get(unit.kind)
+
+
+# ---------------------------------------------------------------------------
+# ColumnSpec <-> SchemaElement
+# ---------------------------------------------------------------------------
+
+
+def schema_elements(columns: Sequence[ColumnSpec]) -> list[SchemaElement]:
+    """The depth-first SchemaElement list: the root group, then one leaf per column."""
+    root = SchemaElement(name=ROOT_NAME, num_children=len(columns))
+    return [root] + [_leaf_element(column.resolved()) for column in columns]
+
+
+def _leaf_element(column: ColumnSpec) -> SchemaElement:
+    return SchemaElement(
+        type=column.physical_type,
+        type_length=column.type_length,
+        repetition_type=column.repetition,
+        name=column.name,
+        converted_type=column.converted_type,
+        scale=column.scale,
+        precision=column.precision,
+        logicalType=column.logical_type,
+    )
+
+
+def columns_from_schema(schema: list[SchemaElement], footer_offset: int) -> list[ColumnSpec]:
+    """The ColumnSpecs of a flat schema, or an error saying why it is not one.
+
+    ``footer_offset`` (where the FileMetaData starts) is reported in errors, as
+    the schema has no finer position once decoded.
+    """
+    if not schema:
+        raise CorruptMetadata("schema is empty: the root element is missing", footer_offset)
+    root, leaves = schema[0], schema[1:]
+    if root.num_children is None or root.num_children != len(leaves):
+        raise _nested_or_corrupt(root, leaves, footer_offset)
+    columns = [_column_from_leaf(element, footer_offset) for element in leaves]
+    names = [column.name for column in columns]
+    duplicates = sorted({name for name in names if names.count(name) > 1})
+    if duplicates:
+        raise CorruptMetadata(f"schema has duplicate column names: {duplicates}", footer_offset)
+    return columns
+
+
+def _nested_or_corrupt(
+    root: SchemaElement, leaves: list[SchemaElement], footer_offset: int
+) -> Exception:
+    if any(element.num_children for element in leaves):
+        group = next(element for element in leaves if element.num_children)
+        return UnsupportedFeature(
+            f"nested schema (group {group.name!r} with {group.num_children} children)",
+            footer_offset,
+        )
+    return CorruptMetadata(
+        f"schema root {root.name!r} declares {root.num_children} children, "
+        f"but {len(leaves)} elements follow it",
+        footer_offset,
+    )
+
+
+def _column_from_leaf(element: SchemaElement, footer_offset: int) -> ColumnSpec:
+    where = f"schema element {element.name!r}"
+    if element.num_children:
+        raise UnsupportedFeature(f"nested schema (group {element.name!r})", footer_offset)
+    if element.type is None:
+        raise CorruptMetadata(f"{where}: a leaf without a physical type", footer_offset)
+    if not isinstance(element.type, Type):
+        raise UnsupportedFeature(f"{where}: physical type {element.type}", footer_offset)
+    if element.repetition_type is None:
+        raise CorruptMetadata(f"{where}: a leaf without a repetition_type", footer_offset)
+    if element.repetition_type == FieldRepetitionType.REPEATED:
+        raise UnsupportedFeature(f"{where}: REPEATED field (nested data)", footer_offset)
+    if not isinstance(element.repetition_type, FieldRepetitionType):
+        raise UnsupportedFeature(
+            f"{where}: repetition type {element.repetition_type}", footer_offset
+        )
+    type_length = None
+    if element.type == Type.FIXED_LEN_BYTE_ARRAY:
+        if element.type_length is None or element.type_length < 1:
+            raise CorruptMetadata(
+                f"{where}: FIXED_LEN_BYTE_ARRAY needs a positive type_length, "
+                f"got {element.type_length}",
+                footer_offset,
+            )
+        type_length = element.type_length
+    return ColumnSpec(
+        name=element.name,
+        physical_type=element.type,
+        repetition=element.repetition_type,
+        type_length=type_length,
+        logical_type=element.logicalType,
+        converted_type=element.converted_type,
+        scale=element.scale,
+        precision=element.precision,
+    )

@@ -1,0 +1,53 @@
+"""Crash and hang isolation: a dying engine becomes a crash/timeout cell, the run goes on."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from conformance.matrix.isolation import run_isolated
+
+CRASHING = "tests.support.crashing_engine:CrashingEngine"
+
+pytestmark = pytest.mark.usefixtures("importable_tests")
+
+
+def _read_request(case_id: str, tmp_path: Path) -> dict:
+    rel = f"files/x/{case_id}.parquet"
+    (tmp_path / rel).parent.mkdir(parents=True, exist_ok=True)
+    (tmp_path / rel).write_bytes(b"PAR1")
+    return {"run_id": "t", "phase": "read", "case_id": case_id, "engine": CRASHING,
+            "cell_id": f"read/x/crashing/{case_id}", "file": rel, "file_sha256": "0",
+            "writer": "x", "writer_version": "0", "reader": "crashing", "reader_version": "0",
+            "writer_outcome": "pass"}
+
+
+def test_segfault_abort_hang_and_error_each_become_a_cell_and_the_run_goes_on(tmp_path):
+    ids = ["physical/int32-required", "physical/int64-required", "physical/boolean-required",
+           "physical/string-required"]
+    results = list(run_isolated([_read_request(i, tmp_path) for i in ids], tmp_path,
+                                timeout_s=5, memory_limit_mb=None))
+    outcomes = {r["case_id"]: r for r in results}
+    assert [r["case_id"] for r in results] == ids
+    segv = outcomes["physical/int32-required"]
+    assert segv["outcome"] == "crash"
+    assert "SIGSEGV" in segv["detail"]
+    hang = outcomes["physical/int64-required"]
+    assert hang["outcome"] == "timeout"
+    assert "5 s" in hang["detail"]
+    abort = outcomes["physical/boolean-required"]
+    assert abort["outcome"] == "crash"
+    assert "SIGABRT" in abort["detail"]
+    error = outcomes["physical/string-required"]
+    assert error["outcome"] == "error"
+    assert error["detail"].startswith("RuntimeError: deliberate failure reading string-required")
+
+
+def test_memory_limit_turns_a_runaway_allocation_into_a_crash_or_error(tmp_path):
+    # A 64 MiB address-space cap is far below what importing the harness needs: the
+    # worker dies at start-up, and that too must be a recorded cell, not a hang.
+    [result] = run_isolated([_read_request("physical/string-required", tmp_path)], tmp_path,
+                            timeout_s=30, memory_limit_mb=64)
+    assert result["outcome"] == "crash"
+    assert "exited with status" in result["detail"] or "signal" in result["detail"]

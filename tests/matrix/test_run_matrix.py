@@ -1,0 +1,84 @@
+"""The matrix end to end on local Spark: real engines, a crashing one, the results dataset."""
+
+from __future__ import annotations
+
+import duckdb
+import pyarrow.parquet as pq
+import pytest
+
+from conformance.matrix import RunConfig, run_matrix
+from conformance.report import exit_code, write_reports
+
+CRASHING = "tests.support.crashing_engine:CrashingEngine"
+CASES = ["physical/int32-optional", "physical/string-required", "physical/uint64-optional",
+         "shape/row-groups"]
+
+pytestmark = [pytest.mark.spark, pytest.mark.usefixtures("importable_tests")]
+
+
+@pytest.fixture(scope="module")
+def run(spark, tmp_path_factory):
+    config = RunConfig(workdir=tmp_path_factory.mktemp("work"),
+                       writers=["reference", "spark"],
+                       readers=["reference", "spark", CRASHING],
+                       case_globs=CASES, timeout_s=10)
+    progress = []
+    result = run_matrix(config, lambda done, total: progress.append((done, total)))
+    return result, progress
+
+
+def _cells(result):
+    return {r["cell_id"]: r for r in result.records}
+
+
+def test_every_cell_is_recorded(run):
+    result, progress = run
+    # 4 cases x 2 writers x (1 write + 3 reads)
+    assert len(result.records) == 4 * 2 * 4
+    assert progress[-1] == (32, 32)
+
+
+def test_reference_agrees_with_itself(run):
+    cells = _cells(run[0])
+    for case in CASES:
+        assert cells[f"write/reference/{case}"]["outcome"] == "pass"
+        assert cells[f"read/reference/reference/{case}"]["outcome"] == "pass", case
+
+
+def test_spark_cannot_write_unsigned_and_says_why(run):
+    cell = _cells(run[0])["write/spark/physical/uint64-optional"]
+    assert cell["outcome"] == "unsupported"
+    assert "unsigned" in cell["detail"]
+    read = _cells(run[0])["read/spark/reference/physical/uint64-optional"]
+    assert read["outcome"] == "skipped"
+    assert "writer spark unsupported" in read["detail"]
+
+
+def test_a_crashing_reader_is_a_crash_cell_and_the_run_goes_on(run):
+    cells = _cells(run[0])
+    crash = cells["read/reference/crashing/physical/int32-optional"]
+    assert crash["outcome"] == "crash"
+    assert "SIGSEGV" in crash["detail"]
+    error = cells["read/reference/crashing/physical/string-required"]
+    assert error["outcome"] == "error"
+    # Cells after the crash in the same partition still ran.
+    assert cells["read/spark/crashing/shape/row-groups"]["outcome"] in ("error", "crash")
+
+
+def test_files_are_kept_with_their_hash(run):
+    result = run[0]
+    cell = _cells(result)["write/spark/physical/string-required"]
+    path = result.run_dir / cell["file"]
+    assert path.is_file()
+    assert len(cell["file_sha256"]) == 64
+
+
+def test_results_dataset_reads_back_with_pyarrow_and_duckdb(run, tmp_path):
+    result = run[0]
+    table = pq.read_table(result.results_dir)
+    assert table.num_rows == 32
+    n = duckdb.sql(f"select count(*) from '{result.results_dir}/*.parquet'").fetchall()[0][0]
+    assert n == 32
+    summary = write_reports(result.results_dir, tmp_path / "report")
+    assert (tmp_path / "report" / "index.html").is_file()
+    assert exit_code(summary, set()) == 0
