@@ -112,8 +112,11 @@ def _cell_differences(expected: Table, actual: Table):
     for r, (erow, arow) in enumerate(zip(expected.rows, actual.rows, strict=False)):
         for i, (ef, af) in enumerate(zip(expected.schema, actual.schema, strict=True)):
             if semantic_key(ef.type, erow[i]) != semantic_key(af.type, arow[i]):
-                yield r, ef.name, _show(ef.type, erow[i]), _show(af.type, arow[i])
+                # Name the types when they differ: "-1" means little without its unit.
+                typed = ef.type.describe() != af.type.describe()
+                yield (r, ef.name, _show(ef.type, erow[i], typed), _show(af.type, arow[i], typed))
 
 
-def _show(t: DataType, v: Any) -> str:
-    return json.dumps(to_json(t, v), ensure_ascii=False)
+def _show(t: DataType, v: Any, typed: bool) -> str:
+    text = json.dumps(to_json(t, v), ensure_ascii=False)
+    return f"{text} ({t.describe()})" if typed else text

@@ -41,7 +41,8 @@ def test_widening_keeps_the_value():
 
 def test_unsigned_read_as_signed_is_a_difference():
     diff = diff_tables(_table(T.integer(64, False), [2**64 - 1]), _table(T.integer(64), [-1]))
-    assert diff == 'row 0, column \'c\': expected "18446744073709551615", got "-1"'
+    assert diff == ("row 0, column 'c': expected \"18446744073709551615\" (INT(64, unsigned)), "
+                    "got \"-1\" (INT(64, signed))")
 
 
 def test_timestamps_compare_instants_and_utc_flag():
