@@ -80,6 +80,7 @@ LOW_NIBBLE = 0x0F
 # following varint size.
 MAX_SHORT_LIST_SIZE = 14
 LONG_LIST_SIZE_MARKER = 0x0F
+EMPTY_LIST_WITHOUT_TYPE = 0x00  # size 0, element type 0 (not a valid type on its own)
 
 # Sizes and lengths are int32 varints that must be non-negative.
 MAX_SIZE = (1 << 31) - 1
@@ -341,6 +342,11 @@ class CompactReader:
         header_position = self.position
         byte = self._read_byte("list header")
         short_size, type_id = byte >> NIBBLE_BITS, byte & LOW_NIBBLE
+        if byte == EMPTY_LIST_WITHOUT_TYPE:
+            # An empty list whose element type nibble is 0: fastparquet writes these,
+            # and Apache Thrift's own compact readers accept them. Nothing follows,
+            # so nothing can be misread.
+            return CompactType.STOP, 0
         element_type = self._element_type(type_id, header_position, "list header")
         if short_size == LONG_LIST_SIZE_MARKER:
             size = self._read_size("list size")

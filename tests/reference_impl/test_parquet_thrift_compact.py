@@ -250,6 +250,17 @@ def test_empty_containers() -> None:
     assert deserialize(Everything, expected)[0] == value
 
 
+def test_empty_list_with_element_type_0_is_read_as_empty() -> None:
+    # fastparquet writes empty lists as the byte 0x00 (size 0, element type 0);
+    # with no elements there is nothing to misread, and Thrift's readers accept it.
+    data = b"".join([b"\x99\x00",  # field 9 list: size 0, element type 0 (no such type)
+                     b"\x00"])  # stop
+    assert deserialize(Everything, data)[0] == Everything(numbers=[])
+    # With elements, type 0 is still corrupt.
+    with pytest.raises(CorruptThrift, match="unknown element type 0"):
+        deserialize(Everything, b"\x99\x10\x00")
+
+
 def test_fields_in_any_order_and_long_form_ids() -> None:
     data = b"".join(
         [

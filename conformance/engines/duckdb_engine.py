@@ -1,0 +1,347 @@
+"""DuckDB (in-process, its own Parquet writer and reader).
+
+Write: the case's Arrow table (arrow_values.table_to_arrow) is registered with
+the engine's connection and each column cast to the DuckDB type of its canonical
+type. When every column is OPTIONAL: `COPY (SELECT CAST(...) ... FROM arrow)
+TO 'path' (FORMAT parquet, ...)` (DuckDB writes query columns OPTIONAL). When a
+column is REQUIRED, only a `NOT NULL` table column makes DuckDB write REQUIRED:
+the rows go into a temporary table declared with `NOT NULL` where the case says
+REQUIRED, then `COPY <table> TO ...`; DuckDB then also writes REQUIRED any
+nullable column whose rows happen to hold no null (measured; left visible).
+WriteOptions map to COPY options (ENGINE-NOTES.md, "DuckDB", and the
+measurements quoted below):
+
+- encoding: PLAIN -> `DICTIONARY_SIZE_LIMIT 0, STRING_DICTIONARY_PAGE_SIZE_LIMIT 1`
+  (a limit of 1 still dictionary-encodes columns with one distinct value:
+  measured); DELTA_BINARY_PACKED, DELTA_LENGTH_BYTE_ARRAY and BYTE_STREAM_SPLIT ->
+  additionally `PARQUET_VERSION V2`, which encodes INT32/INT64 leaves
+  DELTA_BINARY_PACKED, BYTE_ARRAY leaves DELTA_LENGTH_BYTE_ARRAY, FLOAT/DOUBLE
+  leaves BYTE_STREAM_SPLIT and BOOLEAN/FIXED_LEN_BYTE_ARRAY leaves PLAIN
+  (measured from the page headers), so such a case is writable only when every
+  leaf gets the requested encoding. No option selects an encoding per column.
+- codec -> `COMPRESSION` (lz4_raw for LZ4_RAW).
+- page_version: DuckDB writes data page v1 only.
+- row_group_size -> `ROW_GROUP_SIZE`, exact only in whole vectors of 2048 rows.
+- INT96 -> `WRITE_TIMESTAMP_AS_INT96 true`; TIMESTAMP(ms, utc) ->
+  `TIMESTAMP_IS_ADJUSTED_TO_UTC true` (both apply to every timestamp column).
+
+Read: `SELECT * FROM read_parquet(path)` with DuckDB's default reader options
+(so INT96 is read as a microsecond TIMESTAMP, `int96_as='timestamp'`; the
+non-default `int96_as='timestamp_ns'` would keep nanoseconds), fetched as Arrow
+with `arrow_lossless_conversion` on (UUID, JSON and TIMETZ keep their identity as
+Arrow extension types instead of becoming strings), then
+arrow_values.arrow_to_table.
+"""
+
+from __future__ import annotations
+
+import itertools
+from pathlib import Path
+
+from conformance.cases import Case
+from conformance.values import DataType, Field, Table
+
+from ._parquet_leaves import all_fields, leaves
+from .arrow_values import arrow_to_table, table_to_arrow
+from .base import Capabilities, Engine, Unsupported
+
+DUCKDB_VECTOR_SIZE = 2048  # rows; DuckDB's row-group granularity (measured)
+DECIMAL_MAX_PRECISION = 38
+
+# WriteOptions.codec -> COPY ... (COMPRESSION ...).
+_CODECS = {"UNCOMPRESSED": "uncompressed", "SNAPPY": "snappy", "GZIP": "gzip",
+           "BROTLI": "brotli", "ZSTD": "zstd", "LZ4_RAW": "lz4_raw"}
+
+# With PARQUET_VERSION V2 and dictionaries off, the encoding DuckDB gives a leaf of
+# each physical type (measured from the page headers of DuckDB 2.0 files).
+_V2_ENCODING = {"BOOLEAN": "PLAIN", "INT32": "DELTA_BINARY_PACKED",
+                "INT64": "DELTA_BINARY_PACKED", "FLOAT": "BYTE_STREAM_SPLIT",
+                "DOUBLE": "BYTE_STREAM_SPLIT", "BYTE_ARRAY": "DELTA_LENGTH_BYTE_ARRAY",
+                "FIXED_LEN_BYTE_ARRAY": "PLAIN", "INT96": "PLAIN"}
+_DICTIONARY_OFF = ("DICTIONARY_SIZE_LIMIT 0", "STRING_DICTIONARY_PAGE_SIZE_LIMIT 1")
+
+_INT_TYPES = {(8, True): "TINYINT", (16, True): "SMALLINT", (32, True): "INTEGER",
+              (64, True): "BIGINT", (8, False): "UTINYINT", (16, False): "USMALLINT",
+              (32, False): "UINTEGER", (64, False): "UBIGINT"}
+_TIME_TYPES = {("us", False): "TIME", ("ns", False): "TIME_NS", ("us", True): "TIMETZ"}
+_TIMESTAMP_TYPES = {("ms", False): "TIMESTAMP_MS", ("us", False): "TIMESTAMP",
+                    ("ns", False): "TIMESTAMP_NS", ("us", True): "TIMESTAMPTZ",
+                    ("ns", True): "TIMESTAMPTZ_NS",
+                    # with TIMESTAMP_IS_ADJUSTED_TO_UTC true, see _flags
+                    ("ms", True): "TIMESTAMP_MS"}
+_NO_TYPE = "DuckDB has no such data type (DuckDB docs, 'Data Types')"
+
+CAPABILITIES = Capabilities(
+    writes=("physical:*", "type:*", "repetition:*", "encoding:PLAIN",
+            "encoding:DELTA_BINARY_PACKED", "encoding:DELTA_LENGTH_BYTE_ARRAY",
+            "encoding:BYTE_STREAM_SPLIT", "page:v1", "row_groups:*", "rows:*", "nulls:*",
+            *(f"codec:{c}" for c in _CODECS)),
+    cannot_write={
+        "type:FLOAT16": f"{_NO_TYPE}; measured: registering an Arrow halffloat column fails "
+                        "with 'Unsupported Internal Arrow Type e'",
+        "type:ENUM": "measured: a DuckDB ENUM column is written as BYTE_ARRAY with the STRING "
+                     "annotation, never ENUM",
+        "type:BSON": _NO_TYPE,
+        "type:FIXED": "DuckDB has no fixed-length binary type; measured: an Arrow "
+                      "fixed_size_binary column becomes BLOB and is written as BYTE_ARRAY",
+        "type:DECIMAL(BYTE_ARRAY)": "measured: DuckDB writes DECIMAL on INT32 (p <= 9), "
+                                    "INT64 (p <= 18) or FIXED_LEN_BYTE_ARRAY(16)",
+        "type:TIME(ms,*)": "DuckDB has no millisecond TIME type; measured: Arrow time32[ms] "
+                           "becomes TIME and is written as TIME(MICROS)",
+        "type:TIME(ns,utc)": "DuckDB's TIMETZ has microsecond precision (written as "
+                             "TIME(MICROS, utc)); TIME_NS is written with isAdjustedToUTC=false",
+        "encoding:RLE_DICTIONARY": "DuckDB chooses dictionary encoding per column chunk by its "
+                                   "own heuristic; measured: no COPY option forces it "
+                                   "(DICTIONARY_COMPRESSION_RATIO_THRESHOLD 0 or -1 still "
+                                   "writes PLAIN for 10 distinct INT32 values)",
+        "encoding:DELTA_BYTE_ARRAY": "measured: no COPY option produces DELTA_BYTE_ARRAY "
+                                     "(PARQUET_VERSION V2 writes strings "
+                                     "DELTA_LENGTH_BYTE_ARRAY)",
+        "encoding:RLE": "measured: BOOLEAN columns are written PLAIN with PARQUET_VERSION V1 "
+                        "and V2",
+        "page:v2": "DuckDB writes data page v1 only (ENGINE-NOTES.md); measured: with "
+                   "PARQUET_VERSION V2 every page header is still DATA_PAGE, and COPY has no "
+                   "page-version option ('Unrecognized option \"data_page_version\"')",
+        "codec:LZ4": "measured: Binder Error 'Expected \"compression\" argument to be any of "
+                     "[uncompressed, brotli, gzip, snappy, lz4, lz4_raw or zstd]'; DuckDB's "
+                     "lz4 is LZ4_RAW (codec 7 in the footer)",
+        "codec:LZO": "measured: Binder Error 'Expected \"compression\" argument to be any of "
+                     "[uncompressed, brotli, gzip, snappy, lz4, lz4_raw or zstd]'",
+    },
+)
+
+
+class DuckDBEngine(Engine):
+    name = "duckdb"
+    capabilities = CAPABILITIES
+
+    def __init__(self) -> None:
+        self._con = None
+        self._names = itertools.count()
+
+    @property
+    def version(self) -> str:
+        import duckdb
+
+        return duckdb.__version__
+
+    def _connection(self):
+        if self._con is None:
+            import duckdb
+
+            con = duckdb.connect()
+            con.execute("SET TimeZone = 'UTC'")  # TIME -> TIMETZ casts use offset +00
+            con.execute("SET arrow_lossless_conversion = true")
+            self._con = con
+        return self._con
+
+    def write(self, case: Case, path: Path) -> None:
+        types = [duckdb_type(f.name, f) for f in case.schema]
+        options = ", ".join(copy_options(case))
+        arrow = _without_millisecond_zones(table_to_arrow(case.expected))
+        con = self._connection()
+        n = next(self._names)
+        source, staged = f"conformance_source_{n}", f"conformance_staged_{n}"
+        con.register(source, arrow)
+        try:
+            if all(f.nullable for f in case.schema):
+                # From a query over Arrow DuckDB knows nothing about nulls and writes
+                # every column OPTIONAL (measured).
+                select = ", ".join(f"CAST({_quote(f.name)} AS {t}) AS {_quote(f.name)}"
+                                   for f, t in zip(case.schema, types, strict=True))
+                con.execute(f"COPY (SELECT {select} FROM {source}) "
+                            f"TO {_sql_string(str(path))} ({options})")
+                return
+            # REQUIRED needs a NOT NULL column; DuckDB then also writes REQUIRED every
+            # nullable column whose data has no null (measured: a finding, not hidden).
+            columns = [f"{_quote(f.name)} {t}{'' if f.nullable else ' NOT NULL'}"
+                       for f, t in zip(case.schema, types, strict=True)]
+            con.execute(f"CREATE TEMP TABLE {staged} ({', '.join(columns)})")
+            con.execute(f"INSERT INTO {staged} SELECT * FROM {source}")
+            con.execute(f"COPY {staged} TO {_sql_string(str(path))} ({options})")
+        finally:
+            con.execute(f"DROP TABLE IF EXISTS {staged}")
+            con.unregister(source)
+
+    def read(self, path: Path) -> Table:
+        con = self._connection()
+        relation = con.sql(f"SELECT * FROM read_parquet({_sql_string(str(path))})")
+        return arrow_to_table(relation.to_arrow_table())
+
+
+def _without_millisecond_zones(table):
+    """timestamp[ms, tz=UTC] columns as timestamp[ms] (the same int64 values).
+
+    DuckDB imports an Arrow timestamp with a time zone as TIMESTAMPTZ, whose unit is
+    microseconds (measured: 2**62 ms fails with 'Could not convert TimestampTZ to
+    Microsecond'); the staged column is TIMESTAMP_MS anyway (see _flags).
+    """
+    import pyarrow as pa
+
+    def naive(t):
+        if pa.types.is_timestamp(t):
+            return pa.timestamp("ms") if t.unit == "ms" and t.tz else t
+        if pa.types.is_map(t):
+            return pa.map_(t.key_field.with_type(naive(t.key_type)),
+                           t.item_field.with_type(naive(t.item_type)))
+        if pa.types.is_list(t):
+            return pa.list_(t.value_field.with_type(naive(t.value_type)))
+        if pa.types.is_struct(t):
+            return pa.struct([f.with_type(naive(f.type)) for f in t])
+        return t
+
+    schema = pa.schema([f.with_type(naive(f.type)) for f in table.schema])
+    return table if schema.equals(table.schema) else table.cast(schema)
+
+
+def _quote(name: str) -> str:
+    return '"' + name.replace('"', '""') + '"'
+
+
+def _sql_string(text: str) -> str:
+    return "'" + text.replace("'", "''") + "'"
+
+
+# ---- types --------------------------------------------------------------------
+
+def duckdb_type(path: str, f: Field) -> str:
+    """The DuckDB SQL type that writes canonical field `f` as the case asks, or Unsupported."""
+    t = f.type
+    match t.kind:
+        case "boolean":
+            return "BOOLEAN"
+        case "int":
+            if t.physical not in (None, "INT64" if t.bits == 64 else "INT32"):
+                raise Unsupported(f"column {path!r}: DuckDB writes INT({t.bits}) on "
+                                  f"{'INT64' if t.bits == 64 else 'INT32'}, not {t.physical}")
+            return _INT_TYPES[(t.bits, t.signed)]
+        case "int96":
+            return "TIMESTAMP_NS"  # written as INT96 with WRITE_TIMESTAMP_AS_INT96
+        case "float":
+            if t.bits == 16:
+                raise _cannot(path, "type:FLOAT16")
+            return "FLOAT" if t.bits == 32 else "DOUBLE"
+        case "decimal":
+            _check_decimal(path, t)
+            return f"DECIMAL({t.precision},{t.scale})"
+        case "binary":
+            return "BLOB"
+        case "string":
+            return "VARCHAR"
+        case "json":
+            return "JSON"
+        case "uuid":
+            return "UUID"
+        case "date":
+            return "DATE"
+        case "time":
+            if (t.unit, t.utc) not in _TIME_TYPES:
+                raise _cannot(path, "type:TIME(ms,*)" if t.unit == "ms" else "type:TIME(ns,utc)")
+            return _TIME_TYPES[(t.unit, t.utc)]
+        case "timestamp":
+            return _TIMESTAMP_TYPES[(t.unit, t.utc)]
+        case "interval":
+            return "INTERVAL"
+        case "unknown":
+            return '"NULL"'
+        case "enum" | "bson" | "fixed":
+            raise _cannot(path, f"type:{t.kind.upper()}")
+        case "list":
+            _require_nullable(path, t.element, "list element")
+            return f"{duckdb_type(path + '.list.element', t.element)}[]"
+        case "map":
+            _require_nullable(path, t.value, "map value")
+            return (f"MAP({duckdb_type(path + '.key_value.key', t.key)}, "
+                    f"{duckdb_type(path + '.key_value.value', t.value)})")
+        case "struct":
+            if not t.fields:
+                raise Unsupported(f"column {path!r}: DuckDB has no STRUCT without fields")
+            for child in t.fields:
+                _require_nullable(path, child, f"struct field {child.name!r}")
+            return "STRUCT(" + ", ".join(
+                f"{_quote(c.name)} {duckdb_type(f'{path}.{c.name}', c)}" for c in t.fields) + ")"
+    raise AssertionError(f"unhandled kind {t.kind}")
+
+
+def _cannot(path: str, pattern: str) -> Unsupported:
+    return Unsupported(f"column {path!r}: {CAPABILITIES.cannot_write[pattern]}")
+
+
+def _require_nullable(path: str, child: Field, what: str) -> None:
+    if not child.nullable:
+        raise Unsupported(f"column {path!r}: the {what} is REQUIRED, but DuckDB has no NOT NULL "
+                          "for nested fields (measured: 'STRUCT(x BIGINT NOT NULL)' is a parser "
+                          "error, and list elements and struct fields are written OPTIONAL)")
+
+
+def _check_decimal(path: str, t: DataType) -> None:
+    """DuckDB's DECIMAL storage (measured): INT32 for p <= 9, INT64 for p <= 18,
+    FIXED_LEN_BYTE_ARRAY(16) up to its maximum precision of 38."""
+    if t.precision > DECIMAL_MAX_PRECISION:
+        raise Unsupported(f"column {path!r}: DuckDB DECIMAL has at most "
+                          f"{DECIMAL_MAX_PRECISION} digits")
+    if t.physical == "BYTE_ARRAY":
+        raise _cannot(path, "type:DECIMAL(BYTE_ARRAY)")
+    physical = ("INT32" if t.precision <= 9 else "INT64" if t.precision <= 18
+                else "FIXED_LEN_BYTE_ARRAY")
+    if t.physical != physical or physical == "FIXED_LEN_BYTE_ARRAY" and t.length != 16:
+        raise Unsupported(f"column {path!r}: DuckDB writes DECIMAL({t.precision},{t.scale}) "
+                          f"on {physical}{'(16)' if physical == 'FIXED_LEN_BYTE_ARRAY' else ''}, "
+                          f"not {t.physical}{f'({t.length})' if t.length else ''}")
+
+
+# ---- COPY options -------------------------------------------------------------
+
+def copy_options(case: Case) -> list[str]:
+    """The COPY ... (...) options for `case`, or Unsupported with the reason."""
+    o = case.options
+    for tag in (f"page:v{o.page_version}", f"codec:{o.codec}", f"encoding:{o.encoding}"):
+        if tag in CAPABILITIES.cannot_write:
+            raise Unsupported(CAPABILITIES.cannot_write[tag])
+    options = ["FORMAT parquet", f"COMPRESSION {_CODECS[o.codec]}", *_DICTIONARY_OFF]
+    if o.encoding != "PLAIN":
+        for path, t in leaves(case.schema):
+            got = _V2_ENCODING[t.physical]
+            if got != o.encoding:
+                raise Unsupported(f"DuckDB cannot write {o.encoding} for column {path!r}: with "
+                                  f"PARQUET_VERSION V2 it encodes {t.physical} leaves {got} "
+                                  "(measured), and no option selects an encoding per column")
+        options.append("PARQUET_VERSION V2")
+    else:
+        options.append("PARQUET_VERSION V1")
+    options.append(f"ROW_GROUP_SIZE {_row_group_size(case)}")
+    options.extend(_flags(case))
+    return options
+
+
+def _row_group_size(case: Case) -> int:
+    rows, size = len(case.rows), case.options.row_group_size
+    if size is None or size >= rows:
+        return max(rows, 1)
+    if size % DUCKDB_VECTOR_SIZE:
+        raise Unsupported(
+            f"row groups of {size} rows: DuckDB cuts row groups in whole vectors of "
+            f"{DUCKDB_VECTOR_SIZE} rows (measured on 10000 rows: ROW_GROUP_SIZE 1, 3 and 2048 "
+            "give groups of 2048 rows, 2049 gives 4096, 6144 gives 6144)")
+    return size
+
+
+def _flags(case: Case) -> list[str]:
+    """File-wide timestamp switches, when the case's columns agree on them."""
+    timestamps = [(path, f.type) for path, f in all_fields(case.schema)
+                  if f.type.kind in ("timestamp", "int96")]
+    kinds = {t.kind for _, t in timestamps}
+    flags = []
+    if "int96" in kinds:
+        if "timestamp" in kinds:
+            raise Unsupported("DuckDB's WRITE_TIMESTAMP_AS_INT96 writes every timestamp column "
+                              "as INT96: INT96 and TIMESTAMP columns cannot be mixed")
+        flags.append("WRITE_TIMESTAMP_AS_INT96 true")
+    if any(t.kind == "timestamp" and t.unit == "ms" and t.utc for _, t in timestamps):
+        local = [path for path, t in timestamps if not t.utc]
+        if local:
+            raise Unsupported("TIMESTAMP(ms, utc) needs DuckDB's file-wide "
+                              "TIMESTAMP_IS_ADJUSTED_TO_UTC (there is no TIMESTAMPTZ_MS type), "
+                              f"which would also mark local column(s) {local} as UTC")
+        flags.append("TIMESTAMP_IS_ADJUSTED_TO_UTC true")
+    return flags

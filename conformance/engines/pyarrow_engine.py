@@ -1,0 +1,193 @@
+"""pyarrow (Arrow C++ parquet) as a writer and a reader.
+
+Write: the case becomes an Arrow table (arrow_values.table_to_arrow) written by
+`pq.write_table` with every knob pinned (ENGINE-NOTES.md, "pyarrow"):
+
+- encoding: PLAIN -> `use_dictionary=False` plus `column_encoding={leaf: 'PLAIN'}`
+  (without it pyarrow writes BOOLEAN columns RLE-encoded in v2 data pages);
+  RLE_DICTIONARY -> `use_dictionary=True` (format version 2.6 names it
+  RLE_DICTIONARY) with a dictionary page limit high enough that no column falls
+  back to PLAIN; any other encoding -> `use_dictionary=False` plus
+  `column_encoding={leaf: <encoding>}`, where pyarrow supports it for the leaf's
+  physical type (measured, see `_ENCODING_PHYSICAL`).
+- codec -> `compression` (pyarrow's 'lz4' is LZ4_RAW, codec 7).
+- page_version -> `data_page_version` '1.0' | '2.0'.
+- row_group_size -> `row_group_size` (rows); None -> every row in one group.
+- `store_schema=False`: no Arrow schema in the footer, so every reader, pyarrow
+  included, sees only the Parquet metadata.
+- INT96 columns -> `use_deprecated_int96_timestamps=True`.
+- DECIMAL on INT32/INT64 -> `store_decimal_as_integer=True`.
+
+Read: `pq.read_table(path)` with pyarrow's defaults (Arrow extension types for
+UUID and JSON are on by default in pyarrow 26), then arrow_values.arrow_to_table.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from conformance.cases import Case
+from conformance.values import DataType, Table
+from conformance.values.types import decimal_min_bytes
+
+from ._parquet_leaves import all_fields, leaves
+from .arrow_values import arrow_to_table, table_to_arrow
+from .base import Capabilities, Engine, Unsupported
+
+# WriteOptions.codec -> pyarrow `compression`.
+_CODECS = {"UNCOMPRESSED": "NONE", "SNAPPY": "SNAPPY", "GZIP": "GZIP", "BROTLI": "BROTLI",
+           "ZSTD": "ZSTD", "LZ4_RAW": "LZ4"}
+
+# Physical types pyarrow 26 encodes with each non-dictionary encoding, measured with
+# `column_encoding` on one column per physical type; the rest fail with the errors
+# quoted (OSError from pq.write_table).
+_ENCODING_PHYSICAL = {
+    "PLAIN": ("BOOLEAN", "INT32", "INT64", "INT96", "FLOAT", "DOUBLE", "BYTE_ARRAY",
+              "FIXED_LEN_BYTE_ARRAY"),
+    "RLE": ("BOOLEAN",),  # "RLE only supports BOOLEAN"
+    "DELTA_BINARY_PACKED": ("INT32", "INT64"),
+    # "DELTA_BINARY_PACKED encoder only supports INT32 and INT64"
+    "DELTA_LENGTH_BYTE_ARRAY": ("BYTE_ARRAY",),
+    # "DELTA_LENGTH_BYTE_ARRAY only supports BYTE_ARRAY"
+    "DELTA_BYTE_ARRAY": ("BYTE_ARRAY", "FIXED_LEN_BYTE_ARRAY"),
+    # "DELTA_BYTE_ARRAY only supports BYTE_ARRAY and FIXED_LEN_BYTE_ARRAY"
+    "BYTE_STREAM_SPLIT": ("FLOAT", "DOUBLE", "INT32", "INT64", "FIXED_LEN_BYTE_ARRAY"),
+    # "BYTE_STREAM_SPLIT only supports FLOAT, DOUBLE, INT32, INT64 and FIXED_LEN_BYTE_ARRAY"
+    # Measured: with use_dictionary=True BOOLEAN columns are still written PLAIN.
+    "RLE_DICTIONARY": ("INT32", "INT64", "INT96", "FLOAT", "DOUBLE", "BYTE_ARRAY",
+                       "FIXED_LEN_BYTE_ARRAY"),
+}
+DICTIONARY_PAGE_LIMIT = 1 << 30  # bytes; far above any case, so no fallback to PLAIN
+
+CAPABILITIES = Capabilities(
+    writes=("physical:*", "type:*", "repetition:*", "encoding:*", "page:*", "row_groups:*",
+            "rows:*", "nulls:*", *(f"codec:{c}" for c in _CODECS)),
+    cannot_write={
+        "type:ENUM": "Arrow has no enum type and pyarrow never writes the ENUM annotation "
+                     "(strings are written as STRING)",
+        "type:BSON": "Arrow has no BSON type; pyarrow never writes the BSON annotation",
+        "type:INTERVAL": "measured: pq.write_table raises ArrowNotImplementedError 'Unhandled "
+                         "type for Arrow to Parquet schema conversion: month_day_nano_interval'",
+        "type:TIME(*,utc)": "Arrow time32/time64 carry no time zone; measured: pyarrow 26 "
+                            "writes them as TIME(isAdjustedToUTC=false)",
+        "type:DECIMAL(BYTE_ARRAY)": "pyarrow writes DECIMAL on INT32/INT64 "
+                                    "(store_decimal_as_integer) or FIXED_LEN_BYTE_ARRAY only",
+        "codec:LZ4": "pyarrow's 'lz4' writes LZ4_RAW (codec 7, measured in the footer); "
+                     "measured: compression='LZ4_HADOOP' raises 'Unsupported compression: "
+                     "LZ4_HADOOP'",
+        "codec:LZO": "measured: 'While LZO compression is supported by the Parquet format in "
+                     "general, it is currently not supported by the C++ implementation.'",
+    },
+)
+
+
+class PyArrowEngine(Engine):
+    name = "pyarrow"
+    capabilities = CAPABILITIES
+
+    @property
+    def version(self) -> str:
+        import pyarrow
+
+        return pyarrow.__version__
+
+    def write(self, case: Case, path: Path) -> None:
+        import pyarrow.parquet as pq
+
+        kwargs = write_kwargs(case)
+        table = table_to_arrow(case.expected)
+        pq.write_table(table, str(path), **kwargs)
+
+    def read(self, path: Path) -> Table:
+        import pyarrow.parquet as pq
+
+        return arrow_to_table(pq.read_table(str(path)))
+
+
+def write_kwargs(case: Case) -> dict:
+    """The `pq.write_table` keyword arguments for `case`, or Unsupported with the reason."""
+    options = case.options
+    if options.codec not in _CODECS:
+        raise Unsupported(CAPABILITIES.cannot_write.get(f"codec:{options.codec}",
+                                                        f"no pyarrow codec for {options.codec}"))
+    kwargs: dict = {
+        "version": "2.6",
+        "store_schema": False,
+        "compression": _CODECS[options.codec],
+        "data_page_version": "2.0" if options.page_version == 2 else "1.0",
+        "row_group_size": options.row_group_size or max(len(case.rows), 1),
+        **_type_kwargs(case),
+        **_encoding_kwargs(case),
+    }
+    return kwargs
+
+
+def _type_kwargs(case: Case) -> dict:
+    """Type-driven knobs, after checking every type has a pyarrow form."""
+    kinds = set()
+    decimal_storage = set()  # True: DECIMAL on INT32/INT64, False: on FIXED_LEN_BYTE_ARRAY
+    for path, f in all_fields(case.schema):
+        t = f.type
+        kinds.add(t.kind)
+        _check_type(path, t)
+        if t.kind == "decimal":
+            decimal_storage.add(t.physical in ("INT32", "INT64"))
+    kwargs = {}
+    if "int96" in kinds:
+        if "timestamp" in kinds:
+            raise Unsupported("pyarrow's use_deprecated_int96_timestamps writes every timestamp "
+                              "column as INT96: INT96 and TIMESTAMP columns cannot be mixed")
+        kwargs["use_deprecated_int96_timestamps"] = True
+    if len(decimal_storage) > 1:
+        raise Unsupported("store_decimal_as_integer applies to the whole file: DECIMAL(p<=18) on "
+                          "INT32/INT64 and on FIXED_LEN_BYTE_ARRAY cannot be mixed")
+    if decimal_storage == {True}:
+        kwargs["store_decimal_as_integer"] = True
+    return kwargs
+
+
+def _check_type(path: str, t: DataType) -> None:
+    for pattern, kind in (("type:ENUM", "enum"), ("type:BSON", "bson"),
+                          ("type:INTERVAL", "interval")):
+        if t.kind == kind:
+            raise Unsupported(f"column {path!r}: {CAPABILITIES.cannot_write[pattern]}")
+    if t.kind == "time" and t.utc:
+        raise Unsupported(f"column {path!r}: {CAPABILITIES.cannot_write['type:TIME(*,utc)']}")
+    if t.kind == "int" and t.physical not in (None, "INT64" if t.bits == 64 else "INT32"):
+        raise Unsupported(f"column {path!r}: pyarrow writes INT({t.bits}) on "
+                          f"{'INT64' if t.bits == 64 else 'INT32'} only, not {t.physical}")
+    if t.kind == "decimal":
+        _check_decimal(path, t)
+    if t.kind == "struct" and not t.fields:
+        raise Unsupported(f"column {path!r}: a group without fields has no Arrow form")
+
+
+def _check_decimal(path: str, t: DataType) -> None:
+    """pyarrow's DECIMAL storage: INT32 for p <= 9 and INT64 for p <= 18 when
+    store_decimal_as_integer, else FIXED_LEN_BYTE_ARRAY of the minimal length
+    (measured for p = 1, 9, 10, 18, 19, 38, 39, 76)."""
+    if t.physical == "BYTE_ARRAY":
+        reason = CAPABILITIES.cannot_write["type:DECIMAL(BYTE_ARRAY)"]
+        raise Unsupported(f"column {path!r}: {reason}")
+    on_int = "INT32" if t.precision <= 9 else "INT64" if t.precision <= 18 else None
+    if t.physical in ("INT32", "INT64") and t.physical != on_int:
+        raise Unsupported(f"column {path!r}: pyarrow stores DECIMAL({t.precision}) on "
+                          f"{on_int or 'FIXED_LEN_BYTE_ARRAY'}, not {t.physical}")
+    if t.physical == "FIXED_LEN_BYTE_ARRAY" and t.length != decimal_min_bytes(t.precision):
+        raise Unsupported(f"column {path!r}: pyarrow writes DECIMAL({t.precision}) as "
+                          f"FIXED_LEN_BYTE_ARRAY({decimal_min_bytes(t.precision)}), "
+                          f"not ({t.length})")
+
+
+def _encoding_kwargs(case: Case) -> dict:
+    encoding = case.options.encoding
+    supported = _ENCODING_PHYSICAL[encoding]
+    for path, t in leaves(case.schema):
+        if t.physical not in supported:
+            raise Unsupported(f"pyarrow cannot write {encoding} for column {path!r} "
+                              f"({t.physical}): it supports {encoding} only for "
+                              f"{', '.join(supported)} (measured)")
+    if encoding == "RLE_DICTIONARY":
+        return {"use_dictionary": True, "dictionary_pagesize_limit": DICTIONARY_PAGE_LIMIT}
+    return {"use_dictionary": False,
+            "column_encoding": {path: encoding for path, _ in leaves(case.schema)}}
