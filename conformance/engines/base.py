@@ -12,6 +12,7 @@ values exactly; where a conversion would lose information it raises
 from __future__ import annotations
 
 import fnmatch
+import importlib.metadata
 from abc import ABC, abstractmethod
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
@@ -70,14 +71,15 @@ class Engine(ABC):
     """One implementation under test."""
 
     name: str
+    distribution: str  # the installed distribution whose version the engine reports
     capabilities: Capabilities
     # Whether the harness may run calls in a throwaway subprocess. An engine that
     # needs the run's shared state (Spark's session) runs in the driver instead.
     isolated: bool = True
 
     @property
-    @abstractmethod
-    def version(self) -> str: ...
+    def version(self) -> str:
+        return importlib.metadata.version(self.distribution)
 
     @abstractmethod
     def write(self, case: Case, path: Path) -> None:

@@ -113,17 +113,12 @@ CAPABILITIES = Capabilities(
 
 class DuckDBEngine(Engine):
     name = "duckdb"
+    distribution = "duckdb"
     capabilities = CAPABILITIES
 
     def __init__(self) -> None:
         self._con = None
         self._names = itertools.count()
-
-    @property
-    def version(self) -> str:
-        import duckdb
-
-        return duckdb.__version__
 
     def _connection(self):
         if self._con is None:

@@ -98,13 +98,8 @@ CAPABILITIES = Capabilities(
 
 class FastparquetEngine(Engine):
     name = "fastparquet"
+    distribution = "fastparquet"
     capabilities = CAPABILITIES
-
-    @property
-    def version(self) -> str:
-        import fastparquet
-
-        return fastparquet.__version__
 
     def write(self, case: Case, path: Path) -> None:
         import fastparquet

@@ -83,13 +83,8 @@ CAPABILITIES = Capabilities(
 
 class PyArrowEngine(Engine):
     name = "pyarrow"
+    distribution = "pyarrow"
     capabilities = CAPABILITIES
-
-    @property
-    def version(self) -> str:
-        import pyarrow
-
-        return pyarrow.__version__
 
     def write(self, case: Case, path: Path) -> None:
         import pyarrow.parquet as pq

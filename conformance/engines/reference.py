@@ -39,13 +39,8 @@ _UNIT_CLASSES = {"MILLIS": M.MilliSeconds, "MICROS": M.MicroSeconds, "NANOS": M.
 
 class ReferenceEngine(Engine):
     name = "reference"
+    distribution = "columnar-conformance"
     capabilities = CAPABILITIES
-
-    @property
-    def version(self) -> str:
-        from importlib.metadata import version
-
-        return version("columnar-conformance")
 
     def write(self, case: Case, path: Path) -> None:
         if any(f.type.is_nested for f in case.schema):

@@ -45,14 +45,9 @@ CAPABILITIES = Capabilities(
 
 class SparkEngine(Engine):
     name = "spark"
+    distribution = "pyspark"
     capabilities = CAPABILITIES
     isolated = False  # needs the run's SparkSession, which lives in the driver
-
-    @property
-    def version(self) -> str:
-        import pyspark
-
-        return pyspark.__version__
 
     @staticmethod
     def _spark():

@@ -17,29 +17,21 @@ import pyarrow as pa
 import pyarrow.parquet as pq
 import pytest
 
-from conformance.cases import Case, WriteOptions, case_by_id
+from conformance.cases import Case, case_by_id
 from conformance.engines._pd_read import _to_unit, schema_type
 from conformance.engines.base import LossyConversion, Unsupported
 from conformance.engines.fastparquet_engine import FastparquetEngine, build_frame
 from conformance.values import DataType, Field, Schema, float_bits
 from conformance.values import types as T
+from tests.engines._helpers import single_column_case as _case
+from tests.engines._helpers import write_case as _write
 from tests.engines._parquet_probe import chunks
-
-
-def _case(t, values, nullable=True, **options) -> Case:
-    return Case("test/fastparquet", "fastparquet", (), Schema((Field("value", t, nullable),)),
-                tuple((v,) for v in values), WriteOptions(**options))
 
 
 @pytest.fixture(scope="module")
 def engine():
     return FastparquetEngine()
 
-
-def _write(engine, case, tmp_path):
-    path = tmp_path / "out.parquet"
-    engine.write(case, path)
-    return path
 
 
 def test_name_and_version(engine):

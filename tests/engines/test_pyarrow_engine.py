@@ -10,28 +10,20 @@ from __future__ import annotations
 import pyarrow.parquet as pq
 import pytest
 
-from conformance.cases import Case, WriteOptions, case_by_id
+from conformance.cases import Case, case_by_id
 from conformance.engines.base import Unsupported
 from conformance.engines.pyarrow_engine import PyArrowEngine, write_kwargs
 from conformance.values import Field, Schema
 from conformance.values import types as T
+from tests.engines._helpers import single_column_case as _case
+from tests.engines._helpers import write_case as _write
 from tests.engines._parquet_probe import chunks
-
-
-def _case(t, values, nullable=True, name="value", **options) -> Case:
-    return Case(f"test/{name}", name, (), Schema((Field(name, t, nullable),)),
-                tuple((v,) for v in values), WriteOptions(**options))
 
 
 @pytest.fixture(scope="module")
 def engine():
     return PyArrowEngine()
 
-
-def _write(engine, case, tmp_path):
-    path = tmp_path / "out.parquet"
-    engine.write(case, path)
-    return path
 
 
 def test_name_and_version(engine):
