@@ -10,6 +10,7 @@ from __future__ import annotations
 import os
 import sys
 import tempfile
+import warnings
 from pathlib import Path
 
 DEFAULT_MASTER = "local[*]"
@@ -51,9 +52,15 @@ def get_session(master: str | None = None):
     # Workers must run this very interpreter, where the project is installed.
     os.environ.setdefault("PYSPARK_PYTHON", sys.executable)
     os.environ.setdefault("PYSPARK_DRIVER_PYTHON", sys.executable)
+    log4j = f"-Dlog4j2.configurationFile=file:{_log4j2_file()}"
+    # The driver JVM starts before any builder option is read: its logging is set here.
+    os.environ.setdefault("PYSPARK_SUBMIT_ARGS",
+                          f'--driver-java-options "{log4j}" pyspark-shell')
+    # ENGINE-NOTES: PySpark 4.3 warns about pandas >= 3 on every start; the harness
+    # never converts through pandas in Spark, so the warning is noise here.
+    warnings.filterwarnings("ignore", message="PySpark does not yet fully support pandas")
     from pyspark.sql import SparkSession
 
-    log4j = f"-Dlog4j2.configurationFile=file:{_log4j2_file()}"
     _session = (
         SparkSession.builder.master(master)
         .appName("columnar-conformance")
