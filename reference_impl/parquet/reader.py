@@ -320,7 +320,7 @@ def _read_data_page_v1(
     )
     # Bytes after the last value are not read: the header's counts define the page
     # (fastparquet pads each page with 8 zero bytes; parquet-java, Arrow C++ and
-    # DuckDB ignore such padding too). The validator reports it instead.
+    # DuckDB ignore such padding too).
     if max_level == 0:
         return non_null
     present_values = iter(non_null)
