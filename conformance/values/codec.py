@@ -10,6 +10,8 @@ Python form, by kind (see docs/canonical-values.md for the full table):
 - binary, bson, fixed: bytes; string, enum, json: str; uuid: str, lowercase 8-4-4-4-12
 - interval: tuple (months, days, milliseconds) of unsigned 32-bit ints
 - unknown: always None
+- variant: tuple (metadata: bytes, value: bytes), the unshredded binary encoding
+- geometry, geography: bytes (WKB)
 - list: list; map: list of (key, value) tuples in file order; struct: dict by field name
 - null at any level: None
 
@@ -101,12 +103,14 @@ def to_json(t: DataType, v: Any) -> Any:
             return format_float(v)
         case "decimal":
             return format_decimal(v, t.scale)
-        case "binary" | "bson" | "fixed":
+        case "binary" | "bson" | "fixed" | "geometry" | "geography":
             return v.hex()
         case "string" | "enum" | "json" | "uuid":
             return v
         case "interval":
             return list(v)
+        case "variant":
+            return {"metadata": v[0].hex(), "value": v[1].hex()}
         case "list":
             return [to_json(t.element.type, e) for e in v]
         case "map":
@@ -146,10 +150,12 @@ def from_json(t: DataType, j: Any) -> Any:
             return parse_float(j)
         case "decimal":
             return parse_decimal(j, t.scale)
-        case "binary" | "bson" | "fixed":
+        case "binary" | "bson" | "fixed" | "geometry" | "geography":
             return bytes.fromhex(j)
         case "interval":
             return tuple(j)
+        case "variant":
+            return bytes.fromhex(j["metadata"]), bytes.fromhex(j["value"])
         case "list":
             return [from_json(t.element.type, e) for e in j]
         case "map":
@@ -205,8 +211,11 @@ def _scalar_problem(t: DataType, v: Any) -> str | None:
             if not isinstance(v, float):
                 return "expected float"
             return None if fits_float_width(v, t.bits) else f"not exactly representable in {t.bits} bits"
-        case "binary" | "bson":
+        case "binary" | "bson" | "geometry" | "geography":
             return None if isinstance(v, bytes) else "expected bytes"
+        case "variant":
+            ok = isinstance(v, tuple) and len(v) == 2 and all(isinstance(x, bytes) for x in v)
+            return None if ok else "expected (metadata bytes, value bytes)"
         case "fixed":
             if not isinstance(v, bytes):
                 return "expected bytes"

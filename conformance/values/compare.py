@@ -30,7 +30,8 @@ _CATEGORY = {
     "date": "date", "time": "time", "timestamp": "timestamp", "int96": "timestamp",
     "binary": "bytes", "bson": "bytes", "fixed": "bytes",
     "string": "text", "enum": "text", "json": "text",
-    "uuid": "uuid", "interval": "interval", "unknown": "null",
+    "uuid": "uuid", "interval": "interval", "unknown": "null", "variant": "variant",
+    "geometry": "geometry", "geography": "geography",
     "list": "list", "map": "map", "struct": "struct",
 }
 

@@ -28,6 +28,7 @@ PHYSICAL_TYPES = (
 SCALAR_KINDS = (
     "boolean", "int", "int96", "float", "binary", "string", "enum", "json", "bson", "fixed",
     "uuid", "decimal", "date", "time", "timestamp", "interval", "unknown",
+    "variant", "geometry", "geography",
 )
 NESTED_KINDS = ("list", "map", "struct")
 
@@ -37,6 +38,7 @@ _DEFAULT_PHYSICAL = {
     "enum": "BYTE_ARRAY", "json": "BYTE_ARRAY", "bson": "BYTE_ARRAY",
     "fixed": "FIXED_LEN_BYTE_ARRAY", "uuid": "FIXED_LEN_BYTE_ARRAY", "date": "INT32",
     "interval": "FIXED_LEN_BYTE_ARRAY", "unknown": "INT32",
+    "geometry": "BYTE_ARRAY", "geography": "BYTE_ARRAY",
 }
 
 UUID_LENGTH = 16  # LogicalTypes.md, "UUID": FIXED_LEN_BYTE_ARRAY(16)
@@ -56,6 +58,8 @@ class DataType:
     scale: int | None = None  # decimal
     unit: str | None = None  # time, timestamp: ms/us/ns
     utc: bool | None = None  # time, timestamp: isAdjustedToUTC
+    crs: str | None = None  # geometry, geography: the coordinate reference system
+    algorithm: str | None = None  # geography: the edge interpolation algorithm
     element: Field | None = None  # list
     key: Field | None = None  # map
     value: Field | None = None  # map
@@ -75,7 +79,8 @@ class DataType:
 
     def to_json(self) -> dict[str, Any]:
         out: dict[str, Any] = {"kind": self.kind}
-        for name in ("physical", "bits", "signed", "length", "precision", "scale", "unit", "utc"):
+        for name in ("physical", "bits", "signed", "length", "precision", "scale", "unit", "utc",
+                     "crs", "algorithm"):
             attr = getattr(self, name)
             if attr is not None:
                 out[name] = attr
@@ -241,6 +246,21 @@ def interval() -> DataType:
 
 def unknown() -> DataType:
     return DataType("unknown", "INT32")
+
+
+def variant() -> DataType:
+    """VARIANT, unshredded: a group of two binaries, metadata and value (LogicalTypes.md)."""
+    return DataType("variant")
+
+
+def geometry(crs: str | None = None) -> DataType:
+    """GEOMETRY: WKB in BYTE_ARRAY; `crs` None means the default, OGC:CRS84."""
+    return DataType("geometry", "BYTE_ARRAY", crs=crs)
+
+
+def geography(crs: str | None = None, algorithm: str | None = None) -> DataType:
+    """GEOGRAPHY: WKB in BYTE_ARRAY; `algorithm` None means the default, SPHERICAL."""
+    return DataType("geography", "BYTE_ARRAY", crs=crs, algorithm=algorithm)
 
 
 def list_of(element: DataType, element_nullable: bool = True) -> DataType:

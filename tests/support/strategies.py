@@ -19,7 +19,8 @@ scalar_types = st.one_of(
     st.just(T.int96()),
     st.sampled_from([T.floating(16), T.floating(32), T.floating(64)]),
     st.sampled_from([T.binary(), T.string(), T.enum(), T.json_type(), T.bson(), T.uuid(),
-                     T.date(), T.interval()]),
+                     T.date(), T.interval(), T.variant(), T.geometry(), T.geometry("EPSG:4326"),
+                     T.geography(), T.geography("OGC:CRS84", "VINCENTY")]),
     st.integers(1, 20).map(T.fixed),
     st.integers(1, 38).flatmap(lambda p: st.integers(0, p).flatmap(lambda s: st.sampled_from(
         [T.decimal(p, s, "FIXED_LEN_BYTE_ARRAY"), T.decimal(p, s, "BYTE_ARRAY")]
@@ -83,8 +84,10 @@ def _non_null_values(t: T.DataType):
         case "decimal":
             bound = 10**t.precision - 1
             return st.one_of(st.sampled_from([bound, -bound, 0]), st.integers(-bound, bound))
-        case "binary" | "bson":
+        case "binary" | "bson" | "geometry" | "geography":
             return st.binary(max_size=20)
+        case "variant":
+            return st.tuples(st.binary(min_size=1, max_size=8), st.binary(min_size=1, max_size=8))
         case "fixed":
             return st.binary(min_size=t.length, max_size=t.length)
         case "string" | "enum" | "json":
