@@ -2,10 +2,10 @@
 
 from __future__ import annotations
 
-from . import physical_types
+from . import logical_types, physical_types
 from .model import Case, WriteOptions, select
 
-_AREAS = (physical_types,)
+_AREAS = (physical_types, logical_types)
 
 
 def all_cases() -> list[Case]:

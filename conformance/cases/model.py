@@ -9,6 +9,7 @@ options, so a case cannot claim a feature it does not exercise.
 
 from __future__ import annotations
 
+import dataclasses
 import fnmatch
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
@@ -17,31 +18,64 @@ from typing import Any
 from conformance.values import DataType, Field, Schema, Table
 
 # Encodings and codecs by their parquet.thrift enum names.
-ENCODINGS = ("PLAIN", "RLE_DICTIONARY", "DELTA_BINARY_PACKED", "DELTA_LENGTH_BYTE_ARRAY",
-             "DELTA_BYTE_ARRAY", "BYTE_STREAM_SPLIT", "RLE")
+ENCODINGS = ("PLAIN", "PLAIN_DICTIONARY", "RLE_DICTIONARY", "RLE", "DELTA_BINARY_PACKED",
+             "DELTA_LENGTH_BYTE_ARRAY", "DELTA_BYTE_ARRAY", "BYTE_STREAM_SPLIT")
+LEVEL_ENCODINGS = ("RLE", "BIT_PACKED")
 CODECS = ("UNCOMPRESSED", "SNAPPY", "GZIP", "LZO", "BROTLI", "LZ4", "ZSTD", "LZ4_RAW")
+# How LIST and MAP columns are laid out (LogicalTypes.md "Lists", "Maps", and their
+# "Backward-compatibility rules"); everything but "standard" is a legacy shape.
+NESTED_STYLES = ("standard", "two_level", "array", "tuple", "unannotated", "map_key_value",
+                 "misnamed_map")
 
 
 @dataclass(frozen=True)
 class WriteOptions:
-    """Abstract write options (parquet-format-docs.txt, "File format", "Data Pages")."""
+    """Abstract write options (parquet-format-docs.txt, "File format", "Data Pages").
+
+    Each engine maps them to its own knobs or declares, with the reason, that it
+    cannot express them.
+    """
 
     encoding: str = "PLAIN"  # value encoding of every column
     codec: str = "UNCOMPRESSED"
     page_version: int = 1  # 1: DataPageHeader, 2: DataPageHeaderV2
     row_group_size: int | None = None  # rows per row group; None: a single row group
+    page_row_limit: int | None = None  # rows per data page; None: one page per chunk
+    dictionary_size_limit: int | None = None  # bytes; past it the writer falls back to PLAIN
+    level_encoding: str = "RLE"  # data page v1 definition/repetition levels
+    v2_is_compressed: bool = True  # DataPageHeaderV2.is_compressed
+    nested_style: str = "standard"
 
     def __post_init__(self) -> None:
-        if self.encoding not in ENCODINGS:
-            raise ValueError(f"unknown encoding {self.encoding!r}")
-        if self.codec not in CODECS:
-            raise ValueError(f"unknown codec {self.codec!r}")
-        if self.page_version not in (1, 2):
-            raise ValueError(f"page_version must be 1 or 2, not {self.page_version}")
+        for name, value, allowed in (("encoding", self.encoding, ENCODINGS),
+                                     ("codec", self.codec, CODECS),
+                                     ("page_version", self.page_version, (1, 2)),
+                                     ("level_encoding", self.level_encoding, LEVEL_ENCODINGS),
+                                     ("nested_style", self.nested_style, NESTED_STYLES)):
+            if value not in allowed:
+                raise ValueError(f"{name} must be one of {allowed}, not {value!r}")
+        if self.level_encoding == "BIT_PACKED" and self.page_version != 1:
+            raise ValueError("BIT_PACKED levels exist only in data page v1")
 
     def to_json(self) -> dict[str, Any]:
-        return {"encoding": self.encoding, "codec": self.codec, "page_version": self.page_version,
-                "row_group_size": self.row_group_size}
+        return dataclasses.asdict(self)
+
+    def tags(self, row_count: int) -> set[str]:
+        """The feature tags these options exercise for a table of `row_count` rows."""
+        tags = {f"encoding:{self.encoding}", f"codec:{self.codec}", f"page:v{self.page_version}"}
+        if self.row_group_size is not None and row_count > self.row_group_size:
+            tags.add("row_groups:multiple")
+        if self.page_row_limit is not None and row_count > self.page_row_limit:
+            tags.add("pages:multiple")
+        if self.dictionary_size_limit is not None:
+            tags.add("dictionary:fallback")
+        if self.level_encoding != "RLE":
+            tags.add(f"levels:{self.level_encoding}")
+        if self.page_version == 2 and not self.v2_is_compressed:
+            tags.add("page_v2:is_compressed=false")
+        if self.nested_style != "standard":
+            tags.add(f"legacy:{self.nested_style}")
+        return tags
 
 
 @dataclass(frozen=True)
@@ -67,12 +101,7 @@ class Case:
         tags = set(self.extra_features)
         for f in self.schema:
             tags.update(field_tags(f))
-        tags.add(f"encoding:{self.options.encoding}")
-        tags.add(f"codec:{self.options.codec}")
-        tags.add(f"page:v{self.options.page_version}")
-        size = self.options.row_group_size
-        if size is not None and len(self.rows) > size:
-            tags.add("row_groups:multiple")
+        tags.update(self.options.tags(len(self.rows)))
         return tuple(sorted(tags))
 
     def to_json(self) -> dict[str, Any]:

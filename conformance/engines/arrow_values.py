@@ -45,6 +45,13 @@ _INT_TYPES = {
     (8, False): pa.uint8(), (16, False): pa.uint16(), (32, False): pa.uint32(),
     (64, False): pa.uint64(),
 }
+# Canonical kinds with no Arrow type this pyarrow offers (measured: pyarrow 26 reads
+# GEOMETRY and GEOGRAPHY columns as plain binary, and has no VARIANT type).
+NO_ARROW_FORM = {
+    "geometry": "pyarrow has no GEOMETRY type (no GeoArrow extension is registered)",
+    "geography": "pyarrow has no GEOGRAPHY type (no GeoArrow extension is registered)",
+    "variant": "pyarrow has no VARIANT type",
+}
 _FLOAT_TYPES = {16: pa.float16(), 32: pa.float32(), 64: pa.float64()}
 
 # IEEE 754 layouts: (unsigned integer dtype, exponent mask, mantissa bits) per width.
@@ -102,6 +109,8 @@ def arrow_type(t: DataType) -> pa.DataType:
             return pa.map_(arrow_field(t.key), arrow_field(t.value))
         case "struct":
             return pa.struct([arrow_field(f) for f in t.fields])
+        case "geometry" | "geography" | "variant":
+            raise Unsupported(f"{t.describe()}: {NO_ARROW_FORM[t.kind]}")
     raise AssertionError(f"unhandled kind {t.kind}")
 
 

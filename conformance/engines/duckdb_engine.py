@@ -42,7 +42,7 @@ from conformance.cases import Case
 from conformance.values import DataType, Field, Table
 
 from ._parquet_leaves import all_fields, leaves
-from .arrow_values import arrow_to_table, table_to_arrow
+from .arrow_values import NO_ARROW_FORM, arrow_to_table, table_to_arrow
 from .base import Capabilities, Engine, Unsupported
 
 DUCKDB_VECTOR_SIZE = 2048  # rows; DuckDB's row-group granularity (measured)
@@ -77,6 +77,8 @@ CAPABILITIES = Capabilities(
             "encoding:BYTE_STREAM_SPLIT", "page:v1", "row_groups:*", "rows:*", "nulls:*",
             *(f"codec:{c}" for c in _CODECS)),
     cannot_write={
+        **{f"type:{kind.upper()}": f"the adapter hands data to DuckDB as Arrow, and {reason}"
+           for kind, reason in NO_ARROW_FORM.items()},
         "type:FLOAT16": f"{_NO_TYPE}; measured: registering an Arrow halffloat column fails "
                         "with 'Unsupported Internal Arrow Type e'",
         "type:ENUM": "measured: a DuckDB ENUM column is written as BYTE_ARRAY with the STRING "

@@ -59,6 +59,9 @@ CAPABILITIES = Capabilities(
     writes=("physical:*", "type:*", "repetition:*", "encoding:PLAIN", "encoding:RLE_DICTIONARY",
             "page:*", "row_groups:*", "rows:*", "nulls:*", *(f"codec:{c}" for c in _CODECS)),
     cannot_write={
+        **{f"type:{kind}": "fastparquet's writer knows no such annotation (no GEOMETRY, "
+                           "GEOGRAPHY or VARIANT anywhere in its source)"
+           for kind in ("GEOMETRY", "GEOGRAPHY", "VARIANT")},
         "type:FLOAT16": "fastparquet writes float16 data as FLOAT (writer.py typemap "
                         "'float16': (FLOAT, None, 16)), never FLOAT16",
         "type:DECIMAL(*)": "fastparquet writes decimal.Decimal objects as DOUBLE "

@@ -11,7 +11,10 @@ Write: the case becomes an Arrow table (arrow_values.table_to_arrow) written by
   `column_encoding={leaf: <encoding>}`, where pyarrow supports it for the leaf's
   physical type (measured, see `_ENCODING_PHYSICAL`).
 - codec -> `compression` (pyarrow's 'lz4' is LZ4_RAW, codec 7).
-- page_version -> `data_page_version` '1.0' | '2.0'.
+- PLAIN_DICTIONARY -> the same with format `version='1.0'`; dictionary_size_limit ->
+  `dictionary_pagesize_limit`.
+- page_version -> `data_page_version` '1.0' | '2.0'; page_row_limit -> `max_rows_per_page`.
+- TIME(isAdjustedToUTC=true) -> `write_time_adjusted_to_utc=True` (file-wide).
 - row_group_size -> `row_group_size` (rows); None -> every row in one group.
 - `store_schema=False`: no Arrow schema in the footer, so every reader, pyarrow
   included, sees only the Parquet metadata.
@@ -31,7 +34,7 @@ from conformance.values import DataType, Table
 from conformance.values.types import decimal_min_bytes
 
 from ._parquet_leaves import all_fields, leaves
-from .arrow_values import arrow_to_table, table_to_arrow
+from .arrow_values import NO_ARROW_FORM, arrow_to_table, table_to_arrow
 from .base import Capabilities, Engine, Unsupported
 
 # WriteOptions.codec -> pyarrow `compression`.
@@ -57,19 +60,20 @@ _ENCODING_PHYSICAL = {
     "RLE_DICTIONARY": ("INT32", "INT64", "INT96", "FLOAT", "DOUBLE", "BYTE_ARRAY",
                        "FIXED_LEN_BYTE_ARRAY"),
 }
+_ENCODING_PHYSICAL["PLAIN_DICTIONARY"] = _ENCODING_PHYSICAL["RLE_DICTIONARY"]
 DICTIONARY_PAGE_LIMIT = 1 << 30  # bytes; far above any case, so no fallback to PLAIN
 
 CAPABILITIES = Capabilities(
     writes=("physical:*", "type:*", "repetition:*", "encoding:*", "page:*", "row_groups:*",
-            "rows:*", "nulls:*", *(f"codec:{c}" for c in _CODECS)),
+            "pages:*", "dictionary:fallback", "rows:*", "nulls:*",
+            *(f"codec:{c}" for c in _CODECS)),
     cannot_write={
+        **{f"type:{kind.upper()}": reason for kind, reason in NO_ARROW_FORM.items()},
         "type:ENUM": "Arrow has no enum type and pyarrow never writes the ENUM annotation "
                      "(strings are written as STRING)",
         "type:BSON": "Arrow has no BSON type; pyarrow never writes the BSON annotation",
         "type:INTERVAL": "measured: pq.write_table raises ArrowNotImplementedError 'Unhandled "
                          "type for Arrow to Parquet schema conversion: month_day_nano_interval'",
-        "type:TIME(*,utc)": "Arrow time32/time64 carry no time zone; measured: pyarrow 26 "
-                            "writes them as TIME(isAdjustedToUTC=false)",
         "type:DECIMAL(BYTE_ARRAY)": "pyarrow writes DECIMAL on INT32/INT64 "
                                     "(store_decimal_as_integer) or FIXED_LEN_BYTE_ARRAY only",
         "codec:LZ4": "pyarrow's 'lz4' writes LZ4_RAW (codec 7, measured in the footer); "
@@ -111,6 +115,7 @@ def write_kwargs(case: Case) -> dict:
         "compression": _CODECS[options.codec],
         "data_page_version": "2.0" if options.page_version == 2 else "1.0",
         "row_group_size": options.row_group_size or max(len(case.rows), 1),
+        "max_rows_per_page": options.page_row_limit,
         **_type_kwargs(case),
         **_encoding_kwargs(case),
     }
@@ -133,6 +138,12 @@ def _type_kwargs(case: Case) -> dict:
             raise Unsupported("pyarrow's use_deprecated_int96_timestamps writes every timestamp "
                               "column as INT96: INT96 and TIMESTAMP columns cannot be mixed")
         kwargs["use_deprecated_int96_timestamps"] = True
+    time_utc = {f.type.utc for _, f in all_fields(case.schema) if f.type.kind == "time"}
+    if len(time_utc) > 1:
+        raise Unsupported("write_time_adjusted_to_utc applies to every TIME column: TIME columns "
+                          "with and without isAdjustedToUTC cannot be mixed")
+    if time_utc == {True}:
+        kwargs["write_time_adjusted_to_utc"] = True
     if len(decimal_storage) > 1:
         raise Unsupported("store_decimal_as_integer applies to the whole file: DECIMAL(p<=18) on "
                           "INT32/INT64 and on FIXED_LEN_BYTE_ARRAY cannot be mixed")
@@ -146,8 +157,6 @@ def _check_type(path: str, t: DataType) -> None:
                           ("type:INTERVAL", "interval")):
         if t.kind == kind:
             raise Unsupported(f"column {path!r}: {CAPABILITIES.cannot_write[pattern]}")
-    if t.kind == "time" and t.utc:
-        raise Unsupported(f"column {path!r}: {CAPABILITIES.cannot_write['type:TIME(*,utc)']}")
     if t.kind == "int" and t.physical not in (None, "INT64" if t.bits == 64 else "INT32"):
         raise Unsupported(f"column {path!r}: pyarrow writes INT({t.bits}) on "
                           f"{'INT64' if t.bits == 64 else 'INT32'} only, not {t.physical}")
@@ -182,7 +191,13 @@ def _encoding_kwargs(case: Case) -> dict:
             raise Unsupported(f"pyarrow cannot write {encoding} for column {path!r} "
                               f"({t.physical}): it supports {encoding} only for "
                               f"{', '.join(supported)} (measured)")
+    limit = case.options.dictionary_size_limit or DICTIONARY_PAGE_LIMIT
     if encoding == "RLE_DICTIONARY":
-        return {"use_dictionary": True, "dictionary_pagesize_limit": DICTIONARY_PAGE_LIMIT}
+        return {"use_dictionary": True, "dictionary_pagesize_limit": limit}
+    if encoding == "PLAIN_DICTIONARY":
+        # Format version 1.0 names dictionary data pages PLAIN_DICTIONARY (ENGINE-NOTES).
+        return {"use_dictionary": True, "dictionary_pagesize_limit": limit, "version": "1.0"}
+    if case.options.dictionary_size_limit is not None:
+        raise Unsupported("a dictionary size limit needs a dictionary encoding")
     return {"use_dictionary": False,
             "column_encoding": {path: encoding for path, _ in leaves(case.schema)}}

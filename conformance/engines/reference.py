@@ -93,6 +93,11 @@ def _logical_type(t: DataType) -> M.LogicalType | None:
                                                            unit=_time_unit(t.unit)))
         case "unknown":
             return M.LogicalType(UNKNOWN=M.NullType())
+        case "geometry":
+            return M.LogicalType(GEOMETRY=M.GeometryType(crs=t.crs))
+        case "geography":
+            algorithm = None if t.algorithm is None else M.EdgeInterpolationAlgorithm[t.algorithm]
+            return M.LogicalType(GEOGRAPHY=M.GeographyType(crs=t.crs, algorithm=algorithm))
     return None
 
 
@@ -174,6 +179,11 @@ def _from_logical(c: ColumnSpec, physical: str) -> DataType | None:
                             utc=lt.isAdjustedToUTC)
         case "UNKNOWN":
             return DataType("unknown", physical)
+        case "GEOMETRY":
+            return T.geometry(lt.crs)
+        case "GEOGRAPHY":
+            algorithm = None if lt.algorithm is None else M.EdgeInterpolationAlgorithm(lt.algorithm).name
+            return T.geography(lt.crs, algorithm)
     raise Unsupported(f"column {c.name!r}: logical type {c.logical_type.kind}: {_NOT_YET}")
 
 

@@ -26,8 +26,9 @@ _CODECS = {"UNCOMPRESSED": "none", "SNAPPY": "snappy", "GZIP": "gzip", "LZ4": "l
 _NO_SPARK_TYPE = "Spark SQL has no such data type (Spark SQL reference, 'Data Types')"
 
 CAPABILITIES = Capabilities(
-    writes=("physical:*", "type:*", "repetition:*", "encoding:PLAIN", "page:v1",
-            "row_groups:*", "rows:*", "nulls:*", *(f"codec:{c}" for c in _CODECS)),
+    writes=("physical:*", "type:*", "repetition:*", "encoding:*", "page:v1", "page:v2",
+            "row_groups:*", "pages:multiple", "dictionary:fallback", "rows:*", "nulls:*",
+            *(f"codec:{c}" for c in _CODECS)),
     cannot_write={
         "type:INT(*,unsigned)": "Spark SQL has no unsigned integer types "
                                 "(Spark SQL reference, 'Data Types')",
@@ -39,6 +40,11 @@ CAPABILITIES = Capabilities(
         "type:UNKNOWN": _NO_SPARK_TYPE,
         "type:TIMESTAMP(ns,*)": "Spark timestamps have microsecond precision",
         "type:TIME(*)": "PySpark cannot build TIME values from integers exactly",
+        "type:VARIANT": "Spark's VariantType is written shredded or with its own layout; "
+                        "not mapped yet",
+        "type:GEOMETRY": _NO_SPARK_TYPE, "type:GEOGRAPHY": _NO_SPARK_TYPE,
+        "encoding:DELTA_LENGTH_BYTE_ARRAY": "parquet-java's writers never produce "
+                                           "DELTA_LENGTH_BYTE_ARRAY (DefaultV1/V2ValuesWriterFactory)",
     },
 )
 
@@ -82,13 +88,13 @@ class SparkEngine(Engine):
         o = case.options
         if o.codec not in _CODECS:
             raise Unsupported(f"codec {o.codec}: not in the pyspark wheel's jars (ENGINE-NOTES)")
-        if o.encoding != "PLAIN" or o.page_version != 1:
-            raise Unsupported(f"encoding {o.encoding} with page v{o.page_version}: no Spark knob "
-                              "produces exactly this")
-        options = {"compression": _CODECS[o.codec], "parquet.enable.dictionary": "false",
-                   "parquet.writer.version": "v1"}
+        options = {"compression": _CODECS[o.codec], **_encoding_options(case)}
         if o.row_group_size is not None:
             options["parquet.block.row.count.limit"] = str(o.row_group_size)
+        if o.page_row_limit is not None:
+            options["parquet.page.row.count.limit"] = str(o.page_row_limit)
+        if o.dictionary_size_limit is not None:
+            options["parquet.dictionary.page.size"] = str(o.dictionary_size_limit)
         return options
 
     # ---- read ----------------------------------------------------------------
@@ -103,6 +109,56 @@ class SparkEngine(Engine):
         rows = [tuple(_from_spark_value(f.type, v) for f, v in zip(schema, row, strict=True))
                 for row in exact.collect()]
         return Table(schema, tuple(rows))
+
+
+# ---- encodings: what parquet-java's writer versions produce ---------------------
+
+# Non-dictionary value encodings of parquet-java's writers by physical type
+# (DefaultV1ValuesWriterFactory / DefaultV2ValuesWriterFactory): v1 writes PLAIN
+# everywhere; v2 writes RLE booleans, DELTA_BINARY_PACKED ints, DELTA_BYTE_ARRAY
+# byte arrays and PLAIN floats (BYTE_STREAM_SPLIT with parquet.enable.bytestreamsplit).
+_V2_ENCODING = {"BOOLEAN": "RLE", "INT32": "DELTA_BINARY_PACKED", "INT64": "DELTA_BINARY_PACKED",
+                "BYTE_ARRAY": "DELTA_BYTE_ARRAY", "FIXED_LEN_BYTE_ARRAY": "DELTA_BYTE_ARRAY",
+                "FLOAT": "PLAIN", "DOUBLE": "PLAIN", "INT96": "PLAIN"}
+# Dictionary data pages: the v1 writer says PLAIN_DICTIONARY, the v2 writer RLE_DICTIONARY.
+_DICTIONARY_WRITER = {"PLAIN_DICTIONARY": 1, "RLE_DICTIONARY": 2}
+
+
+def _encoding_options(case: Case) -> dict[str, str]:
+    """Writer version, dictionary and byte-stream-split settings giving exactly the
+    case's encoding on every column, or Unsupported naming the column that would differ."""
+    o = case.options
+    writer = {"parquet.writer.version": f"v{o.page_version}"}
+    if o.encoding in _DICTIONARY_WRITER:
+        if _DICTIONARY_WRITER[o.encoding] != o.page_version:
+            raise Unsupported(f"parquet-java's v{o.page_version} writer names dictionary pages "
+                              f"{'PLAIN_DICTIONARY' if o.page_version == 1 else 'RLE_DICTIONARY'}, "
+                              f"not {o.encoding}")
+        return {**writer, "parquet.enable.dictionary": "true"}
+    split = o.encoding == "BYTE_STREAM_SPLIT"
+    for f in case.schema:
+        for t in _leaf_types(f.type):
+            produced = _produced_encoding(t.physical, o.page_version, split)
+            if produced != o.encoding:
+                raise Unsupported(f"column {f.name!r} ({t.physical}): parquet-java's "
+                                  f"v{o.page_version} writer without dictionary writes "
+                                  f"{produced}, not {o.encoding}")
+    return {**writer, "parquet.enable.dictionary": "false",
+            "parquet.enable.bytestreamsplit": str(split).lower()}
+
+
+def _produced_encoding(physical: str, page_version: int, byte_stream_split: bool) -> str:
+    if byte_stream_split and physical in ("FLOAT", "DOUBLE"):
+        return "BYTE_STREAM_SPLIT"
+    return "PLAIN" if page_version == 1 else _V2_ENCODING[physical]
+
+
+def _leaf_types(t: DataType):
+    if not t.is_nested:
+        yield t
+    for child in (t.element, t.key, t.value, *t.fields):
+        if child is not None:
+            yield from _leaf_types(child.type)
 
 
 # ---- canonical -> Spark ---------------------------------------------------------

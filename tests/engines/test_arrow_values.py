@@ -13,6 +13,7 @@ from hypothesis import strategies as st
 
 from conformance.cases import all_cases
 from conformance.engines.arrow_values import (
+    NO_ARROW_FORM,
     array_to_arrow,
     array_to_values,
     arrow_to_table,
@@ -32,9 +33,19 @@ def _round_trip(table: Table) -> Table:
     return arrow_to_table(table_to_arrow(table))
 
 
+# Kinds whose Arrow mapping refuses some values or all of them, by declaration.
+_REFUSED_KINDS = {*NO_ARROW_FORM, "interval"}
+
+
 @pytest.mark.parametrize("case", all_cases(), ids=lambda c: c.id)
 def test_catalogue_round_trip_is_identity(case):
-    assert diff_tables(case.expected, _round_trip(case.expected)) is None
+    try:
+        arrow = table_to_arrow(case.expected)
+    except Unsupported as exc:
+        # Only the declared gaps may refuse a case, and they say why.
+        assert {f.type.kind for f in case.schema} & _REFUSED_KINDS, exc
+        return
+    assert diff_tables(case.expected, arrow_to_table(arrow)) is None
 
 
 # One column of every kind the Arrow mapping carries, nulls included.
@@ -279,7 +290,7 @@ def test_float16_bit_patterns_round_trip(bits):
 
 
 def _fits_arrow(t: DataType) -> bool:
-    return t.kind != "interval" and all(_fits_arrow(f.type) for f in
+    return t.kind not in _REFUSED_KINDS and all(_fits_arrow(f.type) for f in
                                         (t.element, t.key, t.value, *t.fields) if f)
 
 

@@ -15,6 +15,8 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from reference_impl.parquet import metadata as md
+from reference_impl.parquet.encodings.plain import encode_plain
+from reference_impl.parquet.encodings.rle_hybrid import encode_rle_hybrid_length_prefixed
 from reference_impl.parquet.errors import (
     BadMagic,
     CorruptMetadata,
@@ -27,9 +29,7 @@ from reference_impl.parquet.errors import (
     UnsupportedFeature,
 )
 from reference_impl.parquet.metadata import Encoding, FieldRepetitionType, PageType, Type
-from reference_impl.parquet.plain import encode_plain
 from reference_impl.parquet.reader import read_footer, read_parquet
-from reference_impl.parquet.rle_hybrid import encode_rle_hybrid_length_prefixed
 from reference_impl.parquet.schema import ColumnSpec, schema_elements
 from reference_impl.parquet.thrift_struct import serialize
 from reference_impl.parquet.writer import write_parquet

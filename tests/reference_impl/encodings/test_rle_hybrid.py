@@ -6,15 +6,15 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from reference_impl.parquet.bit_packing import pack_bits, unpack_bits
-from reference_impl.parquet.errors import InvalidLevelData
-from reference_impl.parquet.rle_hybrid import (
+from reference_impl.parquet.encodings.bit_packing import pack_bits, unpack_bits
+from reference_impl.parquet.encodings.rle_hybrid import (
     bit_width_for,
     decode_rle_hybrid,
     decode_rle_hybrid_length_prefixed,
     encode_rle_hybrid,
     encode_rle_hybrid_length_prefixed,
 )
+from reference_impl.parquet.errors import InvalidLevelData
 from tests.reference_impl.parquet_helpers import budget
 
 FAST = budget(60)

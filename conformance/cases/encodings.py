@@ -1,0 +1,155 @@
+"""Every encoding on every physical type it applies to.
+
+Spec: parquet-format-docs.txt "Encodings" (each case names its heading) and
+parquet.thrift `enum Encoding`. Values are chosen to reach the encodings'
+corners: dictionary indices of several bit widths, delta blocks and miniblocks
+crossed (more than 128 values), wrap-around deltas at the type's extremes,
+shared and unshared prefixes, every byte of a split stream used.
+"""
+
+from __future__ import annotations
+
+import itertools
+import math
+from collections.abc import Sequence
+from typing import Any
+
+from conformance.values import Field, Schema
+from conformance.values import types as T
+
+from .model import Case, WriteOptions
+
+SPEC_PLAIN = "parquet-format-docs.txt: Plain: (PLAIN = 0)"
+SPEC_DICTIONARY = "parquet-format-docs.txt: Dictionary Encoding (PLAIN_DICTIONARY = 2 and RLE_DICTIONARY = 8)"
+SPEC_RLE = "parquet-format-docs.txt: Run Length Encoding / Bit-Packing Hybrid (RLE = 3)"
+SPEC_BIT_PACKED = "parquet-format-docs.txt: Bit-packed (Deprecated) (BIT_PACKED = 4)"
+SPEC_DELTA = "parquet-format-docs.txt: Delta Encoding (DELTA_BINARY_PACKED = 5)"
+SPEC_DELTA_LENGTH = "parquet-format-docs.txt: Delta-length byte array (DELTA_LENGTH_BYTE_ARRAY = 6)"
+SPEC_DELTA_STRINGS = "parquet-format-docs.txt: Delta Strings (DELTA_BYTE_ARRAY = 7)"
+SPEC_BYTE_STREAM_SPLIT = "parquet-format-docs.txt: Byte Stream Split: (BYTE_STREAM_SPLIT = 9)"
+
+ROWS = 300  # more than two DELTA_BINARY_PACKED blocks of 128 values
+INT32_MIN, INT32_MAX = -(2**31), 2**31 - 1
+INT64_MIN, INT64_MAX = -(2**63), 2**63 - 1
+
+
+def _ints(lo: int, hi: int) -> list[int]:
+    """Wrap-around deltas at both extremes, runs, a ramp and a pseudo-random walk."""
+    edges = [hi, lo, hi, 0, lo, lo, -1, 1, hi - 1, lo + 1]
+    ramp = list(range(-50, 50))
+    walk, x = [], 0
+    for i in range(ROWS - len(edges) - len(ramp)):
+        x = (x * 1_103_515_245 + 12_345 + i) % (hi - lo + 1) + lo
+        walk.append(x)
+    return edges + ramp + walk
+
+
+def _floats(bits: int) -> list[float]:
+    specials = [0.0, -0.0, math.inf, -math.inf, math.nan, 1.5, -3.25]
+    scale = 1.0 if bits == 64 else 0.5  # keep float32 values exact: multiples of 1/2
+    return specials + [i * scale for i in range(ROWS - len(specials))]
+
+
+def _strings() -> list[str]:
+    # Shared prefixes of every length, empty values, non-ASCII, and a repeated pool
+    # small enough to dictionary-encode.
+    pool = ["", "a", "axis", "axle", "babble", "babyhood", "b", "ünïcødé", "ünï", "日本語"]
+    return [pool[i % len(pool)] + ("" if i % 3 else str(i)) for i in range(ROWS)]
+
+
+def _binary() -> list[bytes]:
+    return [s.encode("utf-8") + bytes([i % 256]) for i, s in enumerate(_strings())]
+
+
+def _fixed(length: int) -> list[bytes]:
+    return [bytes((i * 7 + k) % 256 for k in range(length)) for i in range(ROWS)]
+
+
+def _booleans() -> list[bool]:
+    # Long runs (RLE runs) and alternations (bit-packed runs).
+    return [True] * 40 + [False] * 40 + [i % 2 == 0 for i in range(ROWS - 80)]
+
+
+def _int96() -> list[int]:
+    return [i * 1_000_000_007_000 - 10**15 for i in range(ROWS)]
+
+
+_VALUES = {
+    "boolean": (T.boolean(), _booleans),
+    "int32": (T.integer(32), lambda: _ints(INT32_MIN, INT32_MAX)),
+    "int64": (T.integer(64), lambda: _ints(INT64_MIN, INT64_MAX)),
+    "int96": (T.int96(), _int96),
+    "float": (T.floating(32), lambda: _floats(32)),
+    "double": (T.floating(64), lambda: _floats(64)),
+    "binary": (T.binary(), _binary),
+    "string": (T.string(), _strings),
+    "fixed5": (T.fixed(5), lambda: _fixed(5)),
+}
+
+# encoding -> (spec section, the physical types (by _VALUES key) it applies to)
+_APPLIES = {
+    "PLAIN_DICTIONARY": (SPEC_DICTIONARY, ("int32", "int64", "int96", "float", "double", "binary",
+                                           "string", "fixed5", "boolean")),
+    "RLE_DICTIONARY": (SPEC_DICTIONARY, ("int32", "int64", "int96", "float", "double", "binary",
+                                         "string", "fixed5", "boolean")),
+    "RLE": (SPEC_RLE, ("boolean",)),
+    "DELTA_BINARY_PACKED": (SPEC_DELTA, ("int32", "int64")),
+    "DELTA_LENGTH_BYTE_ARRAY": (SPEC_DELTA_LENGTH, ("binary", "string")),
+    "DELTA_BYTE_ARRAY": (SPEC_DELTA_STRINGS, ("binary", "string", "fixed5")),
+    "BYTE_STREAM_SPLIT": (SPEC_BYTE_STREAM_SPLIT, ("float", "double", "int32", "int64", "fixed5")),
+}
+
+
+def _with_nulls(values: Sequence[Any]) -> list[Any]:
+    """Every third value null: null runs inside the levels' bit-packed runs."""
+    return [None if i % 3 == 1 else v for i, v in enumerate(values)]
+
+
+def _page_versions(encoding: str) -> tuple[int, ...]:
+    # PLAIN_DICTIONARY is the data page v1 name of dictionary indices; every other
+    # encoding may sit in either page version (parquet-format-docs.txt "Dictionary
+    # Encoding"; writers differ in which they produce, so both are cases).
+    return (1,) if encoding == "PLAIN_DICTIONARY" else (1, 2)
+
+
+def _encoding_cases() -> list[Case]:
+    out = []
+    for encoding, (section, kinds) in _APPLIES.items():
+        for kind, version, nullable in itertools.product(kinds, _page_versions(encoding),
+                                                         (False, True)):
+            t, make = _VALUES[kind]
+            rows = _with_nulls(make()) if nullable else make()
+            repetition = "optional" if nullable else "required"
+            out.append(Case(
+                id=f"encoding/{encoding.lower()}-{kind}-{repetition}-v{version}",
+                title=f"{encoding} on {t.describe()} {repetition.upper()}, {len(rows)} values, "
+                      f"data page v{version}",
+                spec=(section, "parquet.thrift: enum Encoding"),
+                schema=Schema((Field("value", t, nullable),)),
+                rows=tuple((v,) for v in rows),
+                options=WriteOptions(encoding=encoding, page_version=version)))
+    return out
+
+
+def _dictionary_fallback() -> Case:
+    values = [f"distinct value number {i:05d}" for i in range(2_000)]
+    return Case(
+        id="encoding/dictionary-fallback-string",
+        title="RLE_DICTIONARY falling back to PLAIN when the dictionary outgrows 4 KiB",
+        spec=(SPEC_DICTIONARY,), schema=Schema((Field("value", T.string(), True),)),
+        rows=tuple((v,) for v in values),
+        options=WriteOptions(encoding="RLE_DICTIONARY", page_version=1,
+                             dictionary_size_limit=4096))
+
+
+def _bit_packed_levels() -> Case:
+    return Case(
+        id="encoding/bit-packed-levels",
+        title="definition levels in the deprecated BIT_PACKED encoding (data page v1)",
+        spec=(SPEC_BIT_PACKED,), schema=Schema((Field("value", T.integer(32), True),)),
+        rows=tuple((None if i % 4 == 0 else i,) for i in range(100)),
+        options=WriteOptions(level_encoding="BIT_PACKED"))
+
+
+def cases() -> list[Case]:
+    return _encoding_cases() + [_dictionary_fallback(), _bit_packed_levels()]

@@ -1,0 +1,110 @@
+"""Every logical type of LogicalTypes.md, with edge values, required and optional.
+
+Spec: LogicalTypes.md (each section named in the case), parquet.thrift
+`union LogicalType`, `enum ConvertedType`. PLAIN, uncompressed, data page v1,
+so that a failure here is about the type, not about an encoding.
+"""
+
+from __future__ import annotations
+
+import math
+import struct
+from collections.abc import Sequence
+from typing import Any
+
+from conformance.values import Field, Schema
+from conformance.values import types as T
+
+from .model import Case
+
+INT32_MIN, INT32_MAX = -(2**31), 2**31 - 1
+INT64_MIN, INT64_MAX = -(2**63), 2**63 - 1
+MILLIS_PER_DAY = 86_400_000
+FLOAT16_MAX = 65504.0
+FLOAT16_MIN_SUBNORMAL = 2.0**-24
+
+# WKB (ISO/OGC Simple Features): byte order 1 = little endian, geometry type 1 = Point.
+WKB_POINT = struct.Struct("<BIdd")
+
+
+def _wkb_point(x: float, y: float) -> bytes:
+    return WKB_POINT.pack(1, 1, x, y)
+
+
+def _decimal_edges(precision: int) -> list[int]:
+    largest = 10**precision - 1
+    return [-largest, -1, 0, 1, largest]
+
+
+# (name, type, edge values, LogicalTypes.md section)
+_LOGICAL: list[tuple[str, T.DataType, list[Any], str]] = [
+    ("enum", T.enum(), ["", "RED", "ünïcødé"], "ENUM"),
+    ("uuid", T.uuid(), ["00000000-0000-0000-0000-000000000000",
+                        "ffffffff-ffff-ffff-ffff-ffffffffffff",
+                        "123e4567-e89b-12d3-a456-426614174000"], "UUID"),
+    ("decimal-int32", T.decimal(9, 2, "INT32"), _decimal_edges(9), "DECIMAL"),
+    ("decimal-int64", T.decimal(18, 6, "INT64"), _decimal_edges(18), "DECIMAL"),
+    ("decimal-flba", T.decimal(38, 10, "FIXED_LEN_BYTE_ARRAY"), _decimal_edges(38), "DECIMAL"),
+    ("decimal-flba-short", T.decimal(4, 4, "FIXED_LEN_BYTE_ARRAY"), _decimal_edges(4), "DECIMAL"),
+    ("decimal-byte-array", T.decimal(30, 0, "BYTE_ARRAY"), [*_decimal_edges(30), 127, 128, -128,
+                                                            -129], "DECIMAL"),
+    ("float16", T.floating(16), [0.0, -0.0, 1.0, -2.5, FLOAT16_MAX, -FLOAT16_MAX,
+                                 FLOAT16_MIN_SUBNORMAL, math.inf, -math.inf, math.nan], "FLOAT16"),
+    ("date", T.date(), [INT32_MIN, -1, 0, 19_000, INT32_MAX], "DATE"),
+    ("time-millis-utc", T.time("ms", True), [0, 1, MILLIS_PER_DAY - 1], "TIME"),
+    ("time-millis-local", T.time("ms", False), [0, 1, MILLIS_PER_DAY - 1], "TIME"),
+    ("time-micros-utc", T.time("us", True), [0, 1, MILLIS_PER_DAY * 1000 - 1], "TIME"),
+    ("time-micros-local", T.time("us", False), [0, 1, MILLIS_PER_DAY * 1000 - 1], "TIME"),
+    ("time-nanos-utc", T.time("ns", True), [0, 1, MILLIS_PER_DAY * 10**6 - 1], "TIME"),
+    ("time-nanos-local", T.time("ns", False), [0, 1, MILLIS_PER_DAY * 10**6 - 1], "TIME"),
+    ("timestamp-millis-utc", T.timestamp("ms", True), [0, -1, 1_700_000_000_123,
+                                                       253_402_300_799_999], "TIMESTAMP"),
+    ("timestamp-millis-local", T.timestamp("ms", False), [0, -1, 1_700_000_000_123], "TIMESTAMP"),
+    ("timestamp-micros-utc", T.timestamp("us", True), [0, -1, 1_700_000_000_123_456,
+                                                       INT64_MAX, INT64_MIN], "TIMESTAMP"),
+    ("timestamp-micros-local", T.timestamp("us", False), [0, -1, 1_700_000_000_123_456],
+     "TIMESTAMP"),
+    ("timestamp-nanos-utc", T.timestamp("ns", True), [0, -1, 1_700_000_000_123_456_789,
+                                                      INT64_MAX, INT64_MIN], "TIMESTAMP"),
+    ("timestamp-nanos-local", T.timestamp("ns", False), [0, -1, 1_700_000_000_123_456_789],
+     "TIMESTAMP"),
+    ("interval", T.interval(), [(0, 0, 0), (1, 2, 3), (2**32 - 1, 2**32 - 1, 2**32 - 1),
+                                (0, 0, MILLIS_PER_DAY + 1)], "INTERVAL"),
+    ("json", T.json_type(), ["{}", '{"a": [1, 2.5, null]}', '"text"', "12345678901234567890"],
+     "JSON"),
+    ("bson", T.bson(), [bytes.fromhex("0500000000"),  # the empty document
+                        bytes.fromhex("0c0000001061000100000000")],  # {"a": 1} (int32)
+     "BSON"),
+    ("geometry", T.geometry(), [_wkb_point(1.0, 2.0), _wkb_point(-180.0, 90.0)], "GEOMETRY"),
+    ("geography", T.geography(), [_wkb_point(13.4, 52.5), _wkb_point(-0.0, 0.0)], "GEOGRAPHY"),
+]
+
+
+def _with_nulls(values: Sequence[Any]) -> list[Any]:
+    out: list[Any] = [None]
+    for v in values:
+        out += [v, None]
+    return out
+
+
+def _case(name: str, t: T.DataType, nullable: bool, values: Sequence[Any], section: str) -> Case:
+    repetition = "optional" if nullable else "required"
+    return Case(
+        id=f"logical/{name}-{repetition}",
+        title=f"{t.describe()} {repetition.upper()}, edge values",
+        spec=(f"LogicalTypes.md: {section}", "parquet.thrift: union LogicalType"),
+        schema=Schema((Field("value", t, nullable),)),
+        rows=tuple((v,) for v in (_with_nulls(values) if nullable else values)))
+
+
+def cases() -> list[Case]:
+    out = []
+    for name, t, values, section in _LOGICAL:
+        out.append(_case(name, t, False, values, section))
+        out.append(_case(name, t, True, values, section))
+    out.append(Case(
+        id="logical/unknown", title="UNKNOWN: a column that is always null",
+        spec=("LogicalTypes.md: UNKNOWN (always null)",),
+        schema=Schema((Field("nothing", T.unknown(), True), Field("id", T.integer(32), False))),
+        rows=tuple((None, i) for i in range(4)), extra_features=("nulls:all",)))
+    return out
