@@ -9,9 +9,9 @@ thrift_compact     the Thrift Compact Protocol (wire level)
 thrift_struct      dataclass declarations + the one generic struct codec
 metadata           the structs and enums of parquet.thrift, declared once each
 file_layout        "PAR1" framing and the footer length
-plain              PLAIN encoding
-bit_packing        the LSB-first bit packing of the RLE/bit-packing hybrid
-rle_hybrid         the RLE / bit-packing hybrid (levels)
+encodings          every encoding, one module each (see encodings/__init__.py)
+compression        the codecs: framing ours, compression libraries theirs
+logical_values     how logical values are stored in physical values
 schema             ColumnSpec, flat schemas, LogicalType -> ConvertedType
 writer             write_parquet: flat schemas, PLAIN, data page v1, uncompressed
 reader             read_parquet: the same slice, refusing everything else by name

@@ -21,6 +21,7 @@ CorruptThrift             a Thrift Compact Protocol structure is malformed
 CorruptMetadata           the footer decodes but contradicts itself or the file
 CorruptPage               a page's sizes or value counts lie
 InvalidLevelData          definition/repetition level data is malformed
+DecompressionFailed       a compressed page does not decompress to its size
 UnsupportedFeature        a valid feature this implementation does not decode
 ========================  ===================================================
 """
@@ -32,6 +33,7 @@ __all__ = [
     "CorruptMetadata",
     "CorruptPage",
     "CorruptThrift",
+    "DecompressionFailed",
     "FooterLengthOutOfRange",
     "InvalidLevelData",
     "ParquetError",
@@ -85,6 +87,13 @@ class CorruptPage(ParquetError):
 class InvalidLevelData(ParquetError):
     """Definition or repetition levels are malformed: a run claims more bytes than
     remain, a level exceeds the maximum level, or the runs end too early."""
+
+
+class DecompressionFailed(ParquetError):
+    """A compressed page could not be decompressed: the compression library
+    rejected the bytes, the codec's framing is malformed, or the output would
+    be larger than, or came out different from, the page's uncompressed size.
+    The message starts with the codec name."""
 
 
 class UnsupportedFeature(ParquetError):

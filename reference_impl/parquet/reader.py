@@ -25,6 +25,8 @@ from typing import BinaryIO
 
 import numpy as np
 
+from .encodings.plain import decode_plain
+from .encodings.rle_hybrid import bit_width_for, decode_rle_hybrid_length_prefixed
 from .errors import (
     BadMagic,
     CorruptMetadata,
@@ -44,8 +46,6 @@ from .metadata import (
     PageType,
     RowGroup,
 )
-from .plain import decode_plain
-from .rle_hybrid import bit_width_for, decode_rle_hybrid_length_prefixed
 from .schema import ColumnSpec, columns_from_schema, max_definition_level
 from .thrift_struct import deserialize
 

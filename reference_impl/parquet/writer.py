@@ -31,6 +31,8 @@ from dataclasses import dataclass
 from importlib import metadata as package_metadata
 from typing import BinaryIO
 
+from .encodings.plain import encode_plain
+from .encodings.rle_hybrid import bit_width_for, encode_rle_hybrid_length_prefixed
 from .errors import UnsupportedFeature
 from .file_layout import FOOTER_LENGTH, MAGIC
 from .metadata import (
@@ -50,8 +52,6 @@ from .metadata import (
     Type,
     TypeDefinedOrder,
 )
-from .plain import encode_plain
-from .rle_hybrid import bit_width_for, encode_rle_hybrid_length_prefixed
 from .schema import ColumnSpec, max_definition_level, schema_elements
 from .thrift_struct import serialize
 

@@ -77,9 +77,7 @@ def pyarrow_pages(table: pa.Table, encoding: str | None, **options: object) -> l
             header, body = deserialize(PageHeader, file, start=position, end=end)
             position = body + header.compressed_page_size
             page_header = header.data_page_header or header.dictionary_page_header
-            pages.append(
-                Page(header.type, page_header.encoding, page_header.num_values, file[body:position])
-            )
+            pages.append(Page(header.type, page_header.encoding, page_header.num_values, file[body:position]))
     return pages
 
 
@@ -147,7 +145,12 @@ def single_column_file(column: ColumnSpec, pages: list[Page], num_rows: int) -> 
 
 
 def read_with_pyarrow(file: bytes) -> list[object]:
-    return pq.read_table(io.BytesIO(file)).column(COLUMN).to_pylist()
+    return read_column_with_pyarrow(file).to_pylist()
+
+
+def read_column_with_pyarrow(file: bytes) -> pa.ChunkedArray:
+    """Column "c" as Arrow data (``to_numpy()`` keeps float bits, unlike ``to_pylist()``)."""
+    return pq.read_table(io.BytesIO(file)).column(COLUMN)
 
 
 REQUIRED = FieldRepetitionType.REQUIRED

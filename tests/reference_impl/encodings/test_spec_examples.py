@@ -123,9 +123,7 @@ def test_delta_binary_packed_example_1() -> None:
     )
     assert encode_delta_binary_packed([1, 2, 3, 4, 5], bits=32, **EXAMPLE_BLOCK) == encoded
     for bits in (32, 64):
-        values, end = decode_delta_binary_packed(
-            encoded, 5, bits=bits, allow_example_sizes=True
-        )
+        values, end = decode_delta_binary_packed(encoded, 5, bits=bits, allow_example_sizes=True)
         assert values.tolist() == [1, 2, 3, 4, 5]
         assert end == len(encoded)
 
@@ -237,7 +235,7 @@ def test_byte_stream_split_example() -> None:
     # "three 32-bit floats ... their raw representation":
     #        Element 0      Element 1      Element 2
     # Bytes  AA BB CC DD    00 11 22 33    A3 B4 C5 D6
-    raw = bytes.fromhex("AABBCCDD" "00112233" "A3B4C5D6")
+    raw = bytes.fromhex("AABBCCDD00112233A3B4C5D6")
     encoded = bytes.fromhex(
         "AA 00 A3"  # stream 0: byte 0 of each element
         "BB 11 B4"  # stream 1
@@ -254,6 +252,7 @@ def test_byte_stream_split_example() -> None:
     assert encode_byte_stream_split(elements, physical_type=Type.FIXED_LEN_BYTE_ARRAY, type_length=4) == (
         encoded
     )
-    assert decode_byte_stream_split(
-        encoded, 3, physical_type=Type.FIXED_LEN_BYTE_ARRAY, type_length=4
-    ) == (elements, len(encoded))
+    assert decode_byte_stream_split(encoded, 3, physical_type=Type.FIXED_LEN_BYTE_ARRAY, type_length=4) == (
+        elements,
+        len(encoded),
+    )
