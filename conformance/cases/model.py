@@ -25,7 +25,7 @@ CODECS = ("UNCOMPRESSED", "SNAPPY", "GZIP", "LZO", "BROTLI", "LZ4", "ZSTD", "LZ4
 # How LIST and MAP columns are laid out (LogicalTypes.md "Lists", "Maps", and their
 # "Backward-compatibility rules"); everything but "standard" is a legacy shape.
 NESTED_STYLES = ("standard", "two_level", "array", "tuple", "unannotated", "map_key_value",
-                 "misnamed_map")
+                 "misnamed")
 
 
 @dataclass(frozen=True)

@@ -87,10 +87,10 @@ def _legacy() -> list[Case]:
         _case("legacy-two-level-list", "2-level list: repeated INT32 inside a LIST group",
               (SPEC_LIST_COMPAT,), Field("l", T.list_of(T.integer(32), element_nullable=False), True),
               [*ints, None], WriteOptions(nested_style="two_level")),
-        _case("legacy-array-list", "repeated group named 'array' with one field", (SPEC_LIST_COMPAT,),
+        _case("legacy-array-list", "2-level list whose repeated INT32 is named 'array'", (SPEC_LIST_COMPAT,),
               Field("l", T.list_of(T.integer(32), element_nullable=False), True),
               [*ints, None], WriteOptions(nested_style="array")),
-        _case("legacy-tuple-list", "repeated group named '<list>_tuple' with one field",
+        _case("legacy-tuple-list", "2-level list whose repeated INT32 is named '<list>_tuple'",
               (SPEC_LIST_COMPAT,), Field("l", T.list_of(T.integer(32), element_nullable=False), True),
               [*ints, None], WriteOptions(nested_style="tuple")),
         _case("legacy-unannotated-repeated", "a repeated INT32 with no LIST annotation",
@@ -102,7 +102,7 @@ def _legacy() -> list[Case]:
               [[("a", 1)], [], None], WriteOptions(nested_style="map_key_value")),
         _case("legacy-misnamed-map", "MAP whose key_value, key and value fields have other names",
               (SPEC_MAP_COMPAT,), Field("m", T.map_of(T.string(), T.integer(32)), True),
-              [[("a", 1), ("b", None)], [], None], WriteOptions(nested_style="misnamed_map")),
+              [[("a", 1), ("b", None)], [], None], WriteOptions(nested_style="misnamed")),
     ]
 
 

@@ -13,6 +13,10 @@ encodings          every encoding, one module each (see encodings/__init__.py)
 compression        the codecs: framing ours, compression libraries theirs
 logical_values     how logical values are stored in physical values
 schema             ColumnSpec, flat schemas, LogicalType -> ConvertedType
+schema_tree        the schema as a tree: leaves, paths, max definition/repetition levels
+shredding          record shredding: nested values -> values + definition/repetition levels
+assembly           record assembly: the inverse, validating the levels
+nested_logical     LIST and MAP (and their legacy shapes) <-> Python lists and (key, value) pairs
 writer             write_parquet: flat schemas, PLAIN, data page v1, uncompressed
 reader             read_parquet: the same slice, refusing everything else by name
 =================  ===========================================================
