@@ -34,7 +34,9 @@ def _case(codec: str, version: int, is_compressed: bool = True) -> Case:
         spec=(f"parquet-format-docs.txt: Compression, {codec}",
               "parquet.thrift: enum CompressionCodec", "parquet.thrift: struct DataPageHeaderV2"),
         schema=SCHEMA, rows=_rows(),
-        options=WriteOptions(codec=codec, page_version=version, v2_is_compressed=is_compressed))
+        # Each writer's own encodings: the case is about the codec.
+        options=WriteOptions(encoding=None, codec=codec, page_version=version,
+                             v2_is_compressed=is_compressed))
 
 
 def cases() -> list[Case]:

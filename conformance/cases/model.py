@@ -36,7 +36,9 @@ class WriteOptions:
     cannot express them.
     """
 
-    encoding: str = "PLAIN"  # value encoding of every column
+    # Value encoding of every column; None lets each writer use its own default (for
+    # cases about something else, e.g. codecs, that every writer should be able to write).
+    encoding: str | None = "PLAIN"
     codec: str = "UNCOMPRESSED"
     page_version: int = 1  # 1: DataPageHeader, 2: DataPageHeaderV2
     row_group_size: int | None = None  # rows per row group; None: a single row group
@@ -47,7 +49,7 @@ class WriteOptions:
     nested_style: str = "standard"
 
     def __post_init__(self) -> None:
-        for name, value, allowed in (("encoding", self.encoding, ENCODINGS),
+        for name, value, allowed in (("encoding", self.encoding, (*ENCODINGS, None)),
                                      ("codec", self.codec, CODECS),
                                      ("page_version", self.page_version, (1, 2)),
                                      ("level_encoding", self.level_encoding, LEVEL_ENCODINGS),
@@ -62,7 +64,9 @@ class WriteOptions:
 
     def tags(self, row_count: int) -> set[str]:
         """The feature tags these options exercise for a table of `row_count` rows."""
-        tags = {f"encoding:{self.encoding}", f"codec:{self.codec}", f"page:v{self.page_version}"}
+        tags = {f"codec:{self.codec}", f"page:v{self.page_version}"}
+        if self.encoding is not None:
+            tags.add(f"encoding:{self.encoding}")
         if self.row_group_size is not None and row_count > self.row_group_size:
             tags.add("row_groups:multiple")
         if self.page_row_limit is not None and row_count > self.page_row_limit:

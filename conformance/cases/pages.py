@@ -24,6 +24,7 @@ def _rows() -> tuple[tuple, ...]:
 
 
 def _case(name: str, title: str, options: WriteOptions, spec: tuple[str, ...] = ()) -> Case:
+    """Cases about pages leave the encoding to each writer unless it is the point."""
     return Case(id=f"pages/{name}", title=title, spec=SPEC + spec, schema=SCHEMA, rows=_rows(),
                 options=options)
 
@@ -31,10 +32,10 @@ def _case(name: str, title: str, options: WriteOptions, spec: tuple[str, ...] = 
 def cases() -> list[Case]:
     return [
         _case("many-pages-v1", "pages of 7 rows (the last one short), data page v1",
-              WriteOptions(page_row_limit=7)),
+              WriteOptions(encoding=None, page_row_limit=7)),
         _case("many-pages-v2", "pages of 7 rows (the last one short), data page v2",
-              WriteOptions(page_row_limit=7, page_version=2)),
-        _case("one-row-pages", "a page per row", WriteOptions(page_row_limit=1)),
+              WriteOptions(encoding=None, page_row_limit=7, page_version=2)),
+        _case("one-row-pages", "a page per row", WriteOptions(encoding=None, page_row_limit=1)),
         _case("dictionary-many-pages-v1", "a dictionary page, then data pages of 9 rows",
               WriteOptions(encoding="RLE_DICTIONARY", page_row_limit=9),
               ("parquet.thrift: struct DictionaryPageHeader",)),
@@ -42,8 +43,8 @@ def cases() -> list[Case]:
               WriteOptions(encoding="RLE_DICTIONARY", page_row_limit=9, page_version=2),
               ("parquet.thrift: struct DictionaryPageHeader",)),
         _case("row-groups-and-pages", "row groups of 30 rows, pages of 8 rows",
-              WriteOptions(row_group_size=30, page_row_limit=8),
+              WriteOptions(encoding=None, row_group_size=30, page_row_limit=8),
               ("parquet-format-docs.txt: Row Group Size",)),
         _case("compressed-many-pages-v2", "ZSTD v2 pages of 11 rows",
-              WriteOptions(codec="ZSTD", page_version=2, page_row_limit=11)),
+              WriteOptions(encoding=None, codec="ZSTD", page_version=2, page_row_limit=11)),
     ]

@@ -295,8 +295,11 @@ def copy_options(case: Case) -> list[str]:
     for tag in (f"page:v{o.page_version}", f"codec:{o.codec}", f"encoding:{o.encoding}"):
         if tag in CAPABILITIES.cannot_write:
             raise Unsupported(CAPABILITIES.cannot_write[tag])
-    options = ["FORMAT parquet", f"COMPRESSION {_CODECS[o.codec]}", *_DICTIONARY_OFF]
-    if o.encoding != "PLAIN":
+    options = ["FORMAT parquet", f"COMPRESSION {_CODECS[o.codec]}"]
+    if o.encoding is None:  # DuckDB's own choice of encodings
+        options.append("PARQUET_VERSION V1")
+    elif o.encoding != "PLAIN":
+        options.extend(_DICTIONARY_OFF)
         for path, t in leaves(case.schema):
             got = _V2_ENCODING[t.physical]
             if got != o.encoding:
@@ -305,7 +308,7 @@ def copy_options(case: Case) -> list[str]:
                                   "(measured), and no option selects an encoding per column")
         options.append("PARQUET_VERSION V2")
     else:
-        options.append("PARQUET_VERSION V1")
+        options.extend([*_DICTIONARY_OFF, "PARQUET_VERSION V1"])
     options.append(f"ROW_GROUP_SIZE {_row_group_size(case)}")
     options.extend(_flags(case))
     return options

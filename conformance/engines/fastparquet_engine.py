@@ -108,7 +108,7 @@ class FastparquetEngine(Engine):
         import fastparquet
 
         o = case.options
-        gap = CAPABILITIES.write_gap((f"encoding:{o.encoding}", f"codec:{o.codec}"))
+        gap = CAPABILITIES.write_gap((f"encoding:{o.encoding or 'PLAIN'}", f"codec:{o.codec}"))
         if gap:
             raise Unsupported(gap)
         frame = build_frame(case)

@@ -185,13 +185,15 @@ def _check_decimal(path: str, t: DataType) -> None:
 
 def _encoding_kwargs(case: Case) -> dict:
     encoding = case.options.encoding
-    supported = _ENCODING_PHYSICAL[encoding]
+    supported = _ENCODING_PHYSICAL.get(encoding, ())
     for path, t in leaves(case.schema):
-        if t.physical not in supported:
+        if encoding is not None and t.physical not in supported:
             raise Unsupported(f"pyarrow cannot write {encoding} for column {path!r} "
                               f"({t.physical}): it supports {encoding} only for "
                               f"{', '.join(supported)} (measured)")
     limit = case.options.dictionary_size_limit or DICTIONARY_PAGE_LIMIT
+    if encoding is None:
+        return {"dictionary_pagesize_limit": limit}  # pyarrow's defaults otherwise
     if encoding == "RLE_DICTIONARY":
         return {"use_dictionary": True, "dictionary_pagesize_limit": limit}
     if encoding == "PLAIN_DICTIONARY":

@@ -129,6 +129,8 @@ def _encoding_options(case: Case) -> dict[str, str]:
     case's encoding on every column, or Unsupported naming the column that would differ."""
     o = case.options
     writer = {"parquet.writer.version": f"v{o.page_version}"}
+    if o.encoding is None:  # parquet-java's own choice
+        return writer
     if o.encoding in _DICTIONARY_WRITER:
         if _DICTIONARY_WRITER[o.encoding] != o.page_version:
             raise Unsupported(f"parquet-java's v{o.page_version} writer names dictionary pages "
