@@ -2,10 +2,10 @@
 
 from __future__ import annotations
 
-from . import logical_types, physical_types
+from . import codecs, encodings, logical_types, nested, pages, physical_types
 from .model import Case, WriteOptions, select
 
-_AREAS = (physical_types, logical_types)
+_AREAS = (physical_types, logical_types, encodings, codecs, pages, nested)
 
 
 def all_cases() -> list[Case]:

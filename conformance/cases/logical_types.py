@@ -31,6 +31,14 @@ def _wkb_point(x: float, y: float) -> bytes:
     return WKB_POINT.pack(1, 1, x, y)
 
 
+# VARIANT (LogicalTypes.md "VARIANT"; the Variant binary encoding, VariantEncoding.md):
+# metadata 0x01 0x00 0x00 is version 1 with an empty dictionary; each value starts
+# with its header byte: 0x00 null, 0x04 true, 0x0c int8 (then the byte),
+# 0x09 a short string of length 2 (then its bytes).
+VARIANT_EMPTY_METADATA = b"\x01\x00\x00"
+VARIANT_VALUES = [b"\x00", b"\x04", b"\x0c\x2a", b"\x09hi"]
+
+
 def _decimal_edges(precision: int) -> list[int]:
     largest = 10**precision - 1
     return [-largest, -1, 0, 1, largest]
@@ -77,6 +85,7 @@ _LOGICAL: list[tuple[str, T.DataType, list[Any], str]] = [
      "BSON"),
     ("geometry", T.geometry(), [_wkb_point(1.0, 2.0), _wkb_point(-180.0, 90.0)], "GEOMETRY"),
     ("geography", T.geography(), [_wkb_point(13.4, 52.5), _wkb_point(-0.0, 0.0)], "GEOGRAPHY"),
+    ("variant", T.variant(), [(VARIANT_EMPTY_METADATA, v) for v in VARIANT_VALUES], "VARIANT"),
 ]
 
 

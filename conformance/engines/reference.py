@@ -1,40 +1,75 @@
 """The reference implementation (`reference_impl.parquet`) as an engine.
 
-This adapter only translates: canonical types <-> Parquet schema annotations
-(LogicalType and the ConvertedType fallback of LogicalTypes.md,
-"Compatibility"), and canonical values <-> physical values via
-`reference_impl.parquet.logical_values`. Reading derives the reader's view of
-each column from the file's own annotations, never from the case.
+This adapter only translates:
+
+- canonical types <-> the Parquet schema tree (`reference_impl.parquet.schema_tree`):
+  scalar kinds become leaves with their LogicalType and the ConvertedType
+  fallback (LogicalTypes.md, "Compatibility"); LIST and MAP become
+  `nested_logical.list_node`/`map_node` in the layout `WriteOptions.nested_style`
+  asks for ("standard" is the 3-level list and the standard map; each legacy
+  style applies to the kind it names, the other kind stays standard); struct is
+  a group; VARIANT is its group of two REQUIRED binaries `metadata` and `value`
+  annotated VARIANT (LogicalTypes.md, "VARIANT", unshredded);
+- canonical values <-> physical values via `reference_impl.parquet.logical_values`,
+  and rows <-> records via `nested_logical.records_from_logical`/`records_to_logical`;
+- `WriteOptions` -> `reference_impl.parquet.writer_options.WriterOptions`, field by field.
+
+Reading derives the reader's view of every column from the file's own schema
+tree (its logical shape: which groups are lists, maps, structs, variants),
+never from the case.
 """
 
 from __future__ import annotations
 
 from pathlib import Path
+from typing import Any
 
-from conformance.cases import Case
+from conformance.cases import Case, WriteOptions
+from conformance.cases.model import CODECS, ENCODINGS
 from conformance.values import DataType, Field, Schema, Table
 from conformance.values import types as T
 from conformance.values.codec import uuid_from_bytes, uuid_to_bytes
 from reference_impl.parquet import logical_values as LV
 from reference_impl.parquet import metadata as M
+from reference_impl.parquet.nested_logical import (
+    ListShape,
+    MapShape,
+    PrimitiveShape,
+    Shape,
+    StructShape,
+    list_node,
+    logical_shape,
+    map_node,
+    records_from_logical,
+    to_logical,
+)
 from reference_impl.parquet.reader import read_parquet
-from reference_impl.parquet.schema import ColumnSpec
-from reference_impl.parquet.writer import write_parquet
+from reference_impl.parquet.schema_tree import SchemaNode, group, leaf, root
+from reference_impl.parquet.value_encodings import check_value_encoding
+from reference_impl.parquet.writer import write_table
+from reference_impl.parquet.writer_options import DICTIONARY_ENCODINGS, WriterOptions
 
 from .base import Capabilities, Engine, Unsupported
 
 CREATED_BY = "columnar-conformance reference_impl"
-_NOT_YET = "the reference implementation does not implement this yet (issue 3)"
+_NOT_YET = "the reference implementation does not implement this yet"
 
-CAPABILITIES = Capabilities(
-    writes=("physical:*", "type:*", "repetition:*", "encoding:PLAIN", "codec:UNCOMPRESSED",
-            "page:v1", "row_groups:*", "rows:*", "nulls:*"),
-    reads=("physical:*", "type:*", "repetition:*", "encoding:PLAIN", "codec:UNCOMPRESSED",
-           "page:v1", "row_groups:*", "rows:*", "nulls:*"),
-)
+_FEATURES = ("physical:*", "type:*", "repetition:*", *(f"encoding:{e}" for e in ENCODINGS),
+             *(f"codec:{c}" for c in CODECS), "page:v1", "page:v2", "pages:multiple",
+             "row_groups:*", "rows:*", "nulls:*", "dictionary:fallback", "levels:*",
+             "page_v2:is_compressed=false", "legacy:*")
+CAPABILITIES = Capabilities(writes=_FEATURES, reads=_FEATURES)
 
 _UNITS = {"ms": "MILLIS", "us": "MICROS", "ns": "NANOS"}
 _UNIT_CLASSES = {"MILLIS": M.MilliSeconds, "MICROS": M.MicroSeconds, "NANOS": M.NanoSeconds}
+_REQUIRED, _OPTIONAL = M.FieldRepetitionType.REQUIRED, M.FieldRepetitionType.OPTIONAL
+# WriteOptions.nested_style -> (list style, map style) of nested_logical.
+_LIST_STYLES = {"standard": "three_level", "two_level": "two_level", "array": "array",
+                "tuple": "tuple", "unannotated": "unannotated"}
+_MAP_STYLES = {"standard": "standard", "map_key_value": "map_key_value", "misnamed": "misnamed"}
+# VARIANT: "The Variant group must be annotated with the VARIANT logical type";
+# specification_version 1 is the Variant binary encoding the values are in.
+VARIANT_SPEC_VERSION = 1
 
 
 class ReferenceEngine(Engine):
@@ -43,20 +78,59 @@ class ReferenceEngine(Engine):
     capabilities = CAPABILITIES
 
     def write(self, case: Case, path: Path) -> None:
-        if any(f.type.is_nested for f in case.schema):
-            raise Unsupported(f"nested columns: {_NOT_YET}")
-        columns = [_column_spec(f) for f in case.schema]
-        data = {f.name: [_to_physical(f.type, row[i]) for row in case.rows]
-                for i, f in enumerate(case.schema)}
-        write_parquet(path, columns, data, row_group_size=case.options.row_group_size,
-                      created_by=f"{CREATED_BY} {self.version}")
+        options = case.options
+        tree = root([_node(f, options.nested_style) for f in case.schema])
+        writer_options = writer_options_for(case, f"{CREATED_BY} {self.version}")
+        rows = [{f.name: _to_raw(f.type, v) for f, v in zip(case.schema, row, strict=True)}
+                for row in case.rows]
+        write_table(path, tree, records_from_logical(tree, rows), writer_options)
 
     def read(self, path: Path) -> Table:
         result = read_parquet(path)
-        fields = [Field(c.name, canonical_type(c), c.repetition != M.FieldRepetitionType.REQUIRED)
-                  for c in result.columns]
-        columns = [[_from_physical(f.type, v) for v in result.data[f.name]] for f in fields]
-        return Table.from_columns(Schema(tuple(fields)), columns)
+        shape = logical_shape(result.schema)
+        fields = [_canonical_field(s) for s in shape.fields]
+        rows = []
+        for record in result.records:
+            logical = to_logical(shape, record)
+            rows.append(tuple(_from_raw(f.type, logical[f.name]) for f in fields))
+        return Table(Schema(tuple(fields)), tuple(rows))
+
+
+def writer_options_for(case: Case, created_by: str) -> WriterOptions:
+    """`WriteOptions` as `WriterOptions`; Unsupported when an encoding does not apply
+    to a column's physical type (the spec defines it for other types only)."""
+    o: WriteOptions = case.options
+    # encoding None: "each writer uses its own default"; the reference's is PLAIN.
+    encoding = M.Encoding[o.encoding or "PLAIN"]
+    if encoding not in DICTIONARY_ENCODINGS:
+        for path, t in _leaf_types(case.schema):
+            problem = check_value_encoding(encoding, M.Type[t.physical])
+            if problem:
+                raise Unsupported(f"column {path!r}: {problem} (parquet-format-docs.txt, Encodings)")
+    return WriterOptions(
+        encoding=encoding, dictionary_size_limit=o.dictionary_size_limit,
+        codec=M.CompressionCodec[o.codec], page_version=o.page_version,
+        v2_is_compressed=o.v2_is_compressed, level_encoding=M.Encoding[o.level_encoding],
+        page_row_limit=o.page_row_limit, row_group_size=o.row_group_size, created_by=created_by)
+
+
+def _leaf_types(schema: Schema):
+    def visit(path: str, t: DataType):
+        if t.kind == "list":
+            yield from visit(f"{path}[]", t.element.type)
+        elif t.kind == "map":
+            yield from visit(f"{path}.key", t.key.type)
+            yield from visit(f"{path}.value", t.value.type)
+        elif t.kind == "struct":
+            for child in t.fields:
+                yield from visit(f"{path}.{child.name}", child.type)
+        elif t.kind == "variant":
+            yield f"{path}.metadata", T.binary()
+            yield f"{path}.value", T.binary()
+        else:
+            yield path, t
+    for f in schema:
+        yield from visit(f.name, f.type)
 
 
 # ---- canonical type -> Parquet schema -------------------------------------------
@@ -101,15 +175,52 @@ def _logical_type(t: DataType) -> M.LogicalType | None:
     return None
 
 
-def _column_spec(f: Field) -> ColumnSpec:
-    t = f.type
-    repetition = M.FieldRepetitionType.OPTIONAL if f.nullable else M.FieldRepetitionType.REQUIRED
-    # INTERVAL has no LogicalType member: only the ConvertedType says it (LogicalTypes.md).
-    converted = M.ConvertedType.INTERVAL if t.kind == "interval" else None
-    return ColumnSpec(name=f.name, physical_type=M.Type[t.physical], repetition=repetition,
-                      type_length=t.length if t.physical == "FIXED_LEN_BYTE_ARRAY" else None,
-                      logical_type=_logical_type(t), converted_type=converted,
-                      scale=t.scale, precision=t.precision)
+def _repetition(nullable: bool) -> M.FieldRepetitionType:
+    return _OPTIONAL if nullable else _REQUIRED
+
+
+def _node(f: Field, style: str, name: str | None = None) -> SchemaNode:
+    """The schema field for canonical field `f`, nested layouts in `style`."""
+    t, name, repetition = f.type, name or f.name, _repetition(f.nullable)
+    try:
+        match t.kind:
+            case "list":
+                return list_node(name, _node(t.element, style), repetition=repetition,
+                                 style=_LIST_STYLES.get(style, "three_level"))
+            case "map":
+                return map_node(name, _node(t.key, style), _node(t.value, style),
+                                repetition=repetition, style=_MAP_STYLES.get(style, "standard"))
+            case "struct":
+                return group(name, [_node(c, style) for c in t.fields], repetition=repetition)
+            case "variant":
+                binary = [leaf(n, M.Type.BYTE_ARRAY, repetition=_REQUIRED) for n in ("metadata", "value")]
+                variant = M.LogicalType(VARIANT=M.VariantType(specification_version=VARIANT_SPEC_VERSION))
+                return group(name, binary, repetition=repetition, logical_type=variant)
+    except ValueError as exc:  # a legacy layout that cannot hold this type
+        raise Unsupported(f"field {name!r} in nested style {style!r}: {exc}") from exc
+    # INTERVAL has no LogicalType member: only the ConvertedType says it (LogicalTypes.md);
+    # every other ConvertedType is derived from the LogicalType by `leaf`.
+    converted = {"converted_type": M.ConvertedType.INTERVAL} if t.kind == "interval" else {}
+    return leaf(name, M.Type[t.physical], repetition=repetition,
+                type_length=t.length if t.physical == "FIXED_LEN_BYTE_ARRAY" else None,
+                logical_type=_logical_type(t), scale=t.scale, precision=t.precision, **converted)
+
+
+def _to_raw(t: DataType, v: Any) -> Any:
+    """A canonical value as the logical value `records_from_logical` takes:
+    physical leaves, lists, (key, value) lists, dicts; a variant as its group."""
+    if v is None:
+        return None
+    match t.kind:
+        case "list":
+            return [_to_raw(t.element.type, e) for e in v]
+        case "map":
+            return [(_to_raw(t.key.type, k), _to_raw(t.value.type, x)) for k, x in v]
+        case "struct":
+            return {c.name: _to_raw(c.type, v[c.name]) for c in t.fields}
+        case "variant":
+            return {"metadata": v[0], "value": v[1]}
+    return _to_physical(t, v)
 
 
 def _to_physical(t: DataType, v):
@@ -135,6 +246,51 @@ def _to_physical(t: DataType, v):
 
 # ---- Parquet schema -> canonical type (the reader's own view) --------------------
 
+def _canonical_field(shape: Shape, name: str | None = None) -> Field:
+    node = shape.node
+    return Field(name or node.name, _canonical_shape_type(shape), node.repetition == _OPTIONAL)
+
+
+def _canonical_shape_type(shape: Shape) -> DataType:
+    """What a field means, from the shape the file's schema tree gives it."""
+    node = shape.node
+    if isinstance(shape, PrimitiveShape):
+        return canonical_type(node)
+    if isinstance(shape, ListShape):
+        return DataType("list", element=_canonical_field(shape.element, "element"))
+    if isinstance(shape, MapShape):
+        if shape.value is None:
+            raise Unsupported(f"field {node.name!r}: a map without values (a set of keys) has no "
+                              f"canonical form")
+        return DataType("map", key=_canonical_field(shape.key, "key"),
+                        value=_canonical_field(shape.value, "value"))
+    assert isinstance(shape, StructShape)
+    if node.logical_type is not None and node.logical_type.kind == "VARIANT":
+        names = [(f.node.name, f.node.physical_type, f.node.repetition) for f in shape.fields]
+        unshredded = [("metadata", M.Type.BYTE_ARRAY, _REQUIRED), ("value", M.Type.BYTE_ARRAY, _REQUIRED)]
+        if sorted(names) != unshredded:
+            raise Unsupported(f"field {node.name!r}: VARIANT other than the unshredded group of "
+                              f"two REQUIRED binaries (shredded variants): {_NOT_YET}")
+        return T.variant()
+    return DataType("struct", fields=tuple(_canonical_field(f) for f in shape.fields))
+
+
+def _from_raw(t: DataType, v: Any) -> Any:
+    """A logical value (`to_logical`, physical leaves) as a canonical value of `t`."""
+    if v is None:
+        return None
+    match t.kind:
+        case "list":
+            return [_from_raw(t.element.type, e) for e in v]
+        case "map":
+            return [(_from_raw(t.key.type, k), _from_raw(t.value.type, x)) for k, x in v]
+        case "struct":
+            return {c.name: _from_raw(c.type, v[c.name]) for c in t.fields}
+        case "variant":
+            return (v["metadata"], v["value"])
+    return _from_physical(t, v)
+
+
 _CONVERTED_INTS = {
     M.ConvertedType.INT_8: (8, True), M.ConvertedType.INT_16: (16, True),
     M.ConvertedType.INT_32: (32, True), M.ConvertedType.INT_64: (64, True),
@@ -150,7 +306,7 @@ _CONVERTED_BYTES = {M.ConvertedType.UTF8: "string", M.ConvertedType.ENUM: "enum"
                     M.ConvertedType.JSON: "json", M.ConvertedType.BSON: "bson"}
 
 
-def canonical_type(c: ColumnSpec) -> DataType:
+def canonical_type(c: SchemaNode) -> DataType:
     """What a column means, from its LogicalType, else its ConvertedType, else its physical type."""
     physical = M.Type(c.physical_type).name
     logical = c.logical_type.kind if c.logical_type is not None else None
@@ -158,7 +314,7 @@ def canonical_type(c: ColumnSpec) -> DataType:
     return t or _from_physical_type(c, physical)
 
 
-def _from_logical(c: ColumnSpec, physical: str) -> DataType | None:
+def _from_logical(c: SchemaNode, physical: str) -> DataType | None:
     lt = c.logical_type.member
     match c.logical_type.kind:
         case "INTEGER":
@@ -187,7 +343,7 @@ def _from_logical(c: ColumnSpec, physical: str) -> DataType | None:
     raise Unsupported(f"column {c.name!r}: logical type {c.logical_type.kind}: {_NOT_YET}")
 
 
-def _from_converted(c: ColumnSpec, physical: str) -> DataType | None:
+def _from_converted(c: SchemaNode, physical: str) -> DataType | None:
     ct = c.converted_type
     if ct is None:
         return None
@@ -208,7 +364,7 @@ def _from_converted(c: ColumnSpec, physical: str) -> DataType | None:
     raise Unsupported(f"column {c.name!r}: converted type {M.ConvertedType(ct).name}: {_NOT_YET}")
 
 
-def _from_physical_type(c: ColumnSpec, physical: str) -> DataType:
+def _from_physical_type(c: SchemaNode, physical: str) -> DataType:
     match physical:
         case "BOOLEAN":
             return T.boolean()

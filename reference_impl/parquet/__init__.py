@@ -17,13 +17,22 @@ schema_tree        the schema as a tree: leaves, paths, max definition/repetitio
 shredding          record shredding: nested values -> values + definition/repetition levels
 assembly           record assembly: the inverse, validating the levels
 nested_logical     LIST and MAP (and their legacy shapes) <-> Python lists and (key, value) pairs
-writer             write_parquet: flat schemas, PLAIN, data page v1, uncompressed
-reader             read_parquet: the same slice, refusing everything else by name
+writer_options     WriterOptions: every knob of the format a writer can turn
+levels             repetition/definition levels in data pages v1 and v2
+value_encodings    which encoding applies to which physical type; the values section
+dictionary         dictionary pages and index lookups
+pages              dictionary, data v1 and data v2 pages: building and opening them
+column_chunk       a column chunk: page planning, fallback, ColumnMetaData; reading it
+writer             write_table (any schema tree) and write_parquet (flat convenience)
+reader             read_parquet: any schema tree, page type, encoding and codec
 =================  ===========================================================
 
 Public API::
 
     from reference_impl.parquet.schema import ColumnSpec
-    from reference_impl.parquet.writer import write_parquet
+    from reference_impl.parquet.schema_tree import leaf, group, root
+    from reference_impl.parquet.nested_logical import list_node, map_node
+    from reference_impl.parquet.writer_options import WriterOptions
+    from reference_impl.parquet.writer import write_parquet, write_table
     from reference_impl.parquet.reader import read_parquet
 """

@@ -1,82 +1,192 @@
-"""Reading flat Parquet files: PLAIN values in data page v1, uncompressed.
+"""Reading Parquet files: any schema, every page type, encoding and codec.
 
 The reader follows the format, not our writer: it starts from the footer
 ('3 - File Format': "Readers are expected to first read the file metadata to
-find all the column chunks"), walks every page of every column chunk by its
-PageHeader ('3.7.5 - Column Chunks': "Column chunks are composed of pages
-written back to back"), accepts any number of pages per chunk, statistics or
-not, and unknown footer fields; it skips page types it does not know
-('3.2 - Extensibility': "Additional page types can be added and safely
-skipped").
+find all the column chunks"), rebuilds the schema tree (``schema_tree``), reads
+every column chunk of every row group page by page (``column_chunk``: data
+page v1 and v2, dictionary pages, every encoding, every codec, INDEX_PAGE and
+unknown page types skipped, '3.2 - Extensibility'), and assembles the records
+of each row group from the leaves' values and levels (``assembly``, '3.5 -
+Nested Encoding'), checking their count against ``RowGroup.num_rows``.
 
-Anything valid but outside this slice is refused with
-:class:`UnsupportedFeature` naming it (dictionary pages, data page v2, any
-encoding but PLAIN, compression, nested schemas, encryption) instead of being
-misread. Anything malformed raises the specific error of ``errors`` with the
-byte offset. Every length and count is checked against the bytes that hold it
-before it is used.
+:func:`read_parquet` returns :class:`ParquetContents`: the schema tree, the
+per-leaf values and levels, the records (raw physical tree, see
+``shredding``; ``logical_rows`` gives lists and maps) and, for a flat schema,
+the old flat view (``columns`` and ``data``).
+
+Anything valid but outside this implementation is refused with
+:class:`UnsupportedFeature` naming it (encryption, column chunks in other
+files, codecs and encodings it does not know) instead of being misread.
+Anything malformed raises the specific error of ``errors`` with the byte
+offset, the column path, the row group and the page ordinal. Every length and
+count is checked against the bytes that hold it before it is used.
 """
 
 from __future__ import annotations
 
 import os
-from dataclasses import dataclass
-from typing import BinaryIO
+from dataclasses import dataclass, field
+from functools import cached_property
+from typing import Any, BinaryIO
 
 import numpy as np
 
-from .encodings.plain import decode_plain
-from .encodings.rle_hybrid import bit_width_for, decode_rle_hybrid_length_prefixed
+from .assembly import assemble_records
+from .column_chunk import ChunkData, read_column_chunk
 from .errors import (
     BadMagic,
     CorruptMetadata,
-    CorruptPage,
     FooterLengthOutOfRange,
     TruncatedFile,
     UnsupportedFeature,
 )
 from .file_layout import ENCRYPTED_FOOTER_MAGIC, FOOTER_LENGTH, MAGIC, MIN_FILE_SIZE
-from .metadata import (
-    ColumnChunk,
-    ColumnMetaData,
-    CompressionCodec,
-    Encoding,
-    FileMetaData,
-    PageHeader,
-    PageType,
-    RowGroup,
-)
-from .schema import ColumnSpec, columns_from_schema, max_definition_level
+from .metadata import FileMetaData, RowGroup
+from .nested_logical import LeafHook, records_to_logical
+from .schema import ColumnSpec, column_of, is_flat
+from .schema_tree import LeafColumn, SchemaNode, leaf_columns, schema_tree_from_elements
 from .thrift_struct import deserialize
 
-__all__ = ["ParquetContents", "read_footer", "read_parquet"]
+__all__ = ["LeafData", "ParquetContents", "read_footer", "read_parquet"]
+
+Source = str | os.PathLike[str] | bytes | bytearray | memoryview | BinaryIO
 
 
-@dataclass
+@dataclass(eq=False)
+class LeafData:
+    """One leaf column over the whole file: its non-null values, and its
+    definition and repetition levels (one pair per entry; all zeros when the
+    maximum level is 0), row group after row group."""
+
+    leaf: LeafColumn
+    values: list[object]
+    definition_levels: np.ndarray
+    repetition_levels: np.ndarray
+
+
+@dataclass(eq=False)
 class ParquetContents:
-    """What :func:`read_parquet` returns."""
+    """What :func:`read_parquet` returns.
 
-    columns: list[ColumnSpec]  # derived from the footer schema
-    data: dict[str, list[object]]  # physical values per column, None for null
+    ``schema`` is the file's schema tree, ``leaves`` the per-leaf data (in
+    ``leaf_columns(schema)`` order), ``metadata`` the footer. ``records`` are
+    the rows as raw physical records (one dict per row; for a nested schema
+    assembled row group by row group while reading). For a flat schema,
+    ``columns`` and ``data`` are the flat view: a ColumnSpec per column, and
+    per column name the physical values with ``None`` for null.
+    """
+
+    schema: SchemaNode
+    leaves: list[LeafData]
     metadata: FileMetaData
+    # The records assembled while reading a nested schema; a flat schema's are
+    # built from ``data`` when first asked for.
+    _records: list[dict[str, Any]] | None = field(default=None, repr=False)
+
+    @property
+    def is_flat(self) -> bool:
+        return is_flat(self.schema)
+
+    @cached_property
+    def columns(self) -> list[ColumnSpec]:
+        """One ColumnSpec per column of a flat schema (:class:`UnsupportedFeature`
+        naming the first nested field otherwise)."""
+        return [column_of(child) for child in self.schema.children or ()]
+
+    @cached_property
+    def data(self) -> dict[str, list[object]]:
+        """Per top-level field, its value in each row: physical values with
+        ``None`` for null (for a nested field, its raw physical tree value)."""
+        if not self.is_flat:
+            return {
+                child.name: [record[child.name] for record in self.records]
+                for child in self.schema.children or ()
+            }
+        return {leaf.leaf.path[0]: _with_nulls(leaf) for leaf in self.leaves}
+
+    @cached_property
+    def records(self) -> list[dict[str, Any]]:
+        if self._records is not None:
+            return self._records
+        names = list(self.data)
+        return (
+            [dict(zip(names, row, strict=True)) for row in zip(*self.data.values(), strict=True)]
+            if names
+            else []
+        )
+
+    def logical_rows(self, leaf: LeafHook | None = None) -> list[dict[str, Any]]:
+        """The records with LIST and MAP fields as lists and ``(key, value)`` lists
+        (``nested_logical``); ``leaf`` converts each non-null leaf value."""
+        return records_to_logical(self.schema, self.records, leaf=leaf)
 
 
-def read_parquet(
-    source: str | os.PathLike[str] | bytes | bytearray | memoryview | BinaryIO,
-) -> ParquetContents:
-    """Read a whole flat Parquet file into physical values."""
+def _with_nulls(leaf: LeafData) -> list[object]:
+    """A flat column's values with None where the definition level says null."""
+    if leaf.leaf.max_definition_level == 0:
+        return list(leaf.values)
+    present = (leaf.definition_levels == leaf.leaf.max_definition_level).tolist()
+    values = iter(leaf.values)
+    return [next(values) if is_present else None for is_present in present]
+
+
+def read_parquet(source: Source) -> ParquetContents:
+    """Read a whole Parquet file."""
     file = _load(source)
     metadata, footer_start = read_footer(file)
-    columns = columns_from_schema(metadata.schema, footer_start)
-    _check_row_groups(metadata, columns, footer_start)
-    data: dict[str, list[object]] = {column.name: [] for column in columns}
-    for row_group in metadata.row_groups:
-        for column, chunk in zip(columns, row_group.columns, strict=True):
-            data[column.name] += _read_column_chunk(file, column, chunk, row_group, footer_start)
-    return ParquetContents(columns=columns, data=data, metadata=metadata)
+    tree = schema_tree_from_elements(metadata.schema, offset=footer_start)
+    leaves = leaf_columns(tree)
+    _check_row_groups(metadata, leaves, footer_start)
+    flat = is_flat(tree)
+    per_leaf: list[list[ChunkData]] = [[] for _ in leaves]
+    records: list[dict[str, Any]] | None = None if flat else []
+    for index, row_group in enumerate(metadata.row_groups):
+        chunks = [
+            read_column_chunk(
+                file,
+                leaf,
+                chunk,
+                row_group.num_rows,
+                where=f"column {leaf.dotted_path}, row group {index}",
+                footer_start=footer_start,
+            )
+            for leaf, chunk in zip(leaves, row_group.columns, strict=True)
+        ]
+        if records is not None:
+            records += assemble_records(
+                tree,
+                [(c.values, c.definition_levels, c.repetition_levels) for c in chunks],
+                expected_records=row_group.num_rows,
+                offset=_row_group_offset(row_group, footer_start),
+            )
+        for pieces, chunk in zip(per_leaf, chunks, strict=True):
+            pieces.append(chunk)
+    leaf_data = [_joined(leaf, pieces) for leaf, pieces in zip(leaves, per_leaf, strict=True)]
+    return ParquetContents(schema=tree, leaves=leaf_data, metadata=metadata, _records=records)
 
 
-def _load(source: str | os.PathLike[str] | bytes | bytearray | memoryview | BinaryIO) -> bytes:
+def _joined(leaf: LeafColumn, pieces: list[ChunkData]) -> LeafData:
+    values: list[object] = []
+    for piece in pieces:
+        values += piece.values
+    levels = {
+        kind: np.concatenate([getattr(p, kind) for p in pieces]) if pieces else np.zeros(0, np.int64)
+        for kind in ("definition_levels", "repetition_levels")
+    }
+    return LeafData(leaf, values, levels["definition_levels"], levels["repetition_levels"])
+
+
+def _row_group_offset(row_group: RowGroup, footer_start: int) -> int:
+    """Where a row group's data starts, for errors found across its columns."""
+    if row_group.file_offset:
+        return row_group.file_offset
+    for chunk in row_group.columns:
+        if chunk.meta_data is not None and chunk.meta_data.data_page_offset:
+            return chunk.meta_data.dictionary_page_offset or chunk.meta_data.data_page_offset
+    return footer_start
+
+
+def _load(source: Source) -> bytes:
     if isinstance(source, bytes | bytearray | memoryview):
         return bytes(source)
     if isinstance(source, str | os.PathLike):
@@ -129,13 +239,13 @@ def read_footer(file: bytes) -> tuple[FileMetaData, int]:
     return metadata, footer_start
 
 
-def _check_row_groups(metadata: FileMetaData, columns: list[ColumnSpec], footer_start: int) -> None:
+def _check_row_groups(metadata: FileMetaData, leaves: list[LeafColumn], footer_start: int) -> None:
     total_rows = 0
     for index, row_group in enumerate(metadata.row_groups):
-        if len(row_group.columns) != len(columns):
+        if len(row_group.columns) != len(leaves):
             raise CorruptMetadata(
                 f"row group {index} has {len(row_group.columns)} column chunks, "
-                f"the schema has {len(columns)} columns",
+                f"the schema has {len(leaves)} columns",
                 footer_start,
             )
         if row_group.num_rows < 0:
@@ -146,187 +256,3 @@ def _check_row_groups(metadata: FileMetaData, columns: list[ColumnSpec], footer_
             f"FileMetaData.num_rows is {metadata.num_rows}, the row groups hold {total_rows}",
             footer_start,
         )
-
-
-# ---------------------------------------------------------------------------
-# Column chunks ('3.7.5 - Column Chunks')
-# ---------------------------------------------------------------------------
-
-
-def _read_column_chunk(
-    file: bytes, column: ColumnSpec, chunk: ColumnChunk, row_group: RowGroup, footer_start: int
-) -> list[object]:
-    meta = _chunk_metadata(column, chunk, row_group, footer_start)
-    if meta.num_values == 0:
-        # Nothing to read. Writers differ in what offsets they give an empty
-        # chunk (pyarrow writes data_page_offset 0 and no pages), so none are used.
-        return []
-    start = _chunk_start(meta)
-    end = start + meta.total_compressed_size
-    if not (len(MAGIC) <= start and meta.total_compressed_size >= 0 and end <= footer_start):
-        raise CorruptMetadata(
-            f"column {column.name!r}: chunk [{start}, {end}) lies outside the data region "
-            f"[{len(MAGIC)}, {footer_start})",
-            footer_start,
-        )
-    values: list[object] = []
-    position = start
-    # Pages until the chunk's values are all read; every header consumes at
-    # least one byte, so this cannot loop forever.
-    while len(values) < meta.num_values:
-        if position >= end:
-            raise CorruptPage(
-                f"column {column.name!r}: the chunk ends after {len(values)} of its "
-                f"{meta.num_values} values",
-                position,
-            )
-        position = _read_page(file, column, position, end, meta.num_values - len(values), values)
-    return values
-
-
-def _chunk_metadata(
-    column: ColumnSpec, chunk: ColumnChunk, row_group: RowGroup, footer_start: int
-) -> ColumnMetaData:
-    where = f"column {column.name!r}"
-    if chunk.crypto_metadata is not None or chunk.encrypted_column_metadata is not None:
-        raise UnsupportedFeature(f"{where}: column encryption", footer_start)
-    if chunk.file_path is not None:
-        raise UnsupportedFeature(
-            f"{where}: column chunk stored in another file ({chunk.file_path!r})", footer_start
-        )
-    meta = chunk.meta_data
-    if meta is None:
-        raise CorruptMetadata(f"{where}: column chunk without meta_data", footer_start)
-    if meta.codec != CompressionCodec.UNCOMPRESSED:
-        raise UnsupportedFeature(f"{where}: compression codec {_name(meta.codec)}", footer_start)
-    if meta.type != column.physical_type:
-        raise CorruptMetadata(
-            f"{where}: chunk type {_name(meta.type)} differs from the schema's "
-            f"{column.physical_type.name}",
-            footer_start,
-        )
-    if meta.path_in_schema != [column.name]:
-        raise CorruptMetadata(
-            f"{where}: chunk path_in_schema is {meta.path_in_schema}", footer_start
-        )
-    # A flat column has exactly one value (possibly null) per row.
-    if meta.num_values != row_group.num_rows:
-        raise CorruptMetadata(
-            f"{where}: chunk has {meta.num_values} values, its row group {row_group.num_rows} rows",
-            footer_start,
-        )
-    return meta
-
-
-def _chunk_start(meta: ColumnMetaData) -> int:
-    """The first page: the dictionary page if there is one, else the first data page.
-
-    Some writers store dictionary_page_offset = 0 to mean "none"; offset 0 is the
-    magic, never a page, so it is treated as absent.
-    """
-    if meta.dictionary_page_offset:
-        return meta.dictionary_page_offset
-    return meta.data_page_offset
-
-
-# ---------------------------------------------------------------------------
-# Pages
-# ---------------------------------------------------------------------------
-
-
-def _read_page(
-    file: bytes,
-    column: ColumnSpec,
-    position: int,
-    chunk_end: int,
-    wanted: int,
-    values: list[object],
-) -> int:
-    """Read the page at ``position``, append its values; return where the next page starts."""
-    header, body_start = deserialize(PageHeader, file, start=position, end=chunk_end)
-    size = header.compressed_page_size
-    if size < 0 or header.uncompressed_page_size < 0:
-        raise CorruptPage(
-            f"page sizes are negative ({header.compressed_page_size}, "
-            f"{header.uncompressed_page_size})",
-            position,
-        )
-    body_end = body_start + size
-    if body_end > chunk_end:
-        raise CorruptPage(
-            f"page body of {size} bytes runs {body_end - chunk_end} byte(s) past the end "
-            f"of its column chunk",
-            position,
-        )
-    if header.uncompressed_page_size != size:
-        # Without compression the page is stored as is, so both sizes must agree.
-        raise CorruptPage(
-            f"uncompressed page with compressed_page_size {size} but "
-            f"uncompressed_page_size {header.uncompressed_page_size}",
-            position,
-        )
-    if header.type == PageType.DATA_PAGE:
-        values += _read_data_page_v1(file, column, header, position, body_start, body_end, wanted)
-    elif header.type == PageType.DICTIONARY_PAGE:
-        raise UnsupportedFeature("dictionary page (dictionary encoding)", position)
-    elif header.type == PageType.DATA_PAGE_V2:
-        raise UnsupportedFeature("page type DATA_PAGE_V2", position)
-    # INDEX_PAGE and page types from newer specs carry no values: skip them.
-    return body_end
-
-
-def _read_data_page_v1(
-    file: bytes,
-    column: ColumnSpec,
-    header: PageHeader,
-    page_offset: int,
-    body_start: int,
-    body_end: int,
-    wanted: int,
-) -> list[object]:
-    page = header.data_page_header
-    if page is None:
-        raise CorruptPage("DATA_PAGE header without data_page_header", page_offset)
-    if not 0 <= page.num_values <= wanted:
-        raise CorruptPage(
-            f"data page claims {page.num_values} values, the column chunk has {wanted} left",
-            page_offset,
-        )
-    if page.encoding != Encoding.PLAIN:
-        raise UnsupportedFeature(f"encoding {_name(page.encoding)}", page_offset)
-
-    position = body_start
-    max_level = max_definition_level(column)
-    if max_level > 0:
-        if page.definition_level_encoding != Encoding.RLE:
-            raise UnsupportedFeature(
-                f"definition level encoding {_name(page.definition_level_encoding)}", page_offset
-            )
-        levels, position = decode_rle_hybrid_length_prefixed(
-            file, bit_width_for(max_level), page.num_values, start=position, end=body_end
-        )
-        present = levels == max_level
-    else:
-        # A REQUIRED flat column stores no levels: every value is present.
-        present = np.ones(page.num_values, dtype=bool)
-
-    non_null, position = decode_plain(
-        column.physical_type,
-        file,
-        int(present.sum()),
-        type_length=column.type_length,
-        start=position,
-        end=body_end,
-    )
-    # Bytes after the last value are not read: the header's counts define the page
-    # (fastparquet pads each page with 8 zero bytes; parquet-java, Arrow C++ and
-    # DuckDB ignore such padding too).
-    if max_level == 0:
-        return non_null
-    present_values = iter(non_null)
-    return [next(present_values) if is_present else None for is_present in present.tolist()]
-
-
-def _name(value: object) -> str:
-    """An enum member's name, or the raw number of a value this code does not know."""
-    return getattr(value, "name", str(value))

@@ -4,9 +4,12 @@ parquet.thrift, 'SchemaElement': the schema is a tree flattened depth first;
 the first element is the root, a group whose ``num_children`` counts its
 children; a leaf has a physical ``type`` and a ``repetition_type``.
 
-This slice handles flat schemas only: the root and one level of leaves, each
-REQUIRED or OPTIONAL. Anything else (groups below the root, REPEATED fields)
-is an :class:`UnsupportedFeature` for now.
+This module is the *flat* view: the root and one level of leaves, each
+REQUIRED or OPTIONAL, which is what :func:`~reference_impl.parquet.writer.write_parquet`
+takes and :attr:`~reference_impl.parquet.reader.ParquetContents.columns` gives.
+Any schema, nested included, is a ``schema_tree.SchemaNode`` tree;
+:func:`schema_tree_of` and :func:`column_of` convert between the two views and
+:func:`is_flat` says whether a tree has a flat view.
 
 Logical types (LogicalTypes.md, 'Compatibility'): "Parquet writers must always
 write LogicalType annotations where applicable, but must also write the
@@ -23,6 +26,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass, replace
+from typing import TYPE_CHECKING
 
 from .errors import CorruptMetadata, UnsupportedFeature
 from .metadata import (
@@ -34,13 +38,19 @@ from .metadata import (
     Type,
 )
 
+if TYPE_CHECKING:  # schema_tree imports this module (converted_type_for)
+    from .schema_tree import SchemaNode
+
 __all__ = [
     "ROOT_NAME",
     "ColumnSpec",
+    "column_of",
     "columns_from_schema",
     "converted_type_for",
+    "is_flat",
     "max_definition_level",
     "schema_elements",
+    "schema_tree_of",
 ]
 
 ROOT_NAME = "schema"
@@ -255,4 +265,59 @@ def _column_from_leaf(element: SchemaElement, footer_offset: int) -> ColumnSpec:
         converted_type=element.converted_type,
         scale=element.scale,
         precision=element.precision,
+    )
+
+
+# ---------------------------------------------------------------------------
+# ColumnSpec <-> the schema tree
+# ---------------------------------------------------------------------------
+
+
+def schema_tree_of(columns: Sequence[ColumnSpec]) -> SchemaNode:
+    """The tree of a flat schema: the root and one leaf per column, as
+    :meth:`ColumnSpec.resolved` (ConvertedType derived) says."""
+    from .schema_tree import SchemaNode, root
+
+    leaves = []
+    for column in columns:
+        spec = column.resolved()
+        leaves.append(
+            SchemaNode(
+                name=spec.name,
+                repetition=spec.repetition,
+                physical_type=spec.physical_type,
+                type_length=spec.type_length,
+                logical_type=spec.logical_type,
+                converted_type=spec.converted_type,
+                scale=spec.scale,
+                precision=spec.precision,
+            )
+        )
+    return root(leaves)
+
+
+def is_flat(tree: SchemaNode) -> bool:
+    """True when every field is a REQUIRED or OPTIONAL leaf directly under the root."""
+    return all(
+        child.is_leaf and child.repetition in (FieldRepetitionType.REQUIRED, FieldRepetitionType.OPTIONAL)
+        for child in tree.children or ()
+    )
+
+
+def column_of(node: SchemaNode) -> ColumnSpec:
+    """The ColumnSpec of a top-level REQUIRED or OPTIONAL leaf, exactly as the file says."""
+    if not node.is_leaf or node.repetition == FieldRepetitionType.REPEATED:
+        raise UnsupportedFeature(
+            f"field {node.name!r} is a {'group' if node.is_group else 'REPEATED leaf'}: a nested "
+            f"field has no ColumnSpec (use the schema tree and the records)"
+        )
+    return ColumnSpec(
+        name=node.name,
+        physical_type=node.physical_type,
+        repetition=node.repetition,
+        type_length=node.type_length if node.physical_type == Type.FIXED_LEN_BYTE_ARRAY else None,
+        logical_type=node.logical_type,
+        converted_type=node.converted_type,
+        scale=node.scale,
+        precision=node.precision,
     )

@@ -1,25 +1,36 @@
-"""Writing flat Parquet files: PLAIN values, data page v1, no compression.
+"""Writing Parquet files: any schema tree, every encoding, codec and page layout.
 
 parquet-format-docs.txt, '3 - File Format' gives the layout written here::
 
     "PAR1" | column chunks, row group by row group | FileMetaData | length | "PAR1"
 
-Each column chunk ('3.7.5 - Column Chunks') is one or more data pages written
-back to back, each a PageHeader followed by the page. A data page v1 of a flat
-column is (parquet.thrift 'DataPageHeader'; 'Run Length Encoding / Bit-Packing
-Hybrid', table "Prepend length?"):
+Two entry points:
 
-    [definition levels: 4-byte length + RLE hybrid, OPTIONAL columns only]
-    [the non-null values, PLAIN encoded]
+* :func:`write_table` takes a schema tree (``schema_tree.SchemaNode``; build
+  it with ``schema_tree.leaf``/``group``/``root`` and ``nested_logical.list_node``/
+  ``map_node``), the records as raw physical records (``shredding`` says what
+  they look like; ``nested_logical.records_from_logical`` makes them from lists
+  and maps) and :class:`~reference_impl.parquet.writer_options.WriterOptions`,
+  which reach every knob: encoding (per column), dictionary with size limit and
+  fallback, codec (per column) and level, data page v1 or v2, v2
+  ``is_compressed``, page limits in records and bytes, row group size, RLE or
+  BIT_PACKED levels, ``created_by``, key-value metadata.
+* :func:`write_parquet` is the flat convenience: ``ColumnSpec`` columns and a
+  list of values per column.
 
-('3.8 - Nulls': nulls appear only in the definition levels.)
+Per row group, the records are shredded ('3.5 - Nested Encoding') and each leaf
+column becomes a column chunk (``column_chunk``: pages, dictionary, levels,
+compression, ColumnMetaData).
 
-Metadata written beyond the required fields: LogicalType *and* ConvertedType
-(LogicalTypes.md, 'Compatibility'), column_orders with TypeDefinedOrder for
-every leaf (needed for min/max statistics to be meaningful; parquet.thrift
-'FileMetaData.column_orders'), encoding_stats, row group ordinal, created_by.
-``ColumnChunk.file_offset`` is 0, as the current parquet.thrift asks of writers
-that store no ColumnMetaData outside the footer.
+Metadata written beyond the required fields: the schema exactly as the tree
+says (``leaf``, ``group``, ``list_node`` and ``map_node`` set LogicalType *and*
+the ConvertedType LogicalTypes.md defines for it, 'Compatibility'; a node built
+with ``converted_type=None`` is written without one, which is how the
+reference produces LogicalType-only files), column_orders with TypeDefinedOrder
+for every leaf (parquet.thrift 'FileMetaData.column_orders'), encoding_stats,
+row group ordinal, created_by. ``ColumnChunk.file_offset`` is 0, as the current
+parquet.thrift asks of writers that store no ColumnMetaData outside the footer.
+Output is deterministic: the same arguments give the same bytes.
 """
 
 from __future__ import annotations
@@ -27,46 +38,29 @@ from __future__ import annotations
 import os
 import struct
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass
-from importlib import metadata as package_metadata
-from typing import BinaryIO
+from dataclasses import replace
+from typing import Any, BinaryIO
 
-from .encodings.plain import encode_plain
-from .encodings.rle_hybrid import bit_width_for, encode_rle_hybrid_length_prefixed
+from .column_chunk import write_column_chunk
 from .errors import UnsupportedFeature
 from .file_layout import FOOTER_LENGTH, MAGIC
 from .metadata import (
-    ColumnChunk,
-    ColumnMetaData,
     ColumnOrder,
-    CompressionCodec,
-    DataPageHeader,
-    Encoding,
     FieldRepetitionType,
     FileMetaData,
     KeyValue,
-    PageEncodingStats,
-    PageHeader,
-    PageType,
     RowGroup,
     Type,
     TypeDefinedOrder,
 )
-from .schema import ColumnSpec, max_definition_level, schema_elements
+from .schema import ColumnSpec, schema_tree_of
+from .schema_tree import LeafColumn, SchemaNode, leaf_columns, schema_tree_to_elements
+from .shredding import shred_records
 from .thrift_struct import serialize
+from .value_encodings import check_value_encoding
+from .writer_options import DEFAULT_CREATED_BY, WriterOptions
 
-__all__ = ["DEFAULT_CREATED_BY", "write_parquet"]
-
-
-def _package_version() -> str:
-    try:
-        return package_metadata.version("columnar-conformance")
-    except package_metadata.PackageNotFoundError:
-        return "0+unknown"
-
-
-# parquet.thrift 'created_by': "<Application> version <App Version> (build <App Build Hash>)".
-DEFAULT_CREATED_BY = f"columnar-conformance reference version {_package_version()}"
+__all__ = ["DEFAULT_CREATED_BY", "WriterOptions", "write_parquet", "write_table"]
 
 # The file format version: the current parquet.thrift says writers should always write 1.
 FORMAT_VERSION = 1
@@ -77,50 +71,84 @@ INT96_BYTES = 12
 FLOAT32 = struct.Struct("<f")
 FLOAT64 = struct.Struct("<d")
 
+Sink = BinaryIO | str | os.PathLike[str]
 
-def write_parquet(
-    sink: BinaryIO | str | os.PathLike[str],
-    columns: Sequence[ColumnSpec],
-    data: Mapping[str, Sequence[object]],
-    *,
-    row_group_size: int | None = None,
-    created_by: str = DEFAULT_CREATED_BY,
-    key_value_metadata: Mapping[str, str] | None = None,
-    rows_per_page: int | None = None,
-) -> None:
-    """Write a flat Parquet file.
 
-    ``data`` maps each column name to its physical values (``None`` for null).
-    ``row_group_size`` is rows per row group (``None``: one row group);
-    ``rows_per_page`` is rows per data page (``None``: one page per column chunk).
-    Bad arguments raise ``ValueError`` naming the column and row; a feature this
-    writer does not produce raises :class:`UnsupportedFeature`.
+def write_table(
+    sink: Sink,
+    tree: SchemaNode,
+    records: Sequence[Mapping[str, Any]],
+    options: WriterOptions | None = None,
+) -> FileMetaData:
+    """Write ``records`` (raw physical records of ``tree``) to ``sink``; return the footer.
+
+    Bad arguments raise ``ValueError`` naming the record, field or column: a
+    record that does not fit the tree, a leaf value of the wrong physical type,
+    an encoding that does not apply to a column's type, a per-column option for
+    a column that does not exist.
     """
-    columns = list(columns)
-    num_rows = _validate(columns, data)
-    row_group_size = _positive_or_none(row_group_size, "row_group_size") or max(num_rows, 1)
-    rows_per_page = _positive_or_none(rows_per_page, "rows_per_page")
-
+    options = options or WriterOptions()
+    leaves = _check_tree(tree, options)
+    records = list(records)
+    row_group_size = options.row_group_size or max(len(records), 1)
     out = bytearray(MAGIC)
     row_groups = []
-    for ordinal, first_row in enumerate(range(0, num_rows, row_group_size)):
-        rows = range(first_row, min(first_row + row_group_size, num_rows))
-        row_groups.append(_write_row_group(out, columns, data, rows, ordinal, rows_per_page))
-
+    for ordinal, first in enumerate(range(0, len(records), row_group_size)):
+        group_records = records[first : first + row_group_size]
+        row_groups.append(_write_row_group(out, leaves, tree, group_records, first, ordinal, options))
     footer = FileMetaData(
         version=FORMAT_VERSION,
-        schema=schema_elements(columns),
-        num_rows=num_rows,
+        schema=schema_tree_to_elements(tree),
+        num_rows=len(records),
         row_groups=row_groups,
-        key_value_metadata=_key_values(key_value_metadata),
-        created_by=created_by,
-        column_orders=[ColumnOrder(TYPE_ORDER=TypeDefinedOrder()) for _ in columns],
+        key_value_metadata=_key_values(options.key_value_metadata),
+        created_by=options.created_by,
+        column_orders=[ColumnOrder(TYPE_ORDER=TypeDefinedOrder()) for _ in leaves],
     )
     footer_bytes = serialize(footer)
     out += footer_bytes
     out += FOOTER_LENGTH.pack(len(footer_bytes))
     out += MAGIC
     _emit(sink, bytes(out))
+    return footer
+
+
+def write_parquet(
+    sink: Sink,
+    columns: Sequence[ColumnSpec],
+    data: Mapping[str, Sequence[object]],
+    *,
+    row_group_size: int | None = None,
+    created_by: str | None = None,
+    key_value_metadata: Mapping[str, str] | None = None,
+    rows_per_page: int | None = None,
+    options: WriterOptions | None = None,
+) -> FileMetaData:
+    """Write a flat Parquet file.
+
+    ``data`` maps each column name to its physical values (``None`` for null).
+    ``row_group_size`` is rows per row group (``None``: one row group);
+    ``rows_per_page`` is rows per data page (``None``: one page per column chunk);
+    ``options`` sets every other knob (the keyword arguments given here win).
+    Bad arguments raise ``ValueError`` naming the column and row; a REPEATED
+    column raises :class:`UnsupportedFeature` (use :func:`write_table`).
+    """
+    columns = list(columns)
+    num_rows = _validate(columns, data)
+    options = options or WriterOptions()
+    overrides: dict[str, Any] = {}
+    if row_group_size is not None:
+        overrides["row_group_size"] = _positive(row_group_size, "row_group_size")
+    if rows_per_page is not None:
+        overrides["page_row_limit"] = _positive(rows_per_page, "rows_per_page")
+    if created_by is not None:
+        overrides["created_by"] = created_by
+    if key_value_metadata is not None:
+        overrides["key_value_metadata"] = _checked_pairs(key_value_metadata)
+    options = replace(options, **overrides)
+    names = [column.name for column in columns]
+    records = [{name: data[name][row] for name in names} for row in range(num_rows)]
+    return write_table(sink, schema_tree_of(columns), records, options)
 
 
 # ---------------------------------------------------------------------------
@@ -128,8 +156,27 @@ def write_parquet(
 # ---------------------------------------------------------------------------
 
 
+def _check_tree(tree: SchemaNode, options: WriterOptions) -> list[LeafColumn]:
+    if not isinstance(tree, SchemaNode) or tree.is_leaf:
+        raise ValueError("the schema must be a root group (schema_tree.root)")
+    leaves = leaf_columns(tree)
+    if not leaves:
+        raise ValueError("a Parquet file needs at least one column")
+    fields = {".".join(leaf.path[:length]) for leaf in leaves for length in range(1, len(leaf.path) + 1)}
+    unknown = sorted(options.column_keys - fields)
+    if unknown:
+        raise ValueError(f"per-column options name no column or group of the schema: {unknown}")
+    for leaf in leaves:
+        settings = options.for_column(leaf.dotted_path)
+        problem = check_value_encoding(settings.encoding, leaf.node.physical_type)
+        if problem:
+            which = "fallback encoding" if settings.dictionary is not None else "encoding"
+            raise ValueError(f"column {leaf.dotted_path}: {which} {problem}")
+    return leaves
+
+
 def _validate(columns: list[ColumnSpec], data: Mapping[str, Sequence[object]]) -> int:
-    """Check schema and values; return the number of rows."""
+    """Check the flat schema and values; return the number of rows."""
     if not columns:
         raise ValueError("a Parquet file needs at least one column")
     for column in columns:
@@ -147,26 +194,32 @@ def _validate(columns: list[ColumnSpec], data: Mapping[str, Sequence[object]]) -
     for column in columns:
         if column.repetition not in (FieldRepetitionType.REQUIRED, FieldRepetitionType.OPTIONAL):
             raise UnsupportedFeature(
-                f"column {column.name!r}: repetition {column.repetition.name} (nested data)"
+                f"column {column.name!r}: repetition {column.repetition.name} (nested data: use write_table)"
             )
         for row, value in enumerate(data[column.name]):
-            _check_value(column, row, value)
+            if value is None:
+                if column.repetition == FieldRepetitionType.REQUIRED:
+                    raise ValueError(f"column {column.name!r}, row {row}: None (null) in a REQUIRED column")
+                continue
+            problem = value_problem(column.physical_type, column.type_length, value)
+            if problem:
+                raise ValueError(f"column {column.name!r}, row {row}: {problem}, got {value!r:.80}")
     return lengths[names[0]]
 
 
-def _check_value(column: ColumnSpec, row: int, value: object) -> None:
-    problem = _value_problem(column, value)
-    if problem:
-        raise ValueError(f"column {column.name!r}, row {row}: {problem}, got {value!r:.80}")
+def _check_leaf_values(leaf: LeafColumn, values: Sequence[object], first_record: int) -> None:
+    node = leaf.node
+    for index, value in enumerate(values):
+        problem = value_problem(node.physical_type, node.type_length, value)  # type: ignore[arg-type]
+        if problem:
+            raise ValueError(
+                f"column {leaf.dotted_path}, value {index} of the row group starting at record "
+                f"{first_record}: {problem}, got {value!r:.80}"
+            )
 
 
-def _value_problem(column: ColumnSpec, value: object) -> str | None:
-    """What is wrong with ``value`` as a physical value of ``column``, or None."""
-    physical_type = column.physical_type
-    if value is None:
-        if column.repetition == FieldRepetitionType.REQUIRED:
-            return "None (null) in a REQUIRED column"
-        return None
+def value_problem(physical_type: Type, type_length: int | None, value: object) -> str | None:
+    """What is wrong with non-null ``value`` as a physical value of the type, or None."""
     if physical_type == Type.BOOLEAN:
         return None if isinstance(value, bool) else "expected bool"
     if physical_type in INT_BITS:
@@ -191,8 +244,8 @@ def _value_problem(column: ColumnSpec, value: object) -> str | None:
             return "expected bytes for BYTE_ARRAY"
         return None if len(value) <= MAX_I32 else "longer than a page can hold"
     if physical_type == Type.FIXED_LEN_BYTE_ARRAY:
-        if not isinstance(value, bytes | bytearray) or len(value) != column.type_length:
-            return f"expected bytes of length {column.type_length} for FIXED_LEN_BYTE_ARRAY"
+        if not isinstance(value, bytes | bytearray) or len(value) != type_length:
+            return f"expected bytes of length {type_length} for FIXED_LEN_BYTE_ARRAY"
         return None
     return f"unknown physical type {physical_type!r}"
 
@@ -209,119 +262,59 @@ def _exact_float32(value: float) -> bool:
     return FLOAT64.pack(back) == FLOAT64.pack(value)
 
 
-def _positive_or_none(value: int | None, name: str) -> int | None:
-    if value is None:
-        return None
+def _positive(value: int, name: str) -> int:
     if not isinstance(value, int) or isinstance(value, bool) or value < 1:
         raise ValueError(f"{name} must be a positive int or None, got {value!r}")
     return value
 
 
-def _key_values(pairs: Mapping[str, str] | None) -> list[KeyValue] | None:
-    if not pairs:
-        return None
+def _checked_pairs(pairs: Mapping[str, str]) -> Mapping[str, str]:
     for key, value in pairs.items():
         if not isinstance(key, str) or not (value is None or isinstance(value, str)):
             raise ValueError(f"key_value_metadata must map str to str, got {key!r}: {value!r}")
+    return pairs
+
+
+def _key_values(pairs: Mapping[str, str | None] | None) -> list[KeyValue] | None:
+    if not pairs:
+        return None
     return [KeyValue(key=key, value=value) for key, value in pairs.items()]
 
 
 # ---------------------------------------------------------------------------
-# Row groups, column chunks, pages
+# Row groups
 # ---------------------------------------------------------------------------
 
 
 def _write_row_group(
     out: bytearray,
-    columns: list[ColumnSpec],
-    data: Mapping[str, Sequence[object]],
-    rows: range,
+    leaves: list[LeafColumn],
+    tree: SchemaNode,
+    records: list[Mapping[str, Any]],
+    first_record: int,
     ordinal: int,
-    rows_per_page: int | None,
+    options: WriterOptions,
 ) -> RowGroup:
     first_page_offset = len(out)
-    chunks = [
-        _write_column_chunk(out, column, data[column.name][rows.start : rows.stop], rows_per_page)
-        for column in columns
-    ]
-    total_size = sum(chunk.meta_data.total_compressed_size for chunk in chunks)
+    try:
+        columns = shred_records(tree, records)
+    except ValueError as error:
+        raise ValueError(f"{error} (record numbers count from record {first_record})") from error
+    chunks = []
+    for leaf, column in zip(leaves, columns, strict=True):
+        _check_leaf_values(leaf, column.values, first_record)
+        chunks.append(write_column_chunk(out, leaf, column, options.for_column(leaf.dotted_path)))
     return RowGroup(
         columns=chunks,
         total_byte_size=sum(chunk.meta_data.total_uncompressed_size for chunk in chunks),
-        num_rows=len(rows),
+        num_rows=len(records),
         file_offset=first_page_offset,
-        total_compressed_size=total_size,
+        total_compressed_size=sum(chunk.meta_data.total_compressed_size for chunk in chunks),
         ordinal=ordinal if ordinal <= MAX_I16 else None,
     )
 
 
-@dataclass
-class _EncodedPage:
-    header: PageHeader
-    body: bytes
-
-
-def _write_column_chunk(
-    out: bytearray, column: ColumnSpec, values: Sequence[object], rows_per_page: int | None
-) -> ColumnChunk:
-    chunk_start = len(out)
-    page_size = rows_per_page or len(values)
-    page_count = 0
-    for first in range(0, len(values), page_size):
-        page = _data_page_v1(column, values[first : first + page_size])
-        out += serialize(page.header)
-        out += page.body
-        page_count += 1
-    chunk_size = len(out) - chunk_start
-    encodings = [Encoding.PLAIN]
-    if max_definition_level(column) > 0:
-        encodings.append(Encoding.RLE)  # the definition levels
-    meta_data = ColumnMetaData(
-        type=column.physical_type,
-        encodings=encodings,
-        path_in_schema=[column.name],
-        codec=CompressionCodec.UNCOMPRESSED,
-        num_values=len(values),
-        total_uncompressed_size=chunk_size,  # no compression: both sizes are equal
-        total_compressed_size=chunk_size,
-        data_page_offset=chunk_start,
-        encoding_stats=[
-            PageEncodingStats(
-                page_type=PageType.DATA_PAGE, encoding=Encoding.PLAIN, count=page_count
-            )
-        ],
-    )
-    return ColumnChunk(file_offset=0, meta_data=meta_data)
-
-
-def _data_page_v1(column: ColumnSpec, values: Sequence[object]) -> _EncodedPage:
-    max_level = max_definition_level(column)
-    body = b""
-    if max_level > 0:
-        levels = [0 if value is None else max_level for value in values]
-        body += encode_rle_hybrid_length_prefixed(levels, bit_width_for(max_level))
-    present = [value for value in values if value is not None]
-    body += encode_plain(column.physical_type, present, column.type_length)
-    if len(body) > MAX_I32:
-        raise ValueError(
-            f"column {column.name!r}: a data page of {len(body)} bytes exceeds the i32 "
-            "page size; pass a smaller rows_per_page"
-        )
-    header = PageHeader(
-        type=PageType.DATA_PAGE,
-        uncompressed_page_size=len(body),
-        compressed_page_size=len(body),
-        data_page_header=DataPageHeader(
-            num_values=len(values),  # including nulls
-            encoding=Encoding.PLAIN,
-            definition_level_encoding=Encoding.RLE,
-            repetition_level_encoding=Encoding.RLE,
-        ),
-    )
-    return _EncodedPage(header, body)
-
-
-def _emit(sink: BinaryIO | str | os.PathLike[str], content: bytes) -> None:
+def _emit(sink: Sink, content: bytes) -> None:
     if isinstance(sink, str | os.PathLike):
         with open(sink, "wb") as file:
             file.write(content)

@@ -1,0 +1,195 @@
+"""Every knob of the reference writer, and how it resolves for one column.
+
+The knobs follow the spec's vocabulary:
+
+* value encoding (parquet-format-docs.txt, '3.7.2 - Encodings'): ``encoding``
+  for every column, ``column_encodings`` per column. A dictionary encoding
+  (``RLE_DICTIONARY``, or its deprecated data page v1 name ``PLAIN_DICTIONARY``)
+  turns the dictionary on: "If the dictionary grows too big, whether in size or
+  number of distinct values, the encoding will fall back to the plain
+  encoding" ('Dictionary Encoding'). ``dictionary_size_limit`` is that size, in
+  bytes of the PLAIN-encoded dictionary; ``fallback_encoding`` (PLAIN by
+  default) is what the pages after the fallback use.
+* compression ('3.7.1 - Compression'): ``codec`` (``column_codecs`` per
+  column) and the codec's own ``compression_level`` (applied to the columns
+  whose codec has levels: GZIP, BROTLI, ZSTD, LZ4, LZ4_RAW; see ``compression``).
+* pages ('3.7 - Data Pages'; parquet.thrift ``DataPageHeader`` and
+  ``DataPageHeaderV2``): ``page_version`` 1 or 2; ``v2_is_compressed``
+  (``DataPageHeaderV2.is_compressed``); ``level_encoding`` RLE or the
+  deprecated BIT_PACKED (data page v1 only: v2 levels are always RLE);
+  ``page_row_limit`` (records per page) and ``page_byte_limit`` (an estimate of
+  the page's uncompressed bytes, see ``column_chunk``). Pages are only ever cut
+  between records (repetition level 0), as ``DataPageHeaderV2.num_rows``
+  requires ("pages change on record boundaries (r = 0)").
+* row groups ('Row Group Size'): ``row_group_size`` in records.
+* footer: ``created_by``, ``key_value_metadata``.
+
+Per-column maps are keyed by a column's dotted path (``ColumnMetaData.path_in_schema``
+joined with "."), or by the dotted path of any group above it, which then
+applies to every leaf under that group; the longest matching key wins.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+from importlib import metadata as package_metadata
+
+from .compression import CODECS
+from .metadata import CompressionCodec, Encoding
+
+__all__ = [
+    "DEFAULT_CREATED_BY",
+    "DICTIONARY_ENCODINGS",
+    "ColumnSettings",
+    "WriterOptions",
+]
+
+
+def _package_version() -> str:
+    try:
+        return package_metadata.version("columnar-conformance")
+    except package_metadata.PackageNotFoundError:
+        return "0+unknown"
+
+
+# parquet.thrift 'created_by': "<Application> version <App Version> (build <App Build Hash>)".
+DEFAULT_CREATED_BY = f"columnar-conformance reference version {_package_version()}"
+
+DICTIONARY_ENCODINGS = frozenset({Encoding.PLAIN_DICTIONARY, Encoding.RLE_DICTIONARY})
+LEVEL_ENCODINGS = frozenset({Encoding.RLE, Encoding.BIT_PACKED})
+PAGE_VERSIONS = (1, 2)
+
+
+@dataclass(frozen=True)
+class ColumnSettings:
+    """The knobs as they apply to one leaf column (see :meth:`WriterOptions.for_column`).
+
+    ``dictionary`` is the data page encoding of dictionary indices
+    (RLE_DICTIONARY or PLAIN_DICTIONARY), or ``None`` for no dictionary;
+    ``encoding`` is the non-dictionary encoding: of every page without a
+    dictionary, and of the pages after a fallback.
+    """
+
+    encoding: Encoding
+    dictionary: Encoding | None
+    dictionary_size_limit: int | None
+    codec: CompressionCodec
+    compression_level: int | None
+    page_version: int
+    v2_is_compressed: bool
+    level_encoding: Encoding
+    page_row_limit: int | None
+    page_byte_limit: int | None
+
+
+@dataclass(frozen=True)
+class WriterOptions:
+    """How :func:`~reference_impl.parquet.writer.write_table` lays out a file.
+
+    Enum fields accept the enum or its name (``"ZSTD"``). ``None`` limits mean
+    "no limit": one page per column chunk, one row group per file.
+    """
+
+    encoding: Encoding = Encoding.PLAIN
+    column_encodings: Mapping[str, Encoding] = field(default_factory=dict)
+    fallback_encoding: Encoding = Encoding.PLAIN
+    dictionary_size_limit: int | None = None
+    codec: CompressionCodec = CompressionCodec.UNCOMPRESSED
+    column_codecs: Mapping[str, CompressionCodec] = field(default_factory=dict)
+    compression_level: int | None = None
+    page_version: int = 1
+    v2_is_compressed: bool = True
+    level_encoding: Encoding = Encoding.RLE
+    page_row_limit: int | None = None
+    page_byte_limit: int | None = None
+    row_group_size: int | None = None
+    created_by: str = DEFAULT_CREATED_BY
+    key_value_metadata: Mapping[str, str | None] | None = None
+
+    def __post_init__(self) -> None:
+        set_ = object.__setattr__
+        set_(self, "encoding", _enum(Encoding, self.encoding, "encoding"))
+        set_(self, "fallback_encoding", _enum(Encoding, self.fallback_encoding, "fallback_encoding"))
+        set_(self, "level_encoding", _enum(Encoding, self.level_encoding, "level_encoding"))
+        set_(self, "codec", _enum(CompressionCodec, self.codec, "codec"))
+        set_(
+            self,
+            "column_encodings",
+            {
+                path: _enum(Encoding, value, f"column_encodings[{path!r}]")
+                for path, value in dict(self.column_encodings).items()
+            },
+        )
+        set_(
+            self,
+            "column_codecs",
+            {
+                path: _enum(CompressionCodec, value, f"column_codecs[{path!r}]")
+                for path, value in dict(self.column_codecs).items()
+            },
+        )
+        for codec in (self.codec, *self.column_codecs.values()):
+            if codec not in CODECS:
+                raise ValueError(f"no compression codec {codec.name} in this implementation")
+        if self.fallback_encoding in DICTIONARY_ENCODINGS:
+            raise ValueError("fallback_encoding must be a non-dictionary encoding")
+        if self.page_version not in PAGE_VERSIONS:
+            raise ValueError(f"page_version must be 1 or 2, got {self.page_version!r}")
+        if self.level_encoding not in LEVEL_ENCODINGS:
+            raise ValueError(f"level_encoding must be RLE or BIT_PACKED, got {self.level_encoding.name}")
+        if self.level_encoding == Encoding.BIT_PACKED and self.page_version != 1:
+            raise ValueError("BIT_PACKED levels exist only in data page v1 (v2 levels are always RLE)")
+        for name in ("dictionary_size_limit", "page_row_limit", "page_byte_limit", "row_group_size"):
+            value = getattr(self, name)
+            if value is not None and (not isinstance(value, int) or isinstance(value, bool) or value < 1):
+                raise ValueError(f"{name} must be a positive int or None, got {value!r}")
+        if not isinstance(self.created_by, str):
+            raise ValueError(f"created_by must be a string, got {self.created_by!r}")
+        for key, value in (self.key_value_metadata or {}).items():
+            if not isinstance(key, str) or not (value is None or isinstance(value, str)):
+                raise ValueError(f"key_value_metadata must map str to str, got {key!r}: {value!r}")
+
+    @property
+    def column_keys(self) -> set[str]:
+        """Every dotted path named by a per-column map (the writer checks they exist)."""
+        return set(self.column_encodings) | set(self.column_codecs)
+
+    def for_column(self, dotted_path: str) -> ColumnSettings:
+        encoding = _lookup(self.column_encodings, dotted_path, self.encoding)
+        dictionary = encoding if encoding in DICTIONARY_ENCODINGS else None
+        codec = _lookup(self.column_codecs, dotted_path, self.codec)
+        return ColumnSettings(
+            encoding=self.fallback_encoding if dictionary is not None else encoding,
+            dictionary=dictionary,
+            dictionary_size_limit=self.dictionary_size_limit,
+            codec=codec,
+            compression_level=self.compression_level if CODECS[codec].has_level else None,
+            page_version=self.page_version,
+            v2_is_compressed=self.v2_is_compressed,
+            level_encoding=self.level_encoding,
+            page_row_limit=self.page_row_limit,
+            page_byte_limit=self.page_byte_limit,
+        )
+
+
+def _lookup(overrides: Mapping[str, object], dotted_path: str, default):
+    """The value for the longest key that is the path or a group above it."""
+    parts = dotted_path.split(".")
+    for length in range(len(parts), 0, -1):
+        key = ".".join(parts[:length])
+        if key in overrides:
+            return overrides[key]
+    return default
+
+
+def _enum(enum_type, value, what: str):
+    if isinstance(value, str):
+        try:
+            return enum_type[value]
+        except KeyError:
+            raise ValueError(f"{what}: no {enum_type.__name__} named {value!r}") from None
+    try:
+        return enum_type(value)
+    except ValueError:
+        raise ValueError(f"{what}: {value!r} is not a {enum_type.__name__}") from None
