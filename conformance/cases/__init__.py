@@ -2,27 +2,36 @@
 
 from __future__ import annotations
 
+import functools
+from collections import Counter
+
 from . import codecs, encodings, logical_types, nested, pages, physical_types
 from .model import Case, WriteOptions, select
 
 _AREAS = (physical_types, logical_types, encodings, codecs, pages, nested)
 
 
-def all_cases() -> list[Case]:
-    """Every case of the catalogue; ids are unique."""
-    out = [case for area in _AREAS for case in area.cases()]
-    ids = [c.id for c in out]
-    duplicates = {i for i in ids if ids.count(i) > 1}
+@functools.cache
+def _catalogue() -> dict[str, Case]:
+    """Built once per process: building and validating every case is not free, and a
+    matrix worker looks a case up for every cell."""
+    cases = [case for area in _AREAS for case in area.cases()]
+    duplicates = sorted(i for i, n in Counter(c.id for c in cases).items() if n > 1)
     if duplicates:
-        raise ValueError(f"duplicate case ids: {sorted(duplicates)}")
-    return out
+        raise ValueError(f"duplicate case ids: {duplicates}")
+    return {c.id: c for c in cases}
+
+
+def all_cases() -> list[Case]:
+    """Every case of the catalogue, in catalogue order; ids are unique."""
+    return list(_catalogue().values())
 
 
 def case_by_id(case_id: str) -> Case:
-    for case in all_cases():
-        if case.id == case_id:
-            return case
-    raise KeyError(f"no case {case_id!r}")
+    try:
+        return _catalogue()[case_id]
+    except KeyError:
+        raise KeyError(f"no case {case_id!r}") from None
 
 
 __all__ = ["Case", "WriteOptions", "all_cases", "case_by_id", "select"]
