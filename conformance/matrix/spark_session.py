@@ -20,7 +20,7 @@ SHUFFLE_PARTITIONS = 4
 # shift the local-time (NTZ) conversions it does.
 SESSION_TIME_ZONE = "UTC"
 _LOG4J2 = """\
-rootLogger.level = error
+rootLogger.level = fatal
 rootLogger.appenderRef.stderr.ref = console
 appender.console.type = Console
 appender.console.name = console
@@ -76,7 +76,9 @@ def get_session(master: str | None = None):
         .config("spark.python.worker.reuse", "true")
         .getOrCreate()
     )
-    _session.sparkContext.setLogLevel("ERROR")
+    # An engine failure is recorded in its cell with the exception text; Spark's own
+    # ERROR lines (task failures with stack traces) would only repeat it on the console.
+    _session.sparkContext.setLogLevel("FATAL")
     _master = master
     return _session
 
