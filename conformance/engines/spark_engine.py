@@ -9,6 +9,7 @@ datetime or time-zone conversion can change them.
 
 from __future__ import annotations
 
+import contextlib
 import shutil
 from pathlib import Path
 
@@ -20,6 +21,7 @@ from conformance.values.codec import decimal_from_unscaled, unscaled_from_decima
 from .base import Capabilities, Engine, Unsupported
 
 NANOS_PER_MICRO = 1_000
+MAX_JAVA_CAUSES = 8
 # WriteOptions.codec -> Spark's `compression` option (ENGINE-NOTES.md, "Spark").
 _CODECS = {"UNCOMPRESSED": "none", "SNAPPY": "snappy", "GZIP": "gzip", "LZ4": "lz4",
            "LZ4_RAW": "lz4_raw", "ZSTD": "zstd"}
@@ -49,6 +51,26 @@ CAPABILITIES = Capabilities(
 )
 
 
+class SparkJobFailed(RuntimeError):
+    """A Spark job failed; the message carries the Java exception and its causes."""
+
+
+@contextlib.contextmanager
+def _java_causes():
+    """Re-raise a Py4J error with its chain of Java causes: the top-level Spark message
+    ("Encountered error while reading file") names no reason, the innermost cause does."""
+    from py4j.protocol import Py4JJavaError
+
+    try:
+        yield
+    except Py4JJavaError as exc:
+        chain, cause = [], exc.java_exception
+        while cause is not None and len(chain) < MAX_JAVA_CAUSES:
+            chain.append(cause.toString())
+            cause = cause.getCause()
+        raise SparkJobFailed("\ncaused by: ".join(chain)) from None
+
+
 class SparkEngine(Engine):
     name = "spark"
     distribution = "pyspark"
@@ -76,7 +98,8 @@ class SparkEngine(Engine):
         staged = spark.createDataFrame(rows, _staging_schema(case.schema))
         df = staged.select(*[_from_staging(F.col(f"`{f.name}`"), f) for f in case.schema])
         out_dir = path.with_name(path.name + ".spark-out")
-        df.coalesce(1).write.mode("overwrite").options(**options).parquet(str(out_dir))
+        with _java_causes():
+            df.coalesce(1).write.mode("overwrite").options(**options).parquet(str(out_dir))
         parts = sorted(out_dir.glob("part-*.parquet"))
         if len(parts) != 1:
             raise RuntimeError(f"Spark wrote {len(parts)} data files, expected 1: {parts}")
@@ -102,12 +125,14 @@ class SparkEngine(Engine):
     def read(self, path: Path) -> Table:
         from pyspark.sql import functions as F
 
-        df = self._spark().read.parquet(str(path))
-        schema = Schema(tuple(_field_from_spark(f) for f in df.schema.fields))
-        exact = df.select(*[_exact_column(F.col(f"`{f.name}`"), f.dataType).alias(f.name)
-                            for f in df.schema.fields])
+        with _java_causes():
+            df = self._spark().read.parquet(str(path))
+            schema = Schema(tuple(_field_from_spark(f) for f in df.schema.fields))
+            exact = df.select(*[_exact_column(F.col(f"`{f.name}`"), f.dataType).alias(f.name)
+                                for f in df.schema.fields])
+            collected = exact.collect()
         rows = [tuple(_from_spark_value(f.type, v) for f, v in zip(schema, row, strict=True))
-                for row in exact.collect()]
+                for row in collected]
         return Table(schema, tuple(rows))
 
 
