@@ -25,13 +25,6 @@ def engine():
     return DuckDBEngine()
 
 
-
-def test_name_and_version(engine):
-    import duckdb
-
-    assert engine.name == "duckdb" and engine.version == duckdb.__version__
-
-
 def test_uint8_required(engine, tmp_path):
     column = pq.ParquetFile(_write(engine, case_by_id("physical/uint8-required"),
                                    tmp_path)).schema.column(0)

@@ -33,13 +33,6 @@ def engine():
     return FastparquetEngine()
 
 
-
-def test_name_and_version(engine):
-    import fastparquet
-
-    assert engine.name == "fastparquet" and engine.version == fastparquet.__version__
-
-
 # ---- write --------------------------------------------------------------------
 
 def test_uint8_required(engine, tmp_path):

@@ -25,13 +25,6 @@ def engine():
     return PyArrowEngine()
 
 
-
-def test_name_and_version(engine):
-    import pyarrow
-
-    assert engine.name == "pyarrow" and engine.version == pyarrow.__version__
-
-
 def test_uint8_required_is_annotated_int8_unsigned(engine, tmp_path):
     path = _write(engine, case_by_id("physical/uint8-required"), tmp_path)
     column = pq.ParquetFile(path).schema.column(0)
