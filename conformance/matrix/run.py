@@ -112,9 +112,34 @@ class _PhaseRunner:
         distributed = [r for r in requests if r["engine"] not in in_driver]
         local = [r for r in requests if r["engine"] in in_driver]
         results = self._distributed(phase, distributed)
-        results += list(logged((run_cell(r, self.run_dir) for r in local),
+        results += list(logged((self._in_driver(r) for r in local),
                                self.run_dir, f"{phase}-driver"))
         return results
+
+    def _in_driver(self, request: dict) -> dict:
+        """Run a cell in this process under the time limit: when it runs out, the cell's
+        Spark jobs are cancelled (its job group), so a hung Spark read or write becomes
+        a `timeout` cell instead of stalling the run."""
+        sc = self.spark.sparkContext
+        group = f"cell-{request['cell_id']}"
+        expired = threading.Event()
+
+        def cancel() -> None:
+            expired.set()
+            sc.cancelJobGroup(group)
+
+        sc.setJobGroup(group, request["cell_id"], interruptOnCancel=True)
+        timer = threading.Timer(self.config.timeout_s, cancel)
+        timer.start()
+        try:
+            record = run_cell(request, self.run_dir)
+        finally:
+            timer.cancel()
+        if expired.is_set():
+            record.update(outcome="timeout", detail=(
+                f"no answer within {self.config.timeout_s:g} s; its Spark jobs were cancelled\n"
+                f"{record['detail']}"))
+        return record
 
     def _distributed(self, phase: str, requests: list[dict]) -> list[dict]:
         if not requests:

@@ -65,6 +65,21 @@ def test_a_crashing_reader_is_a_crash_cell_and_the_run_goes_on(run):
     assert cells["read/spark/crashing/shape/row-groups"]["outcome"] in ("error", "crash")
 
 
+def test_a_hung_spark_cell_is_cancelled_into_a_timeout(spark, tmp_path):
+    config = RunConfig(workdir=tmp_path, writers=["reference"],
+                       readers=["tests.support.hanging_spark_engine:HangingSparkEngine",
+                                "reference"],
+                       case_globs=["physical/boolean-required"], timeout_s=5)
+    cells = _cells(run_matrix(config))
+    hung = cells["read/reference/hanging-spark/physical/boolean-required"]
+    assert hung["outcome"] == "timeout"
+    assert "Spark jobs were cancelled" in hung["detail"]
+    assert hung["duration_s"] < 60
+    # The run went on, and the session still works.
+    assert cells["read/reference/reference/physical/boolean-required"]["outcome"] == "pass"
+    assert spark.range(3).count() == 3
+
+
 def test_files_are_kept_with_their_hash(run):
     result = run[0]
     cell = _cells(result)["write/spark/physical/string-required"]
