@@ -23,6 +23,7 @@ value_encodings    which encoding applies to which physical type; the values sec
 dictionary         dictionary pages and index lookups
 pages              dictionary, data v1 and data v2 pages: building and opening them
 column_chunk       a column chunk: page planning, fallback, ColumnMetaData; reading it
+sort_order         the column orders of min/max statistics (signed, unsigned, undefined)
 writer             write_table (any schema tree) and write_parquet (flat convenience)
 reader             read_parquet: any schema tree, page type, encoding and codec
 =================  ===========================================================

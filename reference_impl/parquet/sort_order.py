@@ -1,0 +1,299 @@
+"""Column sort orders for min/max statistics, as the Parquet spec defines them.
+
+Sources (shared/spec):
+
+* parquet.thrift ``struct TypeDefinedOrder {}`` and ``union ColumnOrder``: a
+  column whose ColumnOrder is ``TYPE_ORDER`` orders its ``Statistics.min_value``
+  / ``max_value`` (and the ColumnIndex bounds) by "the order defined by its
+  logical or physical type (if there is no logical type)". The ``ColumnOrder``
+  comment lists the order of every ConvertedType and of every physical type,
+  and then the floating point compatibility rules (NaN, -0.0 / +0.0) that
+  ``min_max`` below implements.
+* LogicalTypes.md, where every type section ends with its sort order:
+  'STRING', 'ENUM', 'UUID', 'JSON', 'BSON' - unsigned byte-wise comparison;
+  'Signed Integers' - signed; 'Unsigned Integers' - unsigned;
+  'DECIMAL' - "signed comparison of the represented value";
+  'FLOAT16' - signed, with the same NaN / signed-zero logic as FLOAT and DOUBLE;
+  'DATE', 'TIME', 'TIMESTAMP' - signed;
+  'INTERVAL', 'GEOMETRY', 'GEOGRAPHY' - undefined ("no min/max statistics
+  should be saved for this type ... they must be ignored").
+
+Points where the texts need reading together:
+
+* INTERVAL: the ``ColumnOrder`` comment in parquet.thrift still says
+  "INTERVAL - unsigned comparison", but LogicalTypes.md 'INTERVAL' says "The
+  sort order used for INTERVAL is undefined" and that such statistics must be
+  ignored. The newer LogicalTypes.md text wins here: UNDEFINED.
+* INT96: "INT96 (only used for legacy timestamps) - undefined".
+* LIST, MAP (and MAP_KEY_VALUE) are "undefined"; they and VARIANT annotate
+  groups, which are not leaf columns and carry no statistics. VARIANT's section
+  states no order at all, so it is UNDEFINED here, as is UNKNOWN (NullType,
+  "only null values stored") and any LogicalType member newer than
+  metadata.py knows (a union read with no member set): "If the reader does not
+  support the value of this union, min and max stats for this column should be
+  ignored."
+* BOOLEAN is "false, true"; with the reader's ``bool`` values that is the
+  signed order of 0 and 1, so it is reported as SIGNED.
+
+Values are PHYSICAL values as the reference reader returns them: BOOLEAN
+``bool``; INT32 / INT64 signed Python ``int`` (a UINT_32 of 2**32 - 1 arrives
+as -1); INT96 12 ``bytes``; FLOAT / DOUBLE Python ``float``; BYTE_ARRAY and
+FIXED_LEN_BYTE_ARRAY ``bytes`` (FLOAT16 is the 2 little-endian bytes, a binary
+DECIMAL the big-endian two's complement unscaled value).
+
+A LogicalType takes precedence over the deprecated ConvertedType when both are
+given (LogicalTypes.md 'Metadata' / 'Compatibility'); the ConvertedType is used
+only when no LogicalType is present.
+"""
+
+from __future__ import annotations
+
+import math
+import struct
+from collections.abc import Callable, Iterable
+from enum import Enum
+from typing import Any
+
+from .metadata import ConvertedType, LogicalType, Type
+
+__all__ = ["SortOrder", "min_max", "sort_key", "sort_order"]
+
+
+class SortOrder(Enum):
+    SIGNED = "signed"
+    UNSIGNED = "unsigned"
+    UNDEFINED = "undefined"
+
+
+_INTEGRAL = frozenset({Type.INT32, Type.INT64})
+_BINARY = frozenset({Type.BYTE_ARRAY, Type.FIXED_LEN_BYTE_ARRAY})
+_DECIMAL_PHYSICAL = _INTEGRAL | _BINARY
+
+# Physical type alone ('In the absence of logical types ...').
+_PHYSICAL_ORDER = {
+    Type.BOOLEAN: SortOrder.SIGNED,  # "false, true"
+    Type.INT32: SortOrder.SIGNED,
+    Type.INT64: SortOrder.SIGNED,
+    Type.INT96: SortOrder.UNDEFINED,
+    Type.FLOAT: SortOrder.SIGNED,
+    Type.DOUBLE: SortOrder.SIGNED,
+    Type.BYTE_ARRAY: SortOrder.UNSIGNED,
+    Type.FIXED_LEN_BYTE_ARRAY: SortOrder.UNSIGNED,
+}
+
+# ConvertedType -> (order, physical types it may annotate; None = not a leaf).
+_CT = ConvertedType
+_CONVERTED_ORDER: dict[ConvertedType, tuple[SortOrder, frozenset[Type] | None]] = {
+    _CT.UTF8: (SortOrder.UNSIGNED, _BINARY),
+    _CT.ENUM: (SortOrder.UNSIGNED, _BINARY),
+    _CT.JSON: (SortOrder.UNSIGNED, _BINARY),
+    _CT.BSON: (SortOrder.UNSIGNED, _BINARY),
+    _CT.INT_8: (SortOrder.SIGNED, frozenset({Type.INT32})),
+    _CT.INT_16: (SortOrder.SIGNED, frozenset({Type.INT32})),
+    _CT.INT_32: (SortOrder.SIGNED, frozenset({Type.INT32})),
+    _CT.INT_64: (SortOrder.SIGNED, frozenset({Type.INT64})),
+    _CT.UINT_8: (SortOrder.UNSIGNED, frozenset({Type.INT32})),
+    _CT.UINT_16: (SortOrder.UNSIGNED, frozenset({Type.INT32})),
+    _CT.UINT_32: (SortOrder.UNSIGNED, frozenset({Type.INT32})),
+    _CT.UINT_64: (SortOrder.UNSIGNED, frozenset({Type.INT64})),
+    _CT.DECIMAL: (SortOrder.SIGNED, _DECIMAL_PHYSICAL),
+    _CT.DATE: (SortOrder.SIGNED, frozenset({Type.INT32})),
+    _CT.TIME_MILLIS: (SortOrder.SIGNED, frozenset({Type.INT32})),
+    _CT.TIME_MICROS: (SortOrder.SIGNED, frozenset({Type.INT64})),
+    _CT.TIMESTAMP_MILLIS: (SortOrder.SIGNED, frozenset({Type.INT64})),
+    _CT.TIMESTAMP_MICROS: (SortOrder.SIGNED, frozenset({Type.INT64})),
+    _CT.INTERVAL: (SortOrder.UNDEFINED, frozenset({Type.FIXED_LEN_BYTE_ARRAY})),
+    _CT.LIST: (SortOrder.UNDEFINED, None),
+    _CT.MAP: (SortOrder.UNDEFINED, None),
+    _CT.MAP_KEY_VALUE: (SortOrder.UNDEFINED, None),
+}
+
+_ALL_PHYSICAL = frozenset(Type)
+# LogicalType member -> (order, physical types it may annotate; None = group).
+_LOGICAL_ORDER: dict[str, tuple[SortOrder, frozenset[Type] | None]] = {
+    "STRING": (SortOrder.UNSIGNED, _BINARY),
+    "ENUM": (SortOrder.UNSIGNED, _BINARY),
+    "JSON": (SortOrder.UNSIGNED, _BINARY),
+    "BSON": (SortOrder.UNSIGNED, _BINARY),
+    "UUID": (SortOrder.UNSIGNED, frozenset({Type.FIXED_LEN_BYTE_ARRAY})),
+    "DECIMAL": (SortOrder.SIGNED, _DECIMAL_PHYSICAL),
+    "DATE": (SortOrder.SIGNED, frozenset({Type.INT32})),
+    "TIME": (SortOrder.SIGNED, _INTEGRAL),
+    "TIMESTAMP": (SortOrder.SIGNED, frozenset({Type.INT64})),
+    "FLOAT16": (SortOrder.SIGNED, frozenset({Type.FIXED_LEN_BYTE_ARRAY})),
+    "UNKNOWN": (SortOrder.UNDEFINED, _ALL_PHYSICAL),
+    "GEOMETRY": (SortOrder.UNDEFINED, frozenset({Type.BYTE_ARRAY})),
+    "GEOGRAPHY": (SortOrder.UNDEFINED, frozenset({Type.BYTE_ARRAY})),
+    "MAP": (SortOrder.UNDEFINED, None),
+    "LIST": (SortOrder.UNDEFINED, None),
+    "VARIANT": (SortOrder.UNDEFINED, None),
+    # "INTEGER" depends on isSigned; handled in _annotation.
+}
+
+
+def _annotation(
+    physical_type: Type, logical_type: LogicalType | None, converted_type: ConvertedType | None
+) -> tuple[str, SortOrder]:
+    """``(annotation name, order)`` for the column; validates the pairing."""
+    physical_type = Type(physical_type)
+    if logical_type is not None:
+        kind = logical_type.kind
+        if kind is None:  # a member from a newer spec: unsupported, ignore stats
+            return "unknown LogicalType", SortOrder.UNDEFINED
+        if kind == "INTEGER":
+            member = logical_type.INTEGER
+            wanted = Type.INT64 if member.bitWidth == 64 else Type.INT32
+            if member.bitWidth not in (8, 16, 32, 64) or physical_type != wanted:
+                raise ValueError(f"INTEGER(bitWidth={member.bitWidth}) cannot annotate {physical_type.name}")
+            return kind, SortOrder.SIGNED if member.isSigned else SortOrder.UNSIGNED
+        order, allowed = _LOGICAL_ORDER[kind]
+        _check_pairing(kind, physical_type, allowed)
+        return kind, order
+    if converted_type is not None:
+        converted_type = ConvertedType(converted_type)
+        order, allowed = _CONVERTED_ORDER[converted_type]
+        _check_pairing(converted_type.name, physical_type, allowed)
+        return converted_type.name, order
+    return physical_type.name, _PHYSICAL_ORDER[physical_type]
+
+
+def _check_pairing(name: str, physical_type: Type, allowed: frozenset[Type] | None) -> None:
+    if allowed is None:
+        raise ValueError(f"{name} annotates a group, not a leaf column with statistics")
+    if physical_type not in allowed:
+        raise ValueError(f"{name} cannot annotate physical type {physical_type.name}")
+
+
+def sort_order(
+    physical_type: Type,
+    logical_type: LogicalType | None = None,
+    converted_type: ConvertedType | None = None,
+) -> SortOrder:
+    """The TypeDefinedOrder of a leaf column (see the module docstring).
+
+    Raises ValueError for a group annotation (MAP, LIST, VARIANT) or an
+    annotation the spec does not allow on ``physical_type``.
+    """
+    return _annotation(physical_type, logical_type, converted_type)[1]
+
+
+# -- keys ---------------------------------------------------------------------
+
+
+def _float_key(value: float) -> float:
+    value = float(value)
+    if math.isnan(value):
+        raise ValueError("NaN has no place in the FLOAT/DOUBLE/FLOAT16 order (ColumnOrder)")
+    return value  # -0.0 == +0.0: "signed comparison of the represented value"
+
+
+def _float16_value(value: bytes) -> float:
+    if len(value) != 2:
+        raise ValueError(f"FLOAT16 value must be 2 bytes, got {len(value)}")
+    return struct.unpack("<e", bytes(value))[0]
+
+
+def _float16_key(value: bytes) -> float:
+    return _float_key(_float16_value(value))
+
+
+def _unsigned32_key(value: int) -> int:
+    return value & 0xFFFF_FFFF  # value mod 2**32
+
+
+def _unsigned64_key(value: int) -> int:
+    return value & 0xFFFF_FFFF_FFFF_FFFF  # value mod 2**64
+
+
+def _signed_int_key(value: int) -> int:
+    return int(value)
+
+
+def _bytes_key(value: bytes) -> bytes:
+    # Python compares bytes as unsigned octets, lexicographically, with a
+    # proper prefix first: exactly "unsigned byte-wise comparison".
+    return bytes(value)
+
+
+def _binary_decimal_key(value: bytes) -> int:
+    if len(value) == 0:
+        raise ValueError("a binary DECIMAL needs at least one byte")
+    # Same order as the spec's recipe (flip the first byte's top bit, then
+    # unsigned byte-wise), but valid for BYTE_ARRAY values of any length too.
+    return int.from_bytes(value, "big", signed=True)
+
+
+def sort_key(
+    physical_type: Type,
+    logical_type: LogicalType | None = None,
+    converted_type: ConvertedType | None = None,
+) -> Callable[[Any], Any]:
+    """A Python sort key over physical values implementing the column's order.
+
+    ``sorted(values, key=sort_key(...))`` orders non-null values as the spec
+    does. Raises ValueError when the order is UNDEFINED; the float keys raise
+    ValueError on NaN, which the spec leaves unordered (``min_max`` drops it).
+    """
+    physical_type = Type(physical_type)
+    name, order = _annotation(physical_type, logical_type, converted_type)
+    if order is SortOrder.UNDEFINED:
+        raise ValueError(f"the sort order of {name} on {physical_type.name} is undefined")
+    if name == "FLOAT16":
+        return _float16_key
+    if physical_type in (Type.FLOAT, Type.DOUBLE):
+        return _float_key
+    if physical_type in _BINARY:
+        return _binary_decimal_key if name == "DECIMAL" else _bytes_key
+    if order is SortOrder.UNSIGNED:
+        return _unsigned64_key if physical_type == Type.INT64 else _unsigned32_key
+    return _signed_int_key  # INT32 / INT64 signed, BOOLEAN (False < True)
+
+
+# -- statistics ---------------------------------------------------------------
+
+_FLOAT16_NEG_ZERO = b"\x00\x80"
+_FLOAT16_POS_ZERO = b"\x00\x00"
+
+
+def min_max(
+    values: Iterable[Any],
+    physical_type: Type,
+    logical_type: LogicalType | None = None,
+    converted_type: ConvertedType | None = None,
+) -> tuple[Any, Any] | None:
+    """``(min, max)`` physical values for Statistics.min_value / max_value.
+
+    ``None`` values (nulls) are skipped. Returns None when no value is left
+    or the order is UNDEFINED (no statistics are written for such columns).
+    For FLOAT, DOUBLE and FLOAT16, the writing rules of the ColumnOrder
+    comment apply: "NaNs should not be written to min or max statistics
+    fields" (all NaN -> None); "If the computed max value is zero (whether
+    negative or positive), `+0.0` should be written into the max statistics
+    field"; "If the computed min value is zero (whether negative or
+    positive), `-0.0` should be written into the min statistics field".
+    """
+    physical_type = Type(physical_type)
+    name, order = _annotation(physical_type, logical_type, converted_type)
+    if order is SortOrder.UNDEFINED:
+        return None
+    key = sort_key(physical_type, logical_type, converted_type)
+    present = [value for value in values if value is not None]
+    is_float16 = name == "FLOAT16"
+    if is_float16 or physical_type in (Type.FLOAT, Type.DOUBLE):
+        number = _float16_value if is_float16 else float
+        present = [value for value in present if not math.isnan(number(value))]
+    if not present:
+        return None
+    low = min(present, key=key)
+    high = max(present, key=key)
+    if is_float16:
+        if _float16_value(low) == 0.0:
+            low = _FLOAT16_NEG_ZERO
+        if _float16_value(high) == 0.0:
+            high = _FLOAT16_POS_ZERO
+    elif physical_type in (Type.FLOAT, Type.DOUBLE):
+        if low == 0.0:
+            low = -0.0
+        if high == 0.0:
+            high = 0.0
+    return low, high
