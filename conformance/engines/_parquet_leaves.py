@@ -4,7 +4,8 @@ A Parquet file stores one column chunk per leaf of the schema tree; writers that
 take per-column options (pyarrow's `column_encoding`) name a leaf by its dotted
 path. Nested types follow the LogicalTypes.md layouts writers use by default:
 LIST as `<name>.list.element` ("Lists", 3-level structure) and MAP as
-`<name>.key_value.key` / `<name>.key_value.value` ("Maps").
+`<name>.key_value.key` / `<name>.key_value.value` ("Maps"); an unshredded VARIANT
+is the group of two binaries `<name>.metadata` and `<name>.value` ("VARIANT").
 """
 
 from __future__ import annotations
@@ -12,6 +13,7 @@ from __future__ import annotations
 from collections.abc import Iterator
 
 from conformance.values import DataType, Field, Schema
+from conformance.values import types as T
 
 
 def leaves(schema: Schema) -> list[tuple[str, DataType]]:
@@ -30,6 +32,9 @@ def _field_leaves(path: str, f: Field) -> Iterator[tuple[str, DataType]]:
         case "struct":
             for child in t.fields:
                 yield from _field_leaves(f"{path}.{child.name}", child)
+        case "variant":
+            yield f"{path}.metadata", T.binary()
+            yield f"{path}.value", T.binary()
         case _:
             yield path, t
 

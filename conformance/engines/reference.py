@@ -49,6 +49,7 @@ from reference_impl.parquet.value_encodings import check_value_encoding
 from reference_impl.parquet.writer import write_table
 from reference_impl.parquet.writer_options import DICTIONARY_ENCODINGS, WriterOptions
 
+from ._parquet_leaves import leaves
 from .base import Capabilities, Engine, Unsupported
 
 CREATED_BY = "columnar-conformance reference_impl"
@@ -103,7 +104,7 @@ def writer_options_for(case: Case, created_by: str) -> WriterOptions:
     # encoding None: "each writer uses its own default"; the reference's is PLAIN.
     encoding = M.Encoding[o.encoding or "PLAIN"]
     if encoding not in DICTIONARY_ENCODINGS:
-        for path, t in _leaf_types(case.schema):
+        for path, t in leaves(case.schema):
             problem = check_value_encoding(encoding, M.Type[t.physical])
             if problem:
                 raise Unsupported(f"column {path!r}: {problem} (parquet-format-docs.txt, Encodings)")
@@ -112,25 +113,6 @@ def writer_options_for(case: Case, created_by: str) -> WriterOptions:
         codec=M.CompressionCodec[o.codec], page_version=o.page_version,
         v2_is_compressed=o.v2_is_compressed, level_encoding=M.Encoding[o.level_encoding],
         page_row_limit=o.page_row_limit, row_group_size=o.row_group_size, created_by=created_by)
-
-
-def _leaf_types(schema: Schema):
-    def visit(path: str, t: DataType):
-        if t.kind == "list":
-            yield from visit(f"{path}[]", t.element.type)
-        elif t.kind == "map":
-            yield from visit(f"{path}.key", t.key.type)
-            yield from visit(f"{path}.value", t.value.type)
-        elif t.kind == "struct":
-            for child in t.fields:
-                yield from visit(f"{path}.{child.name}", child.type)
-        elif t.kind == "variant":
-            yield f"{path}.metadata", T.binary()
-            yield f"{path}.value", T.binary()
-        else:
-            yield path, t
-    for f in schema:
-        yield from visit(f.name, f.type)
 
 
 # ---- canonical type -> Parquet schema -------------------------------------------

@@ -18,6 +18,7 @@ from conformance.values import DataType, Field, Schema, Table
 from conformance.values import types as T
 from conformance.values.codec import decimal_from_unscaled, unscaled_from_decimal
 
+from ._parquet_leaves import leaves
 from .base import Capabilities, Engine, Unsupported
 
 NANOS_PER_MICRO = 1_000
@@ -163,13 +164,12 @@ def _encoding_options(case: Case) -> dict[str, str]:
                               f"not {o.encoding}")
         return {**writer, "parquet.enable.dictionary": "true"}
     split = o.encoding == "BYTE_STREAM_SPLIT"
-    for f in case.schema:
-        for t in _leaf_types(f.type):
-            produced = _produced_encoding(t.physical, o.page_version, split)
-            if produced != o.encoding:
-                raise Unsupported(f"column {f.name!r} ({t.physical}): parquet-java's "
-                                  f"v{o.page_version} writer without dictionary writes "
-                                  f"{produced}, not {o.encoding}")
+    for path, t in leaves(case.schema):
+        produced = _produced_encoding(t.physical, o.page_version, split)
+        if produced != o.encoding:
+            raise Unsupported(f"column {path!r} ({t.physical}): parquet-java's "
+                              f"v{o.page_version} writer without dictionary writes "
+                              f"{produced}, not {o.encoding}")
     return {**writer, "parquet.enable.dictionary": "false",
             "parquet.enable.bytestreamsplit": str(split).lower()}
 
@@ -178,14 +178,6 @@ def _produced_encoding(physical: str, page_version: int, byte_stream_split: bool
     if byte_stream_split and physical in ("FLOAT", "DOUBLE"):
         return "BYTE_STREAM_SPLIT"
     return "PLAIN" if page_version == 1 else _V2_ENCODING[physical]
-
-
-def _leaf_types(t: DataType):
-    if not t.is_nested:
-        yield t
-    for child in (t.element, t.key, t.value, *t.fields):
-        if child is not None:
-            yield from _leaf_types(child.type)
 
 
 # ---- canonical -> Spark ---------------------------------------------------------
