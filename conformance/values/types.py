@@ -32,15 +32,6 @@ SCALAR_KINDS = (
 )
 NESTED_KINDS = ("list", "map", "struct")
 
-# Default physical type of each kind that does not name its own.
-_DEFAULT_PHYSICAL = {
-    "boolean": "BOOLEAN", "int96": "INT96", "binary": "BYTE_ARRAY", "string": "BYTE_ARRAY",
-    "enum": "BYTE_ARRAY", "json": "BYTE_ARRAY", "bson": "BYTE_ARRAY",
-    "fixed": "FIXED_LEN_BYTE_ARRAY", "uuid": "FIXED_LEN_BYTE_ARRAY", "date": "INT32",
-    "interval": "FIXED_LEN_BYTE_ARRAY", "unknown": "INT32",
-    "geometry": "BYTE_ARRAY", "geography": "BYTE_ARRAY",
-}
-
 UUID_LENGTH = 16  # LogicalTypes.md, "UUID": FIXED_LEN_BYTE_ARRAY(16)
 INTERVAL_LENGTH = 12  # LogicalTypes.md, "INTERVAL": three little-endian uint32
 
@@ -282,6 +273,3 @@ def decimal_min_bytes(precision: int) -> int:
         n += 1
     return n
 
-
-def default_physical(kind: str) -> str | None:
-    return _DEFAULT_PHYSICAL.get(kind)
