@@ -19,10 +19,8 @@ from __future__ import annotations
 
 import struct
 
-INT96_LENGTH = 12
 JULIAN_DAY_OF_UNIX_EPOCH = 2_440_588  # 1970-01-01 as a Julian day number
 NANOS_PER_DAY = 86_400 * 1_000_000_000
-FLOAT16_LENGTH = 2
 INTERVAL_LENGTH = 12
 _INTERVAL = struct.Struct("<III")
 _INT96 = struct.Struct("<qi")  # nanos of day (int64), Julian day (int32)
