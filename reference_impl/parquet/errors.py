@@ -22,6 +22,7 @@ CorruptMetadata           the footer decodes but contradicts itself or the file
 CorruptPage               a page's sizes or value counts lie
 InvalidLevelData          definition/repetition level data is malformed
 DecompressionFailed       a compressed page does not decompress to its size
+ChecksumMismatch          a page's CRC32 differs from the crc in its header
 UnsupportedFeature        a valid feature this implementation does not decode
 ========================  ===================================================
 """
@@ -30,6 +31,7 @@ from __future__ import annotations
 
 __all__ = [
     "BadMagic",
+    "ChecksumMismatch",
     "CorruptMetadata",
     "CorruptPage",
     "CorruptThrift",
@@ -94,6 +96,12 @@ class DecompressionFailed(ParquetError):
     rejected the bytes, the codec's framing is malformed, or the output would
     be larger than, or came out different from, the page's uncompressed size.
     The message starts with the codec name."""
+
+
+class ChecksumMismatch(ParquetError):
+    """A page's CRC32, computed over its bytes as stored after the header, differs
+    from ``PageHeader.crc`` (parquet.thrift 'PageHeader.crc'). Raised only when
+    the caller asks for verification; the offset is the page header's."""
 
 
 class UnsupportedFeature(ParquetError):
