@@ -17,6 +17,8 @@ from typing import Any
 
 from conformance.values import DataType, Field, Schema, Table
 
+from .predicate import Predicate
+
 # Encodings and codecs by their parquet.thrift enum names.
 ENCODINGS = ("PLAIN", "PLAIN_DICTIONARY", "RLE_DICTIONARY", "RLE", "DELTA_BINARY_PACKED",
              "DELTA_LENGTH_BYTE_ARRAY", "DELTA_BYTE_ARRAY", "BYTE_STREAM_SPLIT")
@@ -47,6 +49,15 @@ class WriteOptions:
     level_encoding: str = "RLE"  # data page v1 definition/repetition levels
     v2_is_compressed: bool = True  # DataPageHeaderV2.is_compressed
     nested_style: str = "standard"
+    # Metadata for readers to prune with (parquet-format-docs.txt, "Metadata", "Page
+    # Index", "Bloom Filter", "Checksumming"). None / () leaves each to the writer's default.
+    statistics: bool | None = None  # True: ColumnMetaData.statistics on every chunk; False: none
+    statistics_truncate_length: int | None = None  # max bytes of a binary min/max bound
+    page_index: bool | None = None  # True: ColumnIndex + OffsetIndex; False: neither
+    bloom_filter_columns: tuple[str, ...] = ()  # top-level columns with a split-block bloom filter
+    bloom_filter_ndv: int | None = None  # expected distinct values per filter
+    bloom_filter_fpp: float | None = None  # target false-positive probability
+    page_checksum: bool | None = None  # True: PageHeader.crc on every page; False: on none
 
     def __post_init__(self) -> None:
         for name, value, allowed in (("encoding", self.encoding, (*ENCODINGS, None)),
@@ -58,9 +69,34 @@ class WriteOptions:
                 raise ValueError(f"{name} must be one of {allowed}, not {value!r}")
         if self.level_encoding == "BIT_PACKED" and self.page_version != 1:
             raise ValueError("BIT_PACKED levels exist only in data page v1")
+        self._check_metadata_options()
+
+    def _check_metadata_options(self) -> None:
+        for name in ("statistics", "page_index", "page_checksum"):
+            if not (getattr(self, name) is None or isinstance(getattr(self, name), bool)):
+                raise ValueError(f"{name} must be True, False or None, not {getattr(self, name)!r}")
+        for name in ("statistics_truncate_length", "bloom_filter_ndv"):
+            value = getattr(self, name)
+            if value is not None and (not isinstance(value, int) or isinstance(value, bool)
+                                      or value < 1):
+                raise ValueError(f"{name} must be a positive int, not {value!r}")
+        if self.statistics_truncate_length is not None and self.statistics is False:
+            raise ValueError("statistics_truncate_length needs statistics (statistics=False)")
+        columns = self.bloom_filter_columns
+        if not isinstance(columns, tuple) or not all(isinstance(c, str) and c for c in columns):
+            raise ValueError(f"bloom_filter_columns must be a tuple of column names, not {columns!r}")
+        if len(set(columns)) != len(columns):
+            raise ValueError(f"bloom_filter_columns repeats a column: {columns!r}")
+        fpp = self.bloom_filter_fpp
+        if fpp is not None and (not isinstance(fpp, float) or not 0.0 < fpp < 1.0):
+            raise ValueError(f"bloom_filter_fpp must be a float in (0, 1), not {fpp!r}")
+        if not columns and (self.bloom_filter_ndv is not None or fpp is not None):
+            raise ValueError("bloom_filter_ndv and bloom_filter_fpp need bloom_filter_columns")
 
     def to_json(self) -> dict[str, Any]:
-        return dataclasses.asdict(self)
+        out = dataclasses.asdict(self)
+        out["bloom_filter_columns"] = list(self.bloom_filter_columns)
+        return out
 
     def tags(self, row_count: int) -> set[str]:
         """The feature tags these options exercise for a table of `row_count` rows."""
@@ -79,6 +115,16 @@ class WriteOptions:
             tags.add("page_v2:is_compressed=false")
         if self.nested_style != "standard":
             tags.add(f"legacy:{self.nested_style}")
+        if self.statistics is not None:
+            tags.add("statistics" if self.statistics else "statistics:none")
+        if self.statistics_truncate_length is not None:
+            tags.add("statistics:truncate")
+        if self.page_index:
+            tags.add("page_index")
+        if self.bloom_filter_columns:
+            tags.add("bloom")
+        if self.page_checksum:
+            tags.add("crc")
         return tags
 
 
@@ -92,9 +138,29 @@ class Case:
     options: WriteOptions = field(default_factory=WriteOptions)
     extra_features: tuple[str, ...] = ()  # tags the schema/options cannot show, e.g. "nulls:all"
     format: str = "parquet"
+    # Readers are asked for the rows matching it (Engine.read_filtered), pruning with
+    # whatever metadata they use; the expected rows are `predicate.apply(expected)`.
+    predicate: Predicate | None = None
 
     def __post_init__(self) -> None:
         self.expected.validate()
+        by_name = {f.name: f for f in self.schema}
+        for name in self.options.bloom_filter_columns:
+            if name not in by_name:
+                raise ValueError(f"bloom filter column {name!r} is not a top-level column of "
+                                 f"the schema {list(by_name)}")
+            if by_name[name].type.is_nested:
+                raise ValueError(f"bloom filter column {name!r} is nested; bloom filters are per "
+                                 "leaf column, name a primitive top-level column")
+        if self.predicate is not None:
+            self.predicate.check(self.schema)
+
+    @property
+    def filtered(self) -> Table:
+        """The rows a filtered read must return: `predicate.apply(expected)`."""
+        if self.predicate is None:
+            raise ValueError(f"case {self.id!r} has no predicate")
+        return self.predicate.apply(self.expected)
 
     @property
     def expected(self) -> Table:
@@ -106,12 +172,16 @@ class Case:
         for f in self.schema:
             tags.update(field_tags(f))
         tags.update(self.options.tags(len(self.rows)))
+        if self.predicate is not None:
+            tags.add("predicate")
         return tuple(sorted(tags))
 
     def to_json(self) -> dict[str, Any]:
-        return {"id": self.id, "title": self.title, "format": self.format, "spec": list(self.spec),
-                "features": list(self.features), "options": self.options.to_json(),
-                **self.expected.to_document()}
+        out = {"id": self.id, "title": self.title, "format": self.format, "spec": list(self.spec),
+               "features": list(self.features), "options": self.options.to_json()}
+        if self.predicate is not None:
+            out["predicate"] = self.predicate.to_json(self.schema)
+        return {**out, **self.expected.to_document()}
 
 
 def field_tags(f: Field) -> set[str]:
