@@ -153,7 +153,8 @@ class Case:
                 raise ValueError(f"bloom filter column {name!r} is nested; bloom filters are per "
                                  "leaf column, name a primitive top-level column")
         if self.predicate is not None:
-            self.predicate.check(self.schema)
+            # Bound: readers get the column's type with the value (frozen, hence setattr).
+            object.__setattr__(self, "predicate", self.predicate.bind(self.schema))
 
     @property
     def filtered(self) -> Table:

@@ -23,7 +23,7 @@ from __future__ import annotations
 
 import operator
 from collections.abc import Callable
-from dataclasses import dataclass
+from dataclasses import dataclass, field, replace
 from typing import Any
 
 from conformance.values import CanonicalValueError, DataType, Schema, Table, validate
@@ -50,6 +50,10 @@ class Predicate:
     column: str  # a top-level, non-nested column of the case's schema
     op: str
     value: Any = None  # canonical Python form for the column's type; None for the null tests
+    # The column's canonical type, which gives `value` its meaning (a TIMESTAMP(ms) count,
+    # a DECIMAL's scale). Set by `bind`, which Case does; readers need it, since a writer
+    # may have stored the column differently (Spark writes TIMESTAMP(ms) as micros).
+    type: DataType | None = field(default=None, compare=False)
 
     def __post_init__(self) -> None:
         if self.op not in OPS:
@@ -74,9 +78,24 @@ class Predicate:
         raise ValueError(f"predicate column {self.column!r} is not a top-level column of the "
                          f"schema {schema.names}")
 
+    def bind(self, schema: Schema) -> Predicate:
+        """This predicate, checked against `schema`, with its column's type attached."""
+        self.check(schema)
+        return replace(self, type=self._field(schema).type)
+
+    def bound_type(self) -> DataType:
+        """The column type `bind` attached (what a reader interprets `value` with)."""
+        if self.type is None:
+            raise ValueError(f"predicate {self.describe()!r} is not bound to a schema: build it "
+                             "through a Case or Predicate.bind(schema)")
+        return self.type
+
     def check(self, schema: Schema) -> None:
         """Raise ValueError unless the predicate is meaningful for `schema`."""
         t = self._field(schema).type
+        if self.type is not None and self.type != t:
+            raise ValueError(f"predicate on {self.column!r} is bound to {self.type.describe()}, "
+                             f"the schema says {t.describe()}")
         if t.is_nested:
             raise ValueError(f"predicate column {self.column!r} is nested ({t.describe()}); "
                              "predicates compare primitive top-level columns only")

@@ -181,3 +181,20 @@ def test_json_round_trip(predicate, typed, untyped):
 def test_json_of_null_tests_has_no_value():
     assert Predicate("i", "is_null").to_json(SCHEMA) == {"column": "i", "op": "is_null"}
     assert Predicate.from_json({"column": "i", "op": "is_null"}, SCHEMA) == Predicate("i", "is_null")
+
+
+def test_bind_attaches_the_column_type_and_a_case_binds_its_predicate():
+    from conformance.cases import Case
+
+    p = Predicate("ts", "<", 5)
+    with pytest.raises(ValueError, match="not bound"):
+        p.bound_type()
+    bound = p.bind(SCHEMA)
+    assert bound.bound_type() == T.timestamp("us", utc=False)
+    assert bound == p  # the type is not part of equality
+    with pytest.raises(ValueError, match="bound to"):
+        bound.check(Schema((Field("ts", T.timestamp("ms", utc=False)),)))
+    schema = Schema((Field("x", T.decimal(9, 2, "INT32")),))
+    case = Case("test/p", "p", (), schema, ((1,), (200,)), predicate=Predicate("x", ">=", 100))
+    assert case.predicate.type == T.decimal(9, 2, "INT32")
+    assert case.filtered.rows == ((200,),)
