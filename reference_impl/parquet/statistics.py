@@ -44,6 +44,9 @@ Decisions where the texts leave room:
   patterns: -0.0 and +0.0 count as two values, NaNs with the same bits as one
   (and NaNs with different payloads as several). This is the same notion of
   "same value" as dictionary encoding uses, and needs no float rules.
+* The newest parquet.thrift adds ``Statistics.nan_count`` (field 9) and the
+  IEEE754 total order; metadata.py has neither, so NaNs are only left out of
+  the bounds (the TYPE_ORDER rule) and not counted.
 """
 
 from __future__ import annotations
