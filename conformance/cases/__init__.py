@@ -5,10 +5,22 @@ from __future__ import annotations
 import functools
 from collections import Counter
 
-from . import codecs, encodings, logical_types, nested, pages, physical_types
+from . import (
+    bloom_filters,
+    checksums,
+    codecs,
+    encodings,
+    logical_types,
+    nested,
+    page_index,
+    pages,
+    physical_types,
+    statistics,
+)
 from .model import Case, WriteOptions, select
 
-_AREAS = (physical_types, logical_types, encodings, codecs, pages, nested)
+_AREAS = (physical_types, logical_types, encodings, codecs, pages, nested, statistics, page_index,
+          bloom_filters, checksums)
 
 
 @functools.cache

@@ -26,6 +26,7 @@ LEVEL_ENCODINGS = ("RLE", "BIT_PACKED")
 CODECS = ("UNCOMPRESSED", "SNAPPY", "GZIP", "LZO", "BROTLI", "LZ4", "ZSTD", "LZ4_RAW")
 # How LIST and MAP columns are laid out (LogicalTypes.md "Lists", "Maps", and their
 # "Backward-compatibility rules"); everything but "standard" is a legacy shape.
+LIES = ("statistics", "page_index", "bloom_filter", "crc")
 NESTED_STYLES = ("standard", "two_level", "array", "tuple", "unannotated", "map_key_value",
                  "misnamed")
 
@@ -58,6 +59,9 @@ class WriteOptions:
     bloom_filter_ndv: int | None = None  # expected distinct values per filter
     bloom_filter_fpp: float | None = None  # target false-positive probability
     page_checksum: bool | None = None  # True: PageHeader.crc on every page; False: on none
+    # TEST-ONLY: metadata the writer makes untrue on purpose, to show which readers trust
+    # what (reference_impl.parquet.writer_options.LIES); only the reference writes lies.
+    lies: tuple[str, ...] = ()
 
     def __post_init__(self) -> None:
         for name, value, allowed in (("encoding", self.encoding, (*ENCODINGS, None)),
@@ -92,10 +96,14 @@ class WriteOptions:
             raise ValueError(f"bloom_filter_fpp must be a float in (0, 1), not {fpp!r}")
         if not columns and (self.bloom_filter_ndv is not None or fpp is not None):
             raise ValueError("bloom_filter_ndv and bloom_filter_fpp need bloom_filter_columns")
+        unknown = sorted(set(self.lies) - set(LIES))
+        if not isinstance(self.lies, tuple) or unknown:
+            raise ValueError(f"lies must be a tuple of {LIES}, not {self.lies!r}")
 
     def to_json(self) -> dict[str, Any]:
         out = dataclasses.asdict(self)
         out["bloom_filter_columns"] = list(self.bloom_filter_columns)
+        out["lies"] = list(self.lies)
         return out
 
     def tags(self, row_count: int) -> set[str]:
@@ -125,6 +133,7 @@ class WriteOptions:
             tags.add("bloom")
         if self.page_checksum:
             tags.add("crc")
+        tags.update(f"lie:{lie}" for lie in self.lies)
         return tags
 
 

@@ -26,6 +26,7 @@ from typing import Any
 
 from conformance.cases import Case, WriteOptions
 from conformance.cases.model import CODECS, ENCODINGS
+from conformance.cases.predicate import Predicate
 from conformance.values import DataType, Field, Schema, Table
 from conformance.values import types as T
 from conformance.values.codec import uuid_from_bytes, uuid_to_bytes
@@ -43,6 +44,8 @@ from reference_impl.parquet.nested_logical import (
     records_from_logical,
     to_logical,
 )
+from reference_impl.parquet.pruning import Predicate as ScanPredicate
+from reference_impl.parquet.pruning import scan
 from reference_impl.parquet.reader import read_parquet
 from reference_impl.parquet.schema_tree import SchemaNode, group, leaf, root
 from reference_impl.parquet.value_encodings import check_value_encoding
@@ -58,7 +61,8 @@ _NOT_YET = "the reference implementation does not implement this yet"
 _FEATURES = ("physical:*", "type:*", "repetition:*", *(f"encoding:{e}" for e in ENCODINGS),
              *(f"codec:{c}" for c in CODECS), "page:v1", "page:v2", "pages:multiple",
              "row_groups:*", "rows:*", "nulls:*", "dictionary:fallback", "levels:*",
-             "page_v2:is_compressed=false", "legacy:*")
+             "page_v2:is_compressed=false", "legacy:*", "statistics", "statistics:*", "page_index",
+             "bloom", "crc", "predicate", "lie:*")
 CAPABILITIES = Capabilities(writes=_FEATURES, reads=_FEATURES)
 
 _UNITS = {"ms": "MILLIS", "us": "MICROS", "ns": "NANOS"}
@@ -86,6 +90,15 @@ class ReferenceEngine(Engine):
                 for row in case.rows]
         write_table(path, tree, records_from_logical(tree, rows), writer_options)
 
+    def read_filtered(self, path: Path, predicate: Predicate) -> Table:
+        """The rows `reference_impl.parquet.pruning.scan` finds, pruning with every
+        structure the file has (statistics, page index, Bloom filters)."""
+        table = self.read(path)
+        column_type = next(f.type for f in table.schema if f.name == predicate.column)
+        physical = _to_physical(column_type, predicate.value)
+        found = scan(path, ScanPredicate(predicate.column, predicate.op, physical))
+        return Table(table.schema, tuple(table.rows[row] for row in found.rows))
+
     def read(self, path: Path) -> Table:
         result = read_parquet(path)
         shape = logical_shape(result.schema)
@@ -108,11 +121,17 @@ def writer_options_for(case: Case, created_by: str) -> WriterOptions:
             problem = check_value_encoding(encoding, M.Type[t.physical])
             if problem:
                 raise Unsupported(f"column {path!r}: {problem} (parquet-format-docs.txt, Encodings)")
+    bloom = {} if o.bloom_filter_fpp is None else {"bloom_filter_fpp": o.bloom_filter_fpp}
     return WriterOptions(
         encoding=encoding, dictionary_size_limit=o.dictionary_size_limit,
         codec=M.CompressionCodec[o.codec], page_version=o.page_version,
         v2_is_compressed=o.v2_is_compressed, level_encoding=M.Encoding[o.level_encoding],
-        page_row_limit=o.page_row_limit, row_group_size=o.row_group_size, created_by=created_by)
+        page_row_limit=o.page_row_limit, row_group_size=o.row_group_size, created_by=created_by,
+        # None ("the writer's default"): the reference writes statistics, not the rest.
+        statistics=o.statistics is not False, statistics_truncate_length=o.statistics_truncate_length,
+        page_index=bool(o.page_index), page_checksum=bool(o.page_checksum),
+        bloom_filter_columns=frozenset(o.bloom_filter_columns), bloom_filter_ndv=o.bloom_filter_ndv,
+        lies=frozenset(o.lies), **bloom)
 
 
 # ---- canonical type -> Parquet schema -------------------------------------------

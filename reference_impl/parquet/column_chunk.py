@@ -44,10 +44,12 @@ from __future__ import annotations
 
 from collections.abc import Iterator, Sequence
 from contextlib import contextmanager
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 
 import numpy as np
 
+from .checksum import page_crc, verify_page_crc
+from .chunk_statistics import chunk_size_statistics, leaf_statistics, page_summary
 from .compression import CODECS
 from .dictionary import DictionaryBuilder, decode_dictionary_page, encode_indices, lookup
 from .encodings.plain import encode_plain
@@ -55,15 +57,19 @@ from .encodings.rle_hybrid import bit_width_for
 from .errors import CorruptMetadata, CorruptPage, ParquetError, UnsupportedFeature
 from .file_layout import MAGIC
 from .levels import decode_levels_v1, decode_levels_v2, encode_levels_v1, encode_levels_v2
+from .lies import false_crc
 from .metadata import (
     ColumnChunk,
     ColumnMetaData,
     CompressionCodec,
+    DataPageHeader,
+    DataPageHeaderV2,
     Encoding,
     PageEncodingStats,
     PageHeader,
     PageType,
 )
+from .page_index import PageSummary
 from .pages import (
     Content,
     EncodedPage,
@@ -78,7 +84,7 @@ from .shredding import ShreddedColumn
 from .value_encodings import decode_values, encode_values
 from .writer_options import ColumnSettings
 
-__all__ = ["ChunkData", "read_column_chunk", "write_column_chunk"]
+__all__ = ["ChunkData", "PageExtent", "WrittenChunk", "read_column_chunk", "write_column_chunk"]
 
 DICTIONARY_DATA_ENCODINGS = (Encoding.PLAIN_DICTIONARY, Encoding.RLE_DICTIONARY)
 # A resource limit, not a rule of the format: level runs can claim any number of
@@ -111,11 +117,22 @@ class _PagePlan:
     indices: list[int] = field(default_factory=list)
 
 
+@dataclass
+class WrittenChunk:
+    """A column chunk as written: its ColumnChunk, a summary of each data page
+    (placed: offsets and sizes are final) and the chunk's non-null values."""
+
+    chunk: ColumnChunk
+    pages: list[PageSummary]
+    values: list[object]
+
+
 def write_column_chunk(
     out: bytearray, leaf: LeafColumn, column: ShreddedColumn, settings: ColumnSettings
-) -> ColumnChunk:
+) -> WrittenChunk:
     """Append the chunk's pages to ``out``; return its ColumnChunk (``file_offset`` 0,
-    as parquet.thrift asks of writers that keep ColumnMetaData in the footer only)."""
+    as parquet.thrift asks of writers that keep ColumnMetaData in the footer only)
+    with the page summaries the page index is built from."""
     node = leaf.node
     builder = (
         DictionaryBuilder(node.physical_type, node.type_length, settings.dictionary_size_limit)
@@ -139,22 +156,37 @@ def write_column_chunk(
         )
     definition = np.asarray(column.definition_levels, dtype=np.int64)
     repetition = np.asarray(column.repetition_levels, dtype=np.int64)
-    for plan in plans:
-        pages.append(_data_page(leaf, column, definition, repetition, plan, settings, builder))
+    summaries = _page_summaries(leaf, column, definition, repetition, plans)
+    for plan, summary in zip(plans, summaries, strict=True):
+        page = _data_page(leaf, column, definition, repetition, plan, settings, builder)
+        if settings.page_header_statistics:
+            _page_header_of(page).statistics = leaf_statistics(
+                leaf, summary.values, summary.null_count, settings
+            )
+        pages.append(page)
 
     chunk_start = len(out)
     dictionary_offset = data_offset = None
     total_uncompressed = 0
+    placed: list[PageSummary] = []
     for page in pages:
+        if settings.page_checksum:
+            crc = page_crc(page.body)
+            page.header.crc = false_crc(crc) if "crc" in settings.lies else crc
         if page.header.type == PageType.DICTIONARY_PAGE:
             dictionary_offset = len(out)
         elif data_offset is None:
             data_offset = len(out)
         encoded = page.to_bytes()
+        if page.header.type != PageType.DICTIONARY_PAGE:
+            summary = summaries[len(placed)]
+            placed.append(replace(summary, offset=len(out), compressed_page_size=len(encoded)))
         total_uncompressed += (
             len(encoded) - page.header.compressed_page_size + page.header.uncompressed_page_size
         )
         out += encoded
+    null_count = len(column.definition_levels) - len(column.values)
+    statistics = leaf_statistics(leaf, column.values, null_count, settings) if settings.statistics else None
     meta = ColumnMetaData(
         type=node.physical_type,
         encodings=_encodings(leaf, pages, settings),
@@ -166,8 +198,33 @@ def write_column_chunk(
         data_page_offset=data_offset if data_offset is not None else chunk_start,
         dictionary_page_offset=dictionary_offset,
         encoding_stats=_encoding_stats(pages),
+        statistics=statistics,
+        size_statistics=chunk_size_statistics(placed) if settings.size_statistics else None,
     )
-    return ColumnChunk(file_offset=0, meta_data=meta)
+    return WrittenChunk(ColumnChunk(file_offset=0, meta_data=meta), placed, column.values)
+
+
+def _page_summaries(
+    leaf: LeafColumn,
+    column: ShreddedColumn,
+    definition: np.ndarray,
+    repetition: np.ndarray,
+    plans: list[_PagePlan],
+) -> list[PageSummary]:
+    summaries = []
+    first_row = 0
+    for plan in plans:
+        entries = slice(plan.first_entry, plan.end_entry)
+        values = column.values[plan.first_value : plan.end_value]
+        summaries.append(
+            page_summary(leaf, values, definition[entries], repetition[entries], first_row, plan.rows)
+        )
+        first_row += plan.rows
+    return summaries
+
+
+def _page_header_of(page: EncodedPage) -> DataPageHeader | DataPageHeaderV2:
+    return page.header.data_page_header or page.header.data_page_header_v2  # type: ignore[return-value]
 
 
 def _plan_pages(
@@ -297,9 +354,26 @@ def _encoding_stats(pages: list[EncodedPage]) -> list[PageEncodingStats]:
 # ---------------------------------------------------------------------------
 
 
+@dataclass(frozen=True)
+class PageExtent:
+    """Where one page lies in the file and which of the chunk's entries and values it holds.
+
+    ``offset`` is the page header's; ``end`` is just past the page's bytes. A
+    dictionary (or skipped) page holds no entries: its ranges are empty.
+    """
+
+    offset: int
+    body_start: int
+    end: int
+    header: PageHeader
+    entries: range
+    values: range
+
+
 @dataclass
 class ChunkData:
-    """What a column chunk holds: its non-null values and one level pair per entry.
+    """What a column chunk holds: its non-null values and one level pair per entry,
+    and every page it was read from (``pages``, in file order).
 
     A level array is all zeros when its maximum is 0 (the pages store none).
     """
@@ -307,6 +381,7 @@ class ChunkData:
     values: list[object]
     definition_levels: np.ndarray
     repetition_levels: np.ndarray
+    pages: list[PageExtent] = field(default_factory=list)
 
 
 @contextmanager
@@ -369,8 +444,11 @@ def chunk_range(meta: ColumnMetaData) -> tuple[int, int]:
 
 
 class _ChunkReader:
-    def __init__(self, file: bytes, leaf: LeafColumn, meta: ColumnMetaData, where: str) -> None:
+    def __init__(
+        self, file: bytes, leaf: LeafColumn, meta: ColumnMetaData, where: str, verify_checksums: bool
+    ) -> None:
         self.file = file
+        self.verify_checksums = verify_checksums
         self.leaf = leaf
         self.meta = meta
         self.where = where
@@ -380,6 +458,7 @@ class _ChunkReader:
         self.values: list[object] = []
         self.definition: list[np.ndarray] = []
         self.repetition: list[np.ndarray] = []
+        self.extents: list[PageExtent] = []
         self.entries = 0
 
     def read(self, start: int, end: int) -> ChunkData:
@@ -401,10 +480,14 @@ class _ChunkReader:
             values=self.values,
             definition_levels=_joined(self.definition, count),
             repetition_levels=_joined(self.repetition, count),
+            pages=self.extents,
         )
 
     def page(self, position: int, chunk_end: int) -> int:
         header, body_start, body_end = read_page_header(self.file, position, chunk_end)
+        first_entry, first_value = self.entries, len(self.values)
+        if self.verify_checksums and header.crc is not None:
+            verify_page_crc(header.crc, self.file[body_start:body_end], position)
         if header.type == PageType.DICTIONARY_PAGE:
             self.dictionary_page(header, position, body_start, body_end)
         elif header.type == PageType.DATA_PAGE:
@@ -412,6 +495,16 @@ class _ChunkReader:
         elif header.type == PageType.DATA_PAGE_V2:
             self.data_page_v2(header, position, body_start, body_end)
         # INDEX_PAGE and page types from newer specs carry no values: skipped.
+        self.extents.append(
+            PageExtent(
+                position,
+                body_start,
+                body_end,
+                header,
+                range(first_entry, self.entries),
+                range(first_value, len(self.values)),
+            )
+        )
         return body_end
 
     def dictionary_page(self, header: PageHeader, position: int, body_start: int, body_end: int) -> None:
@@ -614,9 +707,20 @@ def _joined(pieces: Sequence[np.ndarray], count: int) -> np.ndarray:
 
 
 def read_column_chunk(
-    file: bytes, leaf: LeafColumn, chunk: ColumnChunk, num_rows: int, *, where: str, footer_start: int
+    file: bytes,
+    leaf: LeafColumn,
+    chunk: ColumnChunk,
+    num_rows: int,
+    *,
+    where: str,
+    footer_start: int,
+    verify_checksums: bool = False,
 ) -> ChunkData:
-    """Every entry of one column chunk (see the module docstring)."""
+    """Every entry of one column chunk (see the module docstring).
+
+    With ``verify_checksums``, every page that carries a ``crc`` is checked
+    ('3.7.4 - Checksumming'); a mismatch raises ChecksumMismatch naming the page.
+    """
     meta = check_chunk_metadata(leaf, chunk, num_rows, where, footer_start)
     if meta.num_values == 0:
         # Nothing to read. Writers differ in what offsets they give an empty
@@ -629,4 +733,4 @@ def read_column_chunk(
             f"{where}: chunk [{start}, {end}) lies outside the data region [{len(MAGIC)}, {footer_start})",
             footer_start,
         )
-    return _ChunkReader(file, leaf, meta, where).read(start, end)
+    return _ChunkReader(file, leaf, meta, where, verify_checksums).read(start, end)

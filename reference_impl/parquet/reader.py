@@ -47,7 +47,7 @@ from .schema import ColumnSpec, column_of, is_flat
 from .schema_tree import LeafColumn, SchemaNode, leaf_columns, schema_tree_from_elements
 from .thrift_struct import deserialize
 
-__all__ = ["LeafData", "ParquetContents", "read_footer", "read_parquet"]
+__all__ = ["LeafData", "ParquetContents", "read_footer", "read_parquet", "values_with_nulls"]
 
 Source = str | os.PathLike[str] | bytes | bytearray | memoryview | BinaryIO
 
@@ -122,16 +122,21 @@ class ParquetContents:
 
 
 def _with_nulls(leaf: LeafData) -> list[object]:
+    return values_with_nulls(leaf.leaf, leaf.values, leaf.definition_levels)
+
+
+def values_with_nulls(leaf: LeafColumn, values: list[object], definition_levels: np.ndarray) -> list[object]:
     """A flat column's values with None where the definition level says null."""
-    if leaf.leaf.max_definition_level == 0:
-        return list(leaf.values)
-    present = (leaf.definition_levels == leaf.leaf.max_definition_level).tolist()
-    values = iter(leaf.values)
-    return [next(values) if is_present else None for is_present in present]
+    if leaf.max_definition_level == 0:
+        return list(values)
+    present = (definition_levels == leaf.max_definition_level).tolist()
+    remaining = iter(values)
+    return [next(remaining) if is_present else None for is_present in present]
 
 
-def read_parquet(source: Source) -> ParquetContents:
-    """Read a whole Parquet file."""
+def read_parquet(source: Source, *, verify_checksums: bool = False) -> ParquetContents:
+    """Read a whole Parquet file; with ``verify_checksums``, check every page's CRC
+    ('3.7.4 - Checksumming') and raise ChecksumMismatch at the first bad one."""
     file = _load(source)
     metadata, footer_start = read_footer(file)
     tree = schema_tree_from_elements(metadata.schema, offset=footer_start)
@@ -149,6 +154,7 @@ def read_parquet(source: Source) -> ParquetContents:
                 row_group.num_rows,
                 where=f"column {leaf.dotted_path}, row group {index}",
                 footer_start=footer_start,
+                verify_checksums=verify_checksums,
             )
             for leaf, chunk in zip(leaves, row_group.columns, strict=True)
         ]

@@ -30,6 +30,12 @@ reference produces LogicalType-only files), column_orders with TypeDefinedOrder
 for every leaf (parquet.thrift 'FileMetaData.column_orders'), encoding_stats,
 row group ordinal, created_by. ``ColumnChunk.file_offset`` is 0, as the current
 parquet.thrift asks of writers that store no ColumnMetaData outside the footer.
+
+Metadata for skipping data, as WriterOptions asks: chunk statistics and size
+statistics (``chunk_statistics``, ``statistics``, ``size_statistics``), page
+header statistics and CRCs (``column_chunk``, ``checksum``), Bloom filters
+after all row groups or between them and the page index after the row groups
+(``footer_indexes``), and, for tests only, deliberate lies (``lies``).
 Output is deterministic: the same arguments give the same bytes.
 """
 
@@ -41,9 +47,11 @@ from collections.abc import Mapping, Sequence
 from dataclasses import replace
 from typing import Any, BinaryIO
 
-from .column_chunk import write_column_chunk
+from .column_chunk import WrittenChunk, write_column_chunk
 from .errors import UnsupportedFeature
 from .file_layout import FOOTER_LENGTH, MAGIC
+from .footer_indexes import write_bloom_filters, write_page_indexes
+from .lies import false_statistics
 from .metadata import (
     ColumnOrder,
     FieldRepetitionType,
@@ -93,9 +101,19 @@ def write_table(
     row_group_size = options.row_group_size or max(len(records), 1)
     out = bytearray(MAGIC)
     row_groups = []
+    written: list[list[WrittenChunk]] = []
     for ordinal, first in enumerate(range(0, len(records), row_group_size)):
         group_records = records[first : first + row_group_size]
-        row_groups.append(_write_row_group(out, leaves, tree, group_records, first, ordinal, options))
+        row_group, chunks = _write_row_group(out, leaves, tree, group_records, first, ordinal, options)
+        if options.bloom_filter_placement == "between_row_groups":
+            write_bloom_filters(out, leaves, chunks, options)
+        row_groups.append(row_group)
+        written.append(chunks)
+    if options.bloom_filter_placement == "after_row_groups":
+        for chunks in written:
+            write_bloom_filters(out, leaves, chunks, options)
+    if options.page_index:
+        write_page_indexes(out, leaves, written, options)
     footer = FileMetaData(
         version=FORMAT_VERSION,
         schema=schema_tree_to_elements(tree),
@@ -294,24 +312,29 @@ def _write_row_group(
     first_record: int,
     ordinal: int,
     options: WriterOptions,
-) -> RowGroup:
+) -> tuple[RowGroup, list[WrittenChunk]]:
     first_page_offset = len(out)
     try:
         columns = shred_records(tree, records)
     except ValueError as error:
         raise ValueError(f"{error} (record numbers count from record {first_record})") from error
-    chunks = []
+    written = []
     for leaf, column in zip(leaves, columns, strict=True):
         _check_leaf_values(leaf, column.values, first_record)
-        chunks.append(write_column_chunk(out, leaf, column, options.for_column(leaf.dotted_path)))
-    return RowGroup(
-        columns=chunks,
-        total_byte_size=sum(chunk.meta_data.total_uncompressed_size for chunk in chunks),
+        chunk = write_column_chunk(out, leaf, column, options.for_column(leaf.dotted_path))
+        if "statistics" in options.lies and chunk.chunk.meta_data.statistics is not None:
+            chunk.chunk.meta_data.statistics = false_statistics(chunk.chunk.meta_data.statistics)
+        written.append(chunk)
+    metas = [chunk.chunk.meta_data for chunk in written]
+    row_group = RowGroup(
+        columns=[chunk.chunk for chunk in written],
+        total_byte_size=sum(meta.total_uncompressed_size for meta in metas),
         num_rows=len(records),
         file_offset=first_page_offset,
-        total_compressed_size=sum(chunk.meta_data.total_compressed_size for chunk in chunks),
+        total_compressed_size=sum(meta.total_compressed_size for meta in metas),
         ordinal=ordinal if ordinal <= MAX_I16 else None,
     )
+    return row_group, written
 
 
 def _emit(sink: Sink, content: bytes) -> None:

@@ -23,6 +23,18 @@ The knobs follow the spec's vocabulary:
   requires ("pages change on record boundaries (r = 0)").
 * row groups ('Row Group Size'): ``row_group_size`` in records.
 * footer: ``created_by``, ``key_value_metadata``.
+* metadata for skipping data (``statistics``, ``page_index``, ``bloom_filter``):
+  ``statistics`` (ColumnMetaData.statistics), ``page_header_statistics``
+  (DataPageHeader(V2).statistics, "not recommended" beside a page index, '3.9 -
+  Page Index'), ``distinct_count``, ``statistics_truncate_length`` (binary
+  bounds longer than this are truncated, inexact but still bounds),
+  ``size_statistics`` (ColumnMetaData.size_statistics and their page index
+  counterparts), ``page_index`` (ColumnIndex + OffsetIndex after the row groups),
+  ``bloom_filter_columns`` with ``bloom_filter_ndv``, ``bloom_filter_fpp`` and
+  ``bloom_filter_placement`` ('3.6 - Bloom Filter': after all row groups, or
+  between row groups), ``page_checksum`` (PageHeader.crc, '3.7.4 - Checksumming').
+* ``lies``: TEST-ONLY. Metadata deliberately untrue to the data, to show which
+  readers trust what (see :data:`LIES`). Never set it to write real data.
 
 Per-column maps are keyed by a column's dotted path (``ColumnMetaData.path_in_schema``
 joined with "."), or by the dotted path of any group above it, which then
@@ -59,6 +71,15 @@ DEFAULT_CREATED_BY = f"columnar-conformance reference version {_package_version(
 DICTIONARY_ENCODINGS = frozenset({Encoding.PLAIN_DICTIONARY, Encoding.RLE_DICTIONARY})
 LEVEL_ENCODINGS = frozenset({Encoding.RLE, Encoding.BIT_PACKED})
 PAGE_VERSIONS = (1, 2)
+BLOOM_FILTER_PLACEMENTS = ("after_row_groups", "between_row_groups")
+DEFAULT_BLOOM_FILTER_FPP = 0.01
+# What ``lies`` can falsify, and how (the writer's ``lies`` module does it):
+LIES = {
+    "statistics": "row-group min and max both claim the chunk's maximum value",
+    "page_index": "every ColumnIndex entry claims min and max equal to its page's maximum",
+    "bloom_filter": "an all-zero bitset: every probe answers 'definitely not present'",
+    "crc": "every PageHeader.crc is off by one bit",
+}
 
 
 @dataclass(frozen=True)
@@ -81,6 +102,15 @@ class ColumnSettings:
     level_encoding: Encoding
     page_row_limit: int | None
     page_byte_limit: int | None
+    statistics: bool
+    page_header_statistics: bool
+    distinct_count: bool
+    statistics_truncate_length: int | None
+    size_statistics: bool
+    page_index: bool
+    bloom_filter: bool
+    page_checksum: bool
+    lies: frozenset[str]
 
 
 @dataclass(frozen=True)
@@ -106,6 +136,18 @@ class WriterOptions:
     row_group_size: int | None = None
     created_by: str = DEFAULT_CREATED_BY
     key_value_metadata: Mapping[str, str | None] | None = None
+    statistics: bool = True
+    page_header_statistics: bool = False
+    distinct_count: bool = False
+    statistics_truncate_length: int | None = None
+    size_statistics: bool = True
+    page_index: bool = False
+    bloom_filter_columns: frozenset[str] = frozenset()
+    bloom_filter_ndv: int | None = None
+    bloom_filter_fpp: float = DEFAULT_BLOOM_FILTER_FPP
+    bloom_filter_placement: str = "after_row_groups"
+    page_checksum: bool = False
+    lies: frozenset[str] = frozenset()
 
     def __post_init__(self) -> None:
         set_ = object.__setattr__
@@ -140,20 +182,36 @@ class WriterOptions:
             raise ValueError(f"level_encoding must be RLE or BIT_PACKED, got {self.level_encoding.name}")
         if self.level_encoding == Encoding.BIT_PACKED and self.page_version != 1:
             raise ValueError("BIT_PACKED levels exist only in data page v1 (v2 levels are always RLE)")
-        for name in ("dictionary_size_limit", "page_row_limit", "page_byte_limit", "row_group_size"):
+        for name in ("dictionary_size_limit", "page_row_limit", "page_byte_limit", "row_group_size",
+                     "statistics_truncate_length", "bloom_filter_ndv"):
             value = getattr(self, name)
             if value is not None and (not isinstance(value, int) or isinstance(value, bool) or value < 1):
                 raise ValueError(f"{name} must be a positive int or None, got {value!r}")
+        set_(self, "bloom_filter_columns", frozenset(self.bloom_filter_columns))
+        set_(self, "lies", frozenset(self.lies))
+        self._check_metadata_options()
         if not isinstance(self.created_by, str):
             raise ValueError(f"created_by must be a string, got {self.created_by!r}")
         for key, value in (self.key_value_metadata or {}).items():
             if not isinstance(key, str) or not (value is None or isinstance(value, str)):
                 raise ValueError(f"key_value_metadata must map str to str, got {key!r}: {value!r}")
 
+    def _check_metadata_options(self) -> None:
+        if not 0.0 < self.bloom_filter_fpp < 1.0:
+            raise ValueError(f"bloom_filter_fpp must be between 0 and 1, got {self.bloom_filter_fpp!r}")
+        if self.bloom_filter_placement not in BLOOM_FILTER_PLACEMENTS:
+            raise ValueError(
+                f"bloom_filter_placement must be one of {BLOOM_FILTER_PLACEMENTS}, "
+                f"got {self.bloom_filter_placement!r}"
+            )
+        unknown = sorted(self.lies - set(LIES))
+        if unknown:
+            raise ValueError(f"lies: no such lie {unknown}; known: {sorted(LIES)}")
+
     @property
     def column_keys(self) -> set[str]:
-        """Every dotted path named by a per-column map (the writer checks they exist)."""
-        return set(self.column_encodings) | set(self.column_codecs)
+        """Every dotted path named by a per-column map or set (the writer checks they exist)."""
+        return set(self.column_encodings) | set(self.column_codecs) | set(self.bloom_filter_columns)
 
     def for_column(self, dotted_path: str) -> ColumnSettings:
         encoding = _lookup(self.column_encodings, dotted_path, self.encoding)
@@ -170,6 +228,15 @@ class WriterOptions:
             level_encoding=self.level_encoding,
             page_row_limit=self.page_row_limit,
             page_byte_limit=self.page_byte_limit,
+            statistics=self.statistics,
+            page_header_statistics=self.page_header_statistics,
+            distinct_count=self.distinct_count,
+            statistics_truncate_length=self.statistics_truncate_length,
+            size_statistics=self.size_statistics,
+            page_index=self.page_index,
+            bloom_filter=_lookup(dict.fromkeys(self.bloom_filter_columns, True), dotted_path, False),
+            page_checksum=self.page_checksum,
+            lies=self.lies,
         )
 
 

@@ -1,0 +1,96 @@
+"""What the writer records about a column chunk and each of its data pages.
+
+A column chunk's entries (values plus levels, ``shredding``) are cut into pages
+by ``column_chunk``; this module turns a page's share of the entries into its
+:class:`~reference_impl.parquet.page_index.PageSummary` (the page's values,
+null count, rows, level histograms: everything the page index and the page
+header statistics need) and computes the chunk's own ``Statistics`` and
+``SizeStatistics``.
+
+Spec: parquet.thrift ``struct Statistics`` (``null_count``: "Count of null
+values in the column"), ``struct SizeStatistics`` and parquet-format-docs.txt
+'3.9 - Page Index'. A "null" here is an entry whose definition level is below
+the maximum, so for a repeated column an empty or null list counts as a null
+too: the entry stores no value, which is what the count is for (a reader uses
+it to know whether a page or chunk holds any values).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+import numpy as np
+
+from .metadata import SizeStatistics, Statistics
+from .page_index import PageSummary
+from .schema_tree import LeafColumn
+from .size_statistics import merge_size_statistics, size_statistics
+from .statistics import column_statistics
+from .writer_options import ColumnSettings
+
+__all__ = ["chunk_size_statistics", "leaf_statistics", "page_summary"]
+
+
+def leaf_statistics(
+    leaf: LeafColumn, values: Sequence[object], null_count: int, settings: ColumnSettings
+) -> Statistics:
+    """``Statistics`` of non-null ``values`` of ``leaf`` (a page's or the whole chunk's)."""
+    node = leaf.node
+    return column_statistics(
+        values,
+        null_count,
+        node.physical_type,
+        node.logical_type,
+        node.converted_type,
+        node.type_length,
+        truncate_length=settings.statistics_truncate_length,
+        distinct_count=settings.distinct_count,
+    )
+
+
+def page_summary(
+    leaf: LeafColumn,
+    values: Sequence[object],
+    definition: np.ndarray,
+    repetition: np.ndarray,
+    first_row_index: int,
+    row_count: int,
+) -> PageSummary:
+    """The summary of one data page holding ``values`` and these entries' levels.
+
+    ``offset`` and ``compressed_page_size`` are 0 until the page is placed in the
+    file (``dataclasses.replace`` them then).
+    """
+    sizes = size_statistics(
+        leaf.node.physical_type,
+        values,
+        definition,
+        repetition,
+        leaf.max_definition_level,
+        leaf.max_repetition_level,
+    )
+    return PageSummary(
+        offset=0,
+        compressed_page_size=0,
+        first_row_index=first_row_index,
+        row_count=row_count,
+        null_count=len(definition) - len(values),
+        values=values,
+        definition_level_histogram=sizes.definition_level_histogram,
+        repetition_level_histogram=sizes.repetition_level_histogram,
+        unencoded_byte_array_data_bytes=sizes.unencoded_byte_array_data_bytes,
+    )
+
+
+def chunk_size_statistics(pages: Sequence[PageSummary]) -> SizeStatistics:
+    """The chunk's ``SizeStatistics``: the sum of its pages'."""
+    return merge_size_statistics(
+        [
+            SizeStatistics(
+                unencoded_byte_array_data_bytes=page.unencoded_byte_array_data_bytes,
+                repetition_level_histogram=page.repetition_level_histogram,
+                definition_level_histogram=page.definition_level_histogram,
+            )
+            for page in pages
+        ]
+    )

@@ -1,0 +1,109 @@
+"""The structures written outside the row groups: Bloom filters and the page index.
+
+Spec: parquet-format-docs.txt
+
+* '3.6 - Bloom Filter', 'File Format': "The Bloom filter data can be stored
+  before the page indexes after all row groups", or "between row groups";
+  ``ColumnMetaData.bloom_filter_offset`` / ``bloom_filter_length`` locate a
+  column chunk's header + bitset;
+* '3.9 - Page Index': "The new index structures are stored separately from
+  RowGroup, near the footer", located by ``ColumnChunk.column_index_offset`` /
+  ``_length`` and ``offset_index_offset`` / ``_length``, and "the OffsetIndexes
+  for each column in a RowGroup are stored together".
+
+The layout written here, after the last row group::
+
+    [Bloom filters, row group by row group, column by column]   (placement "after_row_groups")
+    ColumnIndex of every chunk, row group by row group, column by column
+    OffsetIndex of every chunk, in the same order
+    FileMetaData
+
+With placement "between_row_groups", each row group's Bloom filters follow
+its column chunks instead. A chunk gets a ColumnIndex only when its column has
+a sort order (``page_index.build_column_index`` returns None otherwise); every
+chunk gets an OffsetIndex.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import replace
+
+from .bloom_filter import build_bloom_filter, serialize_bloom_filter
+from .column_chunk import WrittenChunk
+from .lies import false_bloom_filter, false_column_index
+from .metadata import ColumnIndex, OffsetIndex
+from .page_index import build_column_index, build_offset_index
+from .schema_tree import LeafColumn
+from .thrift_struct import serialize
+from .writer_options import WriterOptions
+
+__all__ = ["write_bloom_filters", "write_page_indexes"]
+
+
+def write_bloom_filters(
+    out: bytearray, leaves: Sequence[LeafColumn], chunks: Sequence[WrittenChunk], options: WriterOptions
+) -> None:
+    """Append the Bloom filter of each chunk whose column asks for one; set its location."""
+    for leaf, written in zip(leaves, chunks, strict=True):
+        if not options.for_column(leaf.dotted_path).bloom_filter:
+            continue
+        node = leaf.node
+        bloom = build_bloom_filter(
+            node.physical_type,
+            written.values,
+            node.type_length,
+            ndv=options.bloom_filter_ndv,
+            fpp=options.bloom_filter_fpp,
+        )
+        if "bloom_filter" in options.lies:
+            bloom = false_bloom_filter(bloom)
+        stored = serialize_bloom_filter(bloom)
+        meta = written.chunk.meta_data
+        meta.bloom_filter_offset, meta.bloom_filter_length = len(out), len(stored)  # type: ignore[union-attr]
+        out += stored
+
+
+def write_page_indexes(
+    out: bytearray,
+    leaves: Sequence[LeafColumn],
+    row_groups: Sequence[Sequence[WrittenChunk]],
+    options: WriterOptions,
+) -> None:
+    """Append every chunk's ColumnIndex, then every chunk's OffsetIndex; set their locations."""
+    for chunks in row_groups:
+        for leaf, written in zip(leaves, chunks, strict=True):
+            index = _column_index(leaf, written, options)
+            if index is not None:
+                stored = serialize(index)
+                written.chunk.column_index_offset, written.chunk.column_index_length = len(out), len(stored)
+                out += stored
+    for chunks in row_groups:
+        for written in chunks:
+            stored = serialize(_offset_index(written, options))
+            written.chunk.offset_index_offset, written.chunk.offset_index_length = len(out), len(stored)
+            out += stored
+
+
+def _column_index(leaf: LeafColumn, written: WrittenChunk, options: WriterOptions) -> ColumnIndex | None:
+    node = leaf.node
+    index = build_column_index(
+        written.pages,
+        node.physical_type,
+        node.logical_type,
+        node.converted_type,
+        node.type_length,
+        truncate_length=options.statistics_truncate_length,
+    )
+    if index is None:
+        return None
+    if not options.size_statistics:
+        index = replace(index, repetition_level_histograms=None, definition_level_histograms=None)
+    return false_column_index(index) if "page_index" in options.lies else index
+
+
+def _offset_index(written: WrittenChunk, options: WriterOptions) -> OffsetIndex:
+    index = build_offset_index(written.pages)
+    if not options.size_statistics:
+        index = replace(index, unencoded_byte_array_data_bytes=None)
+    return index

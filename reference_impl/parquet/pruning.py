@@ -1,0 +1,260 @@
+"""Filtered scans: skipping row groups and pages with statistics, the page index
+and Bloom filters, then filtering rows.
+
+Spec: the metadata a reader may prune with, and what each promises:
+
+* parquet.thrift ``struct Statistics`` (``min_value``/``max_value`` under the
+  column's ``ColumnOrder``, ``null_count``): a row group whose bounds exclude
+  the predicate's value holds no matching row;
+* parquet-format-docs.txt '3.9 - Page Index': ``ColumnIndex`` bounds and
+  ``null_pages`` per page, ``OffsetIndex`` for the rows each page holds ("this
+  allows navigation by row index and is used to retrieve values for rows
+  identified as matches via the ColumnIndex");
+* '3.6 - Bloom Filter': "definitely no" means the value is in no row of the
+  column chunk (only equality can use it).
+
+:func:`scan` returns the indices of the rows that satisfy the predicate among
+those no metadata excluded. For a file whose metadata is true that is exactly
+the rows a full scan finds; for a file whose metadata lies (``lies``) it is
+what a reader that trusts the metadata returns. The scan decodes the predicate
+column's chunk and then keeps only the rows of the pages the column index did
+not exclude: the same rows a reader that skips those pages' bytes returns.
+
+Predicates use SQL semantics: a null satisfies no comparison, only
+``is_null``; floating-point values compare as IEEE 754 numbers (a NaN
+satisfies no comparison but "!=", and -0.0 equals +0.0).
+"""
+
+from __future__ import annotations
+
+import math
+import os
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from typing import Any
+
+from .bloom_filter import read_bloom_filter
+from .column_chunk import read_column_chunk
+from .errors import UnsupportedFeature
+from .metadata import ColumnChunk, ColumnIndex, FileMetaData, Type
+from .page_index import page_row_ranges, read_column_index, read_offset_index
+from .reader import read_footer, values_with_nulls
+from .schema import is_flat
+from .schema_tree import LeafColumn, leaf_columns, schema_tree_from_elements
+from .sort_order import SortOrder, sort_key, sort_order
+from .statistics import decode_bound, statistics_bounds
+
+__all__ = ["OPS", "Predicate", "ScanResult", "scan"]
+
+COMPARISONS = ("==", "!=", "<", "<=", ">", ">=")
+NULL_TESTS = ("is_null", "is_not_null")
+OPS = COMPARISONS + NULL_TESTS
+_FLOAT_TYPES = (Type.FLOAT, Type.DOUBLE)
+
+Key = Callable[[Any], Any]
+
+
+@dataclass(frozen=True)
+class Predicate:
+    """``column`` (a dotted leaf path) ``op`` ``value`` (a physical value; None for null tests)."""
+
+    column: str
+    op: str
+    value: Any = None
+
+    def __post_init__(self) -> None:
+        if self.op not in OPS:
+            raise ValueError(f"predicate op must be one of {OPS}, got {self.op!r}")
+        if (self.op in NULL_TESTS) != (self.value is None):
+            raise ValueError(f"{self.op!r} takes {'no' if self.op in NULL_TESTS else 'a'} value")
+
+    def matches(self, value: Any, key: Key) -> bool:
+        """Whether one physical ``value`` (None for null) satisfies the predicate."""
+        if self.op in NULL_TESTS:
+            return (value is None) == (self.op == "is_null")
+        if value is None:
+            return False
+        if _is_nan(value) or _is_nan(self.value):
+            return self.op == "!="
+        left, right = key(value), key(self.value)
+        return {
+            "==": left == right,
+            "!=": left != right,
+            "<": left < right,
+            "<=": left <= right,
+            ">": left > right,
+            ">=": left >= right,
+        }[self.op]
+
+    def might_match(self, bounds: tuple[Any, Any] | None, null_count: int | None, entries: int, key: Key,
+                    *, floating: bool) -> bool:
+        """Whether rows summarised by ``bounds`` (min, max or None), ``null_count``
+        (None: unknown) and ``entries`` may hold a match."""
+        if self.op == "is_null":
+            return null_count is None or null_count > 0
+        all_null = null_count is not None and null_count >= entries
+        if self.op == "is_not_null":
+            return not all_null
+        if all_null:
+            return False
+        if bounds is None or (floating and self.op == "!="):  # NaNs, absent from bounds, satisfy "!="
+            return True
+        if _is_nan(self.value):
+            return False
+        low, high, target = key(bounds[0]), key(bounds[1]), key(self.value)
+        return {
+            "==": low <= target <= high,
+            "!=": not (low == high == target),
+            "<": low < target,
+            "<=": low <= target,
+            ">": high > target,
+            ">=": high >= target,
+        }[self.op]
+
+
+def _is_nan(value: Any) -> bool:
+    return isinstance(value, float) and math.isnan(value)
+
+
+@dataclass
+class ScanResult:
+    """The matching rows (indices into the file's rows) and what was skipped, and why."""
+
+    rows: list[int] = field(default_factory=list)
+    row_groups_skipped: dict[str, int] = field(default_factory=dict)
+    pages_skipped: int = 0
+
+    def skipped(self, reason: str) -> None:
+        self.row_groups_skipped[reason] = self.row_groups_skipped.get(reason, 0) + 1
+
+
+@dataclass(frozen=True)
+class _Column:
+    """The predicate's column and how to compare its values."""
+
+    leaf: LeafColumn
+    key: Key
+    ordered: bool
+
+    @property
+    def floating(self) -> bool:
+        return self.leaf.node.physical_type in _FLOAT_TYPES
+
+
+def scan(
+    source: str | os.PathLike[str] | bytes,
+    predicate: Predicate,
+    *,
+    use_statistics: bool = True,
+    use_page_index: bool = True,
+    use_bloom_filter: bool = True,
+    verify_checksums: bool = False,
+) -> ScanResult:
+    """The rows of a flat file matching ``predicate``, pruning with the metadata allowed."""
+    file = source if isinstance(source, bytes) else open(source, "rb").read()  # noqa: SIM115
+    metadata, footer_start = read_footer(file)
+    column = _predicate_column(metadata, predicate, footer_start)
+    result = ScanResult()
+    first_row = 0
+    for ordinal, row_group in enumerate(metadata.row_groups):
+        chunk = row_group.columns[column.leaf.index]
+        where = f"column {column.leaf.dotted_path}, row group {ordinal}"
+        reason = _row_group_excluded(file, chunk, predicate, column, use_statistics, use_bloom_filter, where)
+        if reason:
+            result.skipped(reason)
+        else:
+            ranges = _page_ranges(file, chunk, row_group.num_rows, predicate, column, use_page_index, where,
+                                  result)
+            data = read_column_chunk(file, column.leaf, chunk, row_group.num_rows, where=where,
+                                     footer_start=footer_start, verify_checksums=verify_checksums)
+            values = values_with_nulls(column.leaf, data.values, data.definition_levels)
+            result.rows += [first_row + row for rows in ranges for row in rows
+                            if predicate.matches(values[row], column.key)]
+        first_row += row_group.num_rows
+    return result
+
+
+def _predicate_column(metadata: FileMetaData, predicate: Predicate, footer_start: int) -> _Column:
+    tree = schema_tree_from_elements(metadata.schema, offset=footer_start)
+    if not is_flat(tree):
+        raise UnsupportedFeature("filtered scans of nested schemas", footer_start)
+    leaves = {leaf.dotted_path: leaf for leaf in leaf_columns(tree)}
+    if predicate.column not in leaves:
+        raise ValueError(f"predicate column {predicate.column!r} is not a column: {sorted(leaves)}")
+    leaf = leaves[predicate.column]
+    node = leaf.node
+    order = sort_order(node.physical_type, node.logical_type, node.converted_type)
+    ordered = order is not SortOrder.UNDEFINED
+    if not ordered and predicate.op not in ("==", "!=", *NULL_TESTS):
+        raise UnsupportedFeature(
+            f"'{predicate.op}' on column {leaf.dotted_path}: its sort order is undefined"
+        )
+    key = sort_key(node.physical_type, node.logical_type, node.converted_type) if ordered else bytes
+    return _Column(leaf, key, ordered)
+
+
+def _row_group_excluded(
+    file: bytes, chunk: ColumnChunk, predicate: Predicate, column: _Column,
+    use_statistics: bool, use_bloom_filter: bool, where: str,
+) -> str | None:
+    """Why the row group holds no match ("statistics", "bloom_filter"), or None."""
+    meta = chunk.meta_data
+    node = column.leaf.node
+    if meta is None:
+        return None
+    if use_statistics and meta.statistics is not None:
+        bounds = None
+        if column.ordered:
+            low, high = statistics_bounds(meta.statistics, node.physical_type, node.logical_type,
+                                          node.converted_type, node.type_length, what=where)
+            bounds = None if low is None or high is None else (low, high)
+        if not predicate.might_match(bounds, meta.statistics.null_count, meta.num_values, column.key,
+                                     floating=column.floating):
+            return "statistics"
+    if use_bloom_filter and predicate.op == "==" and meta.bloom_filter_offset is not None:
+        bloom = read_bloom_filter(file, meta, where=where)
+        if bloom is not None and not any(bloom.might_contain(node.physical_type, probe, node.type_length)
+                                         for probe in _equal_values(predicate.value, column.floating)):
+            return "bloom_filter"
+    return None
+
+
+def _equal_values(value: Any, floating: bool) -> tuple[Any, ...]:
+    """The physical values equal to ``value``: a Bloom filter hashes bits, and
+    -0.0 == +0.0 are two bit patterns, so a zero must be probed with both signs."""
+    if floating and value == 0.0:
+        return (0.0, -0.0)
+    return (value,)
+
+
+def _page_ranges(
+    file: bytes, chunk: ColumnChunk, num_rows: int, predicate: Predicate, column: _Column,
+    use_page_index: bool, where: str, result: ScanResult,
+) -> list[range]:
+    """The row ranges (within the row group) of the pages the column index leaves in."""
+    everything = [range(num_rows)]
+    if not (use_page_index and column.ordered):
+        return everything
+    column_index = read_column_index(file, chunk, where=where)
+    offset_index = read_offset_index(file, chunk, where=where)
+    if column_index is None or offset_index is None:
+        return everything
+    ranges = page_row_ranges(offset_index, num_rows)
+    kept = [rows for page, rows in enumerate(ranges)
+            if _page_might_match(column_index, page, len(rows), predicate, column, where)]
+    result.pages_skipped += len(ranges) - len(kept)
+    return kept
+
+
+def _page_might_match(index: ColumnIndex, page: int, rows: int, predicate: Predicate, column: _Column,
+                      where: str) -> bool:
+    node = column.leaf.node
+    null_count = index.null_counts[page] if index.null_counts else None
+    if index.null_pages[page]:
+        null_count = rows
+        bounds = None
+    else:
+        what = f"{where}, column index page {page}"
+        bounds = tuple(decode_bound(node.physical_type, raw, node.type_length, what=what)
+                       for raw in (index.min_values[page], index.max_values[page]))
+    return predicate.might_match(bounds, null_count, rows, column.key, floating=column.floating)
