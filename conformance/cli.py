@@ -5,9 +5,11 @@
     conformance engines  engines, versions and declared capabilities
     conformance cases    the case catalogue
     conformance report   (re)build the reports from a run's results
+    conformance validate is a file's metadata (statistics, page index, Bloom filters, CRCs) true to its data?
 
 Exit codes: 0 success; 1 a failure the policy counts (`run`), or the engine could
-not read the file (`read`); 2 usage errors (argparse's convention).
+not read the file (`read`), or an "untrue" finding (`validate`); 2 usage errors
+(argparse's convention), or a file `validate` cannot read.
 """
 
 from __future__ import annotations
@@ -67,13 +69,17 @@ def _parser() -> argparse.ArgumentParser:
                         help="a run's directory (its cell logs are consolidated first) "
                              "or its results/ directory")
     report.add_argument("--out", type=Path, default=Path("report"))
+
+    validate = sub.add_parser("validate", help="check a file's metadata against its data")
+    validate.add_argument("--json", action="store_true", help="the findings as one JSON document")
+    validate.add_argument("file", type=Path)
     return p
 
 
 def main(argv: list[str] | None = None) -> int:
     args = _parser().parse_args(argv)
     handler = {"run": _run, "read": _read, "engines": _engines, "cases": _cases,
-               "report": _report}[args.command]
+               "report": _report, "validate": _validate}[args.command]
     return handler(args)
 
 
@@ -197,6 +203,28 @@ def _report(args) -> int:
     write_reports(results, args.out)
     print(f"report written to {args.out / 'index.html'}")
     return EXIT_OK
+
+
+def _validate(args) -> int:
+    from reference_impl.parquet.errors import ParquetError
+    from reference_impl.parquet.validation import NONCONFORMING, UNTRUE, validate
+
+    try:
+        findings = validate(args.file)
+    except (ParquetError, OSError) as exc:  # nothing to judge: like a usage error, not a finding
+        print(f"conformance validate: {type(exc).__name__}: {exc}", file=sys.stderr)
+        return EXIT_USAGE
+    counts = {severity: sum(f.severity == severity for f in findings) for severity in (UNTRUE, NONCONFORMING)}
+    if args.json:
+        print(json.dumps({"file": str(args.file), "findings": [f.to_json() for f in findings], **counts},
+                         indent=1, ensure_ascii=False))
+    else:
+        for f in findings:
+            page = "-" if f.page is None else f.page
+            print(f"{f.severity}\t{f.kind}\t{f.column}\trow group {f.row_group}\tpage {page}\t{f.message}")
+        print(f"{args.file}: {len(findings)} findings, {counts[UNTRUE]} {UNTRUE}, "
+              f"{counts[NONCONFORMING]} {NONCONFORMING}")
+    return EXIT_FAILED if counts[UNTRUE] else EXIT_OK
 
 
 if __name__ == "__main__":
