@@ -2,11 +2,13 @@
 
 An adapter has a name, the exact version of the library it drives, declared
 capabilities as feature-tag patterns, `write(case, path)` and
-`read(path) -> Table`. What an engine cannot do is declared with the reason
-(its documentation or a measured error) and becomes an `unsupported` outcome,
-distinct from a failure. An adapter converts its engine's values into canonical
-values exactly; where a conversion would lose information it raises
-`LossyConversion`, which the harness records as a finding.
+`read(path) -> Table`, and optionally `read_filtered(path, predicate) -> Table`
+(the rows matching a case's predicate, with the engine's own pruning). What an
+engine cannot do is declared with the reason (its documentation or a measured
+error) and becomes an `unsupported` outcome, distinct from a failure. An adapter
+converts its engine's values into canonical values exactly; where a conversion
+would lose information it raises `LossyConversion`, which the harness records as
+a finding.
 """
 
 from __future__ import annotations
@@ -19,6 +21,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from conformance.cases import Case
+from conformance.cases.predicate import Predicate
 from conformance.values import Table
 
 
@@ -88,6 +91,15 @@ class Engine(ABC):
     @abstractmethod
     def read(self, path: Path) -> Table:
         """Read the whole file at `path` into a canonical table."""
+
+    def read_filtered(self, path: Path, predicate: Predicate) -> Table:
+        """Read the rows matching `predicate`, letting the engine prune with whatever
+        metadata it uses (statistics, page index, bloom filters, dictionaries).
+
+        The result is a full canonical table (every column) of the matching rows in
+        file order, converted exactly like `read`.
+        """
+        raise Unsupported(f"{self.name} has no filtered read in this adapter")
 
     def describe(self) -> dict:
         return {"name": self.name, "version": self.version,

@@ -25,21 +25,49 @@ measurements quoted below):
 - INT96 -> `WRITE_TIMESTAMP_AS_INT96 true`; TIMESTAMP(ms, utc) ->
   `TIMESTAMP_IS_ADJUSTED_TO_UTC true` (both apply to every timestamp column).
 
+Metadata (COPY options measured in DuckDB 2.0; an unknown option fails with
+'Unrecognized option' plus candidates, which is how the absent ones were found):
+
+- statistics: DuckDB always writes ColumnMetaData statistics (min/max, null_count,
+  distinct_count for dictionary columns); `WRITE_STATISTICS` is unrecognised, so
+  statistics=False is unsupported.
+- statistics_truncate_length: DuckDB truncates binary min/max to 256 bytes (the max
+  bound incremented, e.g. 'x'*256 -> 'x'*255 + 'y'), with no option: only 256 maps.
+- page_index: DuckDB writes no ColumnIndex/OffsetIndex (`WRITE_PAGE_INDEX` is
+  unrecognised).
+- bloom filters: DuckDB writes one, by itself, for every dictionary-encoded column
+  chunk and for no other (measured); `WRITE_BLOOM_FILTER false` turns them off,
+  `BLOOM_FILTER_FALSE_POSITIVE_RATIO` sets the FPP; no option names columns or an
+  NDV. A case's bloom_filter_columns are therefore writable only with DuckDB's own
+  encodings (encoding None), and the adapter checks afterwards, with
+  `parquet_metadata()`, that exactly those columns got a filter.
+- page_checksum: DuckDB writes no PageHeader.crc (measured) and has no option.
+
 Read: `SELECT * FROM read_parquet(path)` with DuckDB's default reader options
 (so INT96 is read as a microsecond TIMESTAMP, `int96_as='timestamp'`; the
 non-default `int96_as='timestamp_ns'` would keep nanoseconds), fetched as Arrow
 with `arrow_lossless_conversion` on (UUID, JSON and TIMETZ keep their identity as
 Arrow extension types instead of becoming strings), then
 arrow_values.arrow_to_table.
+
+Filtered read: `SELECT * FROM read_parquet(path) WHERE "col" <op> <constant>`, the
+constant a typed SQL expression built exactly from the canonical value of the case
+column's type (`CAST('12.34' AS DECIMAL(9,2))`, `make_timestamp(<micros>)`,
+`from_hex(...)`, ...), so DuckDB's filter pushdown sees a constant. DuckDB keeps
+insertion order (`preserve_insertion_order`, default true). DuckDB prunes row
+groups with statistics and, for equality, with bloom filters.
 """
 
 from __future__ import annotations
 
 import itertools
+import math
 from pathlib import Path
 
 from conformance.cases import Case
+from conformance.cases.predicate import Predicate
 from conformance.values import DataType, Field, Table
+from conformance.values.codec import format_decimal, format_float
 
 from ._parquet_leaves import all_fields, leaves
 from .arrow_values import NO_ARROW_FORM, arrow_to_table, table_to_arrow
@@ -47,6 +75,9 @@ from .base import Capabilities, Engine, Unsupported
 
 DUCKDB_VECTOR_SIZE = 2048  # rows; DuckDB's row-group granularity (measured)
 DECIMAL_MAX_PRECISION = 38
+
+LIES_REASON = ("deliberately untrue metadata (WriteOptions.lies) is written by the reference "
+               "writer only")
 
 # WriteOptions.codec -> COPY ... (COMPRESSION ...).
 _CODECS = {"UNCOMPRESSED": "uncompressed", "SNAPPY": "snappy", "GZIP": "gzip",
@@ -75,8 +106,13 @@ CAPABILITIES = Capabilities(
     writes=("physical:*", "type:*", "repetition:*", "encoding:PLAIN",
             "encoding:DELTA_BINARY_PACKED", "encoding:DELTA_LENGTH_BYTE_ARRAY",
             "encoding:BYTE_STREAM_SPLIT", "page:v1", "row_groups:*", "rows:*", "nulls:*",
-            *(f"codec:{c}" for c in _CODECS)),
+            "statistics", "statistics:truncate", "bloom", *(f"codec:{c}" for c in _CODECS)),
     cannot_write={
+        "statistics:none": "DuckDB always writes column chunk statistics; measured: "
+                           "'Unrecognized option \"write_statistics\" for parquet'",
+        "page_index": "DuckDB writes no ColumnIndex/OffsetIndex (measured) and has no option "
+                      "for it ('Unrecognized option \"write_page_index\" for parquet')",
+        "crc": "DuckDB writes no PageHeader.crc (measured) and has no COPY option for it",
         **{f"type:{kind.upper()}": f"the adapter hands data to DuckDB as Arrow, and {reason}"
            for kind, reason in NO_ARROW_FORM.items()},
         "type:FLOAT16": f"{_NO_TYPE}; measured: registering an Arrow halffloat column fails "
@@ -133,6 +169,10 @@ class DuckDBEngine(Engine):
         return self._con
 
     def write(self, case: Case, path: Path) -> None:
+        self._copy(case, path)
+        self._check_bloom_filters(case, path)
+
+    def _copy(self, case: Case, path: Path) -> None:
         types = [duckdb_type(f.name, f) for f in case.schema]
         options = ", ".join(copy_options(case))
         arrow = _without_millisecond_zones(table_to_arrow(case.expected))
@@ -160,10 +200,35 @@ class DuckDBEngine(Engine):
             con.execute(f"DROP TABLE IF EXISTS {staged}")
             con.unregister(source)
 
+    def _check_bloom_filters(self, case: Case, path: Path) -> None:
+        """DuckDB decides by itself which columns get a bloom filter: Unsupported unless
+        they are exactly the ones the case asks for."""
+        wanted = set(case.options.bloom_filter_columns)
+        if not wanted:
+            return
+        got = self.bloom_filter_columns(path)
+        if got != wanted:
+            raise Unsupported(f"DuckDB writes bloom filters for the dictionary-encoded column "
+                              f"chunks it chooses, not by column: asked for {sorted(wanted)}, "
+                              f"it wrote them for {sorted(got)} (measured with parquet_metadata)")
+
     def read(self, path: Path) -> Table:
         con = self._connection()
         relation = con.sql(f"SELECT * FROM read_parquet({_sql_string(str(path))})")
         return arrow_to_table(relation.to_arrow_table())
+
+    def read_filtered(self, path: Path, predicate: Predicate) -> Table:
+        con = self._connection()
+        relation = con.sql(f"SELECT * FROM read_parquet({_sql_string(str(path))}) "
+                           f"WHERE {where_clause(predicate)}")
+        return arrow_to_table(relation.to_arrow_table())
+
+    def bloom_filter_columns(self, path: Path) -> set[str]:
+        """Top-level columns of the file at `path` with a bloom filter in any row group."""
+        rows = self._connection().execute(
+            "SELECT DISTINCT path_in_schema FROM parquet_metadata(?) "
+            "WHERE bloom_filter_offset IS NOT NULL", [str(path)]).fetchall()
+        return {r[0] for r in rows}
 
 
 def _without_millisecond_zones(table):
@@ -311,7 +376,90 @@ def copy_options(case: Case) -> list[str]:
         options.extend([*_DICTIONARY_OFF, "PARQUET_VERSION V1"])
     options.append(f"ROW_GROUP_SIZE {_row_group_size(case)}")
     options.extend(_flags(case))
+    options.extend(_metadata_options(case))
     return options
+
+
+DUCKDB_STATISTICS_TRUNCATE_LENGTH = 256  # bytes of a binary min/max bound (measured)
+
+
+def _metadata_options(case: Case) -> list[str]:
+    o = case.options
+    if getattr(o, "lies", ()):
+        raise Unsupported(LIES_REASON)
+    for tag, wanted in (("statistics:none", o.statistics is False), ("page_index", o.page_index),
+                        ("crc", o.page_checksum)):
+        if wanted:
+            raise Unsupported(CAPABILITIES.cannot_write[tag])
+    if o.statistics_truncate_length not in (None, DUCKDB_STATISTICS_TRUNCATE_LENGTH):
+        raise Unsupported(f"DuckDB truncates binary min/max statistics to "
+                          f"{DUCKDB_STATISTICS_TRUNCATE_LENGTH} bytes (measured) and has no "
+                          f"option to change it; asked for {o.statistics_truncate_length}")
+    if not o.bloom_filter_columns:
+        return []
+    if o.encoding is not None:
+        raise Unsupported(f"DuckDB writes bloom filters only for dictionary-encoded column "
+                          f"chunks, which it chooses itself (measured); encoding {o.encoding} "
+                          "leaves none to filter")
+    if o.bloom_filter_ndv is not None:
+        raise Unsupported("DuckDB sizes bloom filters from the dictionary; COPY has no NDV option")
+    options = ["WRITE_BLOOM_FILTER true"]
+    if o.bloom_filter_fpp is not None:
+        options.append(f"BLOOM_FILTER_FALSE_POSITIVE_RATIO {o.bloom_filter_fpp!r}")
+    return options
+
+
+# ---- filtered read ----------------------------------------------------------------
+
+_SQL_OPS = {"==": "=", "!=": "<>", "<": "<", "<=": "<=", ">": ">", ">=": ">="}
+
+
+def where_clause(predicate: Predicate) -> str:
+    column = _quote(predicate.column)
+    if predicate.op == "is_null":
+        return f"{column} IS NULL"
+    if predicate.op == "is_not_null":
+        return f"{column} IS NOT NULL"
+    constant = sql_constant(predicate.bound_type(), predicate.value)
+    return f"{column} {_SQL_OPS[predicate.op]} {constant}"
+
+
+_TIMESTAMP_MAKERS = {"ms": ("make_timestamp", 1_000), "us": ("make_timestamp", 1),
+                     "ns": ("make_timestamp_ns", 1)}
+
+
+def sql_constant(t: DataType, v) -> str:
+    """A DuckDB SQL expression of the value `v` of canonical type `t`, exactly."""
+    match t.kind:
+        case "boolean":
+            return "TRUE" if v else "FALSE"
+        case "int":
+            return f"CAST({v} AS {_INT_TYPES[(t.bits, t.signed)]})"
+        case "decimal":
+            if t.precision > DECIMAL_MAX_PRECISION:
+                raise Unsupported(f"DuckDB DECIMAL has at most {DECIMAL_MAX_PRECISION} digits")
+            return f"CAST('{format_decimal(v, t.scale)}' AS DECIMAL({t.precision},{t.scale}))"
+        case "float":
+            if t.bits == 16:
+                raise Unsupported(CAPABILITIES.cannot_write["type:FLOAT16"])
+            text = "nan" if math.isnan(v) else format_float(v)  # a NaN payload cannot matter
+            return f"CAST('{text}' AS {'FLOAT' if t.bits == 32 else 'DOUBLE'})"
+        case "string":
+            return f"CAST({_sql_string(v)} AS VARCHAR)"
+        case "binary" | "fixed":
+            return f"from_hex('{v.hex()}')"
+        case "date":
+            return f"(DATE '1970-01-01' + CAST({v} AS INTEGER))"
+        case "time" if t.unit in ("ms", "us"):
+            micros = v * (1_000 if t.unit == "ms" else 1)
+            return f"(TIME '00:00:00' + to_microseconds(CAST({micros} AS BIGINT)))"
+        case "timestamp":
+            maker, factor = _TIMESTAMP_MAKERS[t.unit]
+            expression = f"{maker}(CAST({v * factor} AS BIGINT))"
+            if t.utc:
+                return f"CAST({expression} AS {'TIMESTAMPTZ_NS' if t.unit == 'ns' else 'TIMESTAMPTZ'})"
+            return expression
+    raise Unsupported(f"the adapter has no exact DuckDB constant for {t.describe()}")
 
 
 def _row_group_size(case: Case) -> int:

@@ -17,10 +17,26 @@ columns, object columns of bytes or str), written by `fastparquet.write` with:
 - REQUIRED / OPTIONAL -> `has_nulls=[optional column names]`.
 - INT96 -> `times='int96'`; FIXED_LEN_BYTE_ARRAY -> `fixed_text={col: length}`;
   binary / string / JSON -> `object_encoding` bytes / utf8 / json.
-- `write_index=False`; statistics as fastparquet decides (`stats="auto"`).
+- `write_index=False`; statistics -> `stats` (True: every column, False: none;
+  default "auto", which fastparquet documents as int/float/timestamp columns only;
+  measured: with "auto" string and bytes columns get null_count but no min/max).
+  No statistics truncation, page index, bloom filter or page checksum writer exists
+  in fastparquet (ENGINE-NOTES.md; measured: none in its files).
 
 Read: `fastparquet.ParquetFile(path).to_pandas()`, converted with the file's
 Parquet schema (see _pd_read.py).
+
+Filtered read: `ParquetFile(path).to_pandas(filters=[(col, op, value)],
+row_filter=True)` (row groups pruned with the statistics by
+`fastparquet.api.filter_row_groups`, then rows selected: fastparquet's "experimental"
+row-wise filter), converted like `read`. The constant is the Python/pandas value
+fastparquet compares with: int, float, str, bytes, bool, and a pandas Timestamp
+(naive or UTC like the column fastparquet returns) for DATE and TIMESTAMP. Its
+filters have no null test and it reads DECIMAL as float64, so those are unsupported.
+Where fastparquet fills a nullable float column's nulls with NaN, the plain read
+tells them apart by re-reading whole row groups; that cannot be lined up with the
+rows a filter kept, so a filtered result holding NaN in a nullable float column is
+a LossyConversion.
 """
 
 from __future__ import annotations
@@ -35,10 +51,12 @@ from typing import Any
 import numpy as np
 
 from conformance.cases import Case
-from conformance.values import Field, Table, semantic_key
+from conformance.cases.predicate import Predicate
+from conformance.values import Field, Schema, Table, semantic_key
 
+from ._pd_read import _REQUIRED, _Reader
 from .arrow_values import narrow_float_bits
-from .base import Capabilities, Engine, Unsupported
+from .base import Capabilities, Engine, LossyConversion, Unsupported
 
 INT64_MIN = -(2**63)  # pandas' NaT: no datetime64/timedelta64 value can be it
 
@@ -57,8 +75,14 @@ _NESTED = "fastparquet writes nested data as JSON text, not as Parquet nesting (
 
 CAPABILITIES = Capabilities(
     writes=("physical:*", "type:*", "repetition:*", "encoding:PLAIN", "encoding:RLE_DICTIONARY",
-            "page:*", "row_groups:*", "rows:*", "nulls:*", *(f"codec:{c}" for c in _CODECS)),
+            "page:*", "row_groups:*", "rows:*", "nulls:*", "statistics", "statistics:none",
+            *(f"codec:{c}" for c in _CODECS)),
     cannot_write={
+        "statistics:truncate": "fastparquet.write has no statistics truncation (its only "
+                               "statistics knob is stats=True|False|list|'auto')",
+        "page_index": "fastparquet writes no ColumnIndex/OffsetIndex (ENGINE-NOTES.md)",
+        "bloom": "fastparquet writes no bloom filters (ENGINE-NOTES.md)",
+        "crc": "fastparquet writes no PageHeader.crc (ENGINE-NOTES.md)",
         **{f"type:{kind}": "fastparquet's writer knows no such annotation (no GEOMETRY, "
                            "GEOGRAPHY or VARIANT anywhere in its source)"
            for kind in ("GEOMETRY", "GEOGRAPHY", "VARIANT")},
@@ -108,7 +132,8 @@ class FastparquetEngine(Engine):
         import fastparquet
 
         o = case.options
-        gap = CAPABILITIES.write_gap((f"encoding:{o.encoding or 'PLAIN'}", f"codec:{o.codec}"))
+        gap = CAPABILITIES.write_gap((f"encoding:{o.encoding or 'PLAIN'}", f"codec:{o.codec}",
+                                      *_metadata_tags(case)))
         if gap:
             raise Unsupported(gap)
         frame = build_frame(case)
@@ -119,12 +144,92 @@ class FastparquetEngine(Engine):
                               compression=_CODECS[o.codec], file_scheme="simple",
                               has_nulls=frame.optional, write_index=False,
                               object_encoding=frame.object_encoding,
-                              fixed_text=frame.fixed_text or None, times=frame.times)
+                              fixed_text=frame.fixed_text or None, times=frame.times,
+                              stats="auto" if o.statistics is None else o.statistics)
 
     def read(self, path: Path) -> Table:
         from ._pd_read import read_fastparquet
 
         return read_fastparquet(path)
+
+    def read_filtered(self, path: Path, predicate: Predicate) -> Table:
+        import fastparquet
+
+        pf = fastparquet.ParquetFile(str(path))
+        condition = filter_tuple(predicate, pf.dtypes.get(predicate.column))
+        df = pf.to_pandas(filters=[condition], row_filter=True, index=False)
+        return _frame_to_table(pf, df)
+
+
+def _metadata_tags(case: Case) -> list[str]:
+    """The metadata feature tags fastparquet cannot write (page_index=False and
+    page_checksum=False are what it does anyway)."""
+    o = case.options
+    if getattr(o, "lies", ()):
+        raise Unsupported("deliberately untrue metadata (WriteOptions.lies) is written by the "
+                          "reference writer only")
+    tags = []
+    if o.statistics_truncate_length is not None:
+        tags.append("statistics:truncate")
+    if o.page_index:
+        tags.append("page_index")
+    if o.bloom_filter_columns:
+        tags.append("bloom")
+    if o.page_checksum:
+        tags.append("crc")
+    return tags
+
+
+# ---- filtered read ------------------------------------------------------------------
+
+_FILTER_OPS = ("==", "!=", "<", "<=", ">", ">=")
+
+
+def filter_tuple(predicate: Predicate, dtype) -> tuple[str, str, Any]:
+    """The fastparquet filter (column, op, value) for `predicate`; `dtype` is the pandas
+    dtype fastparquet reads the column as (a Timestamp constant follows its time zone)."""
+    import pandas as pd
+
+    if predicate.op not in _FILTER_OPS:
+        raise Unsupported("fastparquet filters have no null test (to_pandas docs: ops are ==, "
+                          "=, >, >=, <, <=, !=, in, not in)")
+    t, v = predicate.bound_type(), predicate.value
+    match t.kind:
+        case "boolean" | "int" | "float" | "string" | "binary" | "fixed":
+            value = v
+        case "date" | "timestamp":
+            unit = "D" if t.kind == "date" else t.unit
+            tz = getattr(dtype, "tz", None)
+            try:
+                value = pd.Timestamp(v, unit=unit, tz=tz)
+            except (OverflowError, ValueError) as exc:
+                raise Unsupported(f"{t.describe()} value {v}: no pandas Timestamp ({exc})") from exc
+        case "decimal":
+            raise Unsupported("fastparquet reads DECIMAL as float64 (see _pd_read.py), so a "
+                              "decimal constant has no exact counterpart to compare with")
+        case _:
+            raise Unsupported(f"the adapter has no fastparquet filter value for {t.describe()}")
+    return (predicate.column, predicate.op, value)
+
+
+def _frame_to_table(pf, df) -> Table:
+    """read_fastparquet's conversion, for a DataFrame of rows a filter selected."""
+    reader = _FilteredReader(pf, df)
+    fields, columns = [], []
+    root = pf.schema.root
+    for name, se in list(root["children"].items())[:root.num_children or 0]:
+        t, values = reader.field(name, se)
+        fields.append(Field(name, t, se.repetition_type != _REQUIRED))
+        columns.append(values)
+    schema = Schema(tuple(fields))
+    return Table.from_columns(schema, columns) if fields else Table(schema, ())
+
+
+class _FilteredReader(_Reader):
+    def _float_definition_levels(self, path: str, np_dtype):
+        raise LossyConversion(f"column {path!r}: fastparquet returns the nullable float column "
+                              "as float64 with nulls as NaN, and the filtered rows cannot be "
+                              "lined up with a re-read of the definition levels")
 
 
 @contextlib.contextmanager

@@ -20,9 +20,27 @@ Write: the case becomes an Arrow table (arrow_values.table_to_arrow) written by
   included, sees only the Parquet metadata.
 - INT96 columns -> `use_deprecated_int96_timestamps=True`.
 - DECIMAL on INT32/INT64 -> `store_decimal_as_integer=True`.
+- statistics -> `write_statistics` (default True); statistics_truncate_length has no
+  pyarrow knob: Arrow C++'s `max_statistics_size` (4096 bytes, not exposed in
+  Python) drops min/max larger than it instead of truncating (measured: a 5001-byte
+  string column gets Statistics with null_count only, and no ColumnIndex).
+- page_index -> `write_page_index` (default False); with `write_statistics=False`
+  pyarrow writes the OffsetIndex only (measured), so page_index=True needs statistics.
+- bloom_filter_columns / ndv / fpp -> `bloom_filter_options={col: {ndv, fpp}}`
+  (pyarrow's defaults ndv=1048576, fpp=0.05 where the case leaves them open);
+  measured: BOOLEAN columns raise "BloomFilterBuilder does not support boolean type".
+- page_checksum -> `write_page_checksum` (default False); measured: the crc is set on
+  dictionary and data pages alike.
 
 Read: `pq.read_table(path)` with pyarrow's defaults (Arrow extension types for
 UUID and JSON are on by default in pyarrow 26), then arrow_values.arrow_to_table.
+
+Filtered read: `pq.read_table(path, filters=<pyarrow.compute expression>)`, the
+constant an Arrow scalar of the case column's type (arrow_values.array_to_arrow,
+exact), cast to the file column's Arrow type when a writer stored it differently.
+The dataset scanner prunes row groups with ColumnMetaData statistics; pyarrow's
+docs say the page index is not used on the read side (`write_page_index`), and
+the Python API offers no bloom-filter pruning.
 """
 
 from __future__ import annotations
@@ -30,12 +48,16 @@ from __future__ import annotations
 from pathlib import Path
 
 from conformance.cases import Case
+from conformance.cases.predicate import Predicate
 from conformance.values import DataType, Table
 from conformance.values.types import decimal_min_bytes
 
 from ._parquet_leaves import all_fields, leaves
-from .arrow_values import NO_ARROW_FORM, arrow_to_table, table_to_arrow
+from .arrow_values import NO_ARROW_FORM, array_to_arrow, arrow_to_table, table_to_arrow
 from .base import Capabilities, Engine, Unsupported
+
+LIES_REASON = ("deliberately untrue metadata (WriteOptions.lies) is written by the reference "
+               "writer only")
 
 # WriteOptions.codec -> pyarrow `compression`.
 _CODECS = {"UNCOMPRESSED": "NONE", "SNAPPY": "SNAPPY", "GZIP": "GZIP", "BROTLI": "BROTLI",
@@ -65,9 +87,14 @@ DICTIONARY_PAGE_LIMIT = 1 << 30  # bytes; far above any case, so no fallback to 
 
 CAPABILITIES = Capabilities(
     writes=("physical:*", "type:*", "repetition:*", "encoding:*", "page:*", "row_groups:*",
-            "pages:*", "dictionary:fallback", "rows:*", "nulls:*",
+            "pages:*", "dictionary:fallback", "rows:*", "nulls:*", "statistics",
+            "statistics:none", "page_index", "bloom", "crc",
             *(f"codec:{c}" for c in _CODECS)),
     cannot_write={
+        "statistics:truncate": "pyarrow has no statistics truncation knob; Arrow C++'s "
+                               "max_statistics_size (4096 bytes, not exposed in Python) drops "
+                               "larger min/max instead of truncating them (measured: a 5001-byte "
+                               "string gets Statistics with null_count only)",
         **{f"type:{kind.upper()}": reason for kind, reason in NO_ARROW_FORM.items()},
         "type:ENUM": "Arrow has no enum type and pyarrow never writes the ENUM annotation "
                      "(strings are written as STRING)",
@@ -102,6 +129,32 @@ class PyArrowEngine(Engine):
 
         return arrow_to_table(pq.read_table(str(path)))
 
+    def read_filtered(self, path: Path, predicate: Predicate) -> Table:
+        import pyarrow.parquet as pq
+
+        expression = filter_expression(predicate, pq.read_schema(str(path)))
+        return arrow_to_table(pq.read_table(str(path), filters=expression))
+
+
+def filter_expression(predicate: Predicate, file_schema):
+    """The pyarrow.compute expression for `predicate` over a file with Arrow `file_schema`."""
+    import pyarrow.compute as pc
+
+    column = pc.field(predicate.column)
+    if predicate.op == "is_null":
+        return column.is_null()
+    if predicate.op == "is_not_null":
+        return column.is_valid()
+    scalar = array_to_arrow(predicate.bound_type(), [predicate.value])[0]
+    target = file_schema.field(predicate.column).type
+    if scalar.type != target:
+        scalar = scalar.cast(target)  # safe cast: raises rather than change the value
+    return _OPERATORS[predicate.op](column, pc.scalar(scalar))
+
+
+_OPERATORS = {"==": lambda a, b: a == b, "!=": lambda a, b: a != b, "<": lambda a, b: a < b,
+              "<=": lambda a, b: a <= b, ">": lambda a, b: a > b, ">=": lambda a, b: a >= b}
+
 
 def write_kwargs(case: Case) -> dict:
     """The `pq.write_table` keyword arguments for `case`, or Unsupported with the reason."""
@@ -118,7 +171,40 @@ def write_kwargs(case: Case) -> dict:
         "max_rows_per_page": options.page_row_limit,
         **_type_kwargs(case),
         **_encoding_kwargs(case),
+        **_metadata_kwargs(case),
     }
+    return kwargs
+
+
+def _metadata_kwargs(case: Case) -> dict:
+    """Statistics, page index, bloom filter and page checksum knobs (None: pyarrow's default)."""
+    o = case.options
+    kwargs: dict = {}
+    if getattr(o, "lies", ()):
+        raise Unsupported(LIES_REASON)
+    if o.statistics_truncate_length is not None:
+        raise Unsupported(CAPABILITIES.cannot_write["statistics:truncate"])
+    if o.statistics is not None:
+        kwargs["write_statistics"] = o.statistics
+    if o.page_index is not None:
+        if o.page_index and o.statistics is False:
+            raise Unsupported("pyarrow writes the ColumnIndex from statistics: with "
+                              "write_statistics=False it writes the OffsetIndex only (measured)")
+        kwargs["write_page_index"] = o.page_index
+    if o.bloom_filter_columns:
+        types = {f.name: f.type for f in case.schema}
+        for name in o.bloom_filter_columns:
+            if types[name].physical == "BOOLEAN":
+                raise Unsupported(f"column {name!r}: measured: pq.write_table raises "
+                                  "'BloomFilterBuilder does not support boolean type'")
+        settings = {}
+        if o.bloom_filter_ndv is not None:
+            settings["ndv"] = o.bloom_filter_ndv
+        if o.bloom_filter_fpp is not None:
+            settings["fpp"] = o.bloom_filter_fpp
+        kwargs["bloom_filter_options"] = {name: dict(settings) for name in o.bloom_filter_columns}
+    if o.page_checksum is not None:
+        kwargs["write_page_checksum"] = o.page_checksum
     return kwargs
 
 

@@ -5,6 +5,28 @@ SparkSession (conformance.matrix.spark_session). Values cross the Py4J boundary
 in exact forms only: temporal columns are turned into integer counts in Spark
 SQL (`unix_micros`, `unix_date`) before they are collected, so no Python
 datetime or time-zone conversion can change them.
+
+Metadata write options -> parquet-java properties (ParquetOutputFormat constants of
+the bundled parquet-hadoop 1.17.0, parquet-hadoop/README.md; each measured):
+
+- statistics -> `parquet.column.statistics.enabled` (default true); false drops the
+  ColumnMetaData statistics and the ColumnIndex, leaving the OffsetIndex.
+- statistics_truncate_length -> `parquet.statistics.truncate.length` (default
+  Integer.MAX_VALUE) and `parquet.columnindex.truncate.length` (default 64), so every
+  binary bound respects the length.
+- page_index: parquet-java always writes the OffsetIndex, and the ColumnIndex whenever
+  statistics are on; no property turns them off, so page_index=False is unsupported.
+- bloom_filter_columns -> `parquet.bloom.filter.enabled#<col>`, with
+  `parquet.bloom.filter.expected.ndv#<col>` and `parquet.bloom.filter.fpp#<col>`.
+- page_checksum -> `parquet.page.write-checksum.enabled` (default true).
+
+Filtered read: `spark.read.parquet(path).filter(<col> <op> <literal>)`, the literal
+built exactly from the canonical value of the case column's type and cast to the
+file column's Spark type. With Spark's defaults the predicate is pushed down
+(`spark.sql.parquet.filterPushdown`) and parquet-java prunes row groups with
+statistics, dictionaries and bloom filters (`parquet.filter.stats.enabled`,
+`parquet.filter.dictionary.enabled`, `parquet.filter.bloom.enabled`) and pages with
+the column index (`parquet.filter.columnindex.enabled`), all true by default.
 """
 
 from __future__ import annotations
@@ -14,6 +36,7 @@ import shutil
 from pathlib import Path
 
 from conformance.cases import Case
+from conformance.cases.predicate import Predicate
 from conformance.values import DataType, Field, Schema, Table
 from conformance.values import types as T
 from conformance.values.codec import decimal_from_unscaled, unscaled_from_decimal
@@ -23,6 +46,9 @@ from .base import Capabilities, Engine, Unsupported
 
 NANOS_PER_MICRO = 1_000
 MAX_JAVA_CAUSES = 8
+LIES_REASON = ("deliberately untrue metadata (WriteOptions.lies) is written by the reference "
+               "writer only")
+
 # WriteOptions.codec -> Spark's `compression` option (ENGINE-NOTES.md, "Spark").
 _CODECS = {"UNCOMPRESSED": "none", "SNAPPY": "snappy", "GZIP": "gzip", "LZ4": "lz4",
            "LZ4_RAW": "lz4_raw", "ZSTD": "zstd"}
@@ -31,6 +57,7 @@ _NO_SPARK_TYPE = "Spark SQL has no such data type (Spark SQL reference, 'Data Ty
 CAPABILITIES = Capabilities(
     writes=("physical:*", "type:*", "repetition:*", "encoding:*", "page:v1", "page:v2",
             "row_groups:*", "pages:multiple", "dictionary:fallback", "rows:*", "nulls:*",
+            "statistics", "statistics:none", "statistics:truncate", "page_index", "bloom", "crc",
             *(f"codec:{c}" for c in _CODECS)),
     cannot_write={
         "type:INT(*,unsigned)": "Spark SQL has no unsigned integer types "
@@ -119,15 +146,24 @@ class SparkEngine(Engine):
             options["parquet.page.row.count.limit"] = str(o.page_row_limit)
         if o.dictionary_size_limit is not None:
             options["parquet.dictionary.page.size"] = str(o.dictionary_size_limit)
+        options.update(_metadata_options(case))
         return options
 
     # ---- read ----------------------------------------------------------------
 
     def read(self, path: Path) -> Table:
+        return self._collect(path)
+
+    def read_filtered(self, path: Path, predicate: Predicate) -> Table:
+        return self._collect(path, predicate)
+
+    def _collect(self, path: Path, predicate: Predicate | None = None) -> Table:
         from pyspark.sql import functions as F
 
         with _java_causes():
             df = self._spark().read.parquet(str(path))
+            if predicate is not None:
+                df = df.filter(_condition(df, predicate))
             schema = Schema(tuple(_field_from_spark(f) for f in df.schema.fields))
             exact = df.select(*[_exact_column(F.col(f"`{f.name}`"), f.dataType).alias(f.name)
                                 for f in df.schema.fields])
@@ -135,6 +171,88 @@ class SparkEngine(Engine):
         rows = [tuple(_from_spark_value(f.type, v) for f, v in zip(schema, row, strict=True))
                 for row in collected]
         return Table(schema, tuple(rows))
+
+
+# ---- metadata: statistics, page index, bloom filters, checksums -----------------
+
+def _metadata_options(case: Case) -> dict[str, str]:
+    o = case.options
+    if getattr(o, "lies", ()):
+        raise Unsupported(LIES_REASON)
+    options: dict[str, str] = {}
+    if o.statistics is not None:
+        options["parquet.column.statistics.enabled"] = str(o.statistics).lower()
+    if o.statistics_truncate_length is not None:
+        length = str(o.statistics_truncate_length)
+        options["parquet.statistics.truncate.length"] = length
+        options["parquet.columnindex.truncate.length"] = length
+    if o.page_index is False:
+        raise Unsupported("parquet-java always writes the OffsetIndex, and the ColumnIndex "
+                          "whenever statistics are on; no property turns the page index off")
+    if o.page_index and o.statistics is False:
+        raise Unsupported("measured: with parquet.column.statistics.enabled=false parquet-java "
+                          "writes the OffsetIndex but no ColumnIndex")
+    for name in o.bloom_filter_columns:
+        options[f"parquet.bloom.filter.enabled#{name}"] = "true"
+        if o.bloom_filter_ndv is not None:
+            options[f"parquet.bloom.filter.expected.ndv#{name}"] = str(o.bloom_filter_ndv)
+        if o.bloom_filter_fpp is not None:
+            options[f"parquet.bloom.filter.fpp#{name}"] = repr(o.bloom_filter_fpp)
+    if o.page_checksum is not None:
+        options["parquet.page.write-checksum.enabled"] = str(o.page_checksum).lower()
+    return options
+
+
+# ---- filtered read --------------------------------------------------------------
+
+def _condition(df, predicate: Predicate):
+    """The Spark Column condition for `predicate` over DataFrame `df`."""
+    from pyspark.sql import functions as F
+
+    column = F.col(f"`{predicate.column}`")
+    if predicate.op == "is_null":
+        return column.isNull()
+    if predicate.op == "is_not_null":
+        return column.isNotNull()
+    literal = _literal(predicate.bound_type(), predicate.value)
+    target = df.schema[predicate.column].dataType
+    literal = literal.cast(target)
+    ops = {"==": column.__eq__, "!=": column.__ne__, "<": column.__lt__, "<=": column.__le__,
+           ">": column.__gt__, ">=": column.__ge__}
+    return ops[predicate.op](literal)
+
+
+INT64_MAX = 2**63 - 1
+
+
+def _literal(t: DataType, v):
+    """A Spark literal of canonical value `v` of type `t`, exactly (temporal via integers)."""
+    from decimal import Decimal
+
+    from pyspark.sql import functions as F
+    from pyspark.sql import types as S
+
+    match t.kind:
+        case "boolean" | "string":
+            return F.lit(v)
+        case "int":
+            if v > INT64_MAX:  # UINT64 above the signed range: Spark reads it as DECIMAL(20,0)
+                return F.lit(Decimal(v)).cast(S.DecimalType(20, 0))
+            return F.lit(v).cast(S.LongType())
+        case "float":
+            literal = F.lit(v)  # DoubleType; a FLOAT value is exactly a double
+            return literal.cast(S.FloatType()) if t.bits == 32 else literal
+        case "decimal":
+            return F.lit(decimal_from_unscaled(v, t.scale)).cast(S.DecimalType(t.precision,
+                                                                              t.scale))
+        case "binary" | "fixed":
+            return F.lit(bytearray(v))
+        case "date":
+            return F.date_from_unix_date(F.lit(v))
+        case "timestamp" if t.unit in ("ms", "us"):
+            micros = F.timestamp_micros(F.lit(v * (1_000 if t.unit == "ms" else 1)))
+            return micros if t.utc else micros.cast("timestamp_ntz")
+    raise Unsupported(f"the adapter has no exact Spark literal for {t.describe()}")
 
 
 # ---- encodings: what parquet-java's writer versions produce ---------------------
