@@ -26,6 +26,7 @@ LEVEL_ENCODINGS = ("RLE", "BIT_PACKED")
 CODECS = ("UNCOMPRESSED", "SNAPPY", "GZIP", "LZO", "BROTLI", "LZ4", "ZSTD", "LZ4_RAW")
 # How LIST and MAP columns are laid out (LogicalTypes.md "Lists", "Maps", and their
 # "Backward-compatibility rules"); everything but "standard" is a legacy shape.
+PREDICATE_TAG = "predicate"
 LIES = ("statistics", "page_index", "bloom_filter", "crc")
 NESTED_STYLES = ("standard", "two_level", "array", "tuple", "unannotated", "map_key_value",
                  "misnamed")
@@ -183,8 +184,14 @@ class Case:
             tags.update(field_tags(f))
         tags.update(self.options.tags(len(self.rows)))
         if self.predicate is not None:
-            tags.add("predicate")
+            tags.add(PREDICATE_TAG)
         return tuple(sorted(tags))
+
+    @property
+    def write_features(self) -> tuple[str, ...]:
+        """The features a writer must support: all but the read-side `predicate`, which
+        asks readers for a filtered read and changes nothing in the file."""
+        return tuple(tag for tag in self.features if tag != PREDICATE_TAG)
 
     def to_json(self) -> dict[str, Any]:
         out = {"id": self.id, "title": self.title, "format": self.format, "spec": list(self.spec),

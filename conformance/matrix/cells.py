@@ -2,12 +2,23 @@
 
 A write cell asks one writer to produce one case's file; a read cell asks one
 reader to read the file one writer produced and compares it with the case's
-expected values. Requests and results are plain JSON-able dicts, because they
-cross process boundaries (Spark tasks, isolated worker subprocesses).
+expected values. Two kinds of read cell go beside the plain ones (``mode``):
+
+* ``filter``: for a case with a predicate, the reader's filtered read (it may
+  prune with statistics, page index, Bloom filters) against the case's rows
+  that match; its reader is named ``<reader>:filter``;
+* ``validate``: the reference validator (``reference_impl.parquet.validation``)
+  checks that the file's statistics, indexes, Bloom filters and CRCs are true
+  to its data; its reader is ``validator`` and its ``findings`` column holds
+  every finding as JSON, attributed to the writer.
+
+Requests and results are plain JSON-able dicts, because they cross process
+boundaries (Spark tasks, isolated worker subprocesses).
 """
 
 from __future__ import annotations
 
+import importlib.metadata
 from collections.abc import Sequence
 from dataclasses import dataclass
 
@@ -34,7 +45,11 @@ RESULT_SCHEMA = pa.schema([
     ("duration_s", pa.float64()),
     ("file", pa.string()),
     ("file_sha256", pa.string()),
+    ("findings", pa.string()),  # validate cells: JSON list of validation findings
 ])
+
+VALIDATOR = "validator"
+FILTER_SUFFIX = ":filter"
 
 
 @dataclass(frozen=True)
@@ -56,16 +71,24 @@ def write_request(run_id: str, case: Case, writer: EngineInfo) -> dict:
             "writer": writer.name, "writer_version": writer.version}
 
 
-def read_request(run_id: str, case: Case, write_result: dict, reader: EngineInfo) -> dict:
+def read_request(run_id: str, case: Case, write_result: dict, reader: EngineInfo,
+                 mode: str = "full") -> dict:
     """A read of the file `write_result` describes; `file` is None when it failed to write."""
     produced = write_result["outcome"] == "pass"
-    return {"run_id": run_id, "phase": "read", "case_id": case.id, "engine": reader.spec,
-            "cell_id": f"read/{write_result['writer']}/{reader.name}/{case.id}",
+    name = reader.name + (FILTER_SUFFIX if mode == "filter" else "")
+    return {"run_id": run_id, "phase": "read", "mode": mode, "case_id": case.id,
+            "engine": reader.spec, "cell_id": f"read/{write_result['writer']}/{name}/{case.id}",
             "file": write_result["file"] if produced else None,
             "file_sha256": write_result["file_sha256"] if produced else None,
             "writer": write_result["writer"], "writer_version": write_result["writer_version"],
-            "reader": reader.name, "reader_version": reader.version,
+            "reader": name, "reader_version": reader.version,
             "writer_outcome": write_result["outcome"]}
+
+
+def validator_info() -> EngineInfo:
+    """The validator as a reader: the reference implementation's version."""
+    return EngineInfo(spec=VALIDATOR, name=VALIDATOR,
+                      version=importlib.metadata.version("columnar-conformance"), isolated=True)
 
 
 def result_record(request: dict, case: Case, outcome: str, detail: str, duration_s: float,
@@ -88,6 +111,19 @@ def plan_writes(run_id: str, cases: Sequence[Case], writers: Sequence[EngineInfo
 
 def plan_reads(run_id: str, cases: Sequence[Case], write_results: Sequence[dict],
                readers: Sequence[EngineInfo]) -> list[dict]:
+    """Every reader's full read of every file, its filtered read of every file of a case
+    with a predicate, and the validator's check of every file."""
     by_id = {c.id: c for c in cases}
-    return [read_request(run_id, by_id[w["case_id"]], w, r)
-            for w in write_results for r in readers]
+    requests = []
+    for w in write_results:
+        case = by_id[w["case_id"]]
+        requests += [read_request(run_id, case, w, r) for r in readers]
+        if case.predicate is not None:
+            requests += [read_request(run_id, case, w, r, "filter") for r in readers]
+        requests.append(read_request(run_id, case, w, validator_info(), "validate"))
+    return requests
+
+
+def reads_per_write(case: Case, readers: int) -> int:
+    """How many read cells `plan_reads` makes of one written file of `case`."""
+    return readers * (2 if case.predicate is not None else 1) + 1

@@ -8,13 +8,15 @@ up, by the isolated worker that runs this code.)
 from __future__ import annotations
 
 import hashlib
+import json
 import time
 import traceback
 from pathlib import Path
 
 from conformance.cases import case_by_id
-from conformance.engines import LossyConversion, Unsupported, get_engine
+from conformance.engines import Unsupported, get_engine
 from conformance.values import diff_tables
+from reference_impl.parquet.validation import validate
 
 from .cells import result_record
 
@@ -35,7 +37,7 @@ def run_cell(request: dict, workdir: Path) -> dict:
 
 def _write(request: dict, case, workdir: Path) -> tuple[str, str, dict]:
     engine = get_engine(request["engine"])
-    gap = engine.capabilities.write_gap(case.features)
+    gap = engine.capabilities.write_gap(case.write_features)
     if gap:
         return "unsupported", gap, {"file": None}
     path = workdir / request["file"]
@@ -56,20 +58,45 @@ def _read(request: dict, case, workdir: Path) -> tuple[str, str, dict]:
     if request["file"] is None:
         return ("skipped",
                 f"no file to read: writer {request['writer']} {request['writer_outcome']}", {})
+    path = workdir / request["file"]
+    mode = request.get("mode", "full")
+    if mode == "validate":
+        return _validate(path)
     engine = get_engine(request["engine"])
     gap = engine.capabilities.read_gap(case.features)
     if gap:
         return "unsupported", gap, {}
     try:
-        table = engine.read(workdir / request["file"])
+        if mode == "filter":
+            table = engine.read_filtered(path, case.predicate)
+        else:
+            table = engine.read(path)
     except Unsupported as exc:
         return "unsupported", f"measured: {exc}", {}
-    except LossyConversion as exc:
+    except Exception as exc:  # noqa: BLE001 - any engine failure (LossyConversion too) is an outcome
         return "error", describe_exception(exc), {}
-    except Exception as exc:  # noqa: BLE001 - any engine failure is an outcome
-        return "error", describe_exception(exc), {}
-    diff = diff_tables(case.expected, table)
+    if mode == "filter":
+        expected = case.predicate.apply(case.expected)
+        diff = diff_tables(expected, table)
+        if diff is not None:
+            diff = (f"filtered read WHERE {case.predicate.describe()}: {len(table.rows)} row(s), "
+                    f"expected the {len(expected.rows)} a full scan finds\n{diff}")
+    else:
+        diff = diff_tables(case.expected, table)
     return ("pass", "", {}) if diff is None else ("mismatch", diff, {})
+
+
+def _validate(path: Path) -> tuple[str, str, dict]:
+    """The validator's cell: mismatch when any metadata item is untrue to the data."""
+    try:
+        findings = validate(path)
+    except Exception as exc:  # noqa: BLE001 - an unreadable file is the cell's outcome
+        return "error", describe_exception(exc), {}
+    untrue = [f for f in findings if f.severity == "untrue"]
+    lines = [f"{f.severity}: {f.kind} column {f.column} row group {f.row_group}"
+             + ("" if f.page is None else f" page {f.page}") + f": {f.message}" for f in findings]
+    extra = {"findings": json.dumps([f.to_json() for f in findings])}
+    return ("mismatch" if untrue else "pass"), "\n".join(lines), extra
 
 
 def describe_exception(exc: BaseException) -> str:

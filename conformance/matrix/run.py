@@ -26,7 +26,7 @@ from pathlib import Path
 from conformance.cases import Case, all_cases, select
 from conformance.engines import DEFAULT_ENGINES, get_engine
 
-from .cells import EngineInfo, plan_reads, plan_writes
+from .cells import EngineInfo, plan_reads, plan_writes, reads_per_write
 from .execute import run_cell
 from .isolation import DEFAULT_MEMORY_LIMIT_MB, DEFAULT_TIMEOUT_S, run_isolated
 from .results import consolidate, count_logged, logged, read_cell_logs
@@ -84,7 +84,7 @@ def run_matrix(config: RunConfig, on_progress: Callable[[int, int], None] | None
     readers = [engine_info(s) for s in config.readers]
     run_dir = (config.workdir / config.run_id).resolve()
     run_dir.mkdir(parents=True, exist_ok=True)
-    total = len(cases) * len(writers) * (1 + len(readers))
+    total = len(writers) * sum(1 + reads_per_write(case, len(readers)) for case in cases)
     progress = _ProgressWatcher(run_dir, total, on_progress)
     runner = _PhaseRunner(config, run_dir)
     interrupted = False

@@ -47,6 +47,7 @@ RESULTS_SCHEMA = pa.schema(
         pa.field("duration_s", pa.float64()),
         pa.field("file", pa.string()),
         pa.field("file_sha256", pa.string()),
+        pa.field("findings", pa.string()),
     ]
 )
 """One row per cell. ``reader``/``reader_version`` are null on write cells."""
@@ -80,6 +81,7 @@ class Cell:
     duration_s: float
     file: str | None
     file_sha256: str | None
+    findings: str | None = None  # validator cells: JSON list of findings
 
     @classmethod
     def from_row(cls, row: Mapping[str, object]) -> Cell:
@@ -103,6 +105,7 @@ class Cell:
             duration_s=float(duration),
             file=row.get("file"),
             file_sha256=row.get("file_sha256"),
+            findings=row.get("findings"),
         )
 
     @property

@@ -39,6 +39,7 @@ import json
 from pathlib import Path
 
 from .dataset import ReportSummary
+from .findings import findings_by_writer
 
 SCHEMA_VERSION = 1
 
@@ -58,6 +59,8 @@ def to_json(summary: ReportSummary) -> dict:
             "cells": len(self_check),
             "non_pass": len(summary.reference_failures()),
         },
+        "metadata_findings": {writer: tally.to_json()
+                              for writer, tally in findings_by_writer(summary).items()},
         "cells": [_cell(c) for c in summary.cells],
     }
 

@@ -16,6 +16,7 @@ import re
 from pathlib import Path
 
 from .dataset import Cell, ReportSummary, engine_order
+from .findings import findings_by_writer
 from .grid import Grid, Tally, run_grid
 from .outcomes import DESCRIPTIONS, OUTCOMES, PASS, severity
 from .text import first_lines, visible_controls
@@ -143,6 +144,21 @@ def _writers(summary: ReportSummary, grid: Grid) -> list[str]:
     return ["## Writers (write phase)", "", *_table(header, rows), ""]
 
 
+def _metadata_findings(summary: ReportSummary) -> list[str]:
+    tallies = findings_by_writer(summary)
+    if not tallies:
+        return []
+    lines = ["## Metadata validation (per writer)", "",
+             "Findings of the reference validator in every file each writer produced: "
+             "*untrue* items contradict the file's data, *nonconforming* ones break a spec rule.", ""]
+    rows = []
+    for writer, tally in tallies.items():
+        kinds = ", ".join(f"{md_text(kind)} {severity} ×{count}"
+                          for (severity, kind), count in sorted(tally.counts.items())) or "none"
+        rows.append([md_text(writer), str(tally.files), str(tally.files_with_untrue), kinds])
+    return [*lines, *_table(["Writer", "files", "files with untrue items", "findings by kind"], rows), ""]
+
+
 def _cell_item(cell: Cell, *, by_reader: bool) -> list[str]:
     who = f" written by {md_code(cell.writer)}" if by_reader else ""
     where = f", file {md_code(cell.file)}" if cell.file else ""
@@ -190,6 +206,7 @@ def to_markdown(summary: ReportSummary) -> str:
         _outcomes(summary),
         _grid(grid),
         _writers(summary, grid),
+        _metadata_findings(summary),
         _non_pass(summary),
     ]
     text = "\n".join(line for section in sections for line in section)

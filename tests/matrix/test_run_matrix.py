@@ -33,9 +33,17 @@ def _cells(result):
 
 def test_every_cell_is_recorded(run):
     result, progress = run
-    # 4 cases x 2 writers x (1 write + 3 reads)
-    assert len(result.records) == 4 * 2 * 4
-    assert progress[-1] == (32, 32)
+    # 4 cases x 2 writers x (1 write + 3 reads + the validator's check)
+    assert len(result.records) == 4 * 2 * 5
+    assert progress[-1] == (40, 40)
+
+
+def test_the_validator_checks_every_written_file(run):
+    cells = _cells(run[0])
+    for case in CASES:
+        cell = cells[f"read/reference/validator/{case}"]
+        assert cell["outcome"] == "pass", cell["detail"]
+        assert cell["findings"] == "[]"
 
 
 def test_reference_agrees_with_itself(run):
