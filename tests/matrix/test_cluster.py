@@ -102,5 +102,6 @@ def test_cluster_run_matches_local_run(tmp_path):
                 _stop(proc)
     assert master.poll() is not None and (worker is None or worker.poll() is not None)
     local = _run(tmp_path, "local")
-    assert len(on_cluster) == len(CASES) * 4 * 5
+    # 4 writers x (1 write + 4 reads + the validator's check)
+    assert len(on_cluster) == len(CASES) * 4 * 6
     assert on_cluster == local
