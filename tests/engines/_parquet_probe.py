@@ -10,6 +10,7 @@ hence the page headers.
 from __future__ import annotations
 
 import struct
+from collections.abc import Iterator
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -92,25 +93,34 @@ class Chunk:
         return {kind for kind, _ in self.pages}
 
 
-def chunks(path: Path) -> list[Chunk]:
+def raw_chunks(path: Path) -> Iterator[tuple[int, dict, dict, list[dict]]]:
+    """Each column chunk as decoded Thrift: (row group index, ColumnChunk fields,
+    ColumnMetaData fields, the page headers in file order)."""
     data = Path(path).read_bytes()
     footer_len = struct.unpack("<I", data[-8:-4])[0]
     meta = _Compact(data, len(data) - 8 - footer_len).struct()
-    out = []
     for rg_index, rg in enumerate(meta.get(4, [])):
         for column in rg[1]:
             md = column[3]
             start = md.get(11) or md[9]  # dictionary_page_offset, else data_page_offset
-            end, pos, pages = start + md[7], start, []
+            end, pos, headers = start + md[7], start, []
             while pos < end:
                 reader = _Compact(data, pos)
-                header = reader.struct()
-                kind = PAGE_TYPES[header[1]]
-                body = {"DATA_PAGE": (5, 2), "DATA_PAGE_V2": (8, 4),
-                        "DICTIONARY_PAGE": (7, 2)}.get(kind)
-                encoding = ENCODINGS[header[body[0]][body[1]]] if body else ""
-                pages.append((kind, encoding))
-                pos = reader.pos + header[3]
-            path_in_schema = ".".join(p.decode() for p in md[3])
-            out.append(Chunk(rg_index, path_in_schema, CODECS[md[4]], pages))
+                headers.append(reader.struct())
+                pos = reader.pos + headers[-1][3]
+            yield rg_index, column, md, headers
+
+
+def chunks(path: Path) -> list[Chunk]:
+    out = []
+    for rg_index, _, md, headers in raw_chunks(path):
+        pages = []
+        for header in headers:
+            kind = PAGE_TYPES[header[1]]
+            body = {"DATA_PAGE": (5, 2), "DATA_PAGE_V2": (8, 4),
+                    "DICTIONARY_PAGE": (7, 2)}.get(kind)
+            encoding = ENCODINGS[header[body[0]][body[1]]] if body else ""
+            pages.append((kind, encoding))
+        path_in_schema = ".".join(p.decode() for p in md[3])
+        out.append(Chunk(rg_index, path_in_schema, CODECS[md[4]], pages))
     return out
