@@ -711,6 +711,8 @@ def _check_boundary_order(state: _Chunk, index: ColumnIndex) -> list[Finding]:
     pairs = [_usable_page_bounds(state.order, index, page) for page in range(len(index.null_pages))]
     mins = [pair[0] if pair else None for pair in pairs]
     maxes = [pair[1] if pair else None for pair in pairs]
+    if sum(pair is not None for pair in pairs) < 2:
+        return []  # no two pages to be out of order: any claim holds
     if claimed == BoundaryOrder.DESCENDING:  # descending is ascending read backwards
         mins, maxes = mins[::-1], maxes[::-1]
     if boundary_order(mins, maxes, key) == BoundaryOrder.ASCENDING:

@@ -633,3 +633,16 @@ def test_duckdb_files(tmp_path) -> None:
     )
     untrue = {(f.kind, f.message) for f in findings if f.severity == UNTRUE}
     assert ("statistics.min", "min b'a' is greater than the smallest value b'\\xc3\\xa9'") in untrue
+
+
+@pytest.mark.parametrize("claimed", [BoundaryOrder.ASCENDING, BoundaryOrder.DESCENDING])
+def test_any_boundary_order_holds_for_pages_of_nulls_only(claimed) -> None:
+    # Spark writes ASCENDING for a chunk whose pages are all null: no two pages to misorder.
+    tree = root([leaf("x", Type.INT64, repetition=OPTIONAL)])
+    sink = io.BytesIO()
+    write_table(sink, tree, [{"x": None}] * 20, WriterOptions(page_row_limit=8, page_index=True))
+
+    def claim(index: md.ColumnIndex) -> md.ColumnIndex:
+        return replace(index, boundary_order=claimed)
+
+    assert validate(column_index_mutated(sink.getvalue(), "x", claim)) == []
