@@ -36,6 +36,7 @@ import json
 from pathlib import Path
 
 from .dataset import Cell, ReportSummary, engine_order
+from .findings import VALIDATOR, findings_by_writer
 from .grid import Grid, Tally, feature_grids, group_by_prefix, run_grid
 from .outcomes import DESCRIPTIONS, OUTCOMES, PASS, severity
 from .text import truncate, visible_controls
@@ -377,6 +378,27 @@ def _failures(summary: ReportSummary) -> str:
     return "\n".join(parts)
 
 
+def _metadata_findings(summary: ReportSummary) -> str:
+    tallies = findings_by_writer(summary)
+    if not tallies:
+        return '<p class="muted">No file was checked by the validator.</p>'
+    rows = []
+    for writer, tally in tallies.items():
+        kinds = "<br>".join(
+            f"{esc(kind)} " + (f"<strong>{severity}</strong>" if severity == "untrue" else severity)
+            + f" &times;{count}" for (severity, kind), count in sorted(tally.counts.items())) or "none"
+        link = (f'<a href="#{group_id("read", writer, VALIDATOR)}">files</a>'
+                if tally.files_with_untrue else "")
+        rows.append(f'<tr><th scope="row">{esc(writer)}</th><td>{tally.files}</td>'
+                    f"<td>{tally.files_with_untrue}</td><td>{kinds}</td><td>{link}</td></tr>")
+    return ('<p class="muted">What the reference validator found in every file each writer '
+            "produced: <em>untrue</em> items contradict the file's data (a reader that trusts them "
+            "returns wrong rows), <em>nonconforming</em> ones break a spec rule.</p>"
+            "<table><thead><tr><th>Writer</th><th>files checked</th><th>files with untrue items"
+            "</th><th>findings by kind</th><th>Details</th></tr></thead><tbody>"
+            + "".join(rows) + "</tbody></table>")
+
+
 def to_html(summary: ReportSummary) -> str:
     grid = run_grid(summary)
     title = f"Conformance report {summary.run_id}".strip()
@@ -390,6 +412,7 @@ def to_html(summary: ReportSummary) -> str:
             "</head><body>",
             '<nav><a href="#engines">Engines</a><a href="#outcomes">Outcomes</a>'
             '<a href="#grid">Writer &times; reader</a><a href="#writers">Writers</a>'
+            '<a href="#metadata">Metadata validation</a>'
             '<a href="#features">Features</a><a href="#failures">Non-pass cells</a></nav>',
             _header(summary),
             '<h2 id="grid">Writer &times; reader</h2>',
@@ -398,6 +421,8 @@ def to_html(summary: ReportSummary) -> str:
             _grid_table(grid),
             '<h2 id="writers">Writers (write phase)</h2>',
             _writers(summary, grid),
+            '<h2 id="metadata">Metadata validation (per writer)</h2>',
+            _metadata_findings(summary),
             '<h2 id="features">By feature tag</h2>',
             _features(summary),
             '<h2 id="failures">Non-pass cells</h2>',
