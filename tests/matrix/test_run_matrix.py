@@ -99,9 +99,9 @@ def test_files_are_kept_with_their_hash(run):
 def test_results_dataset_reads_back_with_pyarrow_and_duckdb(run, tmp_path):
     result = run[0]
     table = pq.read_table(result.results_dir)
-    assert table.num_rows == 32
+    assert table.num_rows == 40
     n = duckdb.sql(f"select count(*) from '{result.results_dir}/*.parquet'").fetchall()[0][0]
-    assert n == 32
+    assert n == 40
     summary = write_reports(result.results_dir, tmp_path / "report")
     assert (tmp_path / "report" / "index.html").is_file()
     assert exit_code(summary, set()) == 0
