@@ -35,23 +35,39 @@ def _full_scan(values: list, predicate: Predicate, key=INT32_KEY) -> list[int]:
     return [row for row, value in enumerate(values) if predicate.matches(value, key)]
 
 
-@given(
-    values=st.lists(st.none() | st.integers(-50, 50), min_size=1, max_size=80),
-    op=st.sampled_from(OPS),
-    target=st.integers(-60, 60),
-    page_rows=st.integers(1, 20),
-    group_rows=st.integers(1, 40),
-    sort=st.sampled_from([None, "ascending", "descending"]),
-    bloom=st.booleans(),
-)
-def test_pruned_scan_equals_full_scan(values, op, target, page_rows, group_rows, sort, bloom):
-    if sort:
-        present = sorted((v for v in values if v is not None), reverse=sort == "descending")
-        values = present + [None] * (len(values) - len(present))
-    predicate = Predicate("x", op, None if op in ("is_null", "is_not_null") else target)
-    raw = _file(values, page_index=True, page_row_limit=page_rows, row_group_size=group_rows,
-                bloom_filter_columns={"x"} if bloom else frozenset())
-    assert scan(raw, predicate).rows == _full_scan(values, predicate)
+STRING = md.LogicalType(STRING=md.StringType())
+# (physical type, logical type, values): edge-biased, few distinct so predicates hit.
+COLUMNS = {
+    "int32": (md.Type.INT32, None, st.integers(-50, 50)),
+    "double": (md.Type.DOUBLE, None, st.sampled_from([-0.0, 0.0, math.nan, -1.5, 2.5, math.inf])
+               | st.floats(-100, 100, width=32)),
+    "string": (md.Type.BYTE_ARRAY, STRING, st.sampled_from(["", "a", "é", "z", "\U0010ffff"]).map(
+        str.encode) | st.binary(max_size=3)),
+}
+
+
+@st.composite
+def scans(draw):
+    """A column, its values (sorted or not, with nulls), a predicate and a file layout."""
+    name = draw(st.sampled_from(sorted(COLUMNS)))
+    physical, logical, strategy = COLUMNS[name]
+    values = draw(st.lists(st.none() | strategy, min_size=1, max_size=60))
+    if draw(st.booleans()):
+        key = sort_key(physical, logical)
+        present = [v for v in values if v is not None and not (isinstance(v, float) and math.isnan(v))]
+        values = sorted(present, key=key, reverse=draw(st.booleans())) + [None] * (len(values) - len(present))
+    op = draw(st.sampled_from(OPS))
+    target = None if op in ("is_null", "is_not_null") else draw(strategy)
+    layout = {"page_row_limit": draw(st.integers(1, 20)), "row_group_size": draw(st.integers(1, 40)),
+              "bloom_filter_columns": {"x"} if draw(st.booleans()) else frozenset(), "page_index": True}
+    return physical, logical, values, Predicate("x", op, target), layout
+
+
+@given(scans())
+def test_pruned_scan_equals_full_scan(drawn):
+    physical, logical, values, predicate, layout = drawn
+    raw = _file(values, physical, logical, **layout)
+    assert scan(raw, predicate).rows == _full_scan(values, predicate, sort_key(physical, logical))
 
 
 def test_sorted_data_skips_row_groups_and_pages():
