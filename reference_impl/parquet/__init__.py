@@ -24,8 +24,18 @@ dictionary         dictionary pages and index lookups
 pages              dictionary, data v1 and data v2 pages: building and opening them
 column_chunk       a column chunk: page planning, fallback, ColumnMetaData; reading it
 sort_order         the column orders of min/max statistics (signed, unsigned, undefined)
+statistics         Statistics: bounds, truncation, the deprecated signed fields
+size_statistics    SizeStatistics: level histograms, unencoded byte array sizes
+chunk_statistics   what the writer records about a chunk and each of its pages
+page_index         ColumnIndex and OffsetIndex: building, reading, boundary order
+bloom_filter       the split-block Bloom filter, its hash, sizing and layout
+checksum           page CRC32s
+footer_indexes     Bloom filters and the page index, placed after the row groups
+lies               TEST-ONLY: metadata made untrue on purpose
 writer             write_table (any schema tree) and write_parquet (flat convenience)
 reader             read_parquet: any schema tree, page type, encoding and codec
+pruning            filtered scans: skipping row groups and pages, then rows
+validation         is a file's metadata true to its data? (the validator)
 =================  ===========================================================
 
 Public API::
@@ -36,4 +46,6 @@ Public API::
     from reference_impl.parquet.writer_options import WriterOptions
     from reference_impl.parquet.writer import write_parquet, write_table
     from reference_impl.parquet.reader import read_parquet
+    from reference_impl.parquet.pruning import Predicate, scan
+    from reference_impl.parquet.validation import validate
 """
