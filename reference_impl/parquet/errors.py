@@ -24,6 +24,11 @@ InvalidLevelData          definition/repetition level data is malformed
 DecompressionFailed       a compressed page does not decompress to its size
 ChecksumMismatch          a page's CRC32 differs from the crc in its header
 UnsupportedFeature        a valid feature this implementation does not decode
+DecryptionFailed          an encrypted module or the footer signature does
+                          not authenticate (wrong key, tampered or swapped
+                          bytes, wrong AAD prefix)
+MissingKey                a key (or the AAD prefix) needed to decrypt is not
+                          available
 ========================  ===================================================
 """
 
@@ -36,8 +41,10 @@ __all__ = [
     "CorruptPage",
     "CorruptThrift",
     "DecompressionFailed",
+    "DecryptionFailed",
     "FooterLengthOutOfRange",
     "InvalidLevelData",
+    "MissingKey",
     "ParquetError",
     "TruncatedFile",
     "UnsupportedFeature",
@@ -111,3 +118,19 @@ class UnsupportedFeature(ParquetError):
     "compression codec SNAPPY", "page type DATA_PAGE_V2", "nested schema".
     This is distinct from corruption: the file may be perfectly valid.
     """
+
+
+class DecryptionFailed(ParquetError):
+    """An AES-GCM module or the plaintext footer's signature does not authenticate
+    ('3.7.3 - Parquet Modular Encryption', 4.1.1, 4.4 and 5.3): a wrong key, a
+    changed byte (ciphertext, nonce or tag), a module swapped with another (its
+    AAD suffix names another module type, row group, column or page), a file
+    swapped for another (AAD prefix), or an AAD prefix the caller expects that
+    differs from the one stored. Nothing of the module is returned. The message
+    names the module type, column, row group and page; the offset is the module's."""
+
+
+class MissingKey(ParquetError):
+    """A key needed to decrypt is not available: the footer key, the key of a
+    column being read (the message names the column), or the AAD prefix of a file
+    written with ``supply_aad_prefix``. Columns that need no key still read."""
