@@ -54,6 +54,9 @@ from .compression import CODECS
 from .dictionary import DictionaryBuilder, decode_dictionary_page, encode_indices, lookup
 from .encodings.plain import encode_plain
 from .encodings.rle_hybrid import bit_width_for
+from .encryption.decryptor import ColumnDecryptor, decode_plaintext
+from .encryption.encryptor import ColumnEncryptor
+from .encryption.modules import ModuleType
 from .errors import CorruptMetadata, CorruptPage, ParquetError, UnsupportedFeature
 from .file_layout import MAGIC
 from .levels import decode_levels_v1, decode_levels_v2, encode_levels_v1, encode_levels_v2
@@ -81,6 +84,7 @@ from .pages import (
 )
 from .schema_tree import LeafColumn
 from .shredding import ShreddedColumn
+from .thrift_struct import serialize
 from .value_encodings import decode_values, encode_values
 from .writer_options import ColumnSettings
 
@@ -92,6 +96,7 @@ DICTIONARY_DATA_ENCODINGS = (Encoding.PLAIN_DICTIONARY, Encoding.RLE_DICTIONARY)
 # reader materialises a page's levels at once, so a page may hold at most this
 # many entries (writers cut pages at about 20,000 rows by default).
 MAX_PAGE_ENTRIES = 1 << 26
+MAX_I32 = (1 << 31) - 1  # PageHeader sizes are i32
 
 
 def _name(value: object) -> str:
@@ -125,14 +130,22 @@ class WrittenChunk:
     chunk: ColumnChunk
     pages: list[PageSummary]
     values: list[object]
+    crypto: ColumnEncryptor | None = None  # the chunk's encryptor, for its page index and Bloom filter
 
 
 def write_column_chunk(
-    out: bytearray, leaf: LeafColumn, column: ShreddedColumn, settings: ColumnSettings
+    out: bytearray,
+    leaf: LeafColumn,
+    column: ShreddedColumn,
+    settings: ColumnSettings,
+    crypto: ColumnEncryptor | None = None,
 ) -> WrittenChunk:
     """Append the chunk's pages to ``out``; return its ColumnChunk (``file_offset`` 0,
     as parquet.thrift asks of writers that keep ColumnMetaData in the footer only)
-    with the page summaries the page index is built from."""
+    with the page summaries the page index is built from.
+
+    With ``crypto``, every page and page header is an encrypted module
+    ('3.7.3'; see ``_encrypted_body`` for what the sizes then count)."""
     node = leaf.node
     builder = (
         DictionaryBuilder(node.physical_type, node.type_length, settings.dictionary_size_limit)
@@ -170,6 +183,8 @@ def write_column_chunk(
     total_uncompressed = 0
     placed: list[PageSummary] = []
     for page in pages:
+        if crypto is not None:
+            page = _encrypted_body(page, crypto, len(placed))
         if settings.page_checksum:
             crc = page_crc(page.body)
             page.header.crc = false_crc(crc) if "crc" in settings.lies else crc
@@ -177,7 +192,10 @@ def write_column_chunk(
             dictionary_offset = len(out)
         elif data_offset is None:
             data_offset = len(out)
-        encoded = page.to_bytes()
+        if crypto is None:
+            encoded = page.to_bytes()
+        else:
+            encoded = _encrypted_header(page, crypto, len(placed)) + page.body
         if page.header.type != PageType.DICTIONARY_PAGE:
             summary = summaries[len(placed)]
             placed.append(replace(summary, offset=len(out), compressed_page_size=len(encoded)))
@@ -201,7 +219,47 @@ def write_column_chunk(
         statistics=statistics,
         size_statistics=chunk_size_statistics(placed) if settings.size_statistics else None,
     )
-    return WrittenChunk(ColumnChunk(file_offset=0, meta_data=meta), placed, column.values)
+    return WrittenChunk(ColumnChunk(file_offset=0, meta_data=meta), placed, column.values, crypto)
+
+
+# '3.7.3', 4.4.2: the module types of a page and of its header.
+_PAGE_MODULES = {
+    True: (ModuleType.DICTIONARY_PAGE, ModuleType.DICTIONARY_PAGE_HEADER),
+    False: (ModuleType.DATA_PAGE, ModuleType.DATA_PAGE_HEADER),
+}
+
+
+def _page_modules(page: EncodedPage, data_ordinal: int) -> tuple[ModuleType, ModuleType, int | None]:
+    """The page's module type, its header's, and the page ordinal of their AADs
+    (data pages only: the dictionary page has none)."""
+    is_dictionary = page.header.type == PageType.DICTIONARY_PAGE
+    body_type, header_type = _PAGE_MODULES[is_dictionary]
+    return body_type, header_type, None if is_dictionary else data_ordinal
+
+
+def _encrypted_body(page: EncodedPage, crypto: ColumnEncryptor, data_ordinal: int) -> EncodedPage:
+    """The page with its stored bytes encrypted (compression first, '3 Technical Approach').
+
+    ``compressed_page_size`` becomes the size of the encrypted module as stored,
+    its 4-byte length included: parquet.thrift's "Compressed (and potentially
+    encrypted) page size in bytes, not including this header", read as parquet-java
+    and Arrow C++ write it. The CRC (set after this) covers these stored bytes.
+    """
+    body_type, _, ordinal = _page_modules(page, data_ordinal)
+    body = crypto.module(body_type, page.body, ordinal)
+    header = replace(page.header, compressed_page_size=_checked_i32(len(body)))
+    return EncodedPage(header, body)
+
+
+def _encrypted_header(page: EncodedPage, crypto: ColumnEncryptor, data_ordinal: int) -> bytes:
+    _, header_type, ordinal = _page_modules(page, data_ordinal)
+    return crypto.module(header_type, serialize(page.header), ordinal)
+
+
+def _checked_i32(size: int) -> int:
+    if size > MAX_I32:
+        raise ValueError(f"an encrypted page of {size} bytes: more than a page header's i32 holds")
+    return size
 
 
 def _page_summaries(
@@ -394,16 +452,25 @@ def _located(where: str) -> Iterator[None]:
 
 
 def check_chunk_metadata(
-    leaf: LeafColumn, chunk: ColumnChunk, num_rows: int, where: str, footer_start: int
+    leaf: LeafColumn,
+    chunk: ColumnChunk,
+    num_rows: int,
+    where: str,
+    footer_start: int,
+    crypto: ColumnDecryptor | None = None,
 ) -> ColumnMetaData:
-    """The chunk's ColumnMetaData, checked against the schema and its row group."""
-    if chunk.crypto_metadata is not None or chunk.encrypted_column_metadata is not None:
-        raise UnsupportedFeature(f"{where}: column encryption", footer_start)
+    """The chunk's ColumnMetaData (decrypted with ``crypto`` if it is encrypted),
+    checked against the schema and its row group."""
+    if crypto is None and (chunk.crypto_metadata is not None or chunk.encrypted_column_metadata is not None):
+        raise CorruptMetadata(
+            f"{where}: an encrypted column chunk in a file that declares no encryption algorithm",
+            footer_start,
+        )
     if chunk.file_path is not None:
         raise UnsupportedFeature(
             f"{where}: column chunk stored in another file ({chunk.file_path!r})", footer_start
         )
-    meta = chunk.meta_data
+    meta = chunk.meta_data if crypto is None else crypto.file.column_metadata(crypto, chunk)
     if meta is None:
         raise CorruptMetadata(f"{where}: column chunk without meta_data", footer_start)
     if meta.codec not in CODECS:
@@ -445,9 +512,17 @@ def chunk_range(meta: ColumnMetaData) -> tuple[int, int]:
 
 class _ChunkReader:
     def __init__(
-        self, file: bytes, leaf: LeafColumn, meta: ColumnMetaData, where: str, verify_checksums: bool
+        self,
+        file: bytes,
+        leaf: LeafColumn,
+        meta: ColumnMetaData,
+        where: str,
+        verify_checksums: bool,
+        crypto: ColumnDecryptor | None = None,
     ) -> None:
         self.file = file
+        self.crypto = crypto
+        self.data_pages = 0  # data pages read so far: the page ordinal of the AADs
         self.verify_checksums = verify_checksums
         self.leaf = leaf
         self.meta = meta
@@ -484,16 +559,22 @@ class _ChunkReader:
         )
 
     def page(self, position: int, chunk_end: int) -> int:
-        header, body_start, body_end = read_page_header(self.file, position, chunk_end)
+        if self.crypto is None:
+            header, body_start, body_end = read_page_header(self.file, position, chunk_end)
+            self.check_crc(header, body_start, body_end, position)
+            body = Content(self.file, body_start, body_end, True, body_start)
+        else:
+            header, body = self.encrypted_page(position, chunk_end)
+            body_start, body_end = body.stored_at, body.stored_at + header.compressed_page_size
         first_entry, first_value = self.entries, len(self.values)
-        if self.verify_checksums and header.crc is not None:
-            verify_page_crc(header.crc, self.file[body_start:body_end], position)
         if header.type == PageType.DICTIONARY_PAGE:
-            self.dictionary_page(header, position, body_start, body_end)
+            self.dictionary_page(header, position, body)
         elif header.type == PageType.DATA_PAGE:
-            self.data_page_v1(header, position, body_start, body_end)
+            self.data_page_v1(header, position, body)
         elif header.type == PageType.DATA_PAGE_V2:
-            self.data_page_v2(header, position, body_start, body_end)
+            self.data_page_v2(header, position, body)
+        if header.type != PageType.DICTIONARY_PAGE:
+            self.data_pages += 1
         # INDEX_PAGE and page types from newer specs carry no values: skipped.
         self.extents.append(
             PageExtent(
@@ -507,13 +588,62 @@ class _ChunkReader:
         )
         return body_end
 
-    def dictionary_page(self, header: PageHeader, position: int, body_start: int, body_end: int) -> None:
+    def check_crc(self, header: PageHeader, body_start: int, body_end: int, position: int) -> None:
+        # The CRC covers the bytes as stored: encrypted ones in an encrypted column.
+        if self.verify_checksums and header.crc is not None:
+            verify_page_crc(header.crc, self.file[body_start:body_end], position)
+
+    def encrypted_page(self, position: int, chunk_end: int) -> tuple[PageHeader, Content]:
+        """Decrypt the header module at ``position``, then the page module after it.
+
+        Which header comes first is the metadata's word, as in parquet-java: a
+        chunk with a ``dictionary_page_offset`` starts with the dictionary page
+        (its AAD has no page ordinal), every other page is a data page with the
+        next page ordinal. A page in the wrong place fails authentication.
+        """
+        crypto = self.crypto
+        assert crypto is not None
+        first = self.dictionary is None and not self.data_pages
+        dictionary = bool(self.meta.dictionary_page_offset) and first
+        ordinal = None if dictionary else self.data_pages
+        body_type, header_type = _PAGE_MODULES[dictionary]
+        name = "dictionary page" if dictionary else f"data page {ordinal}"
+        plain, module = crypto.open(
+            self.file, position, chunk_end, header_type, ordinal, what=f"{name} header (encrypted)"
+        )
+        header = decode_plaintext(PageHeader, plain, module, f"{name} header")
+        if (header.type == PageType.DICTIONARY_PAGE) != dictionary:
+            raise CorruptPage(f"the {name} header decrypts to a {_name(header.type)} page", position)
+        if header.compressed_page_size < 0 or header.uncompressed_page_size < 0:
+            raise CorruptPage(
+                f"page sizes are negative (compressed {header.compressed_page_size}, "
+                f"uncompressed {header.uncompressed_page_size})",
+                position,
+            )
+        body_end = module.end + header.compressed_page_size
+        if body_end > chunk_end:
+            raise CorruptPage(
+                f"encrypted page of {header.compressed_page_size} bytes runs {body_end - chunk_end} byte(s) "
+                f"past the end of its column chunk",
+                position,
+            )
+        self.check_crc(header, module.end, body_end, position)
+        body, page_module = crypto.open(self.file, module.end, body_end, body_type, ordinal, what=name)
+        if page_module.end != body_end:
+            raise CorruptPage(
+                f"compressed_page_size says {header.compressed_page_size} bytes, the encrypted page "
+                f"module takes {page_module.end - module.end}",
+                position,
+            )
+        return header, Content(body, 0, len(body), False, module.end)
+
+    def dictionary_page(self, header: PageHeader, position: int, body: Content) -> None:
         page = header.dictionary_page_header
         if page is None:
             raise CorruptPage("DICTIONARY_PAGE header without dictionary_page_header", position)
         if self.dictionary is not None:
             raise CorruptPage("a second dictionary page in one column chunk", position)
-        content = page_content(self.file, body_start, body_end, header.uncompressed_page_size, self.codec)
+        content = self.content(body, header.uncompressed_page_size)
         with content.errors():
             self.dictionary = decode_dictionary_page(
                 self.node.physical_type,
@@ -539,12 +669,25 @@ class _ChunkReader:
             )
         return num_values
 
-    def data_page_v1(self, header: PageHeader, position: int, body_start: int, body_end: int) -> None:
+    def content(self, body: Content, uncompressed_size: int, *, compressed: bool = True) -> Content:
+        """The page's bytes decompressed (``pages.page_content``), from the file or decrypted."""
+        stored_at = None if body.in_file else body.stored_at
+        return page_content(
+            body.data,
+            body.start,
+            body.end,
+            uncompressed_size,
+            self.codec,
+            compressed=compressed,
+            stored_at=stored_at,
+        )
+
+    def data_page_v1(self, header: PageHeader, position: int, body: Content) -> None:
         page = header.data_page_header
         if page is None:
             raise CorruptPage("DATA_PAGE header without data_page_header", position)
         count = self.wanted(page.num_values, position)
-        content = page_content(self.file, body_start, body_end, header.uncompressed_page_size, self.codec)
+        content = self.content(body, header.uncompressed_page_size)
         with content.errors():
             at = content.start
             repetition = definition = None
@@ -577,7 +720,7 @@ class _ChunkReader:
             self.values += self.page_values(page.encoding, content, at, present)
         self.add_levels(count, definition, repetition)
 
-    def data_page_v2(self, header: PageHeader, position: int, body_start: int, body_end: int) -> None:
+    def data_page_v2(self, header: PageHeader, position: int, body: Content) -> None:
         page = header.data_page_header_v2
         if page is None:
             raise CorruptPage("DATA_PAGE_V2 header without data_page_header_v2", position)
@@ -593,48 +736,44 @@ class _ChunkReader:
                 f"{definition_length})",
                 position,
             )
-        room = min(header.compressed_page_size, header.uncompressed_page_size)
+        stored_size = body.end - body.start  # compressed_page_size, less the encryption framing
+        room = min(stored_size, header.uncompressed_page_size)
         if levels_length > room:
             raise CorruptPage(
                 f"the level byte lengths (repetition {repetition_length} + definition "
                 f"{definition_length} = {levels_length}) exceed the page's "
-                f"{'compressed' if room == header.compressed_page_size else 'uncompressed'} size {room}",
+                f"{'compressed' if room == stored_size else 'uncompressed'} size {room}",
                 position,
             )
-        # Levels: never compressed, at their place in the file.
-        definitions_at = body_start + repetition_length
+        # Levels: never compressed, at their place in the file (or the decrypted page).
+        definitions_at = body.start + repetition_length
         values_at = definitions_at + definition_length
         repetition = definition = None
-        if self.leaf.max_repetition_level:
-            repetition = decode_levels_v2(
-                self.file,
-                count,
-                self.leaf.max_repetition_level,
-                kind="repetition",
-                start=body_start,
-                end=definitions_at,
-            )
-        if self.leaf.max_definition_level:
-            definition = decode_levels_v2(
-                self.file,
-                count,
-                self.leaf.max_definition_level,
-                kind="definition",
-                start=definitions_at,
-                end=values_at,
-            )
+        with body.errors():
+            if self.leaf.max_repetition_level:
+                repetition = decode_levels_v2(
+                    body.data,
+                    count,
+                    self.leaf.max_repetition_level,
+                    kind="repetition",
+                    start=body.start,
+                    end=definitions_at,
+                )
+            if self.leaf.max_definition_level:
+                definition = decode_levels_v2(
+                    body.data,
+                    count,
+                    self.leaf.max_definition_level,
+                    kind="definition",
+                    start=definitions_at,
+                    end=values_at,
+                )
         present = self.present(count, definition)
         self.check_v2_counts(page.num_nulls, page.num_rows, count, present, repetition, position)
         self.check_dictionary(page.encoding, present, position)
         compressed = page.is_compressed is not False  # "If missing it is considered compressed"
-        content = page_content(
-            self.file,
-            values_at,
-            body_end,
-            header.uncompressed_page_size - levels_length,
-            self.codec,
-            compressed=compressed,
-        )
+        values = replace(body, start=values_at)
+        content = self.content(values, header.uncompressed_page_size - levels_length, compressed=compressed)
         with content.errors():
             self.values += self.page_values(page.encoding, content, content.start, present)
         self.add_levels(count, definition, repetition)
@@ -715,13 +854,16 @@ def read_column_chunk(
     where: str,
     footer_start: int,
     verify_checksums: bool = False,
+    crypto: ColumnDecryptor | None = None,
 ) -> ChunkData:
     """Every entry of one column chunk (see the module docstring).
 
     With ``verify_checksums``, every page that carries a ``crc`` is checked
     ('3.7.4 - Checksumming'); a mismatch raises ChecksumMismatch naming the page.
+    ``crypto`` decrypts an encrypted chunk ('3.7.3'): its ColumnMetaData, page
+    headers and pages; a module that does not authenticate is DecryptionFailed.
     """
-    meta = check_chunk_metadata(leaf, chunk, num_rows, where, footer_start)
+    meta = check_chunk_metadata(leaf, chunk, num_rows, where, footer_start, crypto)
     if meta.num_values == 0:
         # Nothing to read. Writers differ in what offsets they give an empty
         # chunk (pyarrow writes data_page_offset 0 and no pages), so none are used.
@@ -733,4 +875,4 @@ def read_column_chunk(
             f"{where}: chunk [{start}, {end}) lies outside the data region [{len(MAGIC)}, {footer_start})",
             footer_start,
         )
-    return _ChunkReader(file, leaf, meta, where, verify_checksums).read(start, end)
+    return _ChunkReader(file, leaf, meta, where, verify_checksums, crypto).read(start, end)

@@ -19,7 +19,10 @@ The layout written here, after the last row group::
     FileMetaData
 
 With placement "between_row_groups", each row group's Bloom filters follow
-its column chunks instead. A chunk gets a ColumnIndex only when its column has
+its column chunks instead. For an encrypted column ('3.7.3 - Parquet Modular
+Encryption'), its ColumnIndex and OffsetIndex are each one encrypted module,
+and its Bloom filter two (header, then bitset); the lengths in the metadata
+count the modules as stored. A chunk gets a ColumnIndex only when its column has
 a sort order (``page_index.build_column_index`` returns None otherwise); every
 chunk gets an OffsetIndex.
 """
@@ -31,6 +34,8 @@ from dataclasses import replace
 
 from .bloom_filter import build_bloom_filter, serialize_bloom_filter
 from .column_chunk import WrittenChunk
+from .encryption.encryptor import ColumnEncryptor
+from .encryption.modules import ModuleType
 from .lies import false_bloom_filter, false_column_index
 from .metadata import ColumnIndex, OffsetIndex
 from .page_index import build_column_index, build_offset_index
@@ -59,6 +64,8 @@ def write_bloom_filters(
         if "bloom_filter" in options.lies:
             bloom = false_bloom_filter(bloom)
         stored = serialize_bloom_filter(bloom)
+        if written.crypto is not None:
+            stored = _encrypted_bloom_filter(stored, bloom.num_bytes, written.crypto)
         meta = written.chunk.meta_data
         meta.bloom_filter_offset, meta.bloom_filter_length = len(out), len(stored)  # type: ignore[union-attr]
         out += stored
@@ -75,14 +82,28 @@ def write_page_indexes(
         for leaf, written in zip(leaves, chunks, strict=True):
             index = _column_index(leaf, written, options)
             if index is not None:
-                stored = serialize(index)
+                stored = _module(written, ModuleType.COLUMN_INDEX, serialize(index))
                 written.chunk.column_index_offset, written.chunk.column_index_length = len(out), len(stored)
                 out += stored
     for chunks in row_groups:
         for written in chunks:
-            stored = serialize(_offset_index(written, options))
+            stored = _module(written, ModuleType.OFFSET_INDEX, serialize(_offset_index(written, options)))
             written.chunk.offset_index_offset, written.chunk.offset_index_length = len(out), len(stored)
             out += stored
+
+
+def _module(written: WrittenChunk, module_type: ModuleType, serialized: bytes) -> bytes:
+    """The structure as stored: encrypted with the chunk's key if its column is encrypted."""
+    return serialized if written.crypto is None else written.crypto.module(module_type, serialized)
+
+
+def _encrypted_bloom_filter(stored: bytes, bitset_size: int, crypto: ColumnEncryptor) -> bytes:
+    """Header and bitset as two modules, back to back ('3.7.3', 4.4.2: BloomFilter Header and
+    Bitset); ``bloom_filter_length`` then covers both."""
+    header, bitset = stored[:-bitset_size], stored[-bitset_size:]
+    return crypto.module(ModuleType.BLOOM_FILTER_HEADER, header) + crypto.module(
+        ModuleType.BLOOM_FILTER_BITSET, bitset
+    )
 
 
 def _column_index(leaf: LeafColumn, written: WrittenChunk, options: WriterOptions) -> ColumnIndex | None:

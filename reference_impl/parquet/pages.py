@@ -228,19 +228,24 @@ def page_content(
     codec: CompressionCodec,
     *,
     compressed: bool = True,
+    stored_at: int | None = None,
 ) -> Content:
     """The bytes ``file[start:end]`` decompressed to ``uncompressed_size`` bytes.
 
     Without compression (codec UNCOMPRESSED, or a v2 values section with
     ``is_compressed`` false) the bytes are used in place and both sizes must agree.
+    ``stored_at``: set when ``file`` is not the file but a decrypted page (its
+    positions are no file offsets); errors then report this offset.
     """
+    in_file = stored_at is None
+    where = start if stored_at is None else stored_at
     if not compressed or codec == CompressionCodec.UNCOMPRESSED:
         if uncompressed_size != end - start:
             raise CorruptPage(
                 f"uncompressed page section of {end - start} bytes, but the header says "
                 f"{uncompressed_size} uncompressed bytes",
-                start,
+                where,
             )
-        return Content(file, start, end, True, start)
-    data = decompress(codec, file[start:end], uncompressed_size, base_offset=start)
-    return Content(data, 0, len(data), False, start)
+        return Content(file, start, end, in_file, where)
+    data = decompress(codec, file[start:end], uncompressed_size, base_offset=where)
+    return Content(data, 0, len(data), False, where)

@@ -15,8 +15,18 @@ per-leaf values and levels, the records (raw physical tree, see
 the old flat view (``columns`` and ``data``).
 
 Anything valid but outside this implementation is refused with
-:class:`UnsupportedFeature` naming it (encryption, column chunks in other
-files, codecs and encodings it does not know) instead of being misread.
+:class:`UnsupportedFeature` naming it (column chunks in other files, codecs
+and encodings it does not know) instead of being misread.
+
+Encrypted files ('3.7.3 - Parquet Modular Encryption', ``encryption``): both
+footer modes are read; a signed plaintext footer is verified when the footer
+key is available, an encrypted one ("PARE") needs it. Every module of a column
+being read is decrypted with its key (``decryption``: given keys, or a
+``key_retriever`` asked with the stored key_metadata); a module that does not
+authenticate raises :class:`DecryptionFailed` and nothing of it is returned; a
+key that is needed and not available raises :class:`MissingKey` naming the
+column. ``columns`` reads a projection, so the plaintext columns of a file
+read without any key.
 Anything malformed raises the specific error of ``errors`` with the byte
 offset, the column path, the row group and the page ordinal. Every length and
 count is checked against the bytes that hold it before it is used.
@@ -25,7 +35,8 @@ count is checked against the bytes that hold it before it is used.
 from __future__ import annotations
 
 import os
-from dataclasses import dataclass, field
+from collections.abc import Sequence
+from dataclasses import dataclass, field, replace
 from functools import cached_property
 from typing import Any, BinaryIO
 
@@ -33,12 +44,13 @@ import numpy as np
 
 from .assembly import assemble_records
 from .column_chunk import ChunkData, read_column_chunk
+from .encryption.decryptor import FileDecryptor, read_encrypted_footer, verify_plaintext_footer
+from .encryption.properties import FileDecryptionProperties
 from .errors import (
     BadMagic,
     CorruptMetadata,
     FooterLengthOutOfRange,
     TruncatedFile,
-    UnsupportedFeature,
 )
 from .file_layout import ENCRYPTED_FOOTER_MAGIC, FOOTER_LENGTH, MAGIC, MIN_FILE_SIZE
 from .metadata import FileMetaData, RowGroup
@@ -47,7 +59,14 @@ from .schema import ColumnSpec, column_of, is_flat
 from .schema_tree import LeafColumn, SchemaNode, leaf_columns, schema_tree_from_elements
 from .thrift_struct import deserialize
 
-__all__ = ["LeafData", "ParquetContents", "read_footer", "read_parquet", "values_with_nulls"]
+__all__ = [
+    "LeafData",
+    "ParquetContents",
+    "read_footer",
+    "read_footer_with_decryptor",
+    "read_parquet",
+    "values_with_nulls",
+]
 
 Source = str | os.PathLike[str] | bytes | bytearray | memoryview | BinaryIO
 
@@ -134,29 +153,36 @@ def values_with_nulls(leaf: LeafColumn, values: list[object], definition_levels:
     return [next(remaining) if is_present else None for is_present in present]
 
 
-def read_parquet(source: Source, *, verify_checksums: bool = False) -> ParquetContents:
-    """Read a whole Parquet file; with ``verify_checksums``, check every page's CRC
-    ('3.7.4 - Checksumming') and raise ChecksumMismatch at the first bad one."""
+def read_parquet(
+    source: Source,
+    *,
+    verify_checksums: bool = False,
+    decryption: FileDecryptionProperties | None = None,
+    columns: Sequence[str] | None = None,
+) -> ParquetContents:
+    """Read a Parquet file; with ``verify_checksums``, check every page's CRC
+    ('3.7.4 - Checksumming') and raise ChecksumMismatch at the first bad one.
+
+    ``decryption``: the keys (and AAD prefix) of an encrypted file.
+    ``columns``: read only these fields, each a dotted path naming a leaf or a
+    group (all its leaves); the contents' schema is then the projected tree.
+    """
     file = _load(source)
-    metadata, footer_start = read_footer(file)
-    tree = schema_tree_from_elements(metadata.schema, offset=footer_start)
+    metadata, footer_start, decryptor = read_footer_with_decryptor(file, decryption=decryption)
+    full_tree = schema_tree_from_elements(metadata.schema, offset=footer_start)
+    all_leaves = leaf_columns(full_tree)
+    _check_row_groups(metadata, all_leaves, footer_start)
+    tree = full_tree if columns is None else _projected(full_tree, all_leaves, columns)
     leaves = leaf_columns(tree)
-    _check_row_groups(metadata, leaves, footer_start)
+    by_path = {leaf.dotted_path: leaf for leaf in all_leaves}
+    stored = [by_path[leaf.dotted_path] for leaf in leaves]  # with the file's column ordinals
     flat = is_flat(tree)
     per_leaf: list[list[ChunkData]] = [[] for _ in leaves]
     records: list[dict[str, Any]] | None = None if flat else []
     for index, row_group in enumerate(metadata.row_groups):
         chunks = [
-            read_column_chunk(
-                file,
-                leaf,
-                chunk,
-                row_group.num_rows,
-                where=f"column {leaf.dotted_path}, row group {index}",
-                footer_start=footer_start,
-                verify_checksums=verify_checksums,
-            )
-            for leaf, chunk in zip(leaves, row_group.columns, strict=True)
+            _read_chunk(file, leaf, row_group, index, footer_start, verify_checksums, decryptor)
+            for leaf in stored
         ]
         if records is not None:
             records += assemble_records(
@@ -169,6 +195,51 @@ def read_parquet(source: Source, *, verify_checksums: bool = False) -> ParquetCo
             pieces.append(chunk)
     leaf_data = [_joined(leaf, pieces) for leaf, pieces in zip(leaves, per_leaf, strict=True)]
     return ParquetContents(schema=tree, leaves=leaf_data, metadata=metadata, _records=records)
+
+
+def _read_chunk(
+    file: bytes,
+    leaf: LeafColumn,
+    row_group: RowGroup,
+    index: int,
+    footer_start: int,
+    verify_checksums: bool,
+    decryptor: FileDecryptor | None,
+) -> ChunkData:
+    chunk = row_group.columns[leaf.index]
+    crypto = decryptor.column(leaf, chunk, index) if decryptor is not None else None
+    return read_column_chunk(
+        file,
+        leaf,
+        chunk,
+        row_group.num_rows,
+        where=f"column {leaf.dotted_path}, row group {index}",
+        footer_start=footer_start,
+        verify_checksums=verify_checksums,
+        crypto=crypto,
+    )
+
+
+def _projected(tree: SchemaNode, leaves: list[LeafColumn], columns: Sequence[str]) -> SchemaNode:
+    """The schema tree with only the fields on the way to the named columns."""
+    if isinstance(columns, str):
+        raise ValueError("columns must be a sequence of dotted paths, not one string")
+    wanted: set[tuple[str, ...]] = set()
+    for name in columns:
+        chosen = [leaf.path for leaf in leaves if f"{leaf.dotted_path}.".startswith(f"{name}.")]
+        if not chosen:
+            raise ValueError(f"columns: {name!r} names no field of the schema")
+        wanted.update(chosen)
+
+    def keep(node: SchemaNode, path: tuple[str, ...]) -> SchemaNode | None:
+        if node.is_leaf:
+            return node if path in wanted else None
+        children = [kept for child in node.children or () if (kept := keep(child, (*path, child.name)))]
+        return replace(node, children=tuple(children)) if children else None
+
+    projected = keep(tree, ())
+    assert projected is not None  # at least one leaf was chosen
+    return projected
 
 
 def _joined(leaf: LeafColumn, pieces: list[ChunkData]) -> LeafData:
@@ -206,8 +277,28 @@ def _load(source: Source) -> bytes:
 # ---------------------------------------------------------------------------
 
 
-def read_footer(file: bytes) -> tuple[FileMetaData, int]:
-    """Check the framing and decode the FileMetaData; return it and where it starts."""
+def read_footer(
+    file: bytes, *, decryption: FileDecryptionProperties | None = None
+) -> tuple[FileMetaData, int]:
+    """Check the framing and decode the FileMetaData; return it and where it starts.
+
+    For an encrypted footer, the FileMetaData decrypted, and where its
+    FileCryptoMetaData starts (see :func:`read_footer_with_decryptor`).
+    """
+    metadata, footer_start, _ = read_footer_with_decryptor(file, decryption=decryption)
+    return metadata, footer_start
+
+
+def read_footer_with_decryptor(
+    file: bytes, *, decryption: FileDecryptionProperties | None = None
+) -> tuple[FileMetaData, int, FileDecryptor | None]:
+    """:func:`read_footer`, and the file's decryptor (None for a plaintext file).
+
+    '3.7.3', 5.3: magic "PARE" at both ends is an encrypted footer, which needs
+    the footer key (:class:`MissingKey`); a "PAR1" footer with an
+    ``encryption_algorithm`` is followed by its signature, verified when the
+    footer key is available (:class:`DecryptionFailed` if it does not verify).
+    """
     size = len(file)
     if size < MIN_FILE_SIZE:
         raise TruncatedFile(
@@ -216,11 +307,14 @@ def read_footer(file: bytes) -> tuple[FileMetaData, int]:
             size,
         )
     trailing_magic_at = size - len(MAGIC)
-    for magic, at in ((file[:4], 0), (file[trailing_magic_at:], trailing_magic_at)):
-        if magic == ENCRYPTED_FOOTER_MAGIC:
-            raise UnsupportedFeature("encrypted footer (magic 'PARE')", at)
-        if magic != MAGIC:
-            raise BadMagic(f"expected the magic {MAGIC!r}, found {magic!r}", at)
+    for found, at in ((file[:4], 0), (file[trailing_magic_at:], trailing_magic_at)):
+        if found not in (MAGIC, ENCRYPTED_FOOTER_MAGIC):
+            raise BadMagic(f"expected the magic {MAGIC!r}, found {found!r}", at)
+    magic = file[trailing_magic_at:]
+    if file[:4] != magic:
+        raise BadMagic(
+            f"the file starts with the magic {file[:4]!r} but ends with {magic!r}", trailing_magic_at
+        )
 
     length_at = trailing_magic_at - FOOTER_LENGTH.size
     (footer_length,) = FOOTER_LENGTH.unpack_from(file, length_at)
@@ -233,16 +327,29 @@ def read_footer(file: bytes) -> tuple[FileMetaData, int]:
             length_at,
         )
     footer_start = length_at - footer_length
+    if magic == ENCRYPTED_FOOTER_MAGIC:
+        metadata, decryptor = read_encrypted_footer(file, footer_start, length_at, decryption)
+        _check_row_group_ordinals(metadata, footer_start)
+        return metadata, footer_start, decryptor
     metadata, footer_end = deserialize(FileMetaData, file, start=footer_start, end=length_at)
     if metadata.encryption_algorithm is not None:
-        raise UnsupportedFeature("encrypted columns (plaintext footer mode)", footer_start)
+        decryptor = verify_plaintext_footer(file, metadata, footer_start, footer_end, length_at, decryption)
+        _check_row_group_ordinals(metadata, footer_start)
+        return metadata, footer_start, decryptor
     if footer_end != length_at:
         raise CorruptMetadata(
             f"the footer length says {footer_length} bytes, but FileMetaData ends after "
             f"{footer_end - footer_start}",
             footer_end,
         )
-    return metadata, footer_start
+    return metadata, footer_start, None
+
+
+def _check_row_group_ordinals(metadata: FileMetaData, footer_start: int) -> None:
+    """The AADs use each row group's position; an ordinal that disagrees is a lie ('3.7.3', 5.2)."""
+    for index, row_group in enumerate(metadata.row_groups):
+        if row_group.ordinal is not None and row_group.ordinal != index:
+            raise CorruptMetadata(f"row group {index} says its ordinal is {row_group.ordinal}", footer_start)
 
 
 def _check_row_groups(metadata: FileMetaData, leaves: list[LeafColumn], footer_start: int) -> None:

@@ -36,7 +36,16 @@ statistics (``chunk_statistics``, ``statistics``, ``size_statistics``), page
 header statistics and CRCs (``column_chunk``, ``checksum``), Bloom filters
 after all row groups or between them and the page index after the row groups
 (``footer_indexes``), and, for tests only, deliberate lies (``lies``).
-Output is deterministic: the same arguments give the same bytes.
+Output is deterministic: the same arguments give the same bytes (with
+encryption only under the test-only ``DeterministicRandomness``).
+
+Encryption ('3.7.3 - Parquet Modular Encryption', ``WriterOptions.encryption``,
+``encryption``): every module of an encrypted column is encrypted with its key
+as it is written (pages and headers in ``column_chunk``, page index and Bloom
+filters in ``footer_indexes``); at the footer, each encrypted chunk gets its
+crypto_metadata and, where '5.3' asks, its ColumnMetaData as an encrypted
+module, and the file ends with an encrypted ("PARE") or a signed plaintext
+footer (``encryption.encryptor``). ``RowGroup.ordinal`` is always set then.
 """
 
 from __future__ import annotations
@@ -48,8 +57,9 @@ from dataclasses import replace
 from typing import Any, BinaryIO
 
 from .column_chunk import WrittenChunk, write_column_chunk
+from .encryption.encryptor import FileEncryptor
 from .errors import UnsupportedFeature
-from .file_layout import FOOTER_LENGTH, MAGIC
+from .file_layout import ENCRYPTED_FOOTER_MAGIC, FOOTER_LENGTH, MAGIC
 from .footer_indexes import write_bloom_filters, write_page_indexes
 from .lies import false_statistics
 from .metadata import (
@@ -97,14 +107,19 @@ def write_table(
     """
     options = options or WriterOptions()
     leaves = _check_tree(tree, options)
+    encryptor = FileEncryptor(options.encryption, leaves) if options.encryption is not None else None
     records = list(records)
     row_group_size = options.row_group_size or max(len(records), 1)
-    out = bytearray(MAGIC)
+    # '3.7.3', 5.3: an encrypted footer changes the magic at both ends.
+    encrypted_footer = encryptor is not None and not encryptor.properties.plaintext_footer
+    out = bytearray(ENCRYPTED_FOOTER_MAGIC if encrypted_footer else MAGIC)
     row_groups = []
     written: list[list[WrittenChunk]] = []
     for ordinal, first in enumerate(range(0, len(records), row_group_size)):
         group_records = records[first : first + row_group_size]
-        row_group, chunks = _write_row_group(out, leaves, tree, group_records, first, ordinal, options)
+        row_group, chunks = _write_row_group(
+            out, leaves, tree, group_records, first, ordinal, options, encryptor
+        )
         if options.bloom_filter_placement == "between_row_groups":
             write_bloom_filters(out, leaves, chunks, options)
         row_groups.append(row_group)
@@ -123,10 +138,17 @@ def write_table(
         created_by=options.created_by,
         column_orders=[ColumnOrder(TYPE_ORDER=TypeDefinedOrder()) for _ in leaves],
     )
-    footer_bytes = serialize(footer)
-    out += footer_bytes
-    out += FOOTER_LENGTH.pack(len(footer_bytes))
-    out += MAGIC
+    if encryptor is not None:
+        for ordinal, chunks in enumerate(written):
+            for leaf, chunk in zip(leaves, chunks, strict=True):
+                encryptor.seal_column_metadata(chunk.chunk, leaf, ordinal)
+        footer, tail = encryptor.file_tail(footer)
+        out += tail
+    else:
+        footer_bytes = serialize(footer)
+        out += footer_bytes
+        out += FOOTER_LENGTH.pack(len(footer_bytes))
+        out += MAGIC
     _emit(sink, bytes(out))
     return footer
 
@@ -312,6 +334,7 @@ def _write_row_group(
     first_record: int,
     ordinal: int,
     options: WriterOptions,
+    encryptor: FileEncryptor | None = None,
 ) -> tuple[RowGroup, list[WrittenChunk]]:
     first_page_offset = len(out)
     try:
@@ -321,7 +344,8 @@ def _write_row_group(
     written = []
     for leaf, column in zip(leaves, columns, strict=True):
         _check_leaf_values(leaf, column.values, first_record)
-        chunk = write_column_chunk(out, leaf, column, options.for_column(leaf.dotted_path))
+        crypto = encryptor.column(leaf, ordinal) if encryptor is not None else None
+        chunk = write_column_chunk(out, leaf, column, options.for_column(leaf.dotted_path), crypto)
         if "statistics" in options.lies and chunk.chunk.meta_data.statistics is not None:
             chunk.chunk.meta_data.statistics = false_statistics(chunk.chunk.meta_data.statistics)
         written.append(chunk)
@@ -332,7 +356,8 @@ def _write_row_group(
         num_rows=len(records),
         file_offset=first_page_offset,
         total_compressed_size=sum(meta.total_compressed_size for meta in metas),
-        ordinal=ordinal if ordinal <= MAX_I16 else None,
+        # Encrypted files always have it ('3.7.3', 5.2; the AADs refuse more than MAX_I16 + 1).
+        ordinal=ordinal if ordinal <= MAX_I16 or encryptor is not None else None,
     )
     return row_group, written
 

@@ -33,6 +33,9 @@ The knobs follow the spec's vocabulary:
   ``bloom_filter_columns`` with ``bloom_filter_ndv``, ``bloom_filter_fpp`` and
   ``bloom_filter_placement`` ('3.6 - Bloom Filter': after all row groups, or
   between row groups), ``page_checksum`` (PageHeader.crc, '3.7.4 - Checksumming').
+* encryption ('3.7.3 - Parquet Modular Encryption'): ``encryption``, a
+  ``encryption.FileEncryptionProperties`` (algorithm, footer and column keys,
+  footer mode, AAD prefix); ``None`` writes a plaintext file.
 * ``lies``: TEST-ONLY. Metadata deliberately untrue to the data, to show which
   readers trust what (see :data:`LIES`). Never set it to write real data.
 
@@ -48,6 +51,7 @@ from dataclasses import dataclass, field
 from importlib import metadata as package_metadata
 
 from .compression import CODECS
+from .encryption.properties import FileEncryptionProperties
 from .metadata import CompressionCodec, Encoding
 
 __all__ = [
@@ -148,6 +152,8 @@ class WriterOptions:
     bloom_filter_placement: str = "after_row_groups"
     page_checksum: bool = False
     lies: frozenset[str] = frozenset()
+    # Parquet Modular Encryption ('3.7.3'); None writes a plaintext file.
+    encryption: FileEncryptionProperties | None = None
 
     def __post_init__(self) -> None:
         set_ = object.__setattr__
@@ -190,6 +196,8 @@ class WriterOptions:
         set_(self, "bloom_filter_columns", frozenset(self.bloom_filter_columns))
         set_(self, "lies", frozenset(self.lies))
         self._check_metadata_options()
+        if self.encryption is not None and not isinstance(self.encryption, FileEncryptionProperties):
+            raise ValueError(f"encryption must be FileEncryptionProperties or None, got {self.encryption!r}")
         if not isinstance(self.created_by, str):
             raise ValueError(f"created_by must be a string, got {self.created_by!r}")
         for key, value in (self.key_value_metadata or {}).items():

@@ -143,10 +143,15 @@ def test_bad_trailing_magic() -> None:
     assert info.value.offset == len(raw) - 4
 
 
-def test_encrypted_footer_magic_is_unsupported() -> None:
+def test_encrypted_footer_magic_needs_file_crypto_metadata() -> None:
+    # '3.7.3', 5.3: "PARE" means FileCryptoMetaData then the encrypted footer;
+    # a plaintext FileMetaData there is not one (tests/reference_impl/encryption
+    # covers real encrypted files).
     raw = valid_file()
-    with pytest.raises(UnsupportedFeature, match="encrypted footer"):
+    with pytest.raises(CorruptThrift, match="FileCryptoMetaData"):
         read_parquet(b"PARE" + raw[4:-4] + b"PARE")
+    with pytest.raises(BadMagic, match="starts with the magic b'PARE' but ends with b'PAR1'"):
+        read_parquet(b"PARE" + raw[4:])
 
 
 @pytest.mark.parametrize("size", range(12))
@@ -299,7 +304,8 @@ def test_unsupported_footer_features_are_named() -> None:
     raw = valid_file()
     footer, _ = read_footer(raw)
     algorithm = md.EncryptionAlgorithm(AES_GCM_V1=md.AesGcmV1())
-    with pytest.raises(UnsupportedFeature, match="encrypted columns"):
+    # A plaintext footer with an encryption algorithm must be followed by its signature ('3.7.3', 5.3).
+    with pytest.raises(CorruptMetadata, match="28-byte signature"):
         read_parquet(with_footer(raw, replace(footer, encryption_algorithm=algorithm)))
     footer.row_groups[0].columns[0].file_path = "elsewhere.parquet"
     with pytest.raises(UnsupportedFeature, match="another file"):
