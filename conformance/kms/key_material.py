@@ -222,6 +222,12 @@ class KeyRetriever:
         self._external = dict(external_material or {})
         self._keks: dict[tuple[str, str], bytes] = {}
 
+    @classmethod
+    def for_file(cls, kms: UnwrappingKms, parquet_path: str | Path) -> KeyRetriever:
+        """A retriever for one data file: loads its external key material when the file has one."""
+        external = external_key_material_path(parquet_path)
+        return cls(kms, load_external_key_material(parquet_path) if external.exists() else None)
+
     def material(self, key_metadata: bytes | str) -> KeyMaterial:
         metadata = parse_key_metadata(key_metadata)
         if metadata.internal_storage:

@@ -12,73 +12,23 @@ from __future__ import annotations
 
 import itertools
 
-import pyarrow as pa
-import pyarrow.parquet as pq
 import pyarrow.parquet.encryption as pe
 import pytest
 
 from conformance.kms import InMemoryTestKms, KeyRetriever, KeyUnwrapError, parse_key_metadata
 from conformance.kms.in_memory import KEY_LIST_PROPERTY, TEST_MASTER_KEYS, format_key_list
-from conformance.kms.pyarrow_client import pyarrow_kms_client_factory
-from tests.kms._crypto_probe import open_column_metadata, open_footer, read_encrypted_file
-
-ALGORITHMS = ["AES_GCM_V1", "AES_GCM_CTR_V1"]
-FOOTERS = ["encrypted_footer", "plaintext_footer"]
-WRAPPINGS = ["single_wrapping", "double_wrapping"]
-FOOTER_KEY = "footer_key"
-# Column "b" shares the footer's master key (separate DEK); "c" stays plaintext.
-COLUMN_KEYS = {"column_key_1": ["a"], "footer_key": ["b"], "column_key_2": ["d"]}
-ENCRYPTED_COLUMNS = {"a": "column_key_1", "b": "footer_key", "d": "column_key_2"}
-
-
-def sample_table() -> pa.Table:
-    return pa.table({
-        "a": pa.array([1, 2, None, 4], pa.int64()),
-        "b": ["w", "x", "y", None],
-        "c": [1.5, 2.5, 3.5, 4.5],
-        "d": pa.array([True, False, True, None]),
-    })
-
-
-def write_encrypted(path, *, algorithm="AES_GCM_V1", footer="encrypted_footer", wrapping="double_wrapping",
-                    data_key_length_bits=128, column_keys=COLUMN_KEYS) -> None:
-    config = pe.EncryptionConfiguration(
-        footer_key=FOOTER_KEY,
-        column_keys=column_keys,
-        encryption_algorithm=algorithm,
-        plaintext_footer=footer == "plaintext_footer",
-        double_wrapping=wrapping == "double_wrapping",
-        data_key_length_bits=data_key_length_bits,
-    )
-    factory = pe.CryptoFactory(pyarrow_kms_client_factory(TEST_MASTER_KEYS))
-    properties = factory.file_encryption_properties(pe.KmsConnectionConfig(), config)
-    pq.write_table(sample_table(), path, encryption_properties=properties)
-
-
-def read_with_pyarrow(path, kms_config: pe.KmsConnectionConfig | None = None, master_keys=None) -> pa.Table:
-    factory = pe.CryptoFactory(pyarrow_kms_client_factory(master_keys))
-    properties = factory.file_decryption_properties(kms_config or pe.KmsConnectionConfig(),
-                                                    pe.DecryptionConfiguration())
-    return pq.read_table(path, decryption_properties=properties)
-
-
-def recover_and_check(data: bytes, retriever: KeyRetriever, expected_key_bytes: int = 16) -> dict[str, str]:
-    """Recover the footer and column DEKs, prove them by decryption; return column -> master key id."""
-    encrypted = read_encrypted_file(data)
-    footer_dek = retriever(encrypted.footer_key_metadata)
-    assert len(footer_dek) == expected_key_bytes
-    open_footer(encrypted, footer_dek)
-    masters = {}
-    for column in encrypted.columns:
-        assert column.key_metadata is not None, "per-column keys: every encrypted column has key_metadata"
-        material = retriever.material(column.key_metadata)
-        assert not material.is_footer_key
-        column_dek = retriever(column.key_metadata)
-        assert len(column_dek) == expected_key_bytes
-        assert open_column_metadata(encrypted, column, column_dek).path_in_schema == column.path
-        masters[".".join(column.path)] = material.master_key_id
-    return masters
-
+from tests.kms._crypto_probe import open_footer, read_encrypted_file
+from tests.kms._pyarrow_cases import (
+    ALGORITHMS,
+    ENCRYPTED_COLUMNS,
+    FOOTER_KEY,
+    FOOTERS,
+    WRAPPINGS,
+    read_with_pyarrow,
+    recover_and_check,
+    sample_table,
+    write_encrypted,
+)
 
 MODES = list(itertools.product(ALGORITHMS, FOOTERS, WRAPPINGS))
 
@@ -110,10 +60,7 @@ def test_data_key_lengths(tmp_path, bits):
 def test_uniform_encryption_footer_key_columns(tmp_path):
     """Columns encrypted with the footer key carry no key_metadata: the footer DEK opens them."""
     path = tmp_path / "uniform.parquet"
-    config = pe.EncryptionConfiguration(footer_key=FOOTER_KEY, uniform_encryption=True)
-    factory = pe.CryptoFactory(pyarrow_kms_client_factory(TEST_MASTER_KEYS))
-    pq.write_table(sample_table(), path,
-                   encryption_properties=factory.file_encryption_properties(pe.KmsConnectionConfig(), config))
+    write_encrypted(path, uniform=True)
     encrypted = read_encrypted_file(path.read_bytes())
     metadata = open_footer(encrypted, KeyRetriever(InMemoryTestKms())(encrypted.footer_key_metadata))
     assert all(chunk.crypto_metadata.ENCRYPTION_WITH_FOOTER_KEY is not None
@@ -158,3 +105,15 @@ def test_unknown_master_key_is_a_key_unwrap_error(tmp_path):
     encrypted = read_encrypted_file(path.read_bytes())
     with pytest.raises(KeyUnwrapError, match="'footer_key' is not in this test KMS"):
         KeyRetriever(InMemoryTestKms({"column_key_1": bytes(16)}))(encrypted.footer_key_metadata)
+
+
+def test_external_key_material_written_by_pyarrow(tmp_path):
+    """pyarrow's internal_key_material=False: a key reference in the file, the material beside it."""
+    path = tmp_path / "external.parquet"
+    write_encrypted(path, internal_key_material=False)
+    encrypted = read_encrypted_file(path.read_bytes())
+    metadata = parse_key_metadata(encrypted.footer_key_metadata)
+    assert not metadata.internal_storage and metadata.key_reference == "footerKey"
+    retriever = KeyRetriever.for_file(InMemoryTestKms(), path)
+    assert recover_and_check(path.read_bytes(), retriever) == ENCRYPTED_COLUMNS
+    assert read_with_pyarrow(path, master_keys=TEST_MASTER_KEYS).equals(sample_table())
