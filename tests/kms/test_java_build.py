@@ -1,0 +1,60 @@
+"""The Java test KMS compiles with the machine's javac into a hash-keyed cache; the Spark conf entries."""
+
+from __future__ import annotations
+
+import shutil
+
+import pytest
+
+from conformance.kms.in_memory import TEST_MASTER_KEYS, format_key_list
+from conformance.kms.java_build import KMS_CLIENT_CLASS, JavaBuildError, compile_kms_classes
+from conformance.kms.spark_conf import CRYPTO_FACTORY_CLASS, spark_encryption_conf, spark_write_options
+
+needs_javac = pytest.mark.skipif(shutil.which("javac") is None, reason="no javac on PATH")
+CLASS_FILE = KMS_CLIENT_CLASS.replace(".", "/") + ".class"
+
+
+@pytest.fixture(scope="module")
+def cache_root(tmp_path_factory):
+    return tmp_path_factory.mktemp("kms_cache")
+
+
+@needs_javac
+def test_compiles_once_into_the_cache(cache_root):
+    classes = compile_kms_classes(cache_root=cache_root)
+    assert (classes / CLASS_FILE).is_file()
+    assert classes.parent == cache_root / "kms-java"
+    marker = classes / "marker"
+    marker.write_text("kept")
+    assert compile_kms_classes(cache_root=cache_root) == classes and marker.exists()  # no recompilation
+
+
+def test_missing_javac_is_a_clear_error(tmp_path, monkeypatch):
+    monkeypatch.setattr(shutil, "which", lambda name: None)
+    with pytest.raises(JavaBuildError, match="javac not found"):
+        compile_kms_classes(cache_root=tmp_path)
+
+
+@needs_javac
+def test_spark_encryption_conf(cache_root):
+    conf = spark_encryption_conf(cache_root=cache_root)
+    classes = conf["spark.driver.extraClassPath"]
+    assert conf["spark.executor.extraClassPath"] == classes and classes.startswith(str(cache_root))
+    assert conf["spark.hadoop.parquet.crypto.factory.class"] == CRYPTO_FACTORY_CLASS
+    assert conf["spark.hadoop.parquet.encryption.kms.client.class"] == KMS_CLIENT_CLASS
+    assert conf["spark.hadoop.parquet.encryption.key.list"] == format_key_list(TEST_MASTER_KEYS)
+
+
+def test_spark_write_options():
+    options = spark_write_options("footer_key", {"k1": ["a", "b.c"], "k2": ["d"]}, plaintext_footer=True,
+                                  algorithm="AES_GCM_CTR_V1", double_wrapping=False)
+    assert options == {
+        "parquet.encryption.footer.key": "footer_key",
+        "parquet.encryption.column.keys": "k1:a,b.c;k2:d",
+        "parquet.encryption.plaintext.footer": "true",
+        "parquet.encryption.algorithm": "AES_GCM_CTR_V1",
+        "parquet.encryption.double.wrapping": "false",
+        "parquet.encryption.data.key.length.bits": "128",
+        "parquet.encryption.key.material.store.internally": "true",
+    }
+    assert spark_write_options("footer_key")["parquet.encryption.uniform.key"] == "footer_key"
