@@ -23,8 +23,8 @@ from pathlib import Path
 import pyarrow.parquet as pq
 import pytest
 
-from conformance.kms import InMemoryTestKms, KeyRetriever, parse_key_metadata
-from conformance.kms.in_memory import TEST_MASTER_KEYS
+from conformance.kms import InMemoryTestKms, KeyRetriever, KeyUnwrapError, parse_key_metadata
+from conformance.kms.in_memory import KEY_LIST_PROPERTY, TEST_MASTER_KEYS, format_key_list
 from conformance.kms.key_material import load_external_key_material
 from conformance.kms.spark_conf import spark_write_options
 from tests.kms._crypto_probe import read_encrypted_file
@@ -69,6 +69,10 @@ CASES["external_key_material"] = ({"internal_key_material": False},
                                   {"internal_key_material": False, "column_keys": COLUMN_KEYS},
                                   ENCRYPTED_COLUMNS)
 PLAINTEXT_CASE = "plaintext_with_factory_set"
+# A second key set in the same JVM: parquet-java caches the KMS client per access token,
+# so the write passes its own key list *and* its own token.
+OTHER_KEYS_CASE = "other_master_keys"
+OTHER_MASTER_KEYS = {"footer_key": bytes(range(1, 17)), "column_key_1": bytes(range(2, 18))}
 
 
 def _spark_part_file(out_dir: Path) -> Path:
@@ -92,6 +96,10 @@ def interop(tmp_path_factory):
     plan["writes"].append({"name": f"write:{PLAINTEXT_CASE}", "options": {},
                            "out_dir": str(work / f"spark-{PLAINTEXT_CASE}")})
     plan["reads"].append({"name": f"read:{PLAINTEXT_CASE}", "path": str(work / f"spark-{PLAINTEXT_CASE}")})
+    other_options = {**spark_write_options(FOOTER_KEY, {"column_key_1": ["a"]}, access_token="other-keys"),
+                     KEY_LIST_PROPERTY: format_key_list(OTHER_MASTER_KEYS)}
+    plan["writes"].append({"name": f"write:{OTHER_KEYS_CASE}", "options": other_options,
+                           "out_dir": str(work / f"spark-{OTHER_KEYS_CASE}")})
     (work / "plan.json").write_text(json.dumps(plan, indent=1))
     python_path = os.pathsep.join(filter(None, [str(REPO_ROOT), os.environ.get("PYTHONPATH")]))
     env = {**os.environ, "PYTHONPATH": python_path}
@@ -159,3 +167,14 @@ def test_spark_key_material_fields(interop):
     material = metadata.material
     assert metadata.internal_storage and material.is_footer_key and material.double_wrapping
     assert (material.kms_instance_id, material.kms_instance_url) == ("DEFAULT", "DEFAULT")
+
+
+def test_other_master_keys_with_their_own_access_token(interop):
+    results, work = interop
+    _result(results, f"write:{OTHER_KEYS_CASE}")
+    part = _spark_part_file(work / f"spark-{OTHER_KEYS_CASE}")
+    retriever = KeyRetriever(InMemoryTestKms(OTHER_MASTER_KEYS))
+    assert recover_and_check(part.read_bytes(), retriever) == {"a": "column_key_1"}
+    assert read_with_pyarrow(part, master_keys=OTHER_MASTER_KEYS).to_pylist() == sample_table().to_pylist()
+    with pytest.raises(KeyUnwrapError):
+        KeyRetriever(InMemoryTestKms())(read_encrypted_file(part.read_bytes()).footer_key_metadata)
