@@ -9,7 +9,7 @@ parquet-format-docs.txt, '3 - File Format'::
     4-byte magic number "PAR1"
 
 and '3.7.3 - Parquet Modular Encryption', section 5.3: files with an encrypted
-footer use the magic "PARE" instead (not read by this implementation).
+footer use the magic "PARE" instead (``encryption`` writes and reads them).
 """
 
 from __future__ import annotations

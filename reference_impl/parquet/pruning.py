@@ -23,6 +23,12 @@ not exclude: the same rows a reader that skips those pages' bytes returns.
 Predicates use SQL semantics: a null satisfies no comparison, only
 ``is_null``; floating-point values compare as IEEE 754 numbers (a NaN
 satisfies no comparison but "!=", and -0.0 equals +0.0).
+
+Encrypted files ('3.7.3 - Parquet Modular Encryption') scan with
+``decryption``: the predicate column's statistics come from its decrypted
+ColumnMetaData, its page index and Bloom filter are decrypted
+(``encryption.indexes``); a key that is not available raises ``MissingKey``,
+a module that does not authenticate ``DecryptionFailed``.
 """
 
 from __future__ import annotations
@@ -33,12 +39,14 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
-from .bloom_filter import read_bloom_filter
 from .column_chunk import read_column_chunk
+from .encryption.decryptor import ColumnDecryptor
+from .encryption.indexes import read_bloom_filter_of, read_column_index_of, read_offset_index_of
+from .encryption.properties import FileDecryptionProperties
 from .errors import UnsupportedFeature
-from .metadata import ColumnChunk, ColumnIndex, FileMetaData, Type
-from .page_index import page_row_ranges, read_column_index, read_offset_index
-from .reader import read_footer, values_with_nulls
+from .metadata import ColumnChunk, ColumnIndex, ColumnMetaData, FileMetaData, Type
+from .page_index import page_row_ranges
+from .reader import read_footer_with_decryptor, values_with_nulls
 from .schema import is_flat
 from .schema_tree import LeafColumn, leaf_columns, schema_tree_from_elements
 from .sort_order import SortOrder, sort_key, sort_order
@@ -149,24 +157,30 @@ def scan(
     use_page_index: bool = True,
     use_bloom_filter: bool = True,
     verify_checksums: bool = False,
+    decryption: FileDecryptionProperties | None = None,
 ) -> ScanResult:
     """The rows of a flat file matching ``predicate``, pruning with the metadata allowed."""
     file = source if isinstance(source, bytes) else open(source, "rb").read()  # noqa: SIM115
-    metadata, footer_start = read_footer(file)
+    metadata, footer_start, decryptor = read_footer_with_decryptor(file, decryption=decryption)
     column = _predicate_column(metadata, predicate, footer_start)
     result = ScanResult()
     first_row = 0
     for ordinal, row_group in enumerate(metadata.row_groups):
         chunk = row_group.columns[column.leaf.index]
         where = f"column {column.leaf.dotted_path}, row group {ordinal}"
-        reason = _row_group_excluded(file, chunk, predicate, column, use_statistics, use_bloom_filter, where)
+        crypto = decryptor.column(column.leaf, chunk, ordinal) if decryptor is not None else None
+        meta = chunk.meta_data if crypto is None else crypto.file.column_metadata(crypto, chunk)
+        reason = _row_group_excluded(
+            file, meta, crypto, predicate, column, use_statistics, use_bloom_filter, where
+        )
         if reason:
             result.skipped(reason)
         else:
-            ranges = _page_ranges(file, chunk, row_group.num_rows, predicate, column, use_page_index, where,
-                                  result)
+            ranges = _page_ranges(file, chunk, crypto, row_group.num_rows, predicate, column, use_page_index,
+                                  where, result)
             data = read_column_chunk(file, column.leaf, chunk, row_group.num_rows, where=where,
-                                     footer_start=footer_start, verify_checksums=verify_checksums)
+                                     footer_start=footer_start, verify_checksums=verify_checksums,
+                                     crypto=crypto)
             values = values_with_nulls(column.leaf, data.values, data.definition_levels)
             result.rows += [first_row + row for rows in ranges for row in rows
                             if predicate.matches(values[row], column.key)]
@@ -194,11 +208,10 @@ def _predicate_column(metadata: FileMetaData, predicate: Predicate, footer_start
 
 
 def _row_group_excluded(
-    file: bytes, chunk: ColumnChunk, predicate: Predicate, column: _Column,
-    use_statistics: bool, use_bloom_filter: bool, where: str,
+    file: bytes, meta: ColumnMetaData | None, crypto: ColumnDecryptor | None, predicate: Predicate,
+    column: _Column, use_statistics: bool, use_bloom_filter: bool, where: str,
 ) -> str | None:
     """Why the row group holds no match ("statistics", "bloom_filter"), or None."""
-    meta = chunk.meta_data
     node = column.leaf.node
     if meta is None:
         return None
@@ -212,7 +225,7 @@ def _row_group_excluded(
                                      floating=column.floating):
             return "statistics"
     if use_bloom_filter and predicate.op == "==" and meta.bloom_filter_offset is not None:
-        bloom = read_bloom_filter(file, meta, where=where)
+        bloom = read_bloom_filter_of(file, meta, crypto, where=where)
         if bloom is not None and not any(bloom.might_contain(node.physical_type, probe, node.type_length)
                                          for probe in _equal_values(predicate.value, column.floating)):
             return "bloom_filter"
@@ -228,15 +241,16 @@ def _equal_values(value: Any, floating: bool) -> tuple[Any, ...]:
 
 
 def _page_ranges(
-    file: bytes, chunk: ColumnChunk, num_rows: int, predicate: Predicate, column: _Column,
+    file: bytes, chunk: ColumnChunk, crypto: ColumnDecryptor | None, num_rows: int, predicate: Predicate,
+    column: _Column,
     use_page_index: bool, where: str, result: ScanResult,
 ) -> list[range]:
     """The row ranges (within the row group) of the pages the column index leaves in."""
     everything = [range(num_rows)]
     if not (use_page_index and column.ordered):
         return everything
-    column_index = read_column_index(file, chunk, where=where)
-    offset_index = read_offset_index(file, chunk, where=where)
+    column_index = read_column_index_of(file, chunk, crypto, where=where)
+    offset_index = read_offset_index_of(file, chunk, crypto, where=where)
     if column_index is None or offset_index is None:
         return everything
     ranges = page_row_ranges(offset_index, num_rows)

@@ -121,6 +121,13 @@ Decisions:
   page of it fails its CRC, only the ``crc`` findings are reported for it; a
   chunk that cannot be decoded without such an explanation raises the reader's
   error, as does a file whose footer or schema cannot be read.
+* Encrypted files ('3.7.3 - Parquet Modular Encryption') are validated with
+  ``decryption`` (the reader's ``FileDecryptionProperties``): statistics from
+  the decrypted ColumnMetaData, the page index and Bloom filters decrypted
+  (``encryption.indexes``), CRCs over the pages as stored (encrypted). A
+  column whose key is not available raises the reader's ``MissingKey``; a
+  module that does not authenticate raises ``DecryptionFailed``, never a
+  finding: the file is not the writer's.
 """
 
 from __future__ import annotations
@@ -135,10 +142,19 @@ from typing import Any
 
 import numpy as np
 
-from .bloom_filter import read_bloom_filter
 from .checksum import verify_page_crc
 from .column_chunk import ChunkData, PageExtent, chunk_range, read_column_chunk
-from .errors import ChecksumMismatch, CorruptMetadata, ParquetError, UnsupportedFeature
+from .encryption.decryptor import ColumnDecryptor
+from .encryption.indexes import read_bloom_filter_of, read_column_index_of, read_offset_index_of
+from .encryption.properties import FileDecryptionProperties
+from .errors import (
+    ChecksumMismatch,
+    CorruptMetadata,
+    DecryptionFailed,
+    MissingKey,
+    ParquetError,
+    UnsupportedFeature,
+)
 from .metadata import (
     BoundaryOrder,
     ColumnChunk,
@@ -149,9 +165,9 @@ from .metadata import (
     Statistics,
     Type,
 )
-from .page_index import NULL_PAGE_BOUND, boundary_order, read_column_index, read_offset_index
+from .page_index import NULL_PAGE_BOUND, boundary_order
 from .pages import read_page_header
-from .reader import read_footer
+from .reader import read_footer_with_decryptor
 from .schema_tree import LeafColumn, leaf_columns, schema_tree_from_elements
 from .size_statistics import level_histogram
 from .sort_order import SortOrder, sort_key, sort_order
@@ -310,10 +326,8 @@ class _Chunk:
     data: ChunkData
     order: _Order
     report: _Report
-
-    @property
-    def meta(self) -> ColumnMetaData:
-        return self.chunk.meta_data  # type: ignore[return-value]
+    meta: ColumnMetaData  # decrypted, for an encrypted chunk
+    crypto: ColumnDecryptor | None = None
 
     @property
     def where(self) -> str:
@@ -338,13 +352,15 @@ class _Chunk:
         return int(np.count_nonzero(definition < self.leaf.max_definition_level))
 
 
-def validate(source: str | os.PathLike | bytes) -> list[Finding]:
+def validate(
+    source: str | os.PathLike | bytes, *, decryption: FileDecryptionProperties | None = None
+) -> list[Finding]:
     """Every finding about ``source``'s metadata (see the module docstring).
 
     Raises the reader's ParquetError when the file cannot be read.
     """
     file = source if isinstance(source, bytes) else _read_bytes(source)
-    metadata, footer_start = read_footer(file)
+    metadata, footer_start, decryptor = read_footer_with_decryptor(file, decryption=decryption)
     leaves = leaf_columns(schema_tree_from_elements(metadata.schema, offset=footer_start))
     orders = [_column_order(metadata, leaf, len(leaves)) for leaf in leaves]
     findings: list[Finding] = []
@@ -356,7 +372,10 @@ def validate(source: str | os.PathLike | bytes) -> list[Finding]:
             )
         for leaf, chunk, order in zip(leaves, row_group.columns, orders, strict=True):
             report = _Report(leaf.dotted_path, ordinal)
-            findings += _validate_chunk(file, leaf, chunk, row_group.num_rows, footer_start, order, report)
+            crypto = decryptor.column(leaf, chunk, ordinal) if decryptor is not None else None
+            findings += _validate_chunk(
+                file, leaf, chunk, row_group.num_rows, footer_start, order, report, crypto
+            )
     return findings
 
 
@@ -378,15 +397,20 @@ def _validate_chunk(
     footer_start: int,
     order: _Order,
     report: _Report,
+    crypto: ColumnDecryptor | None = None,
 ) -> list[Finding]:
     try:
-        data = read_column_chunk(file, leaf, chunk, num_rows, where=_where(report), footer_start=footer_start)
+        data = read_column_chunk(
+            file, leaf, chunk, num_rows, where=_where(report), footer_start=footer_start, crypto=crypto
+        )
     except ParquetError:
-        explained = _crc_of_undecodable_chunk(file, chunk, report)
+        # An encrypted chunk's headers cannot be walked without decrypting them: no CRC excuse.
+        explained = _crc_of_undecodable_chunk(file, chunk, report) if crypto is None else []
         if not explained:
             raise
         return explained  # the stored bytes are not the writer's: nothing else to judge
-    state = _Chunk(file, leaf, chunk, data, order, report)
+    meta = chunk.meta_data if crypto is None else crypto.file.column_metadata(crypto, chunk)
+    state = _Chunk(file, leaf, chunk, data, order, report, meta, crypto)  # type: ignore[arg-type]
     findings = _check_statistics(state, state.meta.statistics, None, "statistics", report)
     for ordinal, page in enumerate(state.data_pages):
         header = page.header.data_page_header or page.header.data_page_header_v2
@@ -630,7 +654,9 @@ def _show(value: object) -> str:
 def _check_column_index(state: _Chunk) -> list[Finding]:
     report = state.report
     try:
-        index = read_column_index(state.file, state.chunk, where=state.where)
+        index = read_column_index_of(state.file, state.chunk, state.crypto, where=state.where)
+    except (DecryptionFailed, MissingKey):
+        raise
     except ParquetError as error:
         return [report("column_index.unreadable", UNTRUE, error.message)]
     if index is None:
@@ -793,7 +819,9 @@ def _histogram(levels: np.ndarray, max_level: int) -> list[int]:
 def _check_offset_index(state: _Chunk) -> list[Finding]:
     report = state.report
     try:
-        index = read_offset_index(state.file, state.chunk, where=state.where)
+        index = read_offset_index_of(state.file, state.chunk, state.crypto, where=state.where)
+    except (DecryptionFailed, MissingKey):
+        raise
     except ParquetError as error:
         return [report("offset_index.unreadable", UNTRUE, error.message)]
     if index is None:
@@ -909,7 +937,9 @@ def _check_size_statistics(state: _Chunk) -> list[Finding]:
 
 def _check_bloom_filter(state: _Chunk) -> list[Finding]:
     try:
-        bloom = read_bloom_filter(state.file, state.meta, where=state.where)
+        bloom = read_bloom_filter_of(state.file, state.meta, state.crypto, where=state.where)
+    except (DecryptionFailed, MissingKey):
+        raise
     except UnsupportedFeature:
         return []  # a newer algorithm, hash or compression: not ours to judge
     except ParquetError as error:
