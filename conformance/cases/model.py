@@ -17,6 +17,7 @@ from typing import Any
 
 from conformance.values import DataType, Field, Schema, Table
 
+from .encryption_options import EncryptionOptions
 from .predicate import Predicate
 
 # Encodings and codecs by their parquet.thrift enum names.
@@ -63,6 +64,8 @@ class WriteOptions:
     # TEST-ONLY: metadata the writer makes untrue on purpose, to show which readers trust
     # what (reference_impl.parquet.writer_options.LIES); only the reference writes lies.
     lies: tuple[str, ...] = ()
+    # Parquet Modular Encryption (parquet-format-docs.txt '3.7.3'); None: a plaintext file.
+    encryption: EncryptionOptions | None = None
 
     def __post_init__(self) -> None:
         for name, value, allowed in (("encoding", self.encoding, (*ENCODINGS, None)),
@@ -135,6 +138,8 @@ class WriteOptions:
         if self.page_checksum:
             tags.add("crc")
         tags.update(f"lie:{lie}" for lie in self.lies)
+        if self.encryption is not None:
+            tags.update(self.encryption.tags())
         return tags
 
 
@@ -162,6 +167,11 @@ class Case:
             if by_name[name].type.is_nested:
                 raise ValueError(f"bloom filter column {name!r} is nested; bloom filters are per "
                                  "leaf column, name a primitive top-level column")
+        encrypted = self.options.encryption.column_keys if self.options.encryption else ()
+        for name in encrypted:
+            if name not in by_name or by_name[name].type.is_nested:
+                raise ValueError(f"encryption column key for {name!r}: not a primitive top-level column "
+                                 f"of the schema {list(by_name)}")
         if self.predicate is not None:
             # Bound: readers get the column's type with the value (frozen, hence setattr).
             object.__setattr__(self, "predicate", self.predicate.bind(self.schema))
