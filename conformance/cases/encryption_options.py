@@ -21,11 +21,16 @@ key-encryption key).
 from __future__ import annotations
 
 from dataclasses import dataclass
+from pathlib import Path
 
 ALGORITHMS = ("AES_GCM_V1", "AES_GCM_CTR_V1")
 FOOTER_MODES = ("encrypted", "plaintext")
 KEY_BITS = (128, 192, 256)
 KEY_MANAGEMENT = ("explicit", "kms", "kms_double")
+# The AAD prefix convention of the suite: the file's own name (without ".parquet"), the
+# file identity '4.4.1 AAD prefix' describes. A reader of a file written without storing
+# its prefix supplies the name of the file it opens, so a renamed (swapped) file fails.
+FILE_NAME = "<file name>"
 
 
 @dataclass(frozen=True)
@@ -36,7 +41,7 @@ class EncryptionOptions:
     # encryption: every column with the footer key.
     column_keys: tuple[str, ...] = ()
     key_bits: int = 128
-    aad_prefix: str | None = None
+    aad_prefix: str | None = None  # the file identity: a fixed text or FILE_NAME
     store_aad_prefix: bool = True  # False: supply_aad_prefix, the reader must know the prefix
     key_management: str = "explicit"
 
@@ -50,8 +55,15 @@ class EncryptionOptions:
         if not isinstance(self.column_keys, tuple) or len(set(self.column_keys)) != len(self.column_keys):
             raise ValueError(f"encryption column_keys must be a tuple of distinct names, "
                              f"not {self.column_keys!r}")
-        if not self.store_aad_prefix and self.aad_prefix is None:
-            raise ValueError("store_aad_prefix=False needs an aad_prefix to withhold")
+        if not self.store_aad_prefix and self.aad_prefix != FILE_NAME:
+            raise ValueError("store_aad_prefix=False needs aad_prefix=FILE_NAME: readers supply the "
+                             "file's name, the suite's file identity convention")
+
+    def aad_prefix_for(self, path: Path) -> bytes | None:
+        """The AAD prefix of the file written at `path` (FILE_NAME: its name without suffix)."""
+        if self.aad_prefix is None:
+            return None
+        return (path.stem if self.aad_prefix == FILE_NAME else self.aad_prefix).encode("utf-8")
 
     @property
     def layout(self) -> str:
