@@ -10,6 +10,7 @@ from . import (
     checksums,
     codecs,
     encodings,
+    encryption,
     logical_types,
     nested,
     page_index,
@@ -20,7 +21,7 @@ from . import (
 from .model import Case, WriteOptions, select
 
 _AREAS = (physical_types, logical_types, encodings, codecs, pages, nested, statistics, page_index,
-          bloom_filters, checksums)
+          bloom_filters, checksums, encryption)
 
 
 @functools.cache

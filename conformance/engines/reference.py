@@ -21,17 +21,38 @@ never from the case.
 
 from __future__ import annotations
 
+import os
+import struct
+from dataclasses import replace
 from pathlib import Path
 from typing import Any
 
 from conformance.cases import Case, WriteOptions
+from conformance.cases.encryption_options import EncryptionOptions
 from conformance.cases.model import CODECS, ENCODINGS
 from conformance.cases.predicate import Predicate
+from conformance.kms.case_keys import (
+    FOOTER_MASTER_KEY,
+    FOOTER_ROLE,
+    case_key_retriever,
+    column_role,
+    explicit_key,
+    explicit_key_name,
+    master_key_for_column,
+    wrapped_key_material,
+)
 from conformance.values import DataType, Field, Schema, Table
 from conformance.values import types as T
 from conformance.values.codec import uuid_from_bytes, uuid_to_bytes
 from reference_impl.parquet import logical_values as LV
 from reference_impl.parquet import metadata as M
+from reference_impl.parquet.encryption.properties import (
+    FileDecryptionProperties,
+    FileEncryptionProperties,
+)
+from reference_impl.parquet.errors import ParquetError
+from reference_impl.parquet.file_layout import ENCRYPTED_FOOTER_MAGIC, FOOTER_LENGTH, MAGIC
+from reference_impl.parquet.metadata import FileCryptoMetaData
 from reference_impl.parquet.nested_logical import (
     ListShape,
     MapShape,
@@ -48,6 +69,7 @@ from reference_impl.parquet.pruning import Predicate as ScanPredicate
 from reference_impl.parquet.pruning import scan
 from reference_impl.parquet.reader import read_parquet
 from reference_impl.parquet.schema_tree import SchemaNode, group, leaf, root
+from reference_impl.parquet.thrift_struct import deserialize
 from reference_impl.parquet.value_encodings import check_value_encoding
 from reference_impl.parquet.writer import write_table
 from reference_impl.parquet.writer_options import DICTIONARY_ENCODINGS, WriterOptions
@@ -62,7 +84,7 @@ _FEATURES = ("physical:*", "type:*", "repetition:*", *(f"encoding:{e}" for e in 
              *(f"codec:{c}" for c in CODECS), "page:v1", "page:v2", "pages:multiple",
              "row_groups:*", "rows:*", "nulls:*", "dictionary:fallback", "levels:*",
              "page_v2:is_compressed=false", "legacy:*", "statistics", "statistics:*", "page_index",
-             "bloom", "crc", "predicate", "lie:*")
+             "bloom", "crc", "predicate", "lie:*", "encryption:*")
 CAPABILITIES = Capabilities(writes=_FEATURES, reads=_FEATURES)
 
 _UNITS = {"ms": "MILLIS", "us": "MICROS", "ns": "NANOS"}
@@ -86,6 +108,9 @@ class ReferenceEngine(Engine):
         options = case.options
         tree = root([_node(f, options.nested_style) for f in case.schema])
         writer_options = writer_options_for(case, f"{CREATED_BY} {self.version}")
+        if options.encryption is not None:
+            encryption = encryption_properties(options.encryption, path)
+            writer_options = replace(writer_options, encryption=encryption)
         rows = [{f.name: _to_raw(f.type, v) for f, v in zip(case.schema, row, strict=True)}
                 for row in case.rows]
         write_table(path, tree, records_from_logical(tree, rows), writer_options)
@@ -96,11 +121,12 @@ class ReferenceEngine(Engine):
         table = self.read(path)
         column_type = next(f.type for f in table.schema if f.name == predicate.column)
         physical = _to_physical(column_type, predicate.value)
-        found = scan(path, ScanPredicate(predicate.column, predicate.op, physical))
+        found = scan(path, ScanPredicate(predicate.column, predicate.op, physical),
+                     decryption=decryption_properties(path))
         return Table(table.schema, tuple(table.rows[row] for row in found.rows))
 
     def read(self, path: Path) -> Table:
-        result = read_parquet(path)
+        result = read_parquet(path, decryption=decryption_properties(path))
         shape = logical_shape(result.schema)
         fields = [_canonical_field(s) for s in shape.fields]
         rows = []
@@ -108,6 +134,55 @@ class ReferenceEngine(Engine):
             logical = to_logical(shape, record)
             rows.append(tuple(_from_raw(f.type, logical[f.name]) for f in fields))
         return Table(Schema(tuple(fields)), tuple(rows))
+
+
+def encryption_properties(e: EncryptionOptions, path: Path) -> FileEncryptionProperties:
+    """The case's encryption with its test keys (`conformance.kms.case_keys`): explicit
+    keys named in key_metadata, or random data keys wrapped by the test KMS."""
+    roles = {column: column_role(column) for column in e.column_keys}
+    if e.key_management == "explicit":
+        footer_key = explicit_key(FOOTER_ROLE, e.key_bits)
+        footer_metadata = explicit_key_name(FOOTER_ROLE, e.key_bits).encode()
+        column_keys = {c: explicit_key(role, e.key_bits) for c, role in roles.items()}
+        column_metadata = {c: explicit_key_name(role, e.key_bits).encode() for c, role in roles.items()}
+    else:
+        double = e.key_management == "kms_double"
+        footer_key = os.urandom(e.key_bits // 8)
+        footer_metadata = wrapped_key_material(footer_key, FOOTER_MASTER_KEY, is_footer_key=True,
+                                               double_wrapping=double)
+        column_keys = {c: os.urandom(e.key_bits // 8) for c in e.column_keys}
+        column_metadata = {c: wrapped_key_material(column_keys[c], master_key_for_column(i),
+                                                   is_footer_key=False, double_wrapping=double)
+                           for i, c in enumerate(e.column_keys)}
+    return FileEncryptionProperties(
+        algorithm=e.algorithm, footer_key=footer_key, footer_key_metadata=footer_metadata,
+        column_keys=column_keys, column_key_metadata=column_metadata,
+        plaintext_footer=e.footer == "plaintext", aad_prefix=e.aad_prefix_for(path),
+        store_aad_prefix=e.store_aad_prefix)
+
+
+def decryption_properties(path: Path) -> FileDecryptionProperties:
+    """Keys from the file's key_metadata (`case_key_retriever`); the AAD prefix supplied by
+    the suite's convention (the file's name) only when the file asks for one."""
+    supplied = Path(path).stem.encode() if needs_supplied_aad_prefix(Path(path)) else None
+    return FileDecryptionProperties(key_retriever=case_key_retriever(), aad_prefix=supplied)
+
+
+def needs_supplied_aad_prefix(path: Path) -> bool:
+    """Whether the file's EncryptionAlgorithm says ``supply_aad_prefix``. It is readable
+    without keys: in the FileCryptoMetaData before an encrypted footer, in a plaintext
+    footer's FileMetaData ('5.2 Crypto structures'). A file too broken to tell says no:
+    its read then reports what is wrong."""
+    file = Path(path).read_bytes()
+    try:
+        length_at = len(file) - len(MAGIC) - FOOTER_LENGTH.size
+        (length,) = FOOTER_LENGTH.unpack_from(file, length_at)
+        holder = FileCryptoMetaData if file[-len(MAGIC):] == ENCRYPTED_FOOTER_MAGIC else M.FileMetaData
+        metadata, _ = deserialize(holder, file, start=length_at - length, end=length_at)
+    except (ParquetError, struct.error, ValueError):
+        return False
+    algorithm = metadata.encryption_algorithm
+    return bool(algorithm is not None and algorithm.member is not None and algorithm.member.supply_aad_prefix)
 
 
 def writer_options_for(case: Case, created_by: str) -> WriterOptions:

@@ -15,6 +15,7 @@ from pathlib import Path
 
 from conformance.cases import case_by_id
 from conformance.engines import Unsupported, get_engine
+from conformance.engines.reference import decryption_properties
 from conformance.values import diff_tables
 from reference_impl.parquet.validation import validate
 
@@ -89,7 +90,7 @@ def _read(request: dict, case, workdir: Path) -> tuple[str, str, dict]:
 def _validate(path: Path) -> tuple[str, str, dict]:
     """The validator's cell: mismatch when any metadata item is untrue to the data."""
     try:
-        findings = validate(path)
+        findings = validate(path, decryption=decryption_properties(path))
     except Exception as exc:  # noqa: BLE001 - an unreadable file is the cell's outcome
         return "error", describe_exception(exc), {}
     untrue = [f for f in findings if f.severity == "untrue"]
