@@ -53,6 +53,7 @@ def _parser() -> argparse.ArgumentParser:
 
     read = sub.add_parser("read", help="print one file's canonical JSON document")
     read.add_argument("--engine", default="reference", help="engine that reads (default reference)")
+    _key_arguments(read)
     read.add_argument("file", type=Path)
 
     engines = sub.add_parser("engines", help="list engines, versions and capabilities")
@@ -72,8 +73,44 @@ def _parser() -> argparse.ArgumentParser:
 
     validate = sub.add_parser("validate", help="check a file's metadata against its data")
     validate.add_argument("--json", action="store_true", help="the findings as one JSON document")
+    _key_arguments(validate)
     validate.add_argument("file", type=Path)
     return p
+
+
+def _key_arguments(parser: argparse.ArgumentParser) -> None:
+    """Explicit keys for an encrypted file (parquet-format-docs.txt '4.3 Key metadata': keys
+    "passed explicitly to Parquet readers for the file footer and each encrypted column")."""
+    keys = parser.add_argument_group("decryption (the reference reader; without these, the "
+                                     "test keys of the conformance cases)")
+    keys.add_argument("--footer-key", metavar="HEX", help="the footer key, hex (16, 24 or 32 bytes)")
+    keys.add_argument("--column-key", action="append", default=[], metavar="COLUMN.PATH=HEX",
+                      help="a column's key, by its dotted path (repeatable)")
+    keys.add_argument("--aad-prefix", metavar="TEXT", help="the file's AAD prefix (its identity)")
+
+
+class _BadKeys(ValueError):
+    """An explicit key argument that is not usable (the message says which)."""
+
+
+def _explicit_decryption(args):
+    """FileDecryptionProperties from the key arguments, or None when none is given."""
+    from reference_impl.parquet.encryption.properties import FileDecryptionProperties
+
+    if args.footer_key is None and not args.column_key and args.aad_prefix is None:
+        return None
+    try:
+        column_keys = {}
+        for item in args.column_key:
+            path, equals, key = item.partition("=")
+            if not equals or not path:
+                raise _BadKeys(f"--column-key {item!r}: expected COLUMN.PATH=HEX")
+            column_keys[path] = bytes.fromhex(key)
+        footer_key = None if args.footer_key is None else bytes.fromhex(args.footer_key)
+        prefix = None if args.aad_prefix is None else args.aad_prefix.encode("utf-8")
+        return FileDecryptionProperties(footer_key=footer_key, column_keys=column_keys, aad_prefix=prefix)
+    except ValueError as exc:
+        raise _BadKeys(str(exc)) from None
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -144,12 +181,20 @@ class _progress_bar:
 
 def _read(args) -> int:
     from conformance.engines import UnknownEngine, get_engine
+    from conformance.engines.reference import ReferenceEngine
 
     try:
         engine = get_engine(args.engine)
-    except UnknownEngine as exc:
+        decryption = _explicit_decryption(args)
+    except (UnknownEngine, _BadKeys) as exc:
         print(f"conformance read: {exc}", file=sys.stderr)
         return EXIT_USAGE
+    if decryption is not None:
+        if args.engine != "reference":
+            print("conformance read: explicit keys are for the reference reader (--engine reference); "
+                  "other engines open encrypted files through their own key tools", file=sys.stderr)
+            return EXIT_USAGE
+        engine = ReferenceEngine(decryption)
     if not args.file.is_file():
         print(f"conformance read: no such file: {args.file}", file=sys.stderr)
         return EXIT_USAGE
@@ -206,11 +251,17 @@ def _report(args) -> int:
 
 
 def _validate(args) -> int:
+    from conformance.engines.reference import decryption_properties
     from reference_impl.parquet.errors import ParquetError
     from reference_impl.parquet.validation import NONCONFORMING, UNTRUE, validate
 
     try:
-        findings = validate(args.file)
+        decryption = _explicit_decryption(args)
+    except _BadKeys as exc:
+        print(f"conformance validate: {exc}", file=sys.stderr)
+        return EXIT_USAGE
+    try:
+        findings = validate(args.file, decryption=decryption or decryption_properties(args.file))
     except (ParquetError, OSError) as exc:  # nothing to judge: like a usage error, not a finding
         print(f"conformance validate: {type(exc).__name__}: {exc}", file=sys.stderr)
         return EXIT_USAGE

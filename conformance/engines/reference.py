@@ -104,6 +104,14 @@ class ReferenceEngine(Engine):
     distribution = "columnar-conformance"
     capabilities = CAPABILITIES
 
+    def __init__(self, decryption: FileDecryptionProperties | None = None) -> None:
+        # Keys a user hands over (`conformance read --footer-key ...`); without them,
+        # encrypted files are opened with the cases' test keys (`decryption_properties`).
+        self.decryption = decryption
+
+    def _decryption(self, path: Path) -> FileDecryptionProperties:
+        return self.decryption or decryption_properties(path)
+
     def write(self, case: Case, path: Path) -> None:
         options = case.options
         tree = root([_node(f, options.nested_style) for f in case.schema])
@@ -122,11 +130,11 @@ class ReferenceEngine(Engine):
         column_type = next(f.type for f in table.schema if f.name == predicate.column)
         physical = _to_physical(column_type, predicate.value)
         found = scan(path, ScanPredicate(predicate.column, predicate.op, physical),
-                     decryption=decryption_properties(path))
+                     decryption=self._decryption(path))
         return Table(table.schema, tuple(table.rows[row] for row in found.rows))
 
     def read(self, path: Path) -> Table:
-        result = read_parquet(path, decryption=decryption_properties(path))
+        result = read_parquet(path, decryption=self._decryption(path))
         shape = logical_shape(result.schema)
         fields = [_canonical_field(s) for s in shape.fields]
         rows = []

@@ -42,3 +42,9 @@ def test_columns_alternate_between_the_column_master_keys():
 
 def test_no_key_metadata_means_no_key():
     assert case_key_retriever()(None) is None
+
+
+def test_key_material_of_another_kms_is_no_key_of_ours():
+    foreign = wrapped_key_material(bytes(16), "column_key_1", is_footer_key=False, double_wrapping=False)
+    assert case_key_retriever()(foreign.replace(b"column_key_1", b"their_master_key")) is None
+    assert case_key_retriever()(b"not key material at all") is None
