@@ -22,7 +22,6 @@ never from the case.
 from __future__ import annotations
 
 import os
-import struct
 from dataclasses import replace
 from pathlib import Path
 from typing import Any
@@ -182,12 +181,16 @@ def needs_supplied_aad_prefix(path: Path) -> bool:
     footer's FileMetaData ('5.2 Crypto structures'). A file too broken to tell says no:
     its read then reports what is wrong."""
     file = Path(path).read_bytes()
+    length_at = len(file) - len(MAGIC) - FOOTER_LENGTH.size
+    if length_at < len(MAGIC):
+        return False
+    (length,) = FOOTER_LENGTH.unpack_from(file, length_at)
+    if not 0 < length <= length_at - len(MAGIC):
+        return False
+    holder = FileCryptoMetaData if file[-len(MAGIC):] == ENCRYPTED_FOOTER_MAGIC else M.FileMetaData
     try:
-        length_at = len(file) - len(MAGIC) - FOOTER_LENGTH.size
-        (length,) = FOOTER_LENGTH.unpack_from(file, length_at)
-        holder = FileCryptoMetaData if file[-len(MAGIC):] == ENCRYPTED_FOOTER_MAGIC else M.FileMetaData
         metadata, _ = deserialize(holder, file, start=length_at - length, end=length_at)
-    except (ParquetError, struct.error, ValueError):
+    except ParquetError:
         return False
     algorithm = metadata.encryption_algorithm
     return bool(algorithm is not None and algorithm.member is not None and algorithm.member.supply_aad_prefix)
