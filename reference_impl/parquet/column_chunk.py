@@ -38,6 +38,14 @@ added and safely skipped", '3.2 - Extensibility'). It decodes only as many
 values as entries have the maximum definition level, and refuses a page of
 more than ``MAX_PAGE_ENTRIES`` entries (a resource limit, see there). Every error names the
 column, the row group and the page ordinal, and carries the byte offset.
+
+Encrypted chunks ('3.7.3 - Parquet Modular Encryption'): each page header and
+each page is an encrypted module (``encryption``), written with the chunk's
+``ColumnEncryptor`` and read with its ``ColumnDecryptor``. The data page
+ordinal of the AADs counts data pages from 0; the dictionary page has none and
+must come first (the reader expects it where ``dictionary_page_offset`` says
+there is one). ``compressed_page_size`` is the page module as stored, its
+4-byte length included, and the CRC covers those stored (encrypted) bytes.
 """
 
 from __future__ import annotations
