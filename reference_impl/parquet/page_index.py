@@ -57,6 +57,8 @@ __all__ = [
     "boundary_order",
     "build_column_index",
     "build_offset_index",
+    "check_column_index",
+    "check_offset_index",
     "page_row_ranges",
     "read_column_index",
     "read_offset_index",
@@ -234,11 +236,12 @@ def read_column_index(file: bytes, chunk: ColumnChunk, *, where: str = "") -> Co
     at = chunk.column_index_offset
     index = _read_struct(file, ColumnIndex, at, chunk.column_index_length, what)
     if index is not None:
-        _check_column_index(index, what, at)
+        check_column_index(index, what, at)
     return index
 
 
-def _check_column_index(index: ColumnIndex, what: str, at: int | None) -> None:
+def check_column_index(index: ColumnIndex, what: str, at: int | None) -> None:
+    """CorruptMetadata unless the index's lists agree in length (one entry per page)."""
     pages = len(index.null_pages)
     lengths = {"min_values": len(index.min_values), "max_values": len(index.max_values)}
     if index.null_counts is not None:
@@ -263,11 +266,12 @@ def read_offset_index(file: bytes, chunk: ColumnChunk, *, where: str = "") -> Of
     at = chunk.offset_index_offset
     index = _read_struct(file, OffsetIndex, at, chunk.offset_index_length, what)
     if index is not None:
-        _check_offset_index(index, len(file), what, at)
+        check_offset_index(index, len(file), what, at)
     return index
 
 
-def _check_offset_index(index: OffsetIndex, file_size: int, what: str, at: int | None) -> None:
+def check_offset_index(index: OffsetIndex, file_size: int, what: str, at: int | None) -> None:
+    """CorruptMetadata unless the page locations are positive, ordered and inside the file."""
     previous_end = 0
     for number, page in enumerate(index.page_locations):
         if page.compressed_page_size <= 0 or page.offset < previous_end:

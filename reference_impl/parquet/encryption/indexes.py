@@ -23,7 +23,7 @@ from ..errors import CorruptMetadata, ParquetError
 from ..metadata import ColumnChunk, ColumnIndex, ColumnMetaData, OffsetIndex
 
 # page_index's own structural checks (private there), run on the decrypted structures as on stored ones.
-from ..page_index import _check_column_index, _check_offset_index, read_column_index, read_offset_index
+from ..page_index import check_column_index, check_offset_index, read_column_index, read_offset_index
 from .decryptor import ColumnDecryptor, decode_plaintext
 from .modules import ModuleType
 
@@ -70,7 +70,7 @@ def read_column_index_of(
     at = chunk.column_index_offset
     plain, module = _open_at(file, crypto, ModuleType.COLUMN_INDEX, at, chunk.column_index_length, what)
     index = decode_plaintext(ColumnIndex, plain, module, what)
-    _check_column_index(index, what, at)
+    check_column_index(index, what, at)
     return index
 
 
@@ -85,7 +85,7 @@ def read_offset_index_of(
     at = chunk.offset_index_offset
     plain, module = _open_at(file, crypto, ModuleType.OFFSET_INDEX, at, chunk.offset_index_length, what)
     index = decode_plaintext(OffsetIndex, plain, module, what)
-    _check_offset_index(index, len(file), what, at)
+    check_offset_index(index, len(file), what, at)
     return index
 
 
