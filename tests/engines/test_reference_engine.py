@@ -127,23 +127,6 @@ def test_logical_types_round_trip_and_pyarrow_agrees(t, values, tmp_path):
     assert diff_tables(case.expected, arrow_to_table(pq.read_table(path))) is None
 
 
-def _pyarrow_read(case: Case, path: Path):
-    """pq.read_table, through pyarrow's key tools and the test KMS for an encrypted case."""
-    encryption = case.options.encryption
-    if encryption is None:
-        return pq.read_table(path)
-    if encryption.key_management == "explicit":
-        pytest.skip("pyarrow's Python API decrypts only through its key tools (CryptoFactory), which "
-                    "need key material; explicit keys have none")
-    factory = pe.CryptoFactory(pyarrow_kms_client_factory())
-    properties = factory.file_decryption_properties(pe.KmsConnectionConfig(), pe.DecryptionConfiguration())
-    if not encryption.store_aad_prefix:
-        with pytest.raises(OSError, match="not supplied in decryption properties"):
-            pq.read_table(path, decryption_properties=properties)
-        pytest.skip("pyarrow's DecryptionConfiguration has no way to supply an AAD prefix")
-    return pq.read_table(path, decryption_properties=properties)
-
-
 @pytest.mark.parametrize(("t", "values"), [
     # pyarrow reads these as plain binary (its own view, a finding for the matrix).
     (T.interval(), [(1, 2, 3), (2**32 - 1, 0, 86_400_000), None]),
