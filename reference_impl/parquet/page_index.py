@@ -58,6 +58,7 @@ __all__ = [
     "build_column_index",
     "build_offset_index",
     "check_column_index",
+    "check_location",
     "check_offset_index",
     "page_row_ranges",
     "read_column_index",
@@ -204,19 +205,24 @@ def _label(where: str, what: str) -> str:
     return f"{where}: {what}" if where else what
 
 
+def check_location(file_size: int, offset: int | None, length: int | None, what: str) -> None:
+    """CorruptMetadata unless ``offset`` and ``length`` are both set and fit in the file."""
+    if offset is None or length is None:
+        raise CorruptMetadata(f"{what}: offset {offset} and length {length} must be set together")
+    if offset < 0 or length <= 0 or offset + length > file_size:
+        raise CorruptMetadata(
+            f"{what}: {length} byte(s) at offset {offset} do not fit in the file of {file_size} bytes",
+            offset if 0 <= offset <= file_size else None,
+        )
+
+
 def _read_struct(
     file: bytes, struct_class: type[S], offset: int | None, length: int | None, what: str
 ) -> S | None:
     """Decode the struct at ``offset``/``length`` after checking they fit in ``file``."""
     if offset is None and length is None:
         return None
-    if offset is None or length is None:
-        raise CorruptMetadata(f"{what}: offset {offset} and length {length} must be set together")
-    if offset < 0 or length <= 0 or offset + length > len(file):
-        raise CorruptMetadata(
-            f"{what}: {length} byte(s) at offset {offset} do not fit in the file of {len(file)} bytes",
-            offset if 0 <= offset <= len(file) else None,
-        )
+    check_location(len(file), offset, length, what)
     value, end = deserialize(struct_class, file, start=offset, end=offset + length)
     if end != offset + length:
         raise CorruptMetadata(

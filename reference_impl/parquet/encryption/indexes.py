@@ -22,8 +22,14 @@ from ..bloom_filter import SplitBlockBloomFilter, read_bloom_filter
 from ..errors import CorruptMetadata, ParquetError
 from ..metadata import ColumnChunk, ColumnIndex, ColumnMetaData, OffsetIndex
 
-# page_index's own structural checks (private there), run on the decrypted structures as on stored ones.
-from ..page_index import check_column_index, check_offset_index, read_column_index, read_offset_index
+# page_index's own checks, run on the decrypted structures as on stored ones.
+from ..page_index import (
+    check_column_index,
+    check_location,
+    check_offset_index,
+    read_column_index,
+    read_offset_index,
+)
 from .decryptor import ColumnDecryptor, decode_plaintext
 from .modules import ModuleType
 
@@ -43,13 +49,7 @@ def _open_at(
     what: str,
 ):
     """The decrypted module at ``offset``, which must take exactly ``length`` bytes (and the module)."""
-    if offset is None or length is None:
-        raise CorruptMetadata(f"{what}: offset {offset} and length {length} must be set together")
-    if offset < 0 or length <= 0 or offset + length > len(file):
-        raise CorruptMetadata(
-            f"{what}: {length} byte(s) at offset {offset} do not fit in the file of {len(file)} bytes",
-            offset if 0 <= offset <= len(file) else None,
-        )
+    check_location(len(file), offset, length, what)
     plain, module = crypto.open(file, offset, offset + length, module_type, what=what)
     if module.end != offset + length:
         raise CorruptMetadata(
@@ -59,18 +59,26 @@ def _open_at(
     return plain, module
 
 
+def _read_index_of(file: bytes, crypto: ColumnDecryptor, struct_class, module_type: ModuleType,
+                   offset: int | None, length: int | None, what: str):
+    """An encrypted ColumnIndex or OffsetIndex, decrypted and decoded (None when there is none)."""
+    if offset is None and length is None:
+        return None
+    plain, module = _open_at(file, crypto, module_type, offset, length, what)
+    return decode_plaintext(struct_class, plain, module, what)
+
+
 def read_column_index_of(
     file: bytes, chunk: ColumnChunk, crypto: ColumnDecryptor | None, *, where: str = ""
 ) -> ColumnIndex | None:
     if crypto is None:
         return read_column_index(file, chunk, where=where)
-    if chunk.column_index_offset is None and chunk.column_index_length is None:
-        return None
     what = _label(where, "ColumnIndex (encrypted)")
     at = chunk.column_index_offset
-    plain, module = _open_at(file, crypto, ModuleType.COLUMN_INDEX, at, chunk.column_index_length, what)
-    index = decode_plaintext(ColumnIndex, plain, module, what)
-    check_column_index(index, what, at)
+    index = _read_index_of(file, crypto, ColumnIndex, ModuleType.COLUMN_INDEX, at,
+                           chunk.column_index_length, what)
+    if index is not None:
+        check_column_index(index, what, at)
     return index
 
 
@@ -79,13 +87,12 @@ def read_offset_index_of(
 ) -> OffsetIndex | None:
     if crypto is None:
         return read_offset_index(file, chunk, where=where)
-    if chunk.offset_index_offset is None and chunk.offset_index_length is None:
-        return None
     what = _label(where, "OffsetIndex (encrypted)")
     at = chunk.offset_index_offset
-    plain, module = _open_at(file, crypto, ModuleType.OFFSET_INDEX, at, chunk.offset_index_length, what)
-    index = decode_plaintext(OffsetIndex, plain, module, what)
-    check_offset_index(index, len(file), what, at)
+    index = _read_index_of(file, crypto, OffsetIndex, ModuleType.OFFSET_INDEX, at,
+                           chunk.offset_index_length, what)
+    if index is not None:
+        check_offset_index(index, len(file), what, at)
     return index
 
 
