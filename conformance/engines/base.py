@@ -104,3 +104,54 @@ class Engine(ABC):
     def describe(self) -> dict:
         return {"name": self.name, "version": self.version,
                 "capabilities": self.capabilities.to_json()}
+
+
+# ---- Parquet Modular Encryption: what a file says about itself without keys ----------
+
+@dataclass(frozen=True)
+class FileEncryption:
+    """What an encrypted Parquet file tells a reader before any key is known
+    (parquet-format-docs.txt '5.2 Crypto structures'): the FileCryptoMetaData before
+    an encrypted footer ("PARE"), or a plaintext footer's `encryption_algorithm`,
+    `footer_signing_key_metadata` and per-column `crypto_metadata`."""
+
+    algorithm: str  # AES_GCM_V1 | AES_GCM_CTR_V1
+    encrypted_footer: bool
+    footer_key_metadata: bytes | None
+    supply_aad_prefix: bool
+    # Plaintext footer only (an encrypted footer hides them): dotted path -> key_metadata
+    # of each column encrypted with a key of its own.
+    column_key_metadata: Mapping[str, bytes | None] = field(default_factory=dict)
+
+
+def file_encryption(path: Path) -> FileEncryption | None:
+    """The encryption of the Parquet file at `path`, or None for a plaintext file (or one
+    too broken to tell: its read then reports what is wrong)."""
+    from reference_impl.parquet import metadata as M
+    from reference_impl.parquet.file_layout import ENCRYPTED_FOOTER_MAGIC, FOOTER_LENGTH, MAGIC
+    from reference_impl.parquet.thrift_struct import deserialize
+
+    data = Path(path).read_bytes()
+    magic = data[-len(MAGIC):]
+    try:
+        length_at = len(data) - len(MAGIC) - FOOTER_LENGTH.size
+        (length,) = FOOTER_LENGTH.unpack_from(data, length_at)
+        encrypted_footer = magic == ENCRYPTED_FOOTER_MAGIC
+        holder = M.FileCryptoMetaData if encrypted_footer else M.FileMetaData
+        metadata, _ = deserialize(holder, data, start=length_at - length, end=length_at)
+    except Exception:  # noqa: BLE001 - not a readable footer: leave the verdict to the read
+        return None
+    algorithm = metadata.encryption_algorithm
+    if algorithm is None or algorithm.member is None:
+        return None
+    if encrypted_footer:
+        return FileEncryption(algorithm.kind, True, metadata.key_metadata,
+                              bool(algorithm.member.supply_aad_prefix))
+    columns = {}
+    for row_group in metadata.row_groups:
+        for chunk in row_group.columns:
+            with_key = chunk.crypto_metadata and chunk.crypto_metadata.ENCRYPTION_WITH_COLUMN_KEY
+            if with_key:
+                columns[".".join(with_key.path_in_schema)] = with_key.key_metadata
+    return FileEncryption(algorithm.kind, False, metadata.footer_signing_key_metadata,
+                          bool(algorithm.member.supply_aad_prefix), columns)

@@ -50,6 +50,18 @@ with `arrow_lossless_conversion` on (UUID, JSON and TIMETZ keep their identity a
 Arrow extension types instead of becoming strings), then
 arrow_values.arrow_to_table.
 
+Encryption (measured in DuckDB 2.0; `ENCRYPTION_CONFIG` knows only `footer_key`, any other
+key fails with "Binder Error: Unknown key in encryption_config"): explicit key management,
+uniform, encrypted footer, AES_GCM_V1 and 256-bit keys only. The key is registered with
+`PRAGMA add_parquet_key(explicit_key_name("footer", 256), base64(key))` after `SET
+force_mbedtls_unsafe='true'` (offline), then `COPY ... (ENCRYPTION_CONFIG {footer_key:
+name})`. DuckDB stores no key_metadata (FileCryptoMetaData.key_metadata unset) and
+encrypts its modules with an empty AAD (no file unique, no module AAD suffix), so
+spec-following readers cannot open its files and it cannot open theirs (findings).
+Read: an encrypted file gets `encryption_config = {footer_key: name}`, the name from its
+footer key_metadata (explicit test keys), or the 256-bit explicit footer key for a file
+that names none (DuckDB's own).
+
 Filtered read: `SELECT * FROM read_parquet(path) WHERE "col" <op> <constant>`, the
 constant a typed SQL expression built exactly from the canonical value of the case
 column's type (`CAST('12.34' AS DECIMAL(9,2))`, `make_timestamp(<micros>)`,
@@ -60,6 +72,7 @@ groups with statistics and, for equality, with bloom filters.
 
 from __future__ import annotations
 
+import base64
 import itertools
 import math
 from pathlib import Path
@@ -71,7 +84,7 @@ from conformance.values.codec import format_decimal, format_float
 
 from ._parquet_leaves import all_fields, leaves
 from .arrow_values import NO_ARROW_FORM, arrow_to_table, table_to_arrow
-from .base import Capabilities, Engine, Unsupported
+from .base import Capabilities, Engine, Unsupported, file_encryption
 
 DUCKDB_VECTOR_SIZE = 2048  # rows; DuckDB's row-group granularity (measured)
 DECIMAL_MAX_PRECISION = 38
@@ -102,12 +115,49 @@ _TIMESTAMP_TYPES = {("ms", False): "TIMESTAMP_MS", ("us", False): "TIMESTAMP",
                     ("ms", True): "TIMESTAMP_MS"}
 _NO_TYPE = "DuckDB has no such data type (DuckDB docs, 'Data Types')"
 
+_UNKNOWN_KEY = "measured: Binder Error 'Unknown key in encryption_config \"{}\"'"
+DUCKDB_KEY_BITS = 256
+ENCRYPTION_CANNOT_WRITE = {
+    "encryption:AES_GCM_CTR_V1": "DuckDB writes AES_GCM_V1 only (FileCryptoMetaData measured); "
+                                 "no algorithm option: " + _UNKNOWN_KEY.format("algorithm"),
+    "encryption:footer=plaintext": "DuckDB encrypts the footer always; "
+                                   + _UNKNOWN_KEY.format("plaintext_footer"),
+    "encryption:keys=per_column": "measured: 'Not implemented Error: Parquet encryption_config "
+                                  "column_keys not yet implemented'",
+    "encryption:key_management=kms*": "DuckDB has no KMS and no key material: ENCRYPTION_CONFIG "
+                                      "takes only footer_key, the name of a key added with "
+                                      "PRAGMA add_parquet_key",
+    "encryption:aad_prefix=*": "DuckDB has no AAD prefix option: " + _UNKNOWN_KEY.format("aad_prefix"),
+    "encryption:key_bits=1[29]*": "PRAGMA add_parquet_key takes the key text raw when it is 16, 24 "
+                                  "or 32 bytes long, else base64-decodes it; the base64 text of a "
+                                  "128/192-bit binary key is 24/32 characters and is used raw as a "
+                                  "192/256-bit key (measured by decrypting the footer); the cases' "
+                                  "explicit keys are binary, and a BLOB argument fails ('No function "
+                                  "matches add_parquet_key(STRING_LITERAL, BLOB)')",
+}
+ENCRYPTION_CANNOT_READ = {
+    "encryption:AES_GCM_CTR_V1": "measured: 'Invalid Input Error: File ... is encrypted with "
+                                 "AES_GCM_CTR_V1, but only AES_GCM_V1 is supported'",
+    "encryption:footer=plaintext": "measured: with encryption_config 'File ... is not encrypted, "
+                                   "but encryption_config was set'; without it 'File is encrypted "
+                                   "but no file crypto metadata is set'",
+    "encryption:keys=per_column": "DuckDB's encryption_config takes only a footer key (column_keys "
+                                  "'not yet implemented')",
+    "encryption:key_management=kms*": "DuckDB cannot unwrap key material (no KMS); it is handed "
+                                      "named keys only",
+    "encryption:aad_prefix=supplied": "DuckDB's encryption_config has no AAD prefix",
+    "encryption:key_bits=1[29]*": ENCRYPTION_CANNOT_WRITE["encryption:key_bits=1[29]*"],
+}
+
 CAPABILITIES = Capabilities(
     writes=("physical:*", "type:*", "repetition:*", "encoding:PLAIN",
             "encoding:DELTA_BINARY_PACKED", "encoding:DELTA_LENGTH_BYTE_ARRAY",
             "encoding:BYTE_STREAM_SPLIT", "page:v1", "row_groups:*", "rows:*", "nulls:*",
-            "statistics", "statistics:truncate", "bloom", *(f"codec:{c}" for c in _CODECS)),
+            "statistics", "statistics:truncate", "bloom", "encryption:*",
+            *(f"codec:{c}" for c in _CODECS)),
+    cannot_read=ENCRYPTION_CANNOT_READ,
     cannot_write={
+        **ENCRYPTION_CANNOT_WRITE,
         "statistics:none": "DuckDB always writes column chunk statistics; measured: "
                            "'Unrecognized option \"write_statistics\" for parquet'",
         "page_index": "DuckDB writes no ColumnIndex/OffsetIndex (measured) and has no option "
@@ -172,9 +222,53 @@ class DuckDBEngine(Engine):
         self._copy(case, path)
         self._check_bloom_filters(case, path)
 
+    def _register_key(self, role: str, bits: int) -> str:
+        """Add the cases' explicit key of `role` to the connection; its name."""
+        from conformance.kms.case_keys import explicit_key, explicit_key_name
+
+        if bits != DUCKDB_KEY_BITS:
+            raise Unsupported(CAPABILITIES.cannot_write["encryption:key_bits=1[29]*"])
+        con = self._connection()
+        con.execute("SET force_mbedtls_unsafe = 'true'")  # offline: no httpfs (ENGINE-NOTES)
+        name = explicit_key_name(role, bits)
+        text = base64.b64encode(explicit_key(role, bits)).decode("ascii")
+        con.execute(f"PRAGMA add_parquet_key({_sql_string(name)}, {_sql_string(text)})")
+        return name
+
+    def _encryption_option(self, case: Case) -> list[str]:
+        e = case.options.encryption
+        if e is None:
+            return []
+        gap = CAPABILITIES.write_gap(e.tags())
+        if gap:
+            raise Unsupported(gap)
+        from conformance.kms.case_keys import FOOTER_ROLE
+
+        name = self._register_key(FOOTER_ROLE, e.key_bits)
+        return [f"ENCRYPTION_CONFIG {{footer_key: {_sql_string(name)}}}"]
+
+    def _source(self, path: Path) -> str:
+        """`read_parquet(path[, encryption_config])` for the file at `path`."""
+        from conformance.kms.case_keys import EXPLICIT_PREFIX, FOOTER_ROLE
+
+        info = file_encryption(path)
+        if info is None:
+            return f"read_parquet({_sql_string(str(path))})"
+        metadata = info.footer_key_metadata
+        if metadata is None:  # DuckDB's own files name no key: the one size it can be given
+            name = self._register_key(FOOTER_ROLE, DUCKDB_KEY_BITS)
+        else:
+            text = bytes(metadata).decode("utf-8", errors="replace")
+            if not text.startswith(EXPLICIT_PREFIX):
+                raise Unsupported(CAPABILITIES.cannot_read["encryption:key_management=kms*"])
+            role, _, bits = text[len(EXPLICIT_PREFIX):].rpartition(":")
+            name = self._register_key(role, int(bits))
+        return (f"read_parquet({_sql_string(str(path))}, "
+                f"encryption_config = {{footer_key: {_sql_string(name)}}})")
+
     def _copy(self, case: Case, path: Path) -> None:
         types = [duckdb_type(f.name, f) for f in case.schema]
-        options = ", ".join(copy_options(case))
+        options = ", ".join([*copy_options(case), *self._encryption_option(case)])
         arrow = _without_millisecond_zones(table_to_arrow(case.expected))
         con = self._connection()
         n = next(self._names)
@@ -214,12 +308,12 @@ class DuckDBEngine(Engine):
 
     def read(self, path: Path) -> Table:
         con = self._connection()
-        relation = con.sql(f"SELECT * FROM read_parquet({_sql_string(str(path))})")
+        relation = con.sql(f"SELECT * FROM {self._source(path)}")
         return arrow_to_table(relation.to_arrow_table())
 
     def read_filtered(self, path: Path, predicate: Predicate) -> Table:
         con = self._connection()
-        relation = con.sql(f"SELECT * FROM read_parquet({_sql_string(str(path))}) "
+        relation = con.sql(f"SELECT * FROM {self._source(path)} "
                            f"WHERE {where_clause(predicate)}")
         return arrow_to_table(relation.to_arrow_table())
 

@@ -72,6 +72,8 @@ _NUMPY_INT = {(8, True): "int8", (16, True): "int16", (32, True): "int32", (64, 
               (64, False): "uint64"}
 _NO_TYPE = "fastparquet has no writer for this type (fastparquet/writer.py find_type)"
 _NESTED = "fastparquet writes nested data as JSON text, not as Parquet nesting (ENGINE-NOTES.md)"
+_NO_ENCRYPTION = ("fastparquet has no Parquet modular encryption (ENGINE-NOTES.md; fastparquet.write "
+                  "and ParquetFile take no key or encryption argument)")
 
 CAPABILITIES = Capabilities(
     writes=("physical:*", "type:*", "repetition:*", "encoding:PLAIN", "encoding:RLE_DICTIONARY",
@@ -110,8 +112,14 @@ CAPABILITIES = Capabilities(
                                       "Categorical columns, only (ENGINE-NOTES.md)",
         "codec:LZO": "measured: RuntimeError \"Compression 'LZO' not available\" (needs the "
                      "python-lzo package, not installed)",
+        "encryption:*": _NO_ENCRYPTION,
     },
     cannot_read={
+        "encryption:*": _NO_ENCRYPTION + "; measured: an encrypted footer ('PARE') fails with "
+                        "TypeError \"'NoneType' object is not iterable\", a plaintext footer "
+                        "with encrypted columns with 'Corrupted thrift data' and TypeError 'an "
+                        "integer is required' (it parses ciphertext as page headers)",
+        **{
         # fastparquet/core.py read_data_page / read_data_page_v2 decode PLAIN,
         # PLAIN_DICTIONARY, RLE_DICTIONARY, RLE and DELTA_BINARY_PACKED, and raise
         # NotImplementedError('Encoding %s') for the rest (measured for 6, 7 and 9).
@@ -119,6 +127,7 @@ CAPABILITIES = Capabilities(
                          f"{e} (measured: 'Encoding {n}')"
         for e, n in (("DELTA_LENGTH_BYTE_ARRAY", 6), ("DELTA_BYTE_ARRAY", 7),
                      ("BYTE_STREAM_SPLIT", 9))
+        },
     },
 )
 
@@ -133,7 +142,8 @@ class FastparquetEngine(Engine):
 
         o = case.options
         gap = CAPABILITIES.write_gap((f"encoding:{o.encoding or 'PLAIN'}", f"codec:{o.codec}",
-                                      *_metadata_tags(case)))
+                                      *_metadata_tags(case),
+                                      *(o.encryption.tags() if o.encryption else ())))
         if gap:
             raise Unsupported(gap)
         frame = build_frame(case)

@@ -32,8 +32,22 @@ Write: the case becomes an Arrow table (arrow_values.table_to_arrow) written by
 - page_checksum -> `write_page_checksum` (default False); measured: the crc is set on
   dictionary and data pages alike.
 
+- encryption (kms, kms_double) -> `pyarrow.parquet.encryption.CryptoFactory` over the test
+  KMS (`conformance.kms.pyarrow_client`) with `EncryptionConfiguration(footer_key=
+  "footer_key", column_keys=column_master_keys(...), uniform_encryption=not column_keys,
+  encryption_algorithm, plaintext_footer, double_wrapping, data_key_length_bits,
+  internal_key_material=True)` -> `pq.write_table(..., encryption_properties=...)`.
+  Explicit keys and AAD prefixes are unsupported (see `ENCRYPTION_CANNOT_WRITE`).
+
 Read: `pq.read_table(path)` with pyarrow's defaults (Arrow extension types for
 UUID and JSON are on by default in pyarrow 26), then arrow_values.arrow_to_table.
+
+An encrypted file (`base.file_encryption`, from the bytes readable without keys) is
+opened with `CryptoFactory.file_decryption_properties(KmsConnectionConfig(),
+DecryptionConfiguration())` when its footer key_metadata is key material, and with the
+direct-key `pe.create_decryption_properties(footer_key=...)` when it names an explicit
+test key (`case_key_retriever`) or names none (the cases' explicit footer keys are tried);
+a supplied AAD prefix is the file's name (the suite's convention, `FILE_NAME`).
 
 Filtered read: `pq.read_table(path, filters=<pyarrow.compute expression>)`, the
 constant an Arrow scalar of the case column's type (arrow_values.array_to_arrow,
@@ -45,6 +59,7 @@ the Python API offers no bloom-filter pruning.
 
 from __future__ import annotations
 
+import functools
 from pathlib import Path
 
 from conformance.cases import Case
@@ -54,7 +69,7 @@ from conformance.values.types import decimal_min_bytes
 
 from ._parquet_leaves import all_fields, leaves
 from .arrow_values import NO_ARROW_FORM, array_to_arrow, arrow_to_table, table_to_arrow
-from .base import Capabilities, Engine, Unsupported
+from .base import Capabilities, Engine, FileEncryption, Unsupported, file_encryption
 
 LIES_REASON = ("deliberately untrue metadata (WriteOptions.lies) is written by the reference "
                "writer only")
@@ -85,12 +100,39 @@ _ENCODING_PHYSICAL = {
 _ENCODING_PHYSICAL["PLAIN_DICTIONARY"] = _ENCODING_PHYSICAL["RLE_DICTIONARY"]
 DICTIONARY_PAGE_LIMIT = 1 << 30  # bytes; far above any case, so no fallback to PLAIN
 
+# pyarrow 26's two ways to encrypt (pyarrow/_parquet_encryption.pyx): CryptoFactory +
+# EncryptionConfiguration (attributes footer_key, column_keys, uniform_encryption,
+# encryption_algorithm, plaintext_footer, double_wrapping, cache_lifetime,
+# internal_key_material, data_key_length_bits) always generates random data keys and
+# stores wrapped key material; the direct-key create_encryption_properties(footer_key,
+# aad_prefix, store_aad_prefix, encryption_algorithm, plaintext_footer) takes neither a
+# key_metadata nor column keys ("Currently only uniform encryption ... is supported").
+ENCRYPTION_CANNOT_WRITE = {
+    "encryption:key_management=explicit":
+        "explicit keys named in key_metadata: pyarrow's CryptoFactory generates random data "
+        "keys and stores wrapped key material; the direct-key "
+        "pe.create_encryption_properties takes no key_metadata (measured: FileCryptoMetaData."
+        "key_metadata is unset) and no column keys (its docstring: 'only uniform encryption')",
+    "encryption:aad_prefix=*":
+        "pyarrow's EncryptionConfiguration has no AAD prefix attribute; only the direct-key "
+        "pe.create_encryption_properties(aad_prefix=...) has one, and it cannot name its key "
+        "in key_metadata",
+}
+ENCRYPTION_CANNOT_READ = {
+    "encryption:aad_prefix=supplied":
+        "a supplied AAD prefix with KMS keys: pyarrow's DecryptionConfiguration has no AAD "
+        "prefix (only the direct-key pe.create_decryption_properties does, for explicit uniform "
+        "keys, which this adapter uses); the cases' supplied prefixes use KMS keys",
+}
+
 CAPABILITIES = Capabilities(
     writes=("physical:*", "type:*", "repetition:*", "encoding:*", "page:*", "row_groups:*",
             "pages:*", "dictionary:fallback", "rows:*", "nulls:*", "statistics",
-            "statistics:none", "page_index", "bloom", "crc",
+            "statistics:none", "page_index", "bloom", "crc", "encryption:*",
             *(f"codec:{c}" for c in _CODECS)),
+    cannot_read=ENCRYPTION_CANNOT_READ,
     cannot_write={
+        **ENCRYPTION_CANNOT_WRITE,
         "statistics:truncate": "pyarrow has no statistics truncation knob; Arrow C++'s "
                                "max_statistics_size (4096 bytes, not exposed in Python) drops "
                                "larger min/max instead of truncating them (measured: a 5001-byte "
@@ -121,19 +163,138 @@ class PyArrowEngine(Engine):
         import pyarrow.parquet as pq
 
         kwargs = write_kwargs(case)
+        if case.options.encryption is not None:
+            kwargs["encryption_properties"] = encryption_properties(case, path)
         table = table_to_arrow(case.expected)
         pq.write_table(table, str(path), **kwargs)
 
     def read(self, path: Path) -> Table:
         import pyarrow.parquet as pq
 
-        return arrow_to_table(pq.read_table(str(path)))
+        return arrow_to_table(pq.read_table(str(path), **read_kwargs(path)))
 
     def read_filtered(self, path: Path, predicate: Predicate) -> Table:
         import pyarrow.parquet as pq
 
-        expression = filter_expression(predicate, pq.read_schema(str(path)))
-        return arrow_to_table(pq.read_table(str(path), filters=expression))
+        kwargs = read_kwargs(path)
+        expression = filter_expression(predicate, pq.read_schema(str(path), **kwargs))
+        return arrow_to_table(pq.read_table(str(path), filters=expression, **kwargs))
+
+
+# ---- encryption -----------------------------------------------------------------------
+
+@functools.cache
+def crypto_factory():
+    """One CryptoFactory over the test KMS for the process (pyarrow caches KEKs in it)."""
+    import pyarrow.parquet.encryption as pe
+
+    from conformance.kms.in_memory import TEST_MASTER_KEYS
+    from conformance.kms.pyarrow_client import pyarrow_kms_client_factory
+
+    return pe.CryptoFactory(pyarrow_kms_client_factory(TEST_MASTER_KEYS))
+
+
+def encryption_properties(case: Case, path: Path):
+    """The FileEncryptionProperties of `case` (KMS key management only), or Unsupported."""
+    import pyarrow.parquet.encryption as pe
+
+    from conformance.kms.case_keys import FOOTER_MASTER_KEY, column_master_keys
+
+    e = case.options.encryption
+    gap = CAPABILITIES.write_gap(e.tags())
+    if gap:
+        raise Unsupported(gap)
+    if e.footer == "plaintext" and not e.column_keys:
+        raise Unsupported("measured: pyarrow 26's CryptoFactory ignores plaintext_footer=True with "
+                          "uniform_encryption=True and writes an encrypted footer (magic 'PARE'); "
+                          "listing every column instead gives each its own key, not uniform "
+                          "encryption")
+    if case.options.bloom_filter_columns:
+        raise Unsupported("measured: pq.write_table with encryption_properties and "
+                          "bloom_filter_options raises OSError 'Not yet implemented: Encryption "
+                          "is not currently supported with bloom filter.'")
+    config = pe.EncryptionConfiguration(
+        footer_key=FOOTER_MASTER_KEY,
+        column_keys=column_master_keys(e.column_keys) if e.column_keys else None,
+        uniform_encryption=not e.column_keys,
+        encryption_algorithm=e.algorithm,
+        plaintext_footer=e.footer == "plaintext",
+        double_wrapping=e.key_management == "kms_double",
+        data_key_length_bits=e.key_bits,
+        internal_key_material=True,
+    )
+    return crypto_factory().file_encryption_properties(pe.KmsConnectionConfig(), config,
+                                                       parquet_file_path=str(path))
+
+
+def read_kwargs(path: Path) -> dict:
+    """`decryption_properties` for an encrypted file (nothing for a plaintext one)."""
+    info = file_encryption(path)
+    return {} if info is None else {"decryption_properties": decryption_properties(path, info)}
+
+
+def decryption_properties(path: Path, info: FileEncryption):
+    import pyarrow.parquet.encryption as pe
+
+    from conformance.kms.case_keys import EXPLICIT_PREFIX, case_key_retriever
+
+    metadata = info.footer_key_metadata
+    supplied = Path(path).stem.encode("utf-8") if info.supply_aad_prefix else None
+    if metadata and not bytes(metadata).startswith(EXPLICIT_PREFIX.encode()):
+        if supplied is not None:
+            raise Unsupported(ENCRYPTION_CANNOT_READ["encryption:aad_prefix=supplied"])
+        return crypto_factory().file_decryption_properties(pe.KmsConnectionConfig(),
+                                                           pe.DecryptionConfiguration(),
+                                                           parquet_file_path=str(path))
+    key = case_key_retriever()(metadata) if metadata else _unnamed_footer_key(path, supplied)
+    own_keys = sorted(info.column_key_metadata) or _columns_with_own_keys(path, key, supplied)
+    if own_keys:
+        # Measured: pq.read_table raises OSError 'Wrong key length: 0', and reading such a
+        # column's ColumnChunkMetaData aborts the process (C++ 'terminate called after
+        # throwing an instance of parquet::ParquetException').
+        raise Unsupported("explicit column keys: pyarrow's direct-key "
+                          "pe.create_decryption_properties takes only a footer key ('Per-column "
+                          f"keys are not yet available'); columns with their own keys: {own_keys}")
+    return pe.create_decryption_properties(key, aad_prefix=supplied)
+
+
+def _columns_with_own_keys(path: Path, footer_key: bytes, supplied: bytes | None) -> list[str]:
+    """The columns of an encrypted footer with keys of their own, seen by decrypting the
+    footer with the reference implementation (nothing if it does not open: pyarrow's own
+    read then says why)."""
+    from reference_impl.parquet.encryption.properties import FileDecryptionProperties
+    from reference_impl.parquet.reader import read_footer
+
+    try:
+        metadata, _ = read_footer(Path(path).read_bytes(), decryption=FileDecryptionProperties(
+            footer_key=footer_key, aad_prefix=supplied))
+    except Exception:  # noqa: BLE001 - see the docstring
+        return []
+    return sorted({".".join(c.crypto_metadata.ENCRYPTION_WITH_COLUMN_KEY.path_in_schema)
+                   for rg in metadata.row_groups for c in rg.columns
+                   if c.crypto_metadata and c.crypto_metadata.ENCRYPTION_WITH_COLUMN_KEY})
+
+
+def _unnamed_footer_key(path: Path, supplied: bytes | None) -> bytes:
+    """A file that names no footer key (DuckDB writes no key_metadata): the cases' explicit
+    footer key whose size opens it, 256 bits first (the only size DuckDB can be given)."""
+    import pyarrow.parquet as pq
+    import pyarrow.parquet.encryption as pe
+
+    from conformance.kms.case_keys import FOOTER_ROLE, explicit_key
+
+    errors = []
+    for bits in (256, 192, 128):
+        key = explicit_key(FOOTER_ROLE, bits)
+        try:
+            pq.read_metadata(str(path), decryption_properties=pe.create_decryption_properties(
+                key, aad_prefix=supplied))
+        except OSError as error:
+            errors.append(f"{bits}-bit: {error}")
+            continue
+        return key
+    raise OSError("the file names no footer key (no key_metadata) and none of the cases' explicit "
+                  "footer keys opens its footer: " + "; ".join(errors))
 
 
 def filter_expression(predicate: Predicate, file_schema):

@@ -20,6 +20,15 @@ the bundled parquet-hadoop 1.17.0, parquet-hadoop/README.md; each measured):
   `parquet.bloom.filter.expected.ndv#<col>` and `parquet.bloom.filter.fpp#<col>`.
 - page_checksum -> `parquet.page.write-checksum.enabled` (default true).
 
+Encryption -> parquet-java's PropertiesDrivenCryptoFactory with the test KMS, both set on
+the run's SparkSession at JVM start (`conformance.kms.spark_conf.spark_encryption_conf`),
+and per write `spark_write_options(...)`: footer master key `footer_key` (uniform:
+`parquet.encryption.uniform.key`), column master keys (`parquet.encryption.column.keys`,
+the other columns stay plaintext), `parquet.encryption.plaintext.footer`,
+`parquet.encryption.algorithm`, `parquet.encryption.double.wrapping`,
+`parquet.encryption.data.key.length.bits`, key material stored in the footer. Reads go
+through the same factory: the key material in each key_metadata names its master key.
+
 Filtered read: `spark.read.parquet(path).filter(<col> <op> <literal>)`, the literal
 built exactly from the canonical value of the case column's type and cast to the
 file column's Spark type. With Spark's defaults the predicate is pushed down
@@ -54,12 +63,39 @@ _CODECS = {"UNCOMPRESSED": "none", "SNAPPY": "snappy", "GZIP": "gzip", "LZ4": "l
            "LZ4_RAW": "lz4_raw", "ZSTD": "zstd"}
 _NO_SPARK_TYPE = "Spark SQL has no such data type (Spark SQL reference, 'Data Types')"
 
+# The properties PropertiesDrivenCryptoFactory reads (class strings of parquet-hadoop
+# 1.17.0): parquet.encryption.footer.key, .column.keys, .uniform.key, .complete.columns,
+# .key.material.store.internally, .algorithm, .data.key.length.bits, .plaintext.footer
+# (+ the KeyToolkit's KMS and wrapping properties). No AAD prefix, no explicit key.
+ENCRYPTION_CANNOT_WRITE = {
+    "encryption:key_management=explicit":
+        "parquet-java's PropertiesDrivenCryptoFactory generates random data keys and stores "
+        "wrapped key material (KeyMaterial JSON) as key_metadata; no property takes an explicit "
+        "key or key_metadata",
+    "encryption:aad_prefix=*":
+        "PropertiesDrivenCryptoFactory reads no AAD-prefix property (its properties in "
+        "parquet-hadoop 1.17.0: footer.key, column.keys, uniform.key, complete.columns, "
+        "key.material.store.internally, algorithm, data.key.length.bits, plaintext.footer)",
+}
+ENCRYPTION_CANNOT_READ = {
+    "encryption:key_management=explicit":
+        "PropertiesDrivenCryptoFactory's key retriever (FileKeyUnwrapper) parses every "
+        "key_metadata as key material JSON; measured: an explicit key name fails with "
+        "'ParquetCryptoRuntimeException: Failed to parse key metadata conformance-test:...'",
+    "encryption:aad_prefix=supplied":
+        "PropertiesDrivenCryptoFactory's FileDecryptionProperties carry no AAD prefix and no "
+        "property supplies one; measured: 'ParquetCryptoRuntimeException: AAD prefix used for "
+        "file encryption, but not stored in file and not supplied in decryption properties'",
+}
+
 CAPABILITIES = Capabilities(
     writes=("physical:*", "type:*", "repetition:*", "encoding:*", "page:v1", "page:v2",
             "row_groups:*", "pages:multiple", "dictionary:fallback", "rows:*", "nulls:*",
             "statistics", "statistics:none", "statistics:truncate", "page_index", "bloom", "crc",
-            *(f"codec:{c}" for c in _CODECS)),
+            "encryption:*", *(f"codec:{c}" for c in _CODECS)),
+    cannot_read=ENCRYPTION_CANNOT_READ,
     cannot_write={
+        **ENCRYPTION_CANNOT_WRITE,
         "type:INT(*,unsigned)": "Spark SQL has no unsigned integer types "
                                 "(Spark SQL reference, 'Data Types')",
         "type:FIXED": "Spark SQL has no fixed-length binary type; parquet-java writes "
@@ -118,6 +154,8 @@ class SparkEngine(Engine):
 
         spark = self._spark()
         options = self._write_options(case)
+        if case.options.encryption is not None:
+            options.update(encryption_options(case, spark))
         has_int96 = any(f.type.kind == "int96" for f in case.schema)
         spark.conf.set("spark.sql.parquet.outputTimestampType",
                        "INT96" if has_int96 else "TIMESTAMP_MICROS")
@@ -171,6 +209,32 @@ class SparkEngine(Engine):
         rows = [tuple(_from_spark_value(f.type, v) for f, v in zip(schema, row, strict=True))
                 for row in collected]
         return Table(schema, tuple(rows))
+
+
+# ---- encryption ------------------------------------------------------------------
+
+def encryption_options(case: Case, spark=None) -> dict[str, str]:
+    """The PropertiesDrivenCryptoFactory write options of `case`, or Unsupported."""
+    from conformance.kms.case_keys import FOOTER_MASTER_KEY, column_master_keys
+    from conformance.kms.spark_conf import (
+        CRYPTO_FACTORY_PROPERTY,
+        HADOOP_PREFIX,
+        spark_write_options,
+    )
+
+    e = case.options.encryption
+    gap = CAPABILITIES.write_gap(e.tags())
+    if gap:
+        raise Unsupported(gap)
+    if spark is not None and not spark.sparkContext.getConf().get(
+            HADOOP_PREFIX + CRYPTO_FACTORY_PROPERTY):
+        raise Unsupported("the SparkSession started without the test KMS on its classpath "
+                          "(javac missing: see the warning of conformance.matrix.spark_session)")
+    return spark_write_options(
+        FOOTER_MASTER_KEY, column_master_keys(e.column_keys) if e.column_keys else None,
+        plaintext_footer=e.footer == "plaintext", algorithm=e.algorithm,
+        double_wrapping=e.key_management == "kms_double", data_key_length_bits=e.key_bits,
+        internal_key_material=True)
 
 
 # ---- metadata: statistics, page index, bloom filters, checksums -----------------

@@ -61,7 +61,7 @@ def get_session(master: str | None = None):
     warnings.filterwarnings("ignore", message="PySpark does not yet fully support pandas")
     from pyspark.sql import SparkSession
 
-    _session = (
+    builder = (
         SparkSession.builder.master(master)
         .appName("columnar-conformance")
         .config("spark.ui.enabled", "false")
@@ -74,13 +74,27 @@ def get_session(master: str | None = None):
         .config("spark.executor.extraJavaOptions", log4j)
         .config("spark.executorEnv.PYSPARK_PYTHON", sys.executable)
         .config("spark.python.worker.reuse", "true")
-        .getOrCreate()
     )
+    for key, value in _encryption_conf().items():
+        builder = builder.config(key, value)
+    _session = builder.getOrCreate()
     # An engine failure is recorded in its cell with the exception text; Spark's own
     # ERROR lines (task failures with stack traces) would only repeat it on the console.
     _session.sparkContext.setLogLevel("FATAL")
     _master = master
     return _session
+
+
+def _encryption_conf() -> dict[str, str]:
+    """The test KMS on the JVM classpath (conformance.kms); without javac, Spark runs without it."""
+    from conformance.kms.java_build import JavaBuildError
+    from conformance.kms.spark_conf import spark_encryption_conf
+
+    try:
+        return spark_encryption_conf()
+    except JavaBuildError as error:
+        warnings.warn(f"Spark encryption cells disabled: {error}", stacklevel=2)
+        return {}
 
 
 def stop_session() -> None:
