@@ -54,6 +54,9 @@ DEFAULT_KMS_INSTANCE = "DEFAULT"  # what pyarrow and parquet-java write without 
 KEK_ID_BYTES = 16
 KEK_BYTES = 16
 BITS_PER_BYTE = 8
+# DuckDB stores no key_metadata at all (measured) and takes only 256-bit keys: a file
+# that names no key is opened with the cases' explicit footer key of that size.
+UNNAMED_KEY_BITS = 256
 
 
 def column_role(path: str) -> str:
@@ -117,9 +120,10 @@ class _CaseKeyRetriever:
 
     def __call__(self, key_metadata: bytes | None) -> bytes | None:
         """The key, or None when the metadata names no key of the cases (another KMS's
-        material, another naming scheme): the reader then reports the key missing."""
+        material, another naming scheme): the reader then reports the key missing. A
+        key named by nothing is the 256-bit explicit footer key (`UNNAMED_KEY_BITS`)."""
         if not key_metadata:
-            return None
+            return explicit_key(FOOTER_ROLE, UNNAMED_KEY_BITS)
         text = bytes(key_metadata).decode("utf-8", errors="replace")
         if text.startswith(EXPLICIT_PREFIX):
             return _explicit_key_from_name(text)

@@ -40,8 +40,8 @@ def test_columns_alternate_between_the_column_master_keys():
     assert column_master_keys(["a", "b", "c"]) == {"column_key_1": ["a", "c"], "column_key_2": ["b"]}
 
 
-def test_no_key_metadata_means_no_key():
-    assert case_key_retriever()(None) is None
+def test_a_key_named_by_nothing_is_the_256_bit_explicit_footer_key():
+    assert case_key_retriever()(None) == explicit_key("footer", 256)
 
 
 def test_key_material_of_another_kms_is_no_key_of_ours():

@@ -70,14 +70,17 @@ def _algorithm_name(algorithm: EncryptionAlgorithm, offset: int) -> str:
 
 
 def decode_plaintext(struct_class: type[ThriftStruct], plaintext: bytes, module: Module, what: str):
-    """Decode a Thrift struct that is exactly the plaintext of ``module``.
+    """Decode a Thrift struct that is the plaintext of ``module``.
 
     Offsets in errors are those of the matching ciphertext bytes (GCM and CTR
-    are stream ciphers: plaintext byte i is ciphertext byte i).
+    are stream ciphers: plaintext byte i is ciphertext byte i). Zero bytes after
+    the struct are tolerated: parquet-java 1.17 encrypts its serialization buffer
+    with zero padding after the Thrift (measured), which Thrift readers, parquet-java's
+    and Arrow's among them, never look at; any other trailing byte is an error.
     """
     ciphertext_at = module.offset + MODULE_LENGTH.size + NONCE_LENGTH
     value, end = deserialize(struct_class, plaintext, base_offset=ciphertext_at)
-    if end != len(plaintext):
+    if end != len(plaintext) and any(plaintext[end:]):
         raise CorruptMetadata(
             f"{what}: the decrypted module has {len(plaintext)} bytes, the struct ends after {end}",
             module.offset,
