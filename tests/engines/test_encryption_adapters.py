@@ -327,3 +327,20 @@ def test_spark_reads_plaintext_files_with_the_crypto_factory_set(spark, tmp_path
     get_engine("pyarrow").write(Case("test/plain", "plain", (), SCHEMA, ROWS, WriteOptions(encoding=None)),
                                 path)
     assert_reads_back("spark", path)
+
+
+@pytest.mark.spark
+@pytest.mark.parametrize("case_id", ["encryption/kms-bloom-filter",
+                                     "encryption/kms-aes-gcm-ctr-v1-plaintext-footer-per_column"])
+def test_the_reference_reads_and_validates_spark_encrypted_files(spark, case_id, tmp_path):
+    """parquet-java 1.17 pads the Thrift of its encrypted modules (footer, ColumnMetaData,
+    Bloom filter header) with zero bytes; the reference reads through the padding."""
+    from conformance.cases import case_by_id
+    from conformance.engines.reference import decryption_properties
+    from reference_impl.parquet.validation import validate
+
+    case = case_by_id(case_id)
+    path = tmp_path / "spark.parquet"
+    get_engine("spark").write(case, path)
+    assert diff_tables(case.expected, get_engine("reference").read(path)) is None
+    assert validate(path, decryption=decryption_properties(path)) == []

@@ -20,7 +20,7 @@ from dataclasses import replace
 
 from ..bloom_filter import SplitBlockBloomFilter, read_bloom_filter
 from ..errors import CorruptMetadata, ParquetError
-from ..metadata import ColumnChunk, ColumnIndex, ColumnMetaData, OffsetIndex
+from ..metadata import BloomFilterHeader, ColumnChunk, ColumnIndex, ColumnMetaData, OffsetIndex
 
 # page_index's own checks, run on the decrypted structures as on stored ones.
 from ..page_index import (
@@ -30,6 +30,7 @@ from ..page_index import (
     read_column_index,
     read_offset_index,
 )
+from ..thrift_struct import deserialize
 from .decryptor import ColumnDecryptor, decode_plaintext
 from .modules import ModuleType
 
@@ -125,8 +126,11 @@ def read_bloom_filter_of(
             f"{bitset_module.end - offset}",
             offset,
         )
-    # The plaintext header and bitset, checked as a stored Bloom filter is.
-    plain = header + bitset
+    # The plaintext header and bitset, checked as a stored Bloom filter is (the header
+    # without the zero padding parquet-java leaves after the Thrift, see decode_plaintext).
+    decode_plaintext(BloomFilterHeader, header, header_module, f"{what} header")
+    _, header_end = deserialize(BloomFilterHeader, header)
+    plain = header[:header_end] + bitset
     try:
         return read_bloom_filter(plain, replace(meta, bloom_filter_offset=0, bloom_filter_length=len(plain)))
     except ParquetError as error:
