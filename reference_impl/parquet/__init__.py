@@ -32,6 +32,7 @@ bloom_filter       the split-block Bloom filter, its hash, sizing and layout
 checksum           page CRC32s
 footer_indexes     Bloom filters and the page index, placed after the row groups
 lies               TEST-ONLY: metadata made untrue on purpose
+encryption/        modular encryption: module AADs, AES-GCM/CTR modules, keys, both footer modes
 writer             write_table (any schema tree) and write_parquet (flat convenience)
 reader             read_parquet: any schema tree, page type, encoding and codec
 pruning            filtered scans: skipping row groups and pages, then rows
