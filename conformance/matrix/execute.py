@@ -22,6 +22,7 @@ from reference_impl.parquet.validation import validate
 from .cells import result_record
 
 SHA256_CHUNK = 1 << 20
+MEASURED = "measured: "
 MAX_DETAIL_CHARS = 4_000  # keep the evidence readable; the file is there for the rest
 
 
@@ -47,7 +48,7 @@ def _write(request: dict, case, workdir: Path) -> tuple[str, str, dict]:
     try:
         engine.write(case, path)
     except Unsupported as exc:
-        return "unsupported", f"measured: {exc}", {"file": None}
+        return "unsupported", _measured(exc), {"file": None}
     except Exception as exc:  # noqa: BLE001 - any engine failure is an outcome
         return "error", describe_exception(exc), {"file": None}
     if not path.is_file():
@@ -73,7 +74,7 @@ def _read(request: dict, case, workdir: Path) -> tuple[str, str, dict]:
         else:
             table = engine.read(path)
     except Unsupported as exc:
-        return "unsupported", f"measured: {exc}", {}
+        return "unsupported", _measured(exc), {}
     except Exception as exc:  # noqa: BLE001 - any engine failure (LossyConversion too) is an outcome
         return "error", describe_exception(exc), {}
     if mode == "filter":
@@ -98,6 +99,12 @@ def _validate(path: Path) -> tuple[str, str, dict]:
              + ("" if f.page is None else f" page {f.page}") + f": {f.message}" for f in findings]
     extra = {"findings": json.dumps([f.to_json() for f in findings])}
     return ("mismatch" if untrue else "pass"), "\n".join(lines), extra
+
+
+def _measured(exc: Unsupported) -> str:
+    """An engine's Unsupported raised at run time: measured, and said so once."""
+    text = str(exc)
+    return text if text.startswith(MEASURED) else MEASURED + text
 
 
 def describe_exception(exc: BaseException) -> str:
