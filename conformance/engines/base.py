@@ -128,18 +128,22 @@ def file_encryption(path: Path) -> FileEncryption | None:
     """The encryption of the Parquet file at `path`, or None for a plaintext file (or one
     too broken to tell: its read then reports what is wrong)."""
     from reference_impl.parquet import metadata as M
+    from reference_impl.parquet.errors import ParquetError
     from reference_impl.parquet.file_layout import ENCRYPTED_FOOTER_MAGIC, FOOTER_LENGTH, MAGIC
     from reference_impl.parquet.thrift_struct import deserialize
 
     data = Path(path).read_bytes()
-    magic = data[-len(MAGIC):]
+    length_at = len(data) - len(MAGIC) - FOOTER_LENGTH.size
+    if length_at < len(MAGIC):
+        return None
+    (length,) = FOOTER_LENGTH.unpack_from(data, length_at)
+    if not 0 < length <= length_at - len(MAGIC):
+        return None
+    encrypted_footer = data[-len(MAGIC):] == ENCRYPTED_FOOTER_MAGIC
+    holder = M.FileCryptoMetaData if encrypted_footer else M.FileMetaData
     try:
-        length_at = len(data) - len(MAGIC) - FOOTER_LENGTH.size
-        (length,) = FOOTER_LENGTH.unpack_from(data, length_at)
-        encrypted_footer = magic == ENCRYPTED_FOOTER_MAGIC
-        holder = M.FileCryptoMetaData if encrypted_footer else M.FileMetaData
         metadata, _ = deserialize(holder, data, start=length_at - length, end=length_at)
-    except Exception:  # noqa: BLE001 - not a readable footer: leave the verdict to the read
+    except ParquetError:  # not a readable footer: leave the verdict to the read
         return None
     algorithm = metadata.encryption_algorithm
     if algorithm is None or algorithm.member is None:

@@ -49,9 +49,6 @@ from reference_impl.parquet.encryption.properties import (
     FileDecryptionProperties,
     FileEncryptionProperties,
 )
-from reference_impl.parquet.errors import ParquetError
-from reference_impl.parquet.file_layout import ENCRYPTED_FOOTER_MAGIC, FOOTER_LENGTH, MAGIC
-from reference_impl.parquet.metadata import FileCryptoMetaData
 from reference_impl.parquet.nested_logical import (
     ListShape,
     MapShape,
@@ -68,13 +65,12 @@ from reference_impl.parquet.pruning import Predicate as ScanPredicate
 from reference_impl.parquet.pruning import scan
 from reference_impl.parquet.reader import read_parquet
 from reference_impl.parquet.schema_tree import SchemaNode, group, leaf, root
-from reference_impl.parquet.thrift_struct import deserialize
 from reference_impl.parquet.value_encodings import check_value_encoding
 from reference_impl.parquet.writer import write_table
 from reference_impl.parquet.writer_options import DICTIONARY_ENCODINGS, WriterOptions
 
 from ._parquet_leaves import leaves
-from .base import Capabilities, Engine, Unsupported
+from .base import Capabilities, Engine, Unsupported, file_encryption
 
 CREATED_BY = "columnar-conformance reference_impl"
 _NOT_YET = "the reference implementation does not implement this yet"
@@ -176,24 +172,10 @@ def decryption_properties(path: Path) -> FileDecryptionProperties:
 
 
 def needs_supplied_aad_prefix(path: Path) -> bool:
-    """Whether the file's EncryptionAlgorithm says ``supply_aad_prefix``. It is readable
-    without keys: in the FileCryptoMetaData before an encrypted footer, in a plaintext
-    footer's FileMetaData ('5.2 Crypto structures'). A file too broken to tell says no:
-    its read then reports what is wrong."""
-    file = Path(path).read_bytes()
-    length_at = len(file) - len(MAGIC) - FOOTER_LENGTH.size
-    if length_at < len(MAGIC):
-        return False
-    (length,) = FOOTER_LENGTH.unpack_from(file, length_at)
-    if not 0 < length <= length_at - len(MAGIC):
-        return False
-    holder = FileCryptoMetaData if file[-len(MAGIC):] == ENCRYPTED_FOOTER_MAGIC else M.FileMetaData
-    try:
-        metadata, _ = deserialize(holder, file, start=length_at - length, end=length_at)
-    except ParquetError:
-        return False
-    algorithm = metadata.encryption_algorithm
-    return bool(algorithm is not None and algorithm.member is not None and algorithm.member.supply_aad_prefix)
+    """Whether the file's EncryptionAlgorithm says ``supply_aad_prefix`` (readable without
+    keys, see `base.file_encryption`)."""
+    encryption = file_encryption(path)
+    return encryption is not None and encryption.supply_aad_prefix
 
 
 def writer_options_for(case: Case, created_by: str) -> WriterOptions:
