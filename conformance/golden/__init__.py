@@ -1,0 +1,1 @@
+"""Golden artefacts: the catalogue of files every reader must reject (issue 6)."""

@@ -1,0 +1,619 @@
+"""The bad-file corpus: files every Parquet reader must reject, one fault each.
+
+Modelled on toml-test's ``invalid/`` tree and test262's ``negative: {type}``:
+every entry names its one fault, the expected error *class* from the closed
+vocabulary of ``reference_impl/parquet/errors.py`` (never a message text) and
+the spec sections it violates (/work/shared/spec):
+
+* '3 - File Format': the leading and trailing magic, the 4-byte footer length;
+* '3.3 - Metadata' / parquet.thrift: the footer, ColumnMetaData offsets, PageHeader;
+* 'Run Length Encoding / Bit-Packing Hybrid (RLE = 3)': the level data;
+* 'Dictionary Encoding (PLAIN_DICTIONARY = 2 and RLE_DICTIONARY = 8)';
+* '3.7.1 - Compression', '3.7.4 - Checksumming', '3.7.3 - Parquet Modular Encryption'.
+
+Each file is made in code: the reference writer writes a small valid file, then
+exactly one thing is changed, located through the file's own metadata
+(``read_footer``, ``ColumnMetaData`` offsets, the page headers), never through
+hard-coded offsets. Everything is deterministic (encrypted files use
+``DeterministicRandomness``), so two runs give the same bytes.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import io
+import json
+import struct
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass, field, replace
+from functools import cache
+from pathlib import Path
+from typing import Any
+
+from reference_impl.parquet import metadata as md
+from reference_impl.parquet.encryption import (
+    DeterministicRandomness,
+    FileDecryptionProperties,
+    FileEncryptionProperties,
+)
+from reference_impl.parquet.reader import read_footer, read_footer_with_decryptor
+from reference_impl.parquet.schema_tree import leaf, root
+from reference_impl.parquet.thrift_struct import deserialize, serialize
+from reference_impl.parquet.writer import write_table
+from reference_impl.parquet.writer_options import WriterOptions
+
+__all__ = ["BadFile", "ReadOptions", "bad_files", "write_bad_files"]
+
+DOCS = "parquet-format-docs.txt"
+SPEC_FORMAT = f"{DOCS}: 3 - File Format"
+SPEC_METADATA = f"{DOCS}: 3.3 - Metadata"
+SPEC_FILE_METADATA = "parquet.thrift: struct FileMetaData"
+SPEC_COLUMN_METADATA = "parquet.thrift: struct ColumnMetaData"
+SPEC_PAGE_HEADER = "parquet.thrift: struct PageHeader"
+SPEC_RLE = f"{DOCS}: Run Length Encoding / Bit-Packing Hybrid (RLE = 3)"
+SPEC_NESTED = f"{DOCS}: 3.5 - Nested Encoding"
+SPEC_DICTIONARY = f"{DOCS}: Dictionary Encoding (PLAIN_DICTIONARY = 2 and RLE_DICTIONARY = 8)"
+SPEC_COMPRESSION = f"{DOCS}: 3.7.1 - Compression"
+SPEC_CHECKSUM = f"{DOCS}: 3.7.4 - Checksumming"
+SPEC_ENCRYPTION = f"{DOCS}: 3.7.3 - Parquet Modular Encryption"
+SPEC_ENCRYPTED_FOOTER = f"{DOCS}: 5.3 Protection of sensitive metadata"
+
+MAGIC = b"PAR1"
+MAGIC_LENGTH = len(MAGIC)
+FOOTER_LENGTH = struct.Struct("<I")
+TAIL_LENGTH = FOOTER_LENGTH.size + MAGIC_LENGTH  # footer length field + trailing magic
+SHORTER_THAN_FRAMING = 2 * MAGIC_LENGTH + FOOTER_LENGTH.size - 1
+LEVEL_LENGTH = struct.Struct("<I")  # a data page v1's definition levels: 4-byte length prefix
+ROWS = 10  # one page per chunk; small enough that counts are one-byte varints
+COLUMN = "x"
+WORDS = [b"alpha", b"beta", b"gamma"]
+WORD_RUN = 10  # each dictionary word repeated: an RLE run per word
+FOOTER_KEY = bytes(range(16))
+COLUMN_KEY = bytes(range(16, 32))
+WRONG_KEY = bytes(range(32, 48))
+SEED = b"columnar-conformance bad files"
+NULL_EVERY = 3
+REQUIRED = md.FieldRepetitionType.REQUIRED
+OPTIONAL = md.FieldRepetitionType.OPTIONAL
+INDEX = "index.json"
+FIELD_DELTA_MASK = 0xF0  # Thrift compact field header: delta << 4 | type
+UNKNOWN_COMPACT_TYPE = 0x0F  # compact types are 1..12
+SUFFIX = ".parquet"
+
+
+@dataclass(frozen=True)
+class ReadOptions:
+    """How a bad file is read: checksum verification and the keys offered."""
+
+    verify_checksums: bool = False
+    footer_key: bytes | None = None
+    column_keys: Mapping[str, bytes] = field(default_factory=dict)
+
+    def kwargs(self) -> dict[str, Any]:
+        """Keyword arguments of ``read_parquet``."""
+        decryption = None
+        if self.footer_key is not None or self.column_keys:
+            decryption = FileDecryptionProperties(
+                footer_key=self.footer_key, column_keys=dict(self.column_keys)
+            )
+        return {"verify_checksums": self.verify_checksums, "decryption": decryption}
+
+    def to_json(self) -> dict[str, Any]:
+        return {
+            "verify_checksums": self.verify_checksums,
+            "footer_key": None if self.footer_key is None else self.footer_key.hex(),
+            "column_keys": {path: key.hex() for path, key in sorted(self.column_keys.items())},
+        }
+
+
+@dataclass(frozen=True)
+class BadFile:
+    """One file that must be rejected with ``error_class``.
+
+    ``original`` makes the valid file ``make`` was mutated from. When the fault
+    is in the reading (a wrong or missing key), the bytes are the original's and
+    ``valid_read_options`` are the options under which that file reads.
+    """
+
+    id: str
+    fault: str
+    error_class: str
+    spec: tuple[str, ...]
+    make: Callable[[], bytes]
+    original: Callable[[], bytes]
+    read_options: ReadOptions = ReadOptions()
+    valid_read_options: ReadOptions | None = None
+
+    def to_json(self, raw: bytes) -> dict[str, Any]:
+        return {
+            "id": self.id,
+            "fault": self.fault,
+            "error_class": self.error_class,
+            "spec": list(self.spec),
+            "read_options": self.read_options.to_json(),
+            "sha256": hashlib.sha256(raw).hexdigest(),
+        }
+
+
+# ---------------------------------------------------------------------------
+# Valid originals
+# ---------------------------------------------------------------------------
+
+
+def _write(tree: Any, records: list[dict[str, Any]], options: WriterOptions) -> bytes:
+    sink = io.BytesIO()
+    write_table(sink, tree, records, options)
+    return sink.getvalue()
+
+
+def _int32_file(repetition: md.FieldRepetitionType, **options: Any) -> bytes:
+    """Column x, INT32 0..ROWS-1, every third value null when optional."""
+    tree = root([leaf(COLUMN, md.Type.INT32, repetition=repetition)])
+    nullable = repetition == OPTIONAL
+    records = [{COLUMN: None if nullable and row % NULL_EVERY == 1 else row} for row in range(ROWS)]
+    return _write(tree, records, WriterOptions(**options))
+
+
+@cache
+def plain_required() -> bytes:
+    return _int32_file(REQUIRED)
+
+
+@cache
+def plain_optional() -> bytes:
+    return _int32_file(OPTIONAL)
+
+
+@cache
+def checksummed() -> bytes:
+    return _int32_file(REQUIRED, page_checksum=True)
+
+
+@cache
+def compressed(codec: md.CompressionCodec) -> bytes:
+    return _int32_file(REQUIRED, codec=codec)
+
+
+@cache
+def dictionary_encoded() -> bytes:
+    tree = root([leaf(COLUMN, md.Type.BYTE_ARRAY, repetition=REQUIRED)])
+    records = [{COLUMN: word} for word in WORDS for _ in range(WORD_RUN)]
+    return _write(tree, records, WriterOptions(encoding=md.Encoding.RLE_DICTIONARY))
+
+
+def _encryption(column_keys: Mapping[str, bytes]) -> FileEncryptionProperties:
+    return FileEncryptionProperties(
+        algorithm="AES_GCM_V1",
+        footer_key=FOOTER_KEY,
+        column_keys=dict(column_keys),
+        randomness=DeterministicRandomness(SEED),
+    )
+
+
+@cache
+def encrypted_uniform() -> bytes:
+    return _int32_file(REQUIRED, encryption=_encryption({}))
+
+
+@cache
+def encrypted_column_key() -> bytes:
+    return _int32_file(REQUIRED, encryption=_encryption({COLUMN: COLUMN_KEY}))
+
+
+# ---------------------------------------------------------------------------
+# Locating what to mutate, from the file's own metadata
+# ---------------------------------------------------------------------------
+
+
+def _footer_start(raw: bytes) -> int:
+    return read_footer(raw)[1]
+
+
+def _chunk(raw: bytes) -> md.ColumnMetaData:
+    footer, _ = read_footer(raw)
+    return footer.row_groups[0].columns[0].meta_data
+
+
+@dataclass(frozen=True)
+class _Page:
+    offset: int  # of the header
+    header: md.PageHeader
+    body_start: int
+
+    @property
+    def body_end(self) -> int:
+        return self.body_start + self.header.compressed_page_size
+
+
+def _pages(raw: bytes) -> list[_Page]:
+    """The first chunk's pages, walked by their headers' compressed sizes."""
+    meta = _chunk(raw)
+    position = meta.dictionary_page_offset or meta.data_page_offset
+    end = position + meta.total_compressed_size
+    pages = []
+    while position < end:
+        header, body_start = deserialize(md.PageHeader, raw, start=position, end=end)
+        pages.append(_Page(position, header, body_start))
+        position = pages[-1].body_end
+    return pages
+
+
+def _data_page(raw: bytes) -> _Page:
+    return next(p for p in _pages(raw) if p.header.type == md.PageType.DATA_PAGE)
+
+
+def _splice(raw: bytes, start: int, end: int, replacement: bytes) -> bytes:
+    """``raw`` with ``raw[start:end]`` replaced by bytes of the same length."""
+    if len(replacement) != end - start:
+        raise AssertionError(f"a mutation must keep the length: {end - start} -> {len(replacement)}")
+    return raw[:start] + replacement + raw[end:]
+
+
+def _flip(raw: bytes, position: int) -> bytes:
+    return _splice(raw, position, position + 1, bytes([raw[position] ^ 0xFF]))
+
+
+def _with_header(raw: bytes, page: _Page, header: md.PageHeader) -> bytes:
+    return _splice(raw, page.offset, page.body_start, serialize(header))
+
+
+def _with_footer(raw: bytes, footer: md.FileMetaData) -> bytes:
+    start = _footer_start(raw)
+    return _splice(raw, start, len(raw) - TAIL_LENGTH, serialize(footer))
+
+
+def _with_footer_length(raw: bytes, length: int) -> bytes:
+    start = len(raw) - TAIL_LENGTH
+    return _splice(raw, start, start + FOOTER_LENGTH.size, FOOTER_LENGTH.pack(length))
+
+
+def _with_chunk(raw: bytes, **changes: Any) -> bytes:
+    footer, _ = read_footer(raw)
+    column = footer.row_groups[0].columns[0]
+    column.meta_data = replace(column.meta_data, **changes)
+    return _with_footer(raw, footer)
+
+
+# ---------------------------------------------------------------------------
+# Mutations
+# ---------------------------------------------------------------------------
+
+
+def bad_leading_magic() -> bytes:
+    return _splice(plain_required(), 0, MAGIC_LENGTH, b"PAR0")
+
+
+def bad_trailing_magic() -> bytes:
+    raw = plain_required()
+    return _splice(raw, len(raw) - MAGIC_LENGTH, len(raw), b"PAR2")
+
+
+def shorter_than_framing() -> bytes:
+    return plain_required()[:SHORTER_THAN_FRAMING]
+
+
+def footer_length_zero() -> bytes:
+    return _with_footer_length(plain_required(), 0)
+
+
+def footer_length_past_start() -> bytes:
+    raw = plain_required()
+    return _with_footer_length(raw, len(raw))
+
+
+def footer_cut_short() -> bytes:
+    """The footer's last byte (its stop field) dropped, the length saying so."""
+    raw = plain_required()
+    start = _footer_start(raw)
+    footer = raw[start : len(raw) - TAIL_LENGTH]
+    return raw[:start] + footer[:-1] + FOOTER_LENGTH.pack(len(footer) - 1) + MAGIC
+
+
+def footer_bad_field_type() -> bytes:
+    """The footer's first field header given the compact type 15, which does not exist."""
+    raw = plain_required()
+    start = _footer_start(raw)
+    field_delta = raw[start] & FIELD_DELTA_MASK
+    return _splice(raw, start, start + 1, bytes([field_delta | UNKNOWN_COMPACT_TYPE]))
+
+
+def num_rows_mismatch() -> bytes:
+    raw = plain_required()
+    footer, _ = read_footer(raw)
+    return _with_footer(raw, replace(footer, num_rows=footer.num_rows + 1))
+
+
+def chunk_outside_data_region() -> bytes:
+    raw = plain_required()
+    return _with_chunk(raw, data_page_offset=_footer_start(raw) + 1)
+
+
+def page_claims_more_values() -> bytes:
+    raw = plain_required()
+    page = _data_page(raw)
+    inner = replace(page.header.data_page_header, num_values=page.header.data_page_header.num_values + 1)
+    return _with_header(raw, page, replace(page.header, data_page_header=inner))
+
+
+def compressed_size_lies() -> bytes:
+    raw = plain_required()
+    page = _data_page(raw)
+    size = page.header.compressed_page_size
+    return _with_header(raw, page, replace(page.header, compressed_page_size=size + 1))
+
+
+def level_length_past_page() -> bytes:
+    """The definition levels' 4-byte length prefix claims more than the page holds."""
+    raw = plain_optional()
+    page = _data_page(raw)
+    start = page.body_start
+    return _splice(raw, start, start + LEVEL_LENGTH.size, LEVEL_LENGTH.pack(page.header.compressed_page_size))
+
+
+def level_run_past_end() -> bytes:
+    """The level data's length prefix shrunk to 1 byte: the first run's data lies past its end."""
+    raw = plain_optional()
+    start = _data_page(raw).body_start
+    return _splice(raw, start, start + LEVEL_LENGTH.size, LEVEL_LENGTH.pack(1))
+
+
+def dictionary_index_out_of_range() -> bytes:
+    """The last RLE run's index (len(WORDS) - 1) raised to len(WORDS), one past the dictionary."""
+    raw = dictionary_encoded()
+    page = _data_page(raw)
+    last = page.body_end - 1
+    if raw[last] != len(WORDS) - 1:
+        raise AssertionError(f"expected the last run's value {len(WORDS) - 1}, found {raw[last]}")
+    return _splice(raw, last, last + 1, bytes([len(WORDS)]))
+
+
+def corrupt_compressed_page(codec: md.CompressionCodec) -> Callable[[], bytes]:
+    def make() -> bytes:
+        raw = compressed(codec)
+        return _flip(raw, _data_page(raw).body_start)
+
+    return make
+
+
+def crc_mismatch() -> bytes:
+    """A byte of the page body changed; the header's crc still describes the old body."""
+    raw = checksummed()
+    return _flip(raw, _data_page(raw).body_end - 1)
+
+
+def tampered_encrypted_page() -> bytes:
+    """The last byte of the data region (the last page module's GCM tag) changed."""
+    raw = encrypted_uniform()
+    decryption = FileDecryptionProperties(footer_key=FOOTER_KEY)
+    _, footer_start, _ = read_footer_with_decryptor(raw, decryption=decryption)
+    return _flip(raw, footer_start - 1)  # footer_start: where the FileCryptoMetaData starts
+
+
+def _keys(footer_key: bytes, **column_keys: bytes) -> ReadOptions:
+    return ReadOptions(footer_key=footer_key, column_keys=column_keys)
+
+
+# ---------------------------------------------------------------------------
+# The catalogue
+# ---------------------------------------------------------------------------
+
+CODECS = (md.CompressionCodec.SNAPPY, md.CompressionCodec.GZIP, md.CompressionCodec.ZSTD)
+
+
+def _framing() -> list[BadFile]:
+    return [
+        BadFile(
+            "framing/bad-leading-magic",
+            "The first 4 bytes are 'PAR0', not the magic 'PAR1'.",
+            "BadMagic",
+            (SPEC_FORMAT,),
+            bad_leading_magic,
+            plain_required,
+        ),
+        BadFile(
+            "framing/bad-trailing-magic",
+            "The last 4 bytes are 'PAR2', not the magic 'PAR1'.",
+            "BadMagic",
+            (SPEC_FORMAT,),
+            bad_trailing_magic,
+            plain_required,
+        ),
+        BadFile(
+            "framing/shorter-than-framing",
+            "The file is cut to 11 bytes, shorter than magic, footer length and magic.",
+            "TruncatedFile",
+            (SPEC_FORMAT,),
+            shorter_than_framing,
+            plain_required,
+        ),
+        BadFile(
+            "footer/length-zero",
+            "The 4-byte footer length is 0.",
+            "FooterLengthOutOfRange",
+            (SPEC_FORMAT,),
+            footer_length_zero,
+            plain_required,
+        ),
+        BadFile(
+            "footer/length-larger-than-file",
+            "The 4-byte footer length is the file's whole size.",
+            "FooterLengthOutOfRange",
+            (SPEC_FORMAT,),
+            footer_length_past_start,
+            plain_required,
+        ),
+        BadFile(
+            "footer/thrift-cut-short",
+            "The footer's Thrift encoding loses its final stop field.",
+            "CorruptThrift",
+            (SPEC_FORMAT, SPEC_FILE_METADATA),
+            footer_cut_short,
+            plain_required,
+        ),
+        BadFile(
+            "footer/thrift-unknown-field-type",
+            "The footer's first Thrift field header has the compact type 15, which does not exist.",
+            "CorruptThrift",
+            (SPEC_FORMAT, SPEC_FILE_METADATA),
+            footer_bad_field_type,
+            plain_required,
+        ),
+    ]
+
+
+def _metadata_and_pages() -> list[BadFile]:
+    return [
+        BadFile(
+            "metadata/num-rows-mismatch",
+            "FileMetaData.num_rows is one more than its row groups hold.",
+            "CorruptMetadata",
+            (SPEC_METADATA, SPEC_FILE_METADATA),
+            num_rows_mismatch,
+            plain_required,
+        ),
+        BadFile(
+            "metadata/chunk-outside-data-region",
+            "The column chunk's data_page_offset points into the footer.",
+            "CorruptMetadata",
+            (SPEC_METADATA, SPEC_COLUMN_METADATA),
+            chunk_outside_data_region,
+            plain_required,
+        ),
+        BadFile(
+            "page/more-values-than-chunk",
+            "The data page header claims one value more than its column chunk holds.",
+            "CorruptPage",
+            (SPEC_METADATA, SPEC_PAGE_HEADER),
+            page_claims_more_values,
+            plain_required,
+        ),
+        BadFile(
+            "page/compressed-size-lies",
+            "The data page's compressed_page_size is one byte larger than its body.",
+            "CorruptPage",
+            (SPEC_METADATA, SPEC_PAGE_HEADER),
+            compressed_size_lies,
+            plain_required,
+        ),
+        BadFile(
+            "levels/length-past-page",
+            "The definition levels' length prefix claims more bytes than the page has.",
+            "InvalidLevelData",
+            (SPEC_NESTED, SPEC_RLE),
+            level_length_past_page,
+            plain_optional,
+        ),
+        BadFile(
+            "levels/run-past-end",
+            "The definition levels' length prefix (1) ends them inside their first run.",
+            "InvalidLevelData",
+            (SPEC_NESTED, SPEC_RLE),
+            level_run_past_end,
+            plain_optional,
+        ),
+        BadFile(
+            "dictionary/index-out-of-range",
+            "A dictionary index equals the dictionary's size.",
+            "CorruptPage",
+            (SPEC_DICTIONARY,),
+            dictionary_index_out_of_range,
+            dictionary_encoded,
+        ),
+    ]
+
+
+def _codecs() -> list[BadFile]:
+    return [
+        BadFile(
+            f"compression/corrupt-{codec.name.lower()}",
+            f"The first byte of a {codec.name} page body is inverted.",
+            "DecompressionFailed",
+            (SPEC_COMPRESSION,),
+            corrupt_compressed_page(codec),
+            lambda codec=codec: compressed(codec),
+        )
+        for codec in CODECS
+    ]
+
+
+def _checksums_and_keys() -> list[BadFile]:
+    footer_key = _keys(FOOTER_KEY)
+    return [
+        BadFile(
+            "checksum/crc-mismatch",
+            "A page body byte differs from the one its crc covers.",
+            "ChecksumMismatch",
+            (SPEC_CHECKSUM,),
+            crc_mismatch,
+            checksummed,
+            ReadOptions(verify_checksums=True),
+        ),
+        BadFile(
+            "encryption/tampered-page",
+            "The last page module's GCM tag has a changed byte.",
+            "DecryptionFailed",
+            (SPEC_ENCRYPTION,),
+            tampered_encrypted_page,
+            encrypted_uniform,
+            footer_key,
+        ),
+        BadFile(
+            "encryption/wrong-footer-key",
+            "The encrypted footer is read with another key.",
+            "DecryptionFailed",
+            (SPEC_ENCRYPTION, SPEC_ENCRYPTED_FOOTER),
+            encrypted_uniform,
+            encrypted_uniform,
+            _keys(WRONG_KEY),
+            footer_key,
+        ),
+        BadFile(
+            "encryption/missing-footer-key",
+            "The encrypted footer is read with no key.",
+            "MissingKey",
+            (SPEC_ENCRYPTION, SPEC_ENCRYPTED_FOOTER),
+            encrypted_uniform,
+            encrypted_uniform,
+            ReadOptions(),
+            footer_key,
+        ),
+        BadFile(
+            "encryption/missing-column-key",
+            "A column encrypted with its own key is read with the footer key only.",
+            "MissingKey",
+            (SPEC_ENCRYPTION,),
+            encrypted_column_key,
+            encrypted_column_key,
+            footer_key,
+            _keys(FOOTER_KEY, **{COLUMN: COLUMN_KEY}),
+        ),
+    ]
+
+
+def bad_files() -> list[BadFile]:
+    """The catalogue; ids are unique."""
+    entries = [*_framing(), *_metadata_and_pages(), *_codecs(), *_checksums_and_keys()]
+    ids = [entry.id for entry in entries]
+    if len(set(ids)) != len(ids):
+        raise AssertionError(f"duplicate bad-file ids in {ids}")
+    return entries
+
+
+def file_name(entry: BadFile) -> str:
+    """``<id>.parquet``, relative to the corpus directory (an id's ``/`` is a folder)."""
+    return entry.id + SUFFIX
+
+
+def write_bad_files(directory: Path) -> list[Path]:
+    """Write ``<id>.parquet`` per entry and one index.json listing them all."""
+    directory.mkdir(parents=True, exist_ok=True)
+    paths, index = [], []
+    for entry in bad_files():
+        raw = entry.make()
+        path = directory / file_name(entry)
+        path.parent.mkdir(parents=True, exist_ok=True)
+        path.write_bytes(raw)
+        paths.append(path)
+        index.append(entry.to_json(raw))
+    (directory / INDEX).write_text(json.dumps(index, indent=2) + "\n")
+    return paths

@@ -1,0 +1,1 @@
+"""Tests of the golden artefacts (conformance/golden)."""
