@@ -129,20 +129,17 @@ def file_encryption(path: Path) -> FileEncryption | None:
     too broken to tell: its read then reports what is wrong)."""
     from reference_impl.parquet import metadata as M
     from reference_impl.parquet.errors import ParquetError
-    from reference_impl.parquet.file_layout import ENCRYPTED_FOOTER_MAGIC, FOOTER_LENGTH, MAGIC
+    from reference_impl.parquet.file_layout import ENCRYPTED_FOOTER_MAGIC
     from reference_impl.parquet.thrift_struct import deserialize
 
-    data = Path(path).read_bytes()
-    length_at = len(data) - len(MAGIC) - FOOTER_LENGTH.size
-    if length_at < len(MAGIC):
+    footer = _footer_bytes(Path(path))
+    if footer is None:
         return None
-    (length,) = FOOTER_LENGTH.unpack_from(data, length_at)
-    if not 0 < length <= length_at - len(MAGIC):
-        return None
-    encrypted_footer = data[-len(MAGIC):] == ENCRYPTED_FOOTER_MAGIC
+    data, magic = footer
+    encrypted_footer = magic == ENCRYPTED_FOOTER_MAGIC
     holder = M.FileCryptoMetaData if encrypted_footer else M.FileMetaData
     try:
-        metadata, _ = deserialize(holder, data, start=length_at - length, end=length_at)
+        metadata, _ = deserialize(holder, data)
     except ParquetError:  # not a readable footer: leave the verdict to the read
         return None
     algorithm = metadata.encryption_algorithm
@@ -159,3 +156,22 @@ def file_encryption(path: Path) -> FileEncryption | None:
                 columns[".".join(with_key.path_in_schema)] = with_key.key_metadata
     return FileEncryption(algorithm.kind, False, metadata.footer_signing_key_metadata,
                           bool(algorithm.member.supply_aad_prefix), columns)
+
+
+def _footer_bytes(path: Path) -> tuple[bytes, bytes] | None:
+    """The footer region of the file (the bytes before the length field) and its trailing
+    magic, read with two seeks rather than the whole file; None if the framing cannot hold one."""
+    from reference_impl.parquet.file_layout import FOOTER_LENGTH, MAGIC
+
+    tail_size = FOOTER_LENGTH.size + len(MAGIC)
+    with open(path, "rb") as file:
+        size = file.seek(0, 2)
+        if size < len(MAGIC) + tail_size:
+            return None
+        file.seek(size - tail_size)
+        tail = file.read(tail_size)
+        (length,) = FOOTER_LENGTH.unpack_from(tail)
+        if not 0 < length <= size - tail_size - len(MAGIC):
+            return None
+        file.seek(size - tail_size - length)
+        return file.read(length), tail[FOOTER_LENGTH.size:]

@@ -249,14 +249,14 @@ class DuckDBEngine(Engine):
 
     def _source(self, path: Path) -> str:
         """`read_parquet(path[, encryption_config])` for the file at `path`."""
-        from conformance.kms.case_keys import EXPLICIT_PREFIX, FOOTER_ROLE
+        from conformance.kms.case_keys import EXPLICIT_PREFIX, FOOTER_ROLE, UNNAMED_KEY_BITS
 
         info = file_encryption(path)
         if info is None:
             return f"read_parquet({_sql_string(str(path))})"
         metadata = info.footer_key_metadata
-        if metadata is None:  # DuckDB's own files name no key: the one size it can be given
-            name = self._register_key(FOOTER_ROLE, DUCKDB_KEY_BITS)
+        if metadata is None:  # DuckDB's own files name no key: the cases' convention for them
+            name = self._register_key(FOOTER_ROLE, UNNAMED_KEY_BITS)
         else:
             text = bytes(metadata).decode("utf-8", errors="replace")
             if not text.startswith(EXPLICIT_PREFIX):

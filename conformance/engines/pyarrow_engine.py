@@ -246,7 +246,8 @@ def decryption_properties(path: Path, info: FileEncryption):
         return crypto_factory().file_decryption_properties(pe.KmsConnectionConfig(),
                                                            pe.DecryptionConfiguration(),
                                                            parquet_file_path=str(path))
-    key = case_key_retriever()(metadata) if metadata else _unnamed_footer_key(path, supplied)
+    # A file that names no key (DuckDB's) gets the cases' convention for it, as every reader does.
+    key = case_key_retriever()(metadata)
     own_keys = sorted(info.column_key_metadata) or _columns_with_own_keys(path, key, supplied)
     if own_keys:
         # Measured: pq.read_table raises OSError 'Wrong key length: 0', and reading such a
@@ -273,28 +274,6 @@ def _columns_with_own_keys(path: Path, footer_key: bytes, supplied: bytes | None
     return sorted({".".join(c.crypto_metadata.ENCRYPTION_WITH_COLUMN_KEY.path_in_schema)
                    for rg in metadata.row_groups for c in rg.columns
                    if c.crypto_metadata and c.crypto_metadata.ENCRYPTION_WITH_COLUMN_KEY})
-
-
-def _unnamed_footer_key(path: Path, supplied: bytes | None) -> bytes:
-    """A file that names no footer key (DuckDB writes no key_metadata): the cases' explicit
-    footer key whose size opens it, 256 bits first (the only size DuckDB can be given)."""
-    import pyarrow.parquet as pq
-    import pyarrow.parquet.encryption as pe
-
-    from conformance.kms.case_keys import FOOTER_ROLE, explicit_key
-
-    errors = []
-    for bits in (256, 192, 128):
-        key = explicit_key(FOOTER_ROLE, bits)
-        try:
-            pq.read_metadata(str(path), decryption_properties=pe.create_decryption_properties(
-                key, aad_prefix=supplied))
-        except OSError as error:
-            errors.append(f"{bits}-bit: {error}")
-            continue
-        return key
-    raise OSError("the file names no footer key (no key_metadata) and none of the cases' explicit "
-                  "footer keys opens its footer: " + "; ".join(errors))
 
 
 def filter_expression(predicate: Predicate, file_schema):
