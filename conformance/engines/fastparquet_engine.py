@@ -42,6 +42,7 @@ a LossyConversion.
 from __future__ import annotations
 
 import contextlib
+import fnmatch
 import json
 import math
 from collections.abc import Iterator, Sequence
@@ -142,8 +143,7 @@ class FastparquetEngine(Engine):
 
         o = case.options
         gap = CAPABILITIES.write_gap((f"encoding:{o.encoding or 'PLAIN'}", f"codec:{o.codec}",
-                                      *_metadata_tags(case),
-                                      *(o.encryption.tags() if o.encryption else ())))
+                                      *_option_tags(case)))
         if gap:
             raise Unsupported(gap)
         frame = build_frame(case)
@@ -171,23 +171,19 @@ class FastparquetEngine(Engine):
         return _frame_to_table(pf, df)
 
 
-def _metadata_tags(case: Case) -> list[str]:
-    """The metadata feature tags fastparquet cannot write (page_index=False and
-    page_checksum=False are what it does anyway)."""
+# The option tags (WriteOptions.tags) this adapter checks itself before writing: the
+# metadata and encryption ones fastparquet cannot write (page_index=False and
+# page_checksum=False derive no tag: they are what it does anyway).
+_CHECKED_OPTION_TAGS = ("statistics:truncate", "page_index", "bloom", "crc", "encryption:*")
+
+
+def _option_tags(case: Case) -> list[str]:
     o = case.options
-    if getattr(o, "lies", ()):
+    if o.lies:
         raise Unsupported("deliberately untrue metadata (WriteOptions.lies) is written by the "
                           "reference writer only")
-    tags = []
-    if o.statistics_truncate_length is not None:
-        tags.append("statistics:truncate")
-    if o.page_index:
-        tags.append("page_index")
-    if o.bloom_filter_columns:
-        tags.append("bloom")
-    if o.page_checksum:
-        tags.append("crc")
-    return tags
+    return [tag for tag in o.tags(len(case.rows))
+            if any(fnmatch.fnmatchcase(tag, pattern) for pattern in _CHECKED_OPTION_TAGS)]
 
 
 # ---- filtered read ------------------------------------------------------------------
