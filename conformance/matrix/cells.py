@@ -114,13 +114,14 @@ def plan_reads(run_id: str, cases: Sequence[Case], write_results: Sequence[dict]
     """Every reader's full read of every file, its filtered read of every file of a case
     with a predicate, and the validator's check of every file."""
     by_id = {c.id: c for c in cases}
+    validator = validator_info()
     requests = []
     for w in write_results:
         case = by_id[w["case_id"]]
         requests += [read_request(run_id, case, w, r) for r in readers]
         if case.predicate is not None:
             requests += [read_request(run_id, case, w, r, "filter") for r in readers]
-        requests.append(read_request(run_id, case, w, validator_info(), "validate"))
+        requests.append(read_request(run_id, case, w, validator, "validate"))
     return requests
 
 
