@@ -65,8 +65,15 @@ def file_for(writer: str, case_id: str) -> str:
     return f"files/{writer}/{case_id}.parquet"
 
 
+def subject(case: Case) -> dict:
+    """What a cell is about, as its result record reports it. Requests carry it, so a
+    cell whose subject is not a catalogue case (a golden or bad file) runs the same way."""
+    return {"format": case.format, "features": list(case.features), "spec": list(case.spec)}
+
+
 def write_request(run_id: str, case: Case, writer: EngineInfo) -> dict:
-    return {"run_id": run_id, "phase": "write", "case_id": case.id, "engine": writer.spec,
+    return {"run_id": run_id, "phase": "write", "case_id": case.id, "subject": subject(case),
+            "engine": writer.spec,
             "cell_id": f"write/{writer.name}/{case.id}", "file": file_for(writer.name, case.id),
             "writer": writer.name, "writer_version": writer.version}
 
@@ -77,7 +84,8 @@ def read_request(run_id: str, case: Case, write_result: dict, reader: EngineInfo
     produced = write_result["outcome"] == "pass"
     name = reader.name + (FILTER_SUFFIX if mode == "filter" else "")
     return {"run_id": run_id, "phase": "read", "mode": mode, "case_id": case.id,
-            "engine": reader.spec, "cell_id": f"read/{write_result['writer']}/{name}/{case.id}",
+            "subject": subject(case), "engine": reader.spec,
+            "cell_id": f"read/{write_result['writer']}/{name}/{case.id}",
             "file": write_result["file"] if produced else None,
             "file_sha256": write_result["file_sha256"] if produced else None,
             "writer": write_result["writer"], "writer_version": write_result["writer_version"],
@@ -91,16 +99,15 @@ def validator_info() -> EngineInfo:
                       version=importlib.metadata.version("columnar-conformance"), isolated=True)
 
 
-def result_record(request: dict, case: Case, outcome: str, detail: str, duration_s: float,
-                  **extra) -> dict:
+def result_record(request: dict, outcome: str, detail: str, duration_s: float, **extra) -> dict:
     if outcome not in OUTCOMES:
         raise ValueError(f"unknown outcome {outcome!r}")
     record = {name: None for name in RESULT_SCHEMA.names}
     record.update({k: request.get(k) for k in (
         "run_id", "cell_id", "phase", "case_id", "writer", "writer_version", "reader",
         "reader_version", "file", "file_sha256")})
-    record.update(format=case.format, features=list(case.features), spec=list(case.spec),
-                  outcome=outcome, detail=detail, duration_s=round(duration_s, 6))
+    record.update(request["subject"])
+    record.update(outcome=outcome, detail=detail, duration_s=round(duration_s, 6))
     record.update(extra)
     return record
 

@@ -27,17 +27,14 @@ MAX_DETAIL_CHARS = 4_000  # keep the evidence readable; the file is there for th
 
 
 def run_cell(request: dict, workdir: Path) -> dict:
-    case = case_by_id(request["case_id"])
     started = time.perf_counter()
-    if request["phase"] == "write":
-        outcome, detail, extra = _write(request, case, workdir)
-    else:
-        outcome, detail, extra = _read(request, case, workdir)
-    return result_record(request, case, outcome, detail[:MAX_DETAIL_CHARS],
+    outcome, detail, extra = _PHASES[request["phase"]](request, workdir)
+    return result_record(request, outcome, detail[:MAX_DETAIL_CHARS],
                          time.perf_counter() - started, **extra)
 
 
-def _write(request: dict, case, workdir: Path) -> tuple[str, str, dict]:
+def _write(request: dict, workdir: Path) -> tuple[str, str, dict]:
+    case = case_by_id(request["case_id"])
     engine = get_engine(request["engine"])
     gap = engine.capabilities.write_gap(case.write_features)
     if gap:
@@ -56,7 +53,8 @@ def _write(request: dict, case, workdir: Path) -> tuple[str, str, dict]:
     return "pass", "", {"file_sha256": sha256_of(path)}
 
 
-def _read(request: dict, case, workdir: Path) -> tuple[str, str, dict]:
+def _read(request: dict, workdir: Path) -> tuple[str, str, dict]:
+    case = case_by_id(request["case_id"])
     if request["file"] is None:
         return ("skipped",
                 f"no file to read: writer {request['writer']} {request['writer_outcome']}", {})
@@ -86,6 +84,22 @@ def _read(request: dict, case, workdir: Path) -> tuple[str, str, dict]:
     else:
         diff = diff_tables(case.expected, table)
     return ("pass", "", {}) if diff is None else ("mismatch", diff, {})
+
+
+def _golden(request: dict, workdir: Path) -> tuple[str, str, dict]:
+    # Imported here: conformance.golden builds on this module.
+    from conformance.golden.verify import read_golden_cell
+
+    return read_golden_cell(request)
+
+
+def _reject(request: dict, workdir: Path) -> tuple[str, str, dict]:
+    from conformance.golden.rejection import reject_cell
+
+    return reject_cell(request, workdir)
+
+
+_PHASES = {"write": _write, "read": _read, "golden": _golden, "reject": _reject}
 
 
 def _validate(path: Path) -> tuple[str, str, dict]:

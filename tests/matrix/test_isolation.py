@@ -6,6 +6,8 @@ from pathlib import Path
 
 import pytest
 
+from conformance.cases import case_by_id
+from conformance.matrix.cells import subject
 from conformance.matrix.isolation import run_isolated
 
 CRASHING = "tests.support.crashing_engine:CrashingEngine"
@@ -20,7 +22,7 @@ def _read_request(case_id: str, tmp_path: Path) -> dict:
     return {"run_id": "t", "phase": "read", "case_id": case_id, "engine": CRASHING,
             "cell_id": f"read/x/crashing/{case_id}", "file": rel, "file_sha256": "0",
             "writer": "x", "writer_version": "0", "reader": "crashing", "reader_version": "0",
-            "writer_outcome": "pass"}
+            "writer_outcome": "pass", "subject": subject(case_by_id(case_id))}
 
 
 def test_segfault_abort_hang_and_error_each_become_a_cell_and_the_run_goes_on(tmp_path):

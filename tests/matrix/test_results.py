@@ -7,7 +7,7 @@ import pyarrow.parquet as pq
 import pytest
 
 from conformance.cases import case_by_id
-from conformance.matrix.cells import RESULT_SCHEMA, result_record
+from conformance.matrix.cells import RESULT_SCHEMA, result_record, subject
 from conformance.matrix.results import consolidate, logged, read_cell_logs
 
 
@@ -15,8 +15,8 @@ def _record(i: int, outcome: str = "pass") -> dict:
     case = case_by_id("physical/int32-required")
     request = {"run_id": "r", "phase": "read", "case_id": case.id, "cell_id": f"read/w/r/{i}",
                "writer": "w", "writer_version": "1", "reader": "r", "reader_version": "2",
-               "file": "files/w/x.parquet", "file_sha256": "ab"}
-    return result_record(request, case, outcome, "" if outcome == "pass" else "why", 0.5)
+               "file": "files/w/x.parquet", "file_sha256": "ab", "subject": subject(case)}
+    return result_record(request, outcome, "" if outcome == "pass" else "why", 0.5)
 
 
 def _interrupted_cells():
