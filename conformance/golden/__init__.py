@@ -1,1 +1,2 @@
-"""Golden artefacts: the catalogue of files every reader must reject (issue 6)."""
+"""Golden artefacts (DESIGN.md, "golden"): the corpus of files with expected values,
+the bad files every reader must reject, and the regressions property tests found."""
