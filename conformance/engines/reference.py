@@ -21,7 +21,6 @@ never from the case.
 
 from __future__ import annotations
 
-import os
 from dataclasses import replace
 from pathlib import Path
 from typing import Any
@@ -45,6 +44,7 @@ from conformance.values import types as T
 from conformance.values.codec import uuid_from_bytes, uuid_to_bytes
 from reference_impl.parquet import logical_values as LV
 from reference_impl.parquet import metadata as M
+from reference_impl.parquet.encryption.nonces import DeterministicRandomness, Randomness, SystemRandomness
 from reference_impl.parquet.encryption.properties import (
     FileDecryptionProperties,
     FileEncryptionProperties,
@@ -107,12 +107,16 @@ class ReferenceEngine(Engine):
     def _decryption(self, path: Path) -> FileDecryptionProperties:
         return self.decryption or decryption_properties(path)
 
+    def randomness(self, case: Case) -> Randomness:
+        """Where an encrypted file's keys, nonces and file id come from."""
+        return SystemRandomness()
+
     def write(self, case: Case, path: Path) -> None:
         options = case.options
         tree = root([_node(f, options.nested_style) for f in case.schema])
         writer_options = writer_options_for(case, f"{CREATED_BY} {self.version}")
         if options.encryption is not None:
-            encryption = encryption_properties(options.encryption, path)
+            encryption = encryption_properties(options.encryption, path, self.randomness(case))
             writer_options = replace(writer_options, encryption=encryption)
         rows = [{f.name: _to_raw(f.type, v) for f, v in zip(case.schema, row, strict=True)}
                 for row in case.rows]
@@ -139,9 +143,23 @@ class ReferenceEngine(Engine):
         return Table(Schema(tuple(fields)), tuple(rows))
 
 
-def encryption_properties(e: EncryptionOptions, path: Path) -> FileEncryptionProperties:
+class GoldenReferenceEngine(ReferenceEngine):
+    """TEST ONLY: the reference writer of the golden corpus. Encrypted files draw their
+    data keys, wrapping nonces, page nonces and file id from a seed (the case id), so
+    regenerating the corpus gives the same bytes; never use such files for real data."""
+
+    SEED_PREFIX = b"columnar-conformance golden corpus: "
+
+    def randomness(self, case: Case) -> Randomness:
+        return DeterministicRandomness(self.SEED_PREFIX + case.id.encode())
+
+
+def encryption_properties(e: EncryptionOptions, path: Path,
+                          randomness: Randomness | None = None) -> FileEncryptionProperties:
     """The case's encryption with its test keys (`conformance.kms.case_keys`): explicit
-    keys named in key_metadata, or random data keys wrapped by the test KMS."""
+    keys named in key_metadata, or data keys drawn from `randomness` and wrapped by the
+    test KMS."""
+    randomness = randomness or SystemRandomness()
     roles = {column: column_role(column) for column in e.column_keys}
     if e.key_management == "explicit":
         footer_key = explicit_key(FOOTER_ROLE, e.key_bits)
@@ -150,18 +168,19 @@ def encryption_properties(e: EncryptionOptions, path: Path) -> FileEncryptionPro
         column_metadata = {c: explicit_key_name(role, e.key_bits).encode() for c, role in roles.items()}
     else:
         double = e.key_management == "kms_double"
-        footer_key = os.urandom(e.key_bits // 8)
+        footer_key = randomness.secret(e.key_bits // 8)
         footer_metadata = wrapped_key_material(footer_key, FOOTER_MASTER_KEY, is_footer_key=True,
-                                               double_wrapping=double)
-        column_keys = {c: os.urandom(e.key_bits // 8) for c in e.column_keys}
+                                               double_wrapping=double, secret=randomness.secret)
+        column_keys = {c: randomness.secret(e.key_bits // 8) for c in e.column_keys}
         column_metadata = {c: wrapped_key_material(column_keys[c], master_key_for_column(i),
-                                                   is_footer_key=False, double_wrapping=double)
+                                                   is_footer_key=False, double_wrapping=double,
+                                                   secret=randomness.secret)
                            for i, c in enumerate(e.column_keys)}
     return FileEncryptionProperties(
         algorithm=e.algorithm, footer_key=footer_key, footer_key_metadata=footer_metadata,
         column_keys=column_keys, column_key_metadata=column_metadata,
         plaintext_footer=e.footer == "plaintext", aad_prefix=e.aad_prefix_for(path),
-        store_aad_prefix=e.store_aad_prefix)
+        store_aad_prefix=e.store_aad_prefix, randomness=randomness)
 
 
 def decryption_properties(path: Path) -> FileDecryptionProperties:

@@ -26,7 +26,7 @@ import base64
 import hashlib
 import json
 import os
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 
 from conformance.kms.errors import KmsError
 from conformance.kms.in_memory import TEST_MASTER_KEYS, InMemoryTestKms
@@ -44,7 +44,7 @@ from conformance.kms.key_material import (
     WRAPPED_KEK_FIELD,
     KeyRetriever,
 )
-from conformance.kms.local_wrap import encrypt_key_locally
+from conformance.kms.local_wrap import GCM_NONCE_LENGTH, encrypt_key_locally
 
 EXPLICIT_PREFIX = "conformance-test:"
 FOOTER_ROLE = "footer"
@@ -94,8 +94,12 @@ def column_master_keys(columns: Sequence[str]) -> dict[str, list[str]]:
 
 
 def wrapped_key_material(dek: bytes, master_key_id: str, *, is_footer_key: bool, double_wrapping: bool,
-                         kms: InMemoryTestKms | None = None) -> bytes:
-    """The key material JSON of `dek` wrapped by `master_key_id` (`key_material` documents it)."""
+                         kms: InMemoryTestKms | None = None,
+                         secret: Callable[[int], bytes] = os.urandom) -> bytes:
+    """The key material JSON of `dek` wrapped by `master_key_id` (`key_material` documents it).
+
+    `secret(n)` draws the key-encryption key, its id and the wrapping nonces (seeded
+    only for the golden corpus's deterministic files)."""
     kms = kms or InMemoryTestKms(TEST_MASTER_KEYS)
     material: dict[str, object] = {KEY_MATERIAL_TYPE_FIELD: KEY_MATERIAL_TYPE, INTERNAL_STORAGE_FIELD: True,
                                    IS_FOOTER_KEY_FIELD: is_footer_key}
@@ -103,12 +107,12 @@ def wrapped_key_material(dek: bytes, master_key_id: str, *, is_footer_key: bool,
         material[KMS_INSTANCE_ID_FIELD] = material[KMS_INSTANCE_URL_FIELD] = DEFAULT_KMS_INSTANCE
     material.update({MASTER_KEY_ID_FIELD: master_key_id, DOUBLE_WRAPPING_FIELD: double_wrapping})
     if double_wrapping:
-        kek, kek_id = os.urandom(KEK_BYTES), os.urandom(KEK_ID_BYTES)
-        material[WRAPPED_DEK_FIELD] = encrypt_key_locally(dek, kek, kek_id)
+        kek, kek_id = secret(KEK_BYTES), secret(KEK_ID_BYTES)
+        material[WRAPPED_DEK_FIELD] = encrypt_key_locally(dek, kek, kek_id, nonce=secret(GCM_NONCE_LENGTH))
         material[KEK_ID_FIELD] = base64.b64encode(kek_id).decode("ascii")
-        material[WRAPPED_KEK_FIELD] = kms.wrap_key(kek, master_key_id)
+        material[WRAPPED_KEK_FIELD] = kms.wrap_key(kek, master_key_id, nonce=secret(GCM_NONCE_LENGTH))
     else:
-        material[WRAPPED_DEK_FIELD] = kms.wrap_key(dek, master_key_id)
+        material[WRAPPED_DEK_FIELD] = kms.wrap_key(dek, master_key_id, nonce=secret(GCM_NONCE_LENGTH))
     return json.dumps(material).encode("utf-8")
 
 

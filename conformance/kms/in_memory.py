@@ -71,9 +71,11 @@ class InMemoryTestKms:
                 f"master key {master_key_id!r} is not in this test KMS (holds {sorted(self.master_keys)})"
             ) from None
 
-    def wrap_key(self, key_bytes: bytes, master_key_identifier: str) -> str:
+    def wrap_key(self, key_bytes: bytes, master_key_identifier: str, *, nonce: bytes | None = None) -> str:
+        """pyarrow's KmsClient.wrap_key; `nonce` only for deterministic golden files."""
         aad = master_key_identifier.encode("utf-8")
-        return encrypt_key_locally(bytes(key_bytes), self._master_key(master_key_identifier), aad)
+        return encrypt_key_locally(bytes(key_bytes), self._master_key(master_key_identifier), aad,
+                                   nonce=nonce)
 
     def unwrap_key(self, wrapped_key: str, master_key_identifier: str) -> bytes:
         aad = master_key_identifier.encode("utf-8")

@@ -38,6 +38,10 @@ class Randomness(Protocol):
     def file_unique(self) -> bytes:
         """A fresh file id for the AAD suffix."""
 
+    def secret(self, length: int) -> bytes:
+        """Fresh key bytes for a writer's key tools (data keys, key-encryption keys,
+        key-wrapping nonces); the encryptor itself draws none."""
+
 
 class SystemRandomness:
     """Nonces and file ids from ``os.urandom``."""
@@ -50,6 +54,9 @@ class SystemRandomness:
 
     def file_unique(self) -> bytes:
         return os.urandom(FILE_UNIQUE_LENGTH)
+
+    def secret(self, length: int) -> bytes:
+        return os.urandom(length)
 
     def __repr__(self) -> str:
         return "SystemRandomness()"
@@ -80,6 +87,9 @@ class DeterministicRandomness:
 
     def file_unique(self) -> bytes:
         return self._draw(b"file unique", FILE_UNIQUE_LENGTH)
+
+    def secret(self, length: int) -> bytes:
+        return self._draw(b"secret", length)
 
     def __repr__(self) -> str:
         return f"DeterministicRandomness(seed={self._seed!r}) [TEST ONLY]"
