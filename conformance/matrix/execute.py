@@ -14,9 +14,10 @@ import traceback
 from pathlib import Path
 
 from conformance.cases import case_by_id
+from conformance.cases.predicate import Predicate
 from conformance.engines import Unsupported, get_engine
 from conformance.engines.reference import decryption_properties
-from conformance.values import diff_tables
+from conformance.values import Table, diff_tables
 from reference_impl.parquet.validation import validate
 
 from .cells import result_record
@@ -62,27 +63,31 @@ def _read(request: dict, workdir: Path) -> tuple[str, str, dict]:
     mode = request.get("mode", "full")
     if mode == "validate":
         return _validate(path)
-    engine = get_engine(request["engine"])
-    gap = engine.capabilities.read_gap(case.features)
+    predicate = case.predicate if mode == "filter" else None
+    return read_and_compare(get_engine(request["engine"]), case.features, path, case.expected, predicate)
+
+
+def read_and_compare(engine, features, path: Path, expected: Table,
+                     predicate: Predicate | None = None) -> tuple[str, str, dict]:
+    """A read cell's outcome: `engine` reads `path` (its filtered read when `predicate` is
+    given) and the result is compared with `expected` (with `predicate` applied)."""
+    gap = engine.capabilities.read_gap(features)
     if gap:
         return "unsupported", gap, {}
     try:
-        if mode == "filter":
-            table = engine.read_filtered(path, case.predicate)
-        else:
-            table = engine.read(path)
+        table = engine.read(path) if predicate is None else engine.read_filtered(path, predicate)
     except Unsupported as exc:
         return "unsupported", _measured(exc), {}
     except Exception as exc:  # noqa: BLE001 - any engine failure (LossyConversion too) is an outcome
         return "error", describe_exception(exc), {}
-    if mode == "filter":
-        expected = case.predicate.apply(case.expected)
+    if predicate is None:
         diff = diff_tables(expected, table)
-        if diff is not None:
-            diff = (f"filtered read WHERE {case.predicate.describe()}: {len(table.rows)} row(s), "
-                    f"expected the {len(expected.rows)} a full scan finds\n{diff}")
     else:
-        diff = diff_tables(case.expected, table)
+        matching = predicate.apply(expected)
+        diff = diff_tables(matching, table)
+        if diff is not None:
+            diff = (f"filtered read WHERE {predicate.describe()}: {len(table.rows)} row(s), "
+                    f"expected the {len(matching.rows)} a full scan finds\n{diff}")
     return ("pass", "", {}) if diff is None else ("mismatch", diff, {})
 
 
