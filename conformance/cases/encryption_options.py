@@ -20,6 +20,7 @@ key-encryption key).
 
 from __future__ import annotations
 
+import dataclasses
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -58,6 +59,14 @@ class EncryptionOptions:
         if not self.store_aad_prefix and self.aad_prefix != FILE_NAME:
             raise ValueError("store_aad_prefix=False needs aad_prefix=FILE_NAME: readers supply the "
                              "file's name, the suite's file identity convention")
+
+    def to_json(self) -> dict:
+        return {**dataclasses.asdict(self), "column_keys": list(self.column_keys)}
+
+    @classmethod
+    def from_json(cls, doc: dict) -> EncryptionOptions:
+        """Inverse of `to_json`."""
+        return cls(**{**doc, "column_keys": tuple(doc["column_keys"])})
 
     def aad_prefix_for(self, path: Path) -> bytes | None:
         """The AAD prefix of the file written at `path` (FILE_NAME: its name without suffix)."""

@@ -108,7 +108,18 @@ class WriteOptions:
         out = dataclasses.asdict(self)
         out["bloom_filter_columns"] = list(self.bloom_filter_columns)
         out["lies"] = list(self.lies)
+        out["encryption"] = None if self.encryption is None else self.encryption.to_json()
         return out
+
+    @classmethod
+    def from_json(cls, doc: dict[str, Any]) -> WriteOptions:
+        """Inverse of `to_json` (a JSON round trip included: lists back to tuples)."""
+        kwargs = dict(doc)
+        kwargs["bloom_filter_columns"] = tuple(doc["bloom_filter_columns"])
+        kwargs["lies"] = tuple(doc["lies"])
+        if doc["encryption"] is not None:
+            kwargs["encryption"] = EncryptionOptions.from_json(doc["encryption"])
+        return cls(**kwargs)
 
     def tags(self, row_count: int) -> set[str]:
         """The feature tags these options exercise for a table of `row_count` rows."""
@@ -209,6 +220,18 @@ class Case:
         if self.predicate is not None:
             out["predicate"] = self.predicate.to_json(self.schema)
         return {**out, **self.expected.to_document()}
+
+    @classmethod
+    def from_json(cls, doc: dict[str, Any]) -> Case:
+        """Inverse of `to_json`. The document lists every feature; the extra ones are those
+        the schema, options and predicate do not derive."""
+        table = Table.from_document(doc)
+        case = cls(doc["id"], doc["title"], tuple(doc["spec"]), table.schema, table.rows,
+                   WriteOptions.from_json(doc["options"]), format=doc["format"],
+                   predicate=(Predicate.from_json(doc["predicate"], table.schema)
+                              if "predicate" in doc else None))
+        extra = tuple(sorted(set(doc["features"]) - set(case.features)))
+        return dataclasses.replace(case, extra_features=extra) if extra else case
 
 
 def field_tags(f: Field) -> set[str]:
