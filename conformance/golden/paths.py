@@ -6,7 +6,8 @@
   (``<writer>.parquet``) and ``expected.json`` (canonical values + case metadata);
 * ``bad/``: files every reader must reject, with ``index.json``;
 * ``regressions/<id>/``: cases Hypothesis found and shrank, kept forever;
-* ``schema/``: the JSON Schemas that ``expected.json`` and ``bad/index.json`` follow;
+* ``schema/``: a copy of the JSON Schemas ``expected.json`` and ``bad/index.json``
+  follow (``SCHEMAS``), for consumers of the corpus;
 * ``MANIFEST``: sha256 and size of every other file.
 
 ``$CONFORMANCE_GOLDEN_DIR`` points the suite at another copy (e.g. an installed
@@ -25,6 +26,10 @@ REGRESSIONS_DIR = "regressions"
 SCHEMA_DIR = "schema"
 MANIFEST = "MANIFEST"
 EXPECTED = "expected.json"
+
+
+# The JSON Schemas of expected.json and bad/index.json (package data; copied into the corpus).
+SCHEMAS = Path(__file__).resolve().parent / "schemas"
 
 
 def default_corpus() -> Path:

@@ -1,0 +1,137 @@
+"""`conformance golden verify`: every golden file, read by the chosen engines, against
+its ``expected.json``.
+
+First the corpus itself is checked: the MANIFEST (sha256 and size of every file)
+and each ``expected.json`` against the suite's ``expected.schema.json`` (kept in
+``conformance/golden/schemas/``; `generate` copies it into the corpus's
+``schema/`` for consumers); a corpus that fails either is not read at all
+(``CorpusError``). Then each (golden file, reader)
+is one cell, run like a matrix read cell (crash and hang isolation, the same
+outcomes) and logged to the same results dataset, so `conformance report` renders
+it. Its writer is ``golden/<writer>``: the file that writer produced when the
+corpus was generated, at the version ``expected.json`` records.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Iterator, Sequence
+from dataclasses import dataclass
+from functools import cache
+from pathlib import Path
+from typing import Any
+
+import jsonschema
+
+from conformance.engines import get_engine
+from conformance.matrix.cells import EngineInfo
+from conformance.matrix.execute import read_and_compare, run_cell, sha256_of
+from conformance.matrix.isolation import DEFAULT_MEMORY_LIMIT_MB, DEFAULT_TIMEOUT_S, run_isolated
+from conformance.matrix.results import consolidate, logged, read_cell_logs
+from conformance.matrix.run import engine_info, new_run_id
+from conformance.values import Table
+
+from .bad_files import INDEX
+from .manifest import ManifestError, check_manifest
+from .paths import BAD_DIR, CASES_DIR, EXPECTED, SCHEMAS
+
+PHASE = "golden"
+WRITER_PREFIX = "golden/"
+EXPECTED_SCHEMA = "expected.schema.json"
+BAD_INDEX_SCHEMA = "bad-index.schema.json"
+
+
+class CorpusError(ValueError):
+    """The corpus is not what its MANIFEST and schemas say (the message says where)."""
+
+
+@dataclass(frozen=True)
+class VerifyResult:
+    run_id: str
+    run_dir: Path
+    results_dir: Path
+    records: list[dict]
+
+
+@cache
+def schema_validator(name: str) -> jsonschema.protocols.Validator:
+    schema = json.loads((SCHEMAS / name).read_text(encoding="utf-8"))
+    validator_class = jsonschema.validators.validator_for(schema)
+    validator_class.check_schema(schema)
+    return validator_class(schema)
+
+
+def check_document(name: str, document: Any, where: Path) -> None:
+    """Raise CorpusError listing every place `document` breaks the schema `name`."""
+    errors = sorted(schema_validator(name).iter_errors(document), key=lambda e: list(e.path))
+    if errors:
+        lines = [f"  at /{'/'.join(map(str, e.path))}: {e.message}" for e in errors]
+        raise CorpusError(f"{where} does not follow {name}:\n" + "\n".join(lines))
+
+
+def expected_documents(corpus: Path) -> Iterator[tuple[Path, dict]]:
+    """(path, document) of every ``expected.json``, schema-checked, in path order."""
+    for path in sorted((corpus / CASES_DIR).rglob(EXPECTED)):
+        document = json.loads(path.read_text(encoding="utf-8"))
+        check_document(EXPECTED_SCHEMA, document, path)
+        yield path, document
+
+
+def check_corpus(corpus: Path) -> list[tuple[Path, dict]]:
+    """The MANIFEST, bad/index.json and every expected.json; raises CorpusError."""
+    if not (corpus / CASES_DIR).is_dir():
+        raise CorpusError(f"{corpus} holds no golden corpus (no {CASES_DIR}/ folder); "
+                          "make one with `conformance golden generate`")
+    try:
+        check_manifest(corpus)
+    except (ManifestError, OSError) as exc:
+        raise CorpusError(str(exc)) from exc
+    bad_index = corpus / BAD_DIR / INDEX
+    check_document(BAD_INDEX_SCHEMA, json.loads(bad_index.read_text(encoding="utf-8")), bad_index)
+    return list(expected_documents(corpus))
+
+
+def plan_golden(run_id: str, documents: Sequence[tuple[Path, dict]],
+                readers: Sequence[EngineInfo]) -> list[dict]:
+    """One cell per golden file per reader."""
+    requests = []
+    for expected, doc in documents:
+        subject = {"format": doc["format"], "features": doc["features"], "spec": doc["spec"]}
+        for entry in doc["files"]:
+            writer = WRITER_PREFIX + entry["writer"]
+            requests += [{
+                "run_id": run_id, "phase": PHASE, "case_id": doc["id"], "subject": subject,
+                "engine": reader.spec, "cell_id": f"{PHASE}/{writer}/{reader.name}/{doc['id']}",
+                "file": str(expected.parent / entry["path"]), "file_sha256": entry["sha256"],
+                "expected": str(expected), "writer": writer, "writer_version": entry["writer_version"],
+                "reader": reader.name, "reader_version": reader.version,
+            } for reader in readers]
+    return requests
+
+
+def read_golden_cell(request: dict) -> tuple[str, str, dict]:
+    """A golden cell: the file must be the one the corpus lists, then read and compare."""
+    path = Path(request["file"])
+    actual = sha256_of(path)
+    if actual != request["file_sha256"]:
+        return "error", (f"golden file {path} is not the corpus's: sha256 {actual}, "
+                         f"expected.json says {request['file_sha256']}"), {}
+    document = json.loads(Path(request["expected"]).read_text(encoding="utf-8"))
+    engine = get_engine(request["engine"])
+    return read_and_compare(engine, document["features"], path, Table.from_document(document))
+
+
+def verify(corpus: Path, readers: Sequence[str], workdir: Path,
+           timeout_s: float = DEFAULT_TIMEOUT_S) -> VerifyResult:
+    """Check the corpus, read every golden file with every reader; results in `workdir`."""
+    documents = check_corpus(corpus.resolve())
+    run_id = new_run_id()
+    run_dir = (workdir / run_id).resolve()
+    infos = [engine_info(spec) for spec in readers]
+    requests = plan_golden(run_id, documents, infos)
+    in_driver = {i.spec for i in infos if not i.isolated}
+    isolated = [r for r in requests if r["engine"] not in in_driver]
+    local = [r for r in requests if r["engine"] in in_driver]
+    list(logged(run_isolated(isolated, run_dir, timeout_s, DEFAULT_MEMORY_LIMIT_MB), run_dir, PHASE))
+    list(logged((run_cell(r, run_dir) for r in local), run_dir, f"{PHASE}-driver"))
+    return VerifyResult(run_id, run_dir, consolidate(run_dir), read_cell_logs(run_dir))
