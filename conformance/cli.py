@@ -50,6 +50,10 @@ def _parser() -> argparse.ArgumentParser:
                      help="also exit 1 when any cell has one of these outcomes "
                           "(e.g. mismatch,crash; 'any' = any failure)")
     run.add_argument("--no-progress", action="store_true", help="no progress bar")
+    run.add_argument("--no-bad-files", action="store_true",
+                     help="no bad-file cells (the files every reader must reject; without "
+                          "--cases/--features all are read, with them those matching "
+                          "bad/<id> or their bad:/fault: tags, e.g. --cases 'bad/*')")
 
     read = sub.add_parser("read", help="print one file's canonical JSON document")
     read.add_argument("--engine", default="reference", help="engine that reads (default reference)")
@@ -129,7 +133,8 @@ def _run(args) -> int:
     config = RunConfig(workdir=args.workdir, master=args.master,
                        writers=_split_commas(args.writers) or engines,
                        readers=_split_commas(args.readers) or engines,
-                       case_globs=args.cases or (), features=args.features or ())
+                       case_globs=args.cases or (), features=args.features or (),
+                       bad_files=not args.no_bad_files)
     if args.timeout is not None:
         config.timeout_s = args.timeout
     try:

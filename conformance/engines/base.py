@@ -92,6 +92,14 @@ class Engine(ABC):
     def read(self, path: Path) -> Table:
         """Read the whole file at `path` into a canonical table."""
 
+    # How `read_verifying_checksums` turns page CRC checks on ('3.7.4 - Checksumming'), in
+    # the engine's own terms; None when the adapter has no such read.
+    checksum_verification: str | None = None
+
+    def read_verifying_checksums(self, path: Path) -> Table:
+        """`read` with every page's CRC checked, where `checksum_verification` says how."""
+        raise Unsupported(f"{self.name} has no page checksum verification in this adapter")
+
     def read_filtered(self, path: Path, predicate: Predicate) -> Table:
         """Read the rows matching `predicate`, letting the engine prune with whatever
         metadata it uses (statistics, page index, bloom filters, dictionaries).

@@ -49,6 +49,9 @@ direct-key `pe.create_decryption_properties(footer_key=...)` when it names an ex
 test key (`case_key_retriever`) or names none (the cases' explicit footer keys are tried);
 a supplied AAD prefix is the file's name (the suite's convention, `FILE_NAME`).
 
+Checksummed read (`read_verifying_checksums`): the same with `page_checksum_verification=True`
+(off by default).
+
 Filtered read: `pq.read_table(path, filters=<pyarrow.compute expression>)`, the
 constant an Arrow scalar of the case column's type (arrow_values.array_to_arrow,
 exact), cast to the file column's Arrow type when a writer stored it differently.
@@ -98,6 +101,7 @@ _ENCODING_PHYSICAL = {
                        "FIXED_LEN_BYTE_ARRAY"),
 }
 _ENCODING_PHYSICAL["PLAIN_DICTIONARY"] = _ENCODING_PHYSICAL["RLE_DICTIONARY"]
+CHECKSUM_VERIFICATION = "page_checksum_verification"  # pq.read_table keyword
 DICTIONARY_PAGE_LIMIT = 1 << 30  # bytes; far above any case, so no fallback to PLAIN
 
 # pyarrow 26's two ways to encrypt (pyarrow/_parquet_encryption.pyx): CryptoFactory +
@@ -158,6 +162,7 @@ class PyArrowEngine(Engine):
     name = "pyarrow"
     distribution = "pyarrow"
     capabilities = CAPABILITIES
+    checksum_verification = f"pq.read_table(..., {CHECKSUM_VERIFICATION}=True)"
 
     def write(self, case: Case, path: Path) -> None:
         import pyarrow.parquet as pq
@@ -172,6 +177,12 @@ class PyArrowEngine(Engine):
         import pyarrow.parquet as pq
 
         return arrow_to_table(pq.read_table(str(path), **read_kwargs(path)))
+
+    def read_verifying_checksums(self, path: Path) -> Table:
+        import pyarrow.parquet as pq
+
+        kwargs = {**read_kwargs(path), CHECKSUM_VERIFICATION: True}
+        return arrow_to_table(pq.read_table(str(path), **kwargs))
 
     def read_filtered(self, path: Path, predicate: Predicate) -> Table:
         import pyarrow.parquet as pq

@@ -29,6 +29,9 @@ the other columns stay plaintext), `parquet.encryption.plaintext.footer`,
 `parquet.encryption.data.key.length.bits`, key material stored in the footer. Reads go
 through the same factory: the key material in each key_metadata names its master key.
 
+Checksummed read (`read_verifying_checksums`): the read option
+`parquet.page.verify-checksum.enabled=true` (parquet-java's, off by default).
+
 Filtered read: `spark.read.parquet(path).filter(<col> <op> <literal>)`, the literal
 built exactly from the canonical value of the case column's type and cast to the
 file column's Spark type. With Spark's defaults the predicate is pushed down
@@ -54,6 +57,7 @@ from ._parquet_leaves import leaves
 from .base import Capabilities, Engine, Unsupported
 
 NANOS_PER_MICRO = 1_000
+VERIFY_CHECKSUM_OPTION = "parquet.page.verify-checksum.enabled"  # parquet-java, default false
 MAX_JAVA_CAUSES = 8
 LIES_REASON = ("deliberately untrue metadata (WriteOptions.lies) is written by the reference "
                "writer only")
@@ -140,6 +144,7 @@ class SparkEngine(Engine):
     distribution = "pyspark"
     capabilities = CAPABILITIES
     isolated = False  # needs the run's SparkSession, which lives in the driver
+    checksum_verification = f"spark.read.option('{VERIFY_CHECKSUM_OPTION}', 'true')"
 
     @staticmethod
     def _spark():
@@ -192,14 +197,18 @@ class SparkEngine(Engine):
     def read(self, path: Path) -> Table:
         return self._collect(path)
 
+    def read_verifying_checksums(self, path: Path) -> Table:
+        return self._collect(path, options={VERIFY_CHECKSUM_OPTION: "true"})
+
     def read_filtered(self, path: Path, predicate: Predicate) -> Table:
         return self._collect(path, predicate)
 
-    def _collect(self, path: Path, predicate: Predicate | None = None) -> Table:
+    def _collect(self, path: Path, predicate: Predicate | None = None,
+                 options: dict[str, str] | None = None) -> Table:
         from pyspark.sql import functions as F
 
         with _java_causes():
-            df = self._spark().read.parquet(str(path))
+            df = self._spark().read.options(**(options or {})).parquet(str(path))
             if predicate is not None:
                 df = df.filter(_condition(df, predicate))
             schema = Schema(tuple(_field_from_spark(f) for f in df.schema.fields))

@@ -6,7 +6,13 @@ worker subprocess) followed by the cells of in-driver engines (Spark itself,
 which needs the run's SparkSession):
 
 1. write: every writer writes every selected case into `<run dir>/files/<writer>/`;
-2. read: every reader reads every file that was written, compared with the case.
+2. read: every reader reads every file that was written, compared with the case; with
+   them, every reader reads every bad file of the corpus it must reject
+   (`conformance.golden.rejection`; `RunConfig.bad_files`).
+
+Bad files are selected like cases, by `bad/<id>` and their `bad:`/`fault:` tags: all of
+them when neither `case_globs` nor `features` is given, else those the filters match
+(`--cases 'bad/*'` for every one), so a run narrowed to some cases reads no bad file.
 
 The work dir must be shared by the driver and the executors (it is, in local
 mode; on a cluster, pass a shared `--workdir`). Every finished cell is logged
@@ -22,6 +28,7 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from conformance.cases import Case, all_cases, select
 from conformance.engines import DEFAULT_ENGINES, get_engine
@@ -31,6 +38,9 @@ from .execute import run_cell
 from .isolation import DEFAULT_MEMORY_LIMIT_MB, DEFAULT_TIMEOUT_S, run_isolated
 from .results import consolidate, count_logged, logged, read_cell_logs
 from .spark_session import get_session
+
+if TYPE_CHECKING:
+    from conformance.golden.bad_files import BadFile
 
 PROGRESS_POLL_S = 0.5
 TASKS_PER_CORE = 2  # a few large partitions: each Spark task costs ~50 ms of overhead
@@ -46,6 +56,7 @@ class RunConfig:
     features: Sequence[str] = ()
     timeout_s: float = DEFAULT_TIMEOUT_S
     memory_limit_mb: int | None = DEFAULT_MEMORY_LIMIT_MB
+    bad_files: bool = True  # the reject cells (see the module docstring)
     run_id: str = field(default_factory=lambda: new_run_id())
 
 
@@ -63,11 +74,26 @@ def new_run_id() -> str:
 
 
 def selected_cases(config: RunConfig) -> list[Case]:
+    """The catalogue cases the filters select (raises when they select no case and no bad file)."""
     cases = select(all_cases(), config.case_globs, config.features)
-    if not cases:
+    if not cases and not selected_bad_files(config):
         raise ValueError(f"no case matches --cases {list(config.case_globs)} "
                          f"--features {list(config.features)}")
     return cases
+
+
+def selected_bad_files(config: RunConfig) -> list[BadFile]:
+    """The bad files the run reads (`BadFile` entries), none when `config.bad_files` is off."""
+    if not config.bad_files:
+        return []
+    return _rejection().selected_bad_files(config.case_globs, config.features)
+
+
+def _rejection():
+    """`conformance.golden.rejection`, imported late: it builds on this package."""
+    from conformance.golden import rejection
+
+    return rejection
 
 
 def engine_info(spec: str) -> EngineInfo:
@@ -84,14 +110,17 @@ def run_matrix(config: RunConfig, on_progress: Callable[[int, int], None] | None
     readers = [engine_info(s) for s in config.readers]
     run_dir = (config.workdir / config.run_id).resolve()
     run_dir.mkdir(parents=True, exist_ok=True)
+    rejects = _plan_rejects(config, run_dir, readers)
     total = len(writers) * sum(1 + reads_per_write(case, len(readers)) for case in cases)
+    total += len(rejects)
     progress = _ProgressWatcher(run_dir, total, on_progress)
     runner = _PhaseRunner(config, run_dir)
     interrupted = False
     try:
         progress.start()
         written = runner.run("write", plan_writes(config.run_id, cases, writers), writers)
-        runner.run("read", plan_reads(config.run_id, cases, written, readers), readers)
+        reads = plan_reads(config.run_id, cases, written, readers)
+        runner.run("read", reads + rejects, readers)
     except KeyboardInterrupt:
         interrupted = True
         runner.cancel()
@@ -99,6 +128,11 @@ def run_matrix(config: RunConfig, on_progress: Callable[[int, int], None] | None
         progress.stop()
         results_dir = consolidate(run_dir)
     return RunResult(config.run_id, run_dir, results_dir, read_cell_logs(run_dir), interrupted)
+
+
+def _plan_rejects(config: RunConfig, run_dir: Path, readers: Sequence[EngineInfo]) -> list[dict]:
+    entries = selected_bad_files(config)
+    return _rejection().plan_rejects(config.run_id, run_dir, readers, entries) if entries else []
 
 
 class _PhaseRunner:

@@ -18,7 +18,7 @@ parts were written in.
 from __future__ import annotations
 
 import math
-from collections.abc import Mapping
+from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -53,7 +53,10 @@ RESULTS_SCHEMA = pa.schema(
 """One row per cell. ``reader``/``reader_version`` are null on write cells."""
 
 REQUIRED_COLUMNS = ("run_id", "cell_id", "phase", "case_id", "writer", "outcome")
-PHASES = ("write", "read")
+MATRIX_PHASES = ("write", "read")  # the writer x reader grid
+REJECT = "reject"  # a reader reading a bad file it must reject (conformance.golden.rejection)
+PHASES = (*MATRIX_PHASES, REJECT)
+READ_PHASES = ("read", REJECT)  # cells with a reader
 REFERENCE = "reference"
 
 
@@ -115,8 +118,9 @@ class Cell:
 
     @property
     def is_reference_self_check(self) -> bool:
-        """The reference reading what the reference wrote."""
-        return self.writer == REFERENCE and self.reader == REFERENCE
+        """The reference reading what the reference wrote, or rejecting a bad file of the
+        suite's corpus: either way a non-pass is the suite disagreeing with itself."""
+        return self.reader == REFERENCE and (self.writer == REFERENCE or self.phase == REJECT)
 
 
 @dataclass(frozen=True)
@@ -148,13 +152,27 @@ class ReportSummary:
 
     @property
     def writers(self) -> tuple[str, ...]:
-        return tuple(sorted({c.writer for c in self.cells}, key=engine_order))
+        """The writers of the writer x reader grid (not the bad-file corpus)."""
+        return _engines(c.writer for c in self.matrix_cells())
 
     @property
     def readers(self) -> tuple[str, ...]:
-        return tuple(
-            sorted({c.reader for c in self.cells if c.reader is not None}, key=engine_order)
-        )
+        """The readers of the writer x reader grid."""
+        return _engines(c.reader for c in self.matrix_cells() if c.reader is not None)
+
+    def matrix_cells(self) -> tuple[Cell, ...]:
+        return tuple(c for c in self.cells if c.phase in MATRIX_PHASES)
+
+    def reject_cells(self) -> tuple[Cell, ...]:
+        return tuple(c for c in self.cells if c.phase == REJECT)
+
+    def roles(self, engine: str) -> list[str]:
+        """What ``engine`` did in the run: writer, reader, bad-file reader, bad-file corpus."""
+        rejects = self.reject_cells()
+        return [role for role, names in (
+            ("writer", self.writers), ("reader", self.readers),
+            ("bad-file reader", {c.reader for c in rejects}),
+            ("bad-file corpus", {c.writer for c in rejects})) if engine in names]
 
     def non_pass(self) -> tuple[Cell, ...]:
         return tuple(c for c in self.cells if c.outcome != PASS)
@@ -167,6 +185,10 @@ class ReportSummary:
 def engine_order(name: str) -> tuple[int, str]:
     """Sort key for engine names: the reference first, then alphabetical."""
     return (0 if name == REFERENCE else 1, name)
+
+
+def _engines(names: Iterable[str]) -> tuple[str, ...]:
+    return tuple(sorted(set(names), key=engine_order))
 
 
 def load_results(path: str | Path) -> pa.Table:
@@ -191,7 +213,7 @@ def _validate(table: pa.Table, path: Path) -> None:
         nulls = table[name].null_count
         if nulls:
             raise ValueError(f"{path}: column {name!r} has {nulls} null value(s)")
-    read_rows = table.filter(pc.equal(table["phase"], "read"))
+    read_rows = table.filter(pc.is_in(table["phase"], pa.array(READ_PHASES)))
     if read_rows["reader"].null_count:
         raise ValueError(f"{path}: {read_rows['reader'].null_count} read cell(s) without a reader")
     for name, allowed in (("phase", PHASES), ("outcome", OUTCOMES)):

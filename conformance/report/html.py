@@ -12,11 +12,15 @@ Layout, top to bottom:
    (Okabe-Ito / Tol colour-blind-safe palette; the text label means colour
    is never the only cue); the full breakdown is in its tooltip.
 3. The writers' write phase: per writer, the count of each outcome.
-4. One grid per feature tag, each in a collapsible ``<details>`` whose
+4. The metadata validation per writer: the validator's findings by kind.
+5. Bad files (must reject): per reader, its verdicts on the bad-file corpus
+   (rejected, accepted, ...), and an anchored section per reader listing each file
+   it did not reject with the fault and the evidence (``rejections``).
+6. One grid per feature tag, each in a collapsible ``<details>`` whose
    summary shows the tag's pass ratio and worst outcome, grouped under a
    heading per tag prefix (``type``, ``encoding``, ... and ``other`` for
    tags without a prefix).
-5. The non-pass cells, once each: one anchored section per (writer, reader)
+7. The non-pass cells of the grids, once each: one anchored section per (writer, reader)
    pair (and per writer for the write phase) with a row per cell: case id,
    outcome, feature tags, file, and the detail in a ``<pre>``.
 
@@ -35,10 +39,11 @@ import html
 import json
 from pathlib import Path
 
-from .dataset import Cell, ReportSummary, engine_order
+from .dataset import REJECT, Cell, ReportSummary, engine_order
 from .findings import VALIDATOR, findings_by_writer
 from .grid import Grid, Tally, feature_grids, group_by_prefix, run_grid
 from .outcomes import DESCRIPTIONS, OUTCOMES, PASS, severity
+from .rejections import VERDICTS, ReaderRejections, cell_verdict, fault, rejections_by_reader
 from .text import truncate, visible_controls
 
 DETAIL_LIMIT = 20_000
@@ -243,13 +248,11 @@ def _header(summary: ReportSummary) -> str:
 
 
 def _engines(summary: ReportSummary) -> str:
-    writers, readers = set(summary.writers), set(summary.readers)
     rows = []
     for name, versions in summary.engines.items():
-        roles = [r for r, s in (("writer", writers), ("reader", readers)) if name in s]
         rows.append(
             f'<tr><th scope="row">{esc(name)}</th><td>{esc(", ".join(versions)) or "&mdash;"}'
-            f"</td><td>{' + '.join(roles)}</td></tr>"
+            f"</td><td>{' + '.join(summary.roles(name))}</td></tr>"
         )
     return (
         "<table><thead><tr><th>Engine</th><th>Version</th><th>Role</th></tr></thead><tbody>"
@@ -337,13 +340,13 @@ def _failure_row(cell: Cell) -> str:
 def _failures(summary: ReportSummary) -> str:
     groups: dict[tuple[str, str, str | None], list[Cell]] = {}
     totals: dict[tuple[str, str, str | None], int] = {}
-    for cell in summary.cells:
+    for cell in summary.matrix_cells():  # the bad-file cells have a section of their own
         key = (cell.phase, cell.writer, cell.reader)
         totals[key] = totals.get(key, 0) + 1
         if cell.outcome != PASS:
             groups.setdefault(key, []).append(cell)
     if not groups:
-        return "<p>Every cell passed.</p>"
+        return "<p>Every cell of the writer &times; reader grid passed.</p>"
 
     def order(key: tuple[str, str, str | None]) -> tuple:
         phase, writer, reader = key
@@ -399,6 +402,39 @@ def _metadata_findings(summary: ReportSummary) -> str:
             + "".join(rows) + "</tbody></table>")
 
 
+def _bad_files(summary: ReportSummary) -> str:
+    readers = rejections_by_reader(summary)
+    if not readers:
+        return '<p class="muted">No bad file was read in this run.</p>'
+    head = "".join(f"<th>{esc(v)}</th>" for v in VERDICTS)
+    rows = []
+    for reader, tally in readers.items():
+        counts = "".join(f"<td>{tally.verdicts[v]}</td>" for v in VERDICTS)
+        link = (f'<a href="#{group_id(REJECT, "", reader)}">files</a>' if tally.findings else "")
+        rows.append(f'<tr><th scope="row">{esc(reader)}</th><td>{esc(tally.version)}</td>{counts}'
+                    f"<td>{tally.total}</td><td>{link}</td></tr>")
+    parts = ['<p class="muted">Every reader reads every file of the bad-file corpus, one fault '
+             "each, and must reject it: <em>accepted</em> means it returned data, <em>wrong "
+             "class</em> that the reference raised another error than the catalogue documents. "
+             "These cells are not in the grids above.</p>",
+             f"<table><thead><tr><th>Reader</th><th>Version</th>{head}<th>total</th>"
+             f"<th>Details</th></tr></thead><tbody>{''.join(rows)}</tbody></table>"]
+    parts += [_bad_file_findings(reader, tally) for reader, tally in readers.items() if tally.findings]
+    return "\n".join(parts)
+
+
+def _bad_file_findings(reader: str, tally: ReaderRejections) -> str:
+    rows = "".join(
+        f'<tr><td><code>{esc(c.case_id)}</code></td><td>{_badge(c.outcome, cell_verdict(c))}</td>'
+        f"<td>{esc(fault(c))}</td><td><pre>{esc(truncate(c.detail, DETAIL_LIMIT))}</pre></td></tr>"
+        for c in tally.findings)
+    return (f'<section class="group" id="{group_id(REJECT, "", reader)}"><h3>{esc(reader)} did not '
+            f'reject <small class="muted">{len(tally.findings)} of {tally.total}</small></h3>'
+            '<table class="fails"><colgroup><col class="c-case"><col class="c-outcome">'
+            '<col class="c-tags"><col></colgroup><thead><tr><th>File</th><th>Verdict</th>'
+            f"<th>Fault</th><th>Evidence</th></tr></thead><tbody>{rows}</tbody></table></section>")
+
+
 def to_html(summary: ReportSummary) -> str:
     grid = run_grid(summary)
     title = f"Conformance report {summary.run_id}".strip()
@@ -412,7 +448,7 @@ def to_html(summary: ReportSummary) -> str:
             "</head><body>",
             '<nav><a href="#engines">Engines</a><a href="#outcomes">Outcomes</a>'
             '<a href="#grid">Writer &times; reader</a><a href="#writers">Writers</a>'
-            '<a href="#metadata">Metadata validation</a>'
+            '<a href="#metadata">Metadata validation</a><a href="#bad-files">Bad files</a>'
             '<a href="#features">Features</a><a href="#failures">Non-pass cells</a></nav>',
             _header(summary),
             '<h2 id="grid">Writer &times; reader</h2>',
@@ -423,6 +459,8 @@ def to_html(summary: ReportSummary) -> str:
             _writers(summary, grid),
             '<h2 id="metadata">Metadata validation (per writer)</h2>',
             _metadata_findings(summary),
+            '<h2 id="bad-files">Bad files (must reject)</h2>',
+            _bad_files(summary),
             '<h2 id="features">By feature tag</h2>',
             _features(summary),
             '<h2 id="failures">Non-pass cells</h2>',

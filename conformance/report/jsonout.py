@@ -10,11 +10,18 @@ Schema (``schema_version`` 1; UTF-8, strict JSON: no NaN or Infinity)::
       "engines": {name: [version, ...], ...},   # reference first
       "total": int,                   # number of cells
       "counts": {outcome: int, ...},  # all seven outcomes, worst first
-      "reference_self_check": {"cells": int, "non_pass": int},
+      "reference_self_check": {"cells": int, "non_pass": int},   # incl. its bad-file cells
+      "metadata_findings": {writer: {...}, ...},   # findings.WriterFindings.to_json
+      "bad_files": {                  # reject cells per reader (rejections)
+        reader: {"version": str, "total": int,
+                 "counts": {verdict: int, ...},   # rejection.VERDICTS, all of them
+                 "findings": [{"case_id": "bad/<id>", "file": str, "verdict": str,
+                               "outcome": str, "fault": str, "detail": str}, ...]}, ...
+      },
       "cells": [                      # every row of the results dataset,
         {                             # sorted by (run_id, cell_id)
           "run_id": str, "cell_id": str,
-          "phase": "write" | "read",
+          "phase": "write" | "read" | "reject",
           "case_id": str, "format": str,
           "features": [str, ...], "spec": [str, ...],
           "writer": str, "writer_version": str,
@@ -40,6 +47,7 @@ from pathlib import Path
 
 from .dataset import ReportSummary
 from .findings import findings_by_writer
+from .rejections import rejections_by_reader
 
 SCHEMA_VERSION = 1
 
@@ -61,6 +69,8 @@ def to_json(summary: ReportSummary) -> dict:
         },
         "metadata_findings": {writer: tally.to_json()
                               for writer, tally in findings_by_writer(summary).items()},
+        "bad_files": {reader: tally.to_json()
+                      for reader, tally in rejections_by_reader(summary).items()},
         "cells": [_cell(c) for c in summary.cells],
     }
 

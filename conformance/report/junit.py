@@ -7,6 +7,8 @@ Layout::
         <testcase classname=WRITER name="CASE [WRITER]" time=>
       <testsuite name="read:READER">           one per reader
         <testcase classname=READER name="CASE [WRITER -> READER]" time=>
+      <testsuite name="reject:READER">         one per reader of the bad files
+        <testcase classname=READER name="bad/ID [must reject: READER]" time=>
 
 Outcome -> JUnit element: mismatch -> ``<failure>``; error, crash, timeout ->
 ``<error>``; unsupported, skipped -> ``<skipped>``; pass -> nothing. The
@@ -24,7 +26,7 @@ import xml.etree.ElementTree as ET
 from collections.abc import Sequence
 from pathlib import Path
 
-from .dataset import Cell, ReportSummary, engine_order
+from .dataset import READ_PHASES, REJECT, Cell, ReportSummary, engine_order
 from .text import first_line, visible_controls
 
 ELEMENT_FOR_OUTCOME = {
@@ -50,6 +52,8 @@ def _seconds(value: float) -> str:
 def _testcase(parent: ET.Element, cell: Cell) -> None:
     if cell.phase == "write":
         classname, name = cell.writer, f"{cell.case_id} [{cell.writer}]"
+    elif cell.phase == REJECT:
+        classname, name = cell.reader or "", f"{cell.case_id} [must reject: {cell.reader}]"
     else:
         classname, name = cell.reader or "", f"{cell.case_id} [{cell.writer} -> {cell.reader}]"
     case = ET.SubElement(
@@ -100,11 +104,13 @@ def to_junit(summary: ReportSummary) -> ET.ElementTree:
     if writes:
         versions = {f"{w}_version": ", ".join(summary.engines.get(w, ())) for w in summary.writers}
         _suite(root, WRITE_SUITE, writes, {**run, **versions})
-    readers = sorted({c.reader for c in summary.cells if c.phase == "read"}, key=engine_order)
-    for reader in readers:
-        cells = [c for c in summary.cells if c.phase == "read" and c.reader == reader]
-        version = ", ".join(summary.engines.get(reader, ()))
-        _suite(root, f"read:{reader}", cells, {**run, "reader": reader, "reader_version": version})
+    for phase in READ_PHASES:
+        readers = sorted({c.reader for c in summary.cells if c.phase == phase}, key=engine_order)
+        for reader in readers:
+            cells = [c for c in summary.cells if c.phase == phase and c.reader == reader]
+            version = ", ".join(summary.engines.get(reader, ()))
+            _suite(root, f"{phase}:{reader}", cells,
+                   {**run, "reader": reader, "reader_version": version})
     tree = ET.ElementTree(root)
     ET.indent(tree)
     return tree

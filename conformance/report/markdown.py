@@ -2,7 +2,8 @@
 
 Sections: summary (run, formats, cell count, reference self-check), engines,
 outcome counts, the writer x reader grid (``passes/total`` and the worst
-outcome of each square), the writers' write phase, and the non-pass cells
+outcome of each square), the writers' write phase, metadata validation, the bad files
+(per reader: rejected, accepted, ..., and each file it did not reject), and the non-pass cells
 grouped by reader (write-phase ones under their writer) with the first lines
 of each detail in a code block. Engine output is never trusted as Markdown:
 inline text is escaped, details go into fences longer than any backtick run
@@ -15,10 +16,11 @@ import html
 import re
 from pathlib import Path
 
-from .dataset import Cell, ReportSummary, engine_order
+from .dataset import REJECT, Cell, ReportSummary, engine_order
 from .findings import findings_by_writer
 from .grid import Grid, Tally, run_grid
 from .outcomes import DESCRIPTIONS, OUTCOMES, PASS, severity
+from .rejections import VERDICTS, cell_verdict, fault, rejections_by_reader
 from .text import first_lines, visible_controls
 
 DETAIL_LINES = 3
@@ -84,11 +86,10 @@ def _summary(summary: ReportSummary) -> list[str]:
 
 
 def _engines(summary: ReportSummary) -> list[str]:
-    writers, readers = set(summary.writers), set(summary.readers)
     rows = []
     for name, versions in summary.engines.items():
-        roles = [r for r, s in (("writer", writers), ("reader", readers)) if name in s]
-        rows.append([md_text(name), md_text(", ".join(versions)) or "—", " + ".join(roles)])
+        roles = " + ".join(summary.roles(name))
+        rows.append([md_text(name), md_text(", ".join(versions)) or "—", roles])
     return ["## Engines", "", *_table(["Engine", "Version", "Role"], rows), ""]
 
 
@@ -159,6 +160,33 @@ def _metadata_findings(summary: ReportSummary) -> list[str]:
     return [*lines, *_table(["Writer", "files", "files with untrue items", "findings by kind"], rows), ""]
 
 
+def _bad_files(summary: ReportSummary) -> list[str]:
+    readers = rejections_by_reader(summary)
+    if not readers:
+        return []
+    lines = ["## Bad files (must reject)", "",
+             "Every reader reads every file of the bad-file corpus, one fault each; it must "
+             "reject them all. *accepted*: it returned data; *wrong class*: the reference raised "
+             "another error than the catalogue documents.", ""]
+    rows = [[md_text(reader), md_text(tally.version) or "—",
+             *(str(tally.verdicts[v]) for v in VERDICTS), str(tally.total)]
+            for reader, tally in readers.items()]
+    lines += [*_table(["Reader", "Version", *VERDICTS, "total"], rows), ""]
+    for reader, tally in readers.items():
+        if tally.findings:
+            lines += [f"### {md_code(reader)} did not reject ({len(tally.findings)})", ""]
+            for cell in tally.findings:
+                lines += _bad_file_item(cell)
+            lines.append("")
+    return lines
+
+
+def _bad_file_item(cell: Cell) -> list[str]:
+    lines = [f"- **{cell_verdict(cell)}** {md_code(cell.case_id)}: {md_text(fault(cell))}"]
+    detail = first_lines(cell.detail, DETAIL_LINES, DETAIL_WIDTH)
+    return [*lines, "", *md_block(detail, indent="  "), ""] if detail else lines
+
+
 def _cell_item(cell: Cell, *, by_reader: bool) -> list[str]:
     who = f" written by {md_code(cell.writer)}" if by_reader else ""
     where = f", file {md_code(cell.file)}" if cell.file else ""
@@ -174,10 +202,10 @@ def _sorted(cells: list[Cell]) -> list[Cell]:
 
 
 def _non_pass(summary: ReportSummary) -> list[str]:
-    failing = summary.non_pass()
+    failing = [c for c in summary.non_pass() if c.phase != REJECT]  # those: _bad_files
     lines = ["## Non-pass cells", ""]
     if not failing:
-        return [*lines, "Every cell passed.", ""]
+        return [*lines, "Every cell of the writer x reader grid passed.", ""]
     writes = [c for c in failing if c.phase == "write"]
     if writes:
         lines += ["### Write phase", ""]
@@ -207,6 +235,7 @@ def to_markdown(summary: ReportSummary) -> str:
         _grid(grid),
         _writers(summary, grid),
         _metadata_findings(summary),
+        _bad_files(summary),
         _non_pass(summary),
     ]
     text = "\n".join(line for section in sections for line in section)

@@ -12,6 +12,7 @@ from conformance.report import exit_code, write_reports
 CRASHING = "tests.support.crashing_engine:CrashingEngine"
 CASES = ["physical/int32-optional", "physical/string-required", "physical/uint64-optional",
          "shape/row-groups"]
+BAD_FILE = "framing/bad-leading-magic"  # selected like a case, by bad/<id>
 
 pytestmark = [pytest.mark.spark, pytest.mark.usefixtures("importable_tests")]
 
@@ -21,7 +22,7 @@ def run(spark, tmp_path_factory):
     config = RunConfig(workdir=tmp_path_factory.mktemp("work"),
                        writers=["reference", "spark"],
                        readers=["reference", "spark", CRASHING],
-                       case_globs=CASES, timeout_s=10)
+                       case_globs=[*CASES, f"bad/{BAD_FILE}"], timeout_s=10)
     progress = []
     result = run_matrix(config, lambda done, total: progress.append((done, total)))
     return result, progress
@@ -33,9 +34,18 @@ def _cells(result):
 
 def test_every_cell_is_recorded(run):
     result, progress = run
-    # 4 cases x 2 writers x (1 write + 3 reads + the validator's check)
-    assert len(result.records) == 4 * 2 * 5
-    assert progress[-1] == (40, 40)
+    # 4 cases x 2 writers x (1 write + 3 reads + the validator's check) + 1 bad file x 3 readers
+    assert len(result.records) == 4 * 2 * 5 + 3
+    assert progress[-1] == (43, 43)
+
+
+def test_every_reader_reads_the_selected_bad_file(run):
+    cells = _cells(run[0])
+    assert cells[f"reject/reference/{BAD_FILE}"]["outcome"] == "pass"
+    # Measured (PySpark 4.3.0): Spark reads the file whose leading magic is 'PAR0'.
+    spark = cells[f"reject/spark/{BAD_FILE}"]
+    assert spark["outcome"] == "mismatch" and "returned 10 rows" in spark["detail"]
+    assert cells[f"reject/crashing/{BAD_FILE}"]["outcome"] == "pass"  # it raises on every file
 
 
 def test_the_validator_checks_every_written_file(run):
@@ -99,9 +109,9 @@ def test_files_are_kept_with_their_hash(run):
 def test_results_dataset_reads_back_with_pyarrow_and_duckdb(run, tmp_path):
     result = run[0]
     table = pq.read_table(result.results_dir)
-    assert table.num_rows == 40
+    assert table.num_rows == 43
     n = duckdb.sql(f"select count(*) from '{result.results_dir}/*.parquet'").fetchall()[0][0]
-    assert n == 40
+    assert n == 43
     summary = write_reports(result.results_dir, tmp_path / "report")
     assert (tmp_path / "report" / "index.html").is_file()
     assert exit_code(summary, set()) == 0

@@ -1,0 +1,217 @@
+"""The bad-file cells of the matrix: every reader must reject every bad file.
+
+The idea is JSONTestSuite's ``n_`` files and toml-test's ``invalid/`` tree: a
+parser that accepts input the spec forbids is wrong, however plausible the
+values it returns. The files are the catalogue of ``conformance.golden.bad_files``
+(one fault each, its documented error class, its spec sections); this module
+plans one ``reject`` cell per (bad file, reader) and runs it.
+
+Outcomes of a reject cell (the matrix's vocabulary, read for "must reject"):
+
+* ``pass``: the reader raised, detail ``rejected: <Class>: <message>``. For the
+  reference the class must also be the catalogue's ``error_class``;
+* ``mismatch``: the reader returned data (detail ``accepted a file that must be
+  rejected (<fault>): returned N rows`` and a preview), or the reference raised
+  another class than the documented one (detail names both);
+* ``unsupported``: the adapter raised ``Unsupported``, with its reason;
+* ``crash`` / ``timeout``: from the isolation around every cell, as elsewhere;
+* ``error``: the bad file is not where the plan put it (the harness, not the reader).
+
+How each reader reads (``mode`` of the request):
+
+* ``catalogue`` (the reference): ``read_parquet`` with the entry's exact
+  ``ReadOptions`` (checksum verification, explicit keys, or none), the reader its
+  adapter uses;
+* ``engine`` (every other reader): the adapter's ``read(path)``; where the entry
+  asks for checksum verification, ``read_verifying_checksums`` when the adapter
+  has one, else the engine's defaults, and the detail says which. A peer cannot
+  be handed explicit keys through ``read(path)``: for an entry read with keys,
+  the detail says its rejection may be for the missing key rather than the fault.
+
+Entries whose fault is in the reading, not the bytes (a wrong or missing key:
+``BadFile.valid_read_options`` is set, the bytes are a valid file), are cells of
+the reference only: a peer's ``read(path)`` cannot be given the wrong key or be
+denied the right one, so its cell would measure the adapter's key convention,
+not the engine.
+
+Bad files are not gated by declared capabilities: a reader must reject a file
+the spec forbids whatever features it claims.
+"""
+
+from __future__ import annotations
+
+import importlib.metadata
+from collections.abc import Sequence
+from dataclasses import dataclass
+from functools import cache
+from pathlib import Path
+
+from conformance.cases import select
+from conformance.engines import Engine, Unsupported, get_engine
+from conformance.matrix.cells import EngineInfo
+from conformance.matrix.execute import describe_exception, sha256_of
+from conformance.values import Table
+from reference_impl.parquet import errors
+from reference_impl.parquet.reader import read_parquet
+
+from .bad_files import BadFile, bad_files, file_name, write_bad_files
+
+__all__ = ["BAD_FILES_DIR", "CASE_PREFIX", "REFERENCE", "VERDICTS", "WRITER", "fault_of",
+           "plan_rejects", "reject_cell", "selected_bad_files", "verdict"]
+
+PHASE = "reject"
+WRITER = "bad-files"  # the "writer" of a reject cell: the catalogue
+REFERENCE = "reference"
+CASE_PREFIX = "bad/"
+BAD_FILES_DIR = Path("files") / "bad"  # relative to the run dir
+FORMAT = "parquet"
+CATALOGUE_MODE = "catalogue"
+ENGINE_MODE = "engine"
+PREVIEW_ROWS = 3
+REJECTED = "rejected"
+ACCEPTED = "accepted"
+WRONG_CLASS = "wrong class"
+# What a reject cell's outcome and detail say about the reader, most alarming first.
+VERDICTS = (ACCEPTED, WRONG_CLASS, "crash", "timeout", "error", "unsupported", REJECTED)
+NO_KEYS_NOTE = ("the engine was not handed this file's keys (explicit keys named by no "
+                "key_metadata; read(path) takes none): a rejection may be for the missing key, "
+                "not the fault")
+NO_CHECKSUM_NOTE = ("read with the engine's defaults: its adapter has no page checksum "
+                    "verification (the crc is optional, '3.7.4 - Checksumming')")
+
+
+@dataclass(frozen=True)
+class _Selectable:
+    """A bad file as `conformance.cases.select` sees a case: an id and feature tags."""
+
+    id: str
+    features: tuple[str, ...]
+    entry: BadFile
+
+
+def case_id(entry: BadFile) -> str:
+    return CASE_PREFIX + entry.id
+
+
+def features(entry: BadFile) -> list[str]:
+    """``bad:<error class>`` and ``fault:<area>`` (the id's first part: framing, page, ...)."""
+    area = entry.id.partition("/")[0]
+    return [f"bad:{entry.error_class}", f"fault:{area}"]
+
+
+def selected_bad_files(case_globs: Sequence[str] = (), feature_patterns: Sequence[str] = ()
+                       ) -> list[BadFile]:
+    """The entries a run's ``--cases``/``--features`` select, matched like cases against
+    ``bad/<id>`` and ``features``: all of them without a filter, none for a filter
+    that names only catalogue cases."""
+    subjects = [_Selectable(case_id(e), tuple(features(e)), e) for e in bad_files()]
+    return [s.entry for s in select(subjects, case_globs, feature_patterns)]
+
+
+def plan_rejects(run_id: str, run_dir: Path, readers: Sequence[EngineInfo],
+                 entries: Sequence[BadFile] | None = None) -> list[dict]:
+    """Write the bad files into ``<run_dir>/files/bad`` and plan one reject cell per
+    (entry, reader) for ``entries`` (default: the whole catalogue)."""
+    write_bad_files(run_dir / BAD_FILES_DIR)
+    version = importlib.metadata.version("columnar-conformance")
+    requests = []
+    for entry in bad_files() if entries is None else entries:
+        file = (BAD_FILES_DIR / file_name(entry)).as_posix()
+        sha256 = sha256_of(run_dir / file)
+        for reader in readers:
+            if reader.name != REFERENCE and entry.valid_read_options is not None:
+                continue  # a fault in the reading: see the module docstring
+            requests.append(_request(run_id, entry, reader, file, sha256, version))
+    return requests
+
+
+def _request(run_id: str, entry: BadFile, reader: EngineInfo, file: str, sha256: str,
+             version: str) -> dict:
+    mode = CATALOGUE_MODE if reader.name == REFERENCE else ENGINE_MODE
+    return {"run_id": run_id, "phase": PHASE, "mode": mode, "case_id": case_id(entry),
+            "bad_file": entry.id,
+            "subject": {"format": FORMAT, "features": features(entry), "spec": list(entry.spec)},
+            "engine": reader.spec, "cell_id": f"{PHASE}/{reader.name}/{entry.id}",
+            "file": file, "file_sha256": sha256, "writer": WRITER, "writer_version": version,
+            "reader": reader.name, "reader_version": reader.version}
+
+
+@cache
+def _catalogue() -> dict[str, BadFile]:
+    return {entry.id: entry for entry in bad_files()}
+
+
+def fault_of(cell_case_id: str) -> str | None:
+    """The catalogue's fault of a reject cell's ``bad/<id>``; None for an id it no longer has."""
+    entry = _catalogue().get(cell_case_id.removeprefix(CASE_PREFIX))
+    return None if entry is None else entry.fault
+
+
+def reject_cell(request: dict, workdir: Path) -> tuple[str, str, dict]:
+    """(outcome, detail, extra) of one reject cell; see the module docstring."""
+    entry = _catalogue()[request["bad_file"]]
+    path = workdir / request["file"]
+    if not path.is_file():
+        return "error", f"no bad file at {path}: the plan wrote none there", {}
+    if request["mode"] == CATALOGUE_MODE:
+        return (*_catalogue_read(entry, path), {})
+    return (*_engine_read(get_engine(request["engine"]), entry, path), {})
+
+
+def _catalogue_read(entry: BadFile, path: Path) -> tuple[str, str]:
+    try:
+        contents = read_parquet(path, **entry.read_options.kwargs())
+    except Exception as exc:  # noqa: BLE001 - rejecting is the expected answer
+        if type(exc) is getattr(errors, entry.error_class):
+            return "pass", f"{REJECTED}: {describe_exception(exc)}"
+        return "mismatch", (f"{REJECTED} with {type(exc).__name__}, but the catalogue documents "
+                            f"{entry.error_class}: {describe_exception(exc)}")
+    records = contents.records
+    return "mismatch", _accepted(entry, len(records), repr(records[:PREVIEW_ROWS]))
+
+
+def _engine_read(engine: Engine, entry: BadFile, path: Path) -> tuple[str, str]:
+    verifying = entry.read_options.verify_checksums and engine.checksum_verification is not None
+    notes = _read_notes(engine, entry, verifying)
+    try:
+        table = engine.read_verifying_checksums(path) if verifying else engine.read(path)
+    except Unsupported as exc:
+        return "unsupported", _with_notes(str(exc), notes)
+    except Exception as exc:  # noqa: BLE001 - rejecting is the expected answer
+        return "pass", _with_notes(f"{REJECTED}: {describe_exception(exc)}", notes)
+    return "mismatch", _with_notes(_accepted(entry, len(table.rows), _preview(table)), notes)
+
+
+def _read_notes(engine: Engine, entry: BadFile, verifying: bool) -> list[str]:
+    """How the engine read, where it differs from the catalogue's read options."""
+    options = entry.read_options
+    notes = []
+    if verifying:
+        notes.append(f"read with page checksum verification: {engine.checksum_verification}")
+    elif options.verify_checksums:
+        notes.append(NO_CHECKSUM_NOTE)
+    if options.footer_key is not None or options.column_keys:
+        notes.append(NO_KEYS_NOTE)
+    return notes
+
+
+def _with_notes(detail: str, notes: list[str]) -> str:
+    return "\n".join([detail, *(f"note: {note}" for note in notes)])
+
+
+def _accepted(entry: BadFile, rows: int, preview: str) -> str:
+    return (f"{ACCEPTED} a file that must be rejected ({entry.fault}): returned {rows} rows\n"
+            f"first rows: {preview}")
+
+
+def _preview(table: Table) -> str:
+    return str(Table(table.schema, table.rows[:PREVIEW_ROWS]).to_document()["rows"])
+
+
+def verdict(outcome: str, detail: str) -> str:
+    """What a reject cell says about its reader, one of ``VERDICTS``."""
+    if outcome == "pass":
+        return REJECTED
+    if outcome == "mismatch":
+        return ACCEPTED if detail.startswith(ACCEPTED) else WRONG_CLASS
+    return outcome

@@ -1,0 +1,268 @@
+"""Reject cells (conformance/golden/rejection.py; issue 6, item 3, the matrix part).
+
+Every reader reads every bad file; accepting one or returning data from it is a
+finding (``mismatch``), a crash is a finding (``crash``), raising is ``pass``; the
+reference must also raise the catalogue's error class. The engines are real
+(reference, pyarrow, DuckDB, fastparquet; Spark in tests/matrix/test_run_matrix.py);
+where a test pins an engine's verdict, it is the one measured with the versions of
+ENGINE-NOTES.md, and the test says so.
+"""
+
+from __future__ import annotations
+
+import json
+import shutil
+from pathlib import Path
+
+import pyarrow as pa
+import pyarrow.parquet as pq
+import pytest
+
+from conformance.golden.bad_files import bad_files, file_name
+from conformance.golden.rejection import (
+    ACCEPTED,
+    BAD_FILES_DIR,
+    NO_CHECKSUM_NOTE,
+    NO_KEYS_NOTE,
+    REJECTED,
+    VERDICTS,
+    WRITER,
+    plan_rejects,
+    selected_bad_files,
+    verdict,
+)
+from conformance.matrix import RunConfig
+from conformance.matrix.cells import OUTCOMES, RESULT_SCHEMA
+from conformance.matrix.execute import run_cell
+from conformance.matrix.isolation import run_isolated
+from conformance.matrix.run import engine_info, selected_cases
+from conformance.report import exit_code, summarise, write_reports
+from conformance.report.grid import feature_grids, run_grid
+
+PEERS = ("pyarrow", "duckdb", "fastparquet")
+READERS = ("reference", *PEERS)
+CRASHING = "tests.support.crashing_engine:CrashingEngine"
+ENTRIES = bad_files()
+BYTE_FAULTS = [e for e in ENTRIES if e.valid_read_options is None]
+KEY_FAULTS = [e for e in ENTRIES if e.valid_read_options is not None]
+
+
+@pytest.fixture(scope="module")
+def run_dir(tmp_path_factory) -> Path:
+    return tmp_path_factory.mktemp("run")
+
+
+@pytest.fixture(scope="module")
+def requests(run_dir) -> list[dict]:
+    return plan_rejects("t", run_dir, [engine_info(r) for r in READERS])
+
+
+@pytest.fixture(scope="module")
+def records(requests, run_dir) -> dict[str, dict]:
+    """Every planned cell run once, in this process (the worker's code path, without isolation)."""
+    return {r["cell_id"]: run_cell(r, run_dir) for r in requests}
+
+
+def _cell(records: dict[str, dict], reader: str, bad_id: str) -> dict:
+    return records[f"reject/{reader}/{bad_id}"]
+
+
+# ---- planning -------------------------------------------------------------------------
+
+def test_one_cell_per_bad_file_per_reader_and_key_faults_for_the_reference_only(requests):
+    cell_ids = [r["cell_id"] for r in requests]
+    assert len(set(cell_ids)) == len(cell_ids)
+    assert len(requests) == len(ENTRIES) + len(PEERS) * len(BYTE_FAULTS)
+    planned = {(r["reader"], r["bad_file"]) for r in requests}
+    assert {("reference", e.id) for e in ENTRIES} <= planned
+    assert {(p, e.id) for p in PEERS for e in BYTE_FAULTS} <= planned
+    assert not {(p, e.id) for p in PEERS for e in KEY_FAULTS} & planned
+
+
+def test_requests_name_the_catalogue_file_its_hash_and_subject(requests, run_dir):
+    by_id = {e.id: e for e in ENTRIES}
+    for r in requests:
+        entry = by_id[r["bad_file"]]
+        assert r["phase"] == "reject" and r["writer"] == WRITER and r["writer_version"]
+        assert r["case_id"] == f"bad/{entry.id}"
+        assert r["file"] == (BAD_FILES_DIR / file_name(entry)).as_posix()
+        assert (run_dir / r["file"]).read_bytes() == entry.make()
+        assert len(r["file_sha256"]) == 64
+        assert r["subject"] == {"format": "parquet", "spec": list(entry.spec), "features": [
+            f"bad:{entry.error_class}", f"fault:{entry.id.split('/')[0]}"]}
+
+
+def _ids(entries) -> list[str]:
+    return [e.id for e in entries]
+
+
+def test_bad_files_are_selected_like_cases():
+    assert _ids(selected_bad_files()) == _ids(ENTRIES)
+    assert selected_bad_files(["physical/int32-required"]) == []
+    assert _ids(selected_bad_files(["bad/*"])) == _ids(ENTRIES)
+    assert _ids(selected_bad_files(["bad/framing/*"])) == [
+        e.id for e in ENTRIES if e.id.startswith("framing/")]
+    assert _ids(selected_bad_files((), ["fault:encryption", "bad:MissingKey"])) == [
+        e.id for e in ENTRIES if e.id.startswith("encryption/") and e.error_class == "MissingKey"]
+
+
+def test_a_run_of_bad_files_only_needs_no_case_and_can_turn_them_off():
+    assert selected_cases(RunConfig(case_globs=["bad/*"])) == []
+    with pytest.raises(ValueError, match="no case matches"):
+        selected_cases(RunConfig(case_globs=["bad/*"], bad_files=False))
+
+
+# ---- outcomes -------------------------------------------------------------------------
+
+@pytest.mark.parametrize("entry", ENTRIES, ids=lambda e: e.id)
+def test_the_reference_rejects_each_bad_file_with_its_class(records, entry):
+    cell = _cell(records, "reference", entry.id)
+    assert cell["outcome"] == "pass", cell["detail"]
+    assert cell["detail"].startswith(f"{REJECTED}: {entry.error_class}: ")
+
+
+def test_peer_cells_are_outcomes_of_the_vocabulary_with_evidence(records):
+    peer_cells = [r for r in records.values() if r["reader"] in PEERS]
+    assert len(peer_cells) == len(PEERS) * len(BYTE_FAULTS)
+    for cell in peer_cells:
+        assert cell["outcome"] in OUTCOMES
+        assert cell["detail"], cell["cell_id"]
+        if cell["outcome"] == "pass":
+            assert cell["detail"].startswith(f"{REJECTED}: ")
+        if cell["outcome"] == "mismatch":
+            assert cell["detail"].startswith(f"{ACCEPTED} a file that must be rejected (")
+            assert "returned 10 rows" in cell["detail"] and "first rows: " in cell["detail"]
+
+
+def test_checksum_verification_is_asked_for_where_the_adapter_has_it(records):
+    # Measured (pyarrow 26.0.1): page_checksum_verification=True rejects the CRC mismatch.
+    pyarrow = _cell(records, "pyarrow", "checksum/crc-mismatch")
+    assert pyarrow["outcome"] == "pass"
+    assert "page_checksum_verification=True" in pyarrow["detail"]
+    for peer in ("duckdb", "fastparquet"):
+        assert NO_CHECKSUM_NOTE in _cell(records, peer, "checksum/crc-mismatch")["detail"]
+
+
+def test_a_peer_without_the_files_keys_says_so(records):
+    for peer in PEERS:
+        detail = _cell(records, peer, "encryption/tampered-page")["detail"]
+        assert NO_KEYS_NOTE in detail
+    assert NO_KEYS_NOTE not in _cell(records, "pyarrow", "framing/bad-leading-magic")["detail"]
+
+
+def test_the_reference_raising_another_class_is_a_mismatch_naming_both(requests, tmp_path):
+    request = next(r for r in requests if r["cell_id"] == "reject/reference/checksum/crc-mismatch")
+    magic = next(e for e in ENTRIES if e.id == "framing/bad-leading-magic")
+    (tmp_path / request["file"]).parent.mkdir(parents=True)
+    (tmp_path / request["file"]).write_bytes(magic.make())
+    cell = run_cell(request, tmp_path)
+    assert cell["outcome"] == "mismatch"
+    assert cell["detail"].startswith(f"{REJECTED} with BadMagic, but the catalogue documents "
+                                     "ChecksumMismatch")
+    assert verdict(cell["outcome"], cell["detail"]) == "wrong class"
+
+
+def test_returning_data_is_a_mismatch_with_the_rows(requests, tmp_path):
+    request = next(r for r in requests if r["cell_id"] == "reject/reference/page/compressed-size-lies")
+    entry = next(e for e in ENTRIES if e.id == "page/compressed-size-lies")
+    (tmp_path / request["file"]).parent.mkdir(parents=True)
+    (tmp_path / request["file"]).write_bytes(entry.original())  # the valid file it was made from
+    cell = run_cell(request, tmp_path)
+    assert cell["outcome"] == "mismatch"
+    assert cell["detail"].startswith(f"{ACCEPTED} a file that must be rejected ({entry.fault}): "
+                                     "returned 10 rows")
+    assert verdict(cell["outcome"], cell["detail"]) == ACCEPTED
+
+
+def test_a_missing_bad_file_is_an_error_not_a_rejection(requests, tmp_path):
+    cell = run_cell(requests[0], tmp_path)
+    assert cell["outcome"] == "error"
+    assert "no bad file" in cell["detail"]
+
+
+@pytest.mark.usefixtures("importable_tests")
+def test_a_crashing_reader_is_a_crash_cell_and_one_that_raises_rejects(tmp_path):
+    crashing, raising = plan_rejects("t", tmp_path, [engine_info(CRASHING)])[:2]
+    # The crashing engine segfaults on a file named *int32*: the same bad file, renamed.
+    renamed = Path(crashing["file"]).with_name("int32-" + Path(crashing["file"]).name)
+    shutil.copy(tmp_path / crashing["file"], tmp_path / renamed)
+    crashing = {**crashing, "file": renamed.as_posix()}
+    crash, rejected = run_isolated([crashing, raising], tmp_path, timeout_s=30, memory_limit_mb=None)
+    assert crash["outcome"] == "crash" and "SIGSEGV" in crash["detail"]
+    assert crash["phase"] == "reject" and crash["case_id"] == crashing["case_id"]
+    assert rejected["outcome"] == "pass"
+    assert rejected["detail"].startswith(f"{REJECTED}: RuntimeError: deliberate failure")
+
+
+# ---- the report -----------------------------------------------------------------------
+
+@pytest.fixture(scope="module")
+def crash_record(records) -> dict:
+    base = _cell(records, "fastparquet", "framing/bad-leading-magic")
+    return {**base, "cell_id": "reject/crashing/framing/bad-leading-magic", "reader": "crashing",
+            "reader_version": "0-test", "outcome": "crash",
+            "detail": "worker process killed by signal SIGSEGV"}
+
+
+def _report(rows: list[dict], out: Path):
+    results = out / "results"
+    results.mkdir(parents=True)
+    pq.write_table(pa.Table.from_pylist(rows, schema=RESULT_SCHEMA), results / "part-0.parquet")
+    return write_reports(results, out / "report")
+
+
+@pytest.fixture(scope="module")
+def report(records, crash_record, tmp_path_factory):
+    rows = [*records.values(), crash_record]
+    return _report(rows, tmp_path_factory.mktemp("report"))
+
+
+def _accepted(records) -> list[dict]:
+    return [r for r in records.values() if verdict(r["outcome"], r["detail"]) == ACCEPTED]
+
+
+def test_the_json_report_counts_verdicts_per_reader_and_lists_what_was_not_rejected(report, records):
+    document = json.loads(report.files["results.json"].read_text())
+    bad = document["bad_files"]
+    assert list(bad) == ["reference", "crashing", "duckdb", "fastparquet", "pyarrow"]
+    assert bad["reference"]["counts"] == {v: (len(ENTRIES) if v == REJECTED else 0) for v in VERDICTS}
+    assert bad["crashing"]["findings"][0]["verdict"] == "crash"
+    for peer in PEERS:
+        accepted = sorted(r["case_id"] for r in _accepted(records) if r["reader"] == peer)
+        assert bad[peer]["counts"][ACCEPTED] == len(accepted)
+        listed = bad[peer]["findings"]
+        assert sorted(f["case_id"] for f in listed) == accepted
+        assert all(f["fault"] and f["detail"].startswith(ACCEPTED) for f in listed)
+        assert bad[peer]["total"] == len(BYTE_FAULTS)
+
+
+def test_html_and_markdown_have_the_bad_files_section(report, records):
+    page = report.files["index.html"].read_text()
+    markdown = report.files["REPORT.md"].read_text()
+    assert '<h2 id="bad-files">Bad files (must reject)</h2>' in page
+    assert "## Bad files (must reject)" in markdown
+    assert "crashing" in page.split('id="bad-files"')[1] and "### `crashing` did not reject (1)" in markdown
+    for record in _accepted(records):
+        assert record["case_id"] in page.split('id="bad-files"')[1]
+        assert f"**{ACCEPTED}** `{record['case_id']}`" in markdown
+
+
+def test_reject_cells_stay_out_of_the_grids(report):
+    assert WRITER not in report.writers and report.readers == ()
+    assert run_grid(report).reads == {} and feature_grids(report) == {}
+    assert report.roles(WRITER) == ["bad-file corpus"]
+    assert report.roles("pyarrow") == ["bad-file reader"]
+    assert "reject:pyarrow" in report.files["junit.xml"].read_text()
+
+
+def test_the_reference_not_rejecting_fails_the_run_and_peers_do_not(records, tmp_path):
+    peers_accepting = summarise(pa.Table.from_pylist(list(records.values()), schema=RESULT_SCHEMA))
+    assert _accepted(records) and exit_code(peers_accepting) == 0
+    reference = _cell(records, "reference", "framing/bad-leading-magic")
+    wrong = {**reference, "outcome": "mismatch", "detail": "rejected with CorruptPage, but ..."}
+    rows = [wrong if r is reference else r for r in records.values()]
+    failing = _report(rows, tmp_path)
+    assert failing.reference_failures() == tuple(c for c in failing.cells if c.outcome == "mismatch"
+                                                 and c.reader == "reference")
+    assert exit_code(failing) == 1
+    assert "**FAILED**: 1 of" in failing.files["REPORT.md"].read_text()
