@@ -6,6 +6,7 @@
     conformance cases    the case catalogue
     conformance report   (re)build the reports from a run's results
     conformance validate is a file's metadata (statistics, page index, Bloom filters, CRCs) true to its data?
+    conformance golden   generate the golden corpus (golden_files/), or verify it with engines
 
 Exit codes: 0 success; 1 a failure the policy counts (`run`), or the engine could
 not read the file (`read`), or an "untrue" finding (`validate`); 2 usage errors
@@ -21,6 +22,7 @@ from pathlib import Path
 
 EXIT_OK, EXIT_FAILED, EXIT_USAGE = 0, 1, 2
 EXIT_INTERRUPTED = 130  # the shell's convention for SIGINT
+LISTED_CASES = 10  # case ids printed in a summary line before "and N more"
 
 
 def _split_commas(values: list[str] | None) -> list[str]:
@@ -75,11 +77,39 @@ def _parser() -> argparse.ArgumentParser:
                              "or its results/ directory")
     report.add_argument("--out", type=Path, default=Path("report"))
 
+    _golden_parser(sub)
+
     validate = sub.add_parser("validate", help="check a file's metadata against its data")
     validate.add_argument("--json", action="store_true", help="the findings as one JSON document")
     _key_arguments(validate)
     validate.add_argument("file", type=Path)
     return p
+
+
+def _golden_parser(sub) -> None:
+    from conformance.golden.paths import default_corpus
+
+    golden = sub.add_parser("golden", help="the golden corpus: generate it, or verify it")
+    actions = golden.add_subparsers(dest="action", required=True)
+    generate = actions.add_parser("generate", help="write golden_files/ from one matrix run (Spark)")
+    verify = actions.add_parser("verify", help="read every golden file with engines, compare with "
+                                               "expected.json; results + report like a run")
+    for parser in (generate, verify):
+        parser.add_argument("--corpus", type=Path, default=default_corpus(),
+                            help="the corpus directory (default: the clone's golden_files/)")
+        parser.add_argument("--workdir", type=Path, default=Path("work"),
+                            help="work directory for the cells (default ./work)")
+        parser.add_argument("--no-progress", action="store_true", help="no progress bar")
+    generate.add_argument("--engines", action="append", metavar="A,B",
+                          help="writers and readers (default: all built-in; must include reference)")
+    generate.add_argument("--cases", action="append", metavar="GLOB",
+                          help="only these cases (default: the whole catalogue)")
+    verify.add_argument("--engine", action="append", metavar="A,B",
+                        help="the engines that read (default: all built-in)")
+    verify.add_argument("--report", type=Path, default=Path("report-golden"),
+                        help="report directory (default ./report-golden)")
+    verify.add_argument("--fail-on", action="append", metavar="OUTCOMES",
+                        help="also exit 1 when any cell has one of these outcomes")
 
 
 def _key_arguments(parser: argparse.ArgumentParser) -> None:
@@ -120,7 +150,7 @@ def _explicit_decryption(args):
 def main(argv: list[str] | None = None) -> int:
     args = _parser().parse_args(argv)
     handler = {"run": _run, "read": _read, "engines": _engines, "cases": _cases,
-               "report": _report, "validate": _validate}[args.command]
+               "report": _report, "validate": _validate, "golden": _golden}[args.command]
     return handler(args)
 
 
@@ -253,6 +283,60 @@ def _report(args) -> int:
     write_reports(results, args.out)
     print(f"report written to {args.out / 'index.html'}")
     return EXIT_OK
+
+
+def _golden(args) -> int:
+    return _golden_generate(args) if args.action == "generate" else _golden_verify(args)
+
+
+def _golden_generate(args) -> int:
+    from conformance.engines import DEFAULT_ENGINES
+    from conformance.golden.corpus import generate
+    from conformance.matrix import RunConfig
+
+    engines = _split_commas(args.engines) or list(DEFAULT_ENGINES)
+    config = RunConfig(workdir=args.workdir, writers=engines, readers=engines, case_globs=args.cases or ())
+    try:
+        with _progress_bar(enabled=not args.no_progress) as on_progress:
+            summary = generate(args.corpus, config, on_progress)
+    except (ValueError, LookupError) as exc:
+        print(f"conformance golden generate: {exc}", file=sys.stderr)
+        return EXIT_USAGE
+    except KeyboardInterrupt:
+        print("interrupted: the corpus was not rewritten", file=sys.stderr)
+        return EXIT_INTERRUPTED
+    files = ", ".join(f"{writer} {n}" for writer, n in sorted(summary.files.items()))
+    print(f"golden corpus {args.corpus}: {summary.cases} cases, files: {files}; "
+          f"{summary.corpus_bytes / 1e6:.1f} MB (run {summary.run_id})")
+    if summary.without_peer:
+        shown = ", ".join(summary.without_peer[:LISTED_CASES])
+        more = len(summary.without_peer) - LISTED_CASES
+        print(f"{len(summary.without_peer)} case(s) no peer agrees on (expected.json says why): {shown}"
+              + (f" and {more} more" if more > 0 else ""))
+    return EXIT_OK
+
+
+def _golden_verify(args) -> int:
+    from conformance.engines import DEFAULT_ENGINES
+    from conformance.golden.verify import CorpusError, verify
+    from conformance.report import write_reports
+    from conformance.report.policy import failing_outcomes
+
+    readers = _split_commas(args.engine) or list(DEFAULT_ENGINES)
+    try:
+        fail_on = failing_outcomes(set(_split_commas(args.fail_on)))
+        result = verify(args.corpus, readers, args.workdir)
+    except (CorpusError, ValueError, LookupError) as exc:
+        print(f"conformance golden verify: {exc}", file=sys.stderr)
+        return EXIT_USAGE
+    write_reports(result.results_dir, args.report)
+    print(f"golden verify {result.run_id}: {len(result.records)} cells; report {args.report / 'index.html'}")
+    print(_outcome_line(result.records))
+    reference_failures = [r for r in result.records if r["reader"] == "reference" and r["outcome"] != "pass"]
+    for r in reference_failures:
+        print(f"reference: {r['outcome']}: {r['file']}: {r['detail'].splitlines()[0]}", file=sys.stderr)
+    failed = reference_failures or any(r["outcome"] in fail_on for r in result.records)
+    return EXIT_FAILED if failed else EXIT_OK
 
 
 def _validate(args) -> int:

@@ -82,7 +82,8 @@ def generate(corpus: Path, config: RunConfig,
     if REFERENCE not in config.writers:
         raise ValueError("the reference must be among the writers: its files are the corpus's backbone")
     writers = [GOLDEN_WRITER if w == REFERENCE else w for w in config.writers]
-    result = run_matrix(replace(config, writers=writers), on_progress)
+    # The bad files are written straight into the corpus (below), not read in this run.
+    result = run_matrix(replace(config, writers=writers, bad_files=False), on_progress)
     if result.interrupted:
         raise KeyboardInterrupt
     cases = selected_cases(config)

@@ -53,10 +53,13 @@ RESULTS_SCHEMA = pa.schema(
 """One row per cell. ``reader``/``reader_version`` are null on write cells."""
 
 REQUIRED_COLUMNS = ("run_id", "cell_id", "phase", "case_id", "writer", "outcome")
-MATRIX_PHASES = ("write", "read")  # the writer x reader grid
+# The writer x reader grid; a golden cell (conformance.golden.verify) is a read of a
+# committed corpus file, its writer "golden/<writer>".
+GOLDEN = "golden"
+MATRIX_PHASES = ("write", "read", GOLDEN)
 REJECT = "reject"  # a reader reading a bad file it must reject (conformance.golden.rejection)
 PHASES = (*MATRIX_PHASES, REJECT)
-READ_PHASES = ("read", REJECT)  # cells with a reader
+READ_PHASES = ("read", GOLDEN, REJECT)  # cells with a reader
 REFERENCE = "reference"
 
 
@@ -114,13 +117,14 @@ class Cell:
     @property
     def pair(self) -> str:
         """``"writer -> reader"`` for read cells, ``"writer"`` for write cells."""
-        return f"{self.writer} -> {self.reader}" if self.phase == "read" else self.writer
+        return f"{self.writer} -> {self.reader}" if self.phase in ("read", GOLDEN) else self.writer
 
     @property
     def is_reference_self_check(self) -> bool:
-        """The reference reading what the reference wrote, or rejecting a bad file of the
-        suite's corpus: either way a non-pass is the suite disagreeing with itself."""
-        return self.reader == REFERENCE and (self.writer == REFERENCE or self.phase == REJECT)
+        """The reference reading what the reference wrote, a golden file (the corpus keeps
+        only files it reads), or rejecting a bad file of the suite's corpus: a non-pass is
+        the suite disagreeing with itself."""
+        return self.reader == REFERENCE and (self.writer == REFERENCE or self.phase in (GOLDEN, REJECT))
 
 
 @dataclass(frozen=True)

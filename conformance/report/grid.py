@@ -18,7 +18,7 @@ from dataclasses import dataclass
 import pyarrow as pa
 import pyarrow.compute as pc
 
-from .dataset import ReportSummary
+from .dataset import GOLDEN, ReportSummary
 from .outcomes import OUTCOMES, PASS, worst
 
 
@@ -105,13 +105,13 @@ def _tallies(table: pa.Table, keys: list[str]) -> dict[tuple, Tally]:
     return {key: Tally(c) for key, c in counts.items()}
 
 
-def _phase(table: pa.Table, phase: str) -> pa.Table:
-    return table.filter(pc.equal(table["phase"], phase))
+def _phase(table: pa.Table, *phases: str) -> pa.Table:
+    return table.filter(pc.is_in(table["phase"], pa.array(phases)))
 
 
 def _phase_tallies(table: pa.Table, keys: list[str]) -> tuple[dict, dict]:
     """Read tallies keyed by ``(*keys, writer, reader)``, write tallies by ``(*keys, writer)``."""
-    reads = _tallies(_phase(table, "read"), [*keys, "writer", "reader"])
+    reads = _tallies(_phase(table, "read", GOLDEN), [*keys, "writer", "reader"])
     writes = _tallies(_phase(table, "write"), [*keys, "writer"])
     return reads, writes
 
