@@ -30,6 +30,7 @@ from functools import cache
 from pathlib import Path
 from typing import Any
 
+from conformance.kms.case_keys import FOOTER_ROLE, UNNAMED_KEY_BITS, explicit_key
 from reference_impl.parquet import metadata as md
 from reference_impl.parquet.encryption import (
     DeterministicRandomness,
@@ -68,9 +69,11 @@ ROWS = 10  # one page per chunk; small enough that counts are one-byte varints
 COLUMN = "x"
 WORDS = [b"alpha", b"beta", b"gamma"]
 WORD_RUN = 10  # each dictionary word repeated: an RLE run per word
-FOOTER_KEY = bytes(range(16))
+# The key every adapter of the suite offers for a file whose metadata names none
+# (`case_keys`), so peers decrypt the footer and meet the fault itself.
+FOOTER_KEY = explicit_key(FOOTER_ROLE, UNNAMED_KEY_BITS)
 COLUMN_KEY = bytes(range(16, 32))
-WRONG_KEY = bytes(range(32, 48))
+WRONG_KEY = bytes(range(32, 32 + len(FOOTER_KEY)))
 SEED = b"columnar-conformance bad files"
 NULL_EVERY = 3
 REQUIRED = md.FieldRepetitionType.REQUIRED

@@ -25,8 +25,10 @@ How each reader reads (``mode`` of the request):
 * ``engine`` (every other reader): the adapter's ``read(path)``; where the entry
   asks for checksum verification, ``read_verifying_checksums`` when the adapter
   has one, else the engine's defaults, and the detail says which. A peer cannot
-  be handed explicit keys through ``read(path)``: for an entry read with keys,
-  the detail says its rejection may be for the missing key rather than the fault.
+  be handed explicit keys through ``read(path)``; the encrypted bad files use the
+  footer key the adapters offer for a file whose metadata names none
+  (``case_keys``), so a peer that decrypts meets the fault, and the detail says
+  a rejection may still be for the key.
 
 Entries whose fault is in the reading, not the bytes (a wrong or missing key:
 ``BadFile.valid_read_options`` is set, the bytes are a valid file), are cells of
@@ -73,9 +75,9 @@ ACCEPTED = "accepted"
 WRONG_CLASS = "wrong class"
 # What a reject cell's outcome and detail say about the reader, most alarming first.
 VERDICTS = (ACCEPTED, WRONG_CLASS, "crash", "timeout", "error", "unsupported", REJECTED)
-NO_KEYS_NOTE = ("the engine was not handed this file's keys (explicit keys named by no "
-                "key_metadata; read(path) takes none): a rejection may be for the missing key, "
-                "not the fault")
+NO_KEYS_NOTE = ("the engine was not handed this file's keys (read(path) takes none); its "
+                "adapter offers the suite's key for files whose metadata names none, which is this "
+                "file's footer key: a rejection may still be for the key, not the fault")
 NO_CHECKSUM_NOTE = ("read with the engine's defaults: its adapter has no page checksum "
                     "verification (the crc is optional, '3.7.4 - Checksumming')")
 
