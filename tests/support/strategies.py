@@ -7,28 +7,49 @@ import struct
 
 from hypothesis import strategies as st
 
-from conformance.values import Field
+from conformance.values import Field, semantic_key
 from conformance.values import types as T
 from conformance.values.codec import INTERVAL_FIELD_MAX, float_from_bits, int_range
 
 TIME_UNITS = st.sampled_from(T.TIME_UNITS)
 
-scalar_types = st.one_of(
-    st.just(T.boolean()),
-    st.builds(T.integer, st.sampled_from([8, 16, 32, 64]), st.booleans()),
-    st.just(T.int96()),
-    st.sampled_from([T.floating(16), T.floating(32), T.floating(64)]),
-    st.sampled_from([T.binary(), T.string(), T.enum(), T.json_type(), T.bson(), T.uuid(),
-                     T.date(), T.interval(), T.variant(), T.geometry(), T.geometry("EPSG:4326"),
-                     T.geography(), T.geography("OGC:CRS84", "VINCENTY")]),
-    st.integers(1, 20).map(T.fixed),
-    st.integers(1, 38).flatmap(lambda p: st.integers(0, p).flatmap(lambda s: st.sampled_from(
-        [T.decimal(p, s, "FIXED_LEN_BYTE_ARRAY"), T.decimal(p, s, "BYTE_ARRAY")]
-        + ([T.decimal(p, s, "INT32")] if p <= 9 else [])
-        + ([T.decimal(p, s, "INT64")] if p <= 18 else [])))),
-    st.builds(T.time, TIME_UNITS, st.booleans()),
-    st.builds(T.timestamp, TIME_UNITS, st.booleans()),
-)
+
+def _decimals(physical: str, max_precision: int):
+    return st.integers(1, max_precision).flatmap(
+        lambda p: st.integers(0, p).map(lambda s: T.decimal(p, s, physical)))
+
+
+# Scalar types by the physical type they are stored as (parquet.thrift `enum Type`);
+# VARIANT is a group of two BYTE_ARRAY leaves. UNKNOWN is left out: its values are
+# always null, so it fits nullable fields only (see `values`).
+SCALAR_TYPES_BY_PHYSICAL = {
+    "BOOLEAN": st.just(T.boolean()),
+    "INT32": st.one_of(st.builds(T.integer, st.sampled_from([8, 16, 32]), st.booleans()),
+                       st.just(T.date()), st.builds(T.time, st.just("ms"), st.booleans()),
+                       _decimals("INT32", 9)),
+    "INT64": st.one_of(st.builds(T.integer, st.just(64), st.booleans()),
+                       st.builds(T.time, st.sampled_from(["us", "ns"]), st.booleans()),
+                       st.builds(T.timestamp, TIME_UNITS, st.booleans()), _decimals("INT64", 18)),
+    "INT96": st.just(T.int96()),
+    "FLOAT": st.just(T.floating(32)),
+    "DOUBLE": st.just(T.floating(64)),
+    "BYTE_ARRAY": st.one_of(
+        st.sampled_from([T.binary(), T.string(), T.enum(), T.json_type(), T.bson(), T.variant(),
+                         T.geometry(), T.geometry("EPSG:4326"), T.geography(),
+                         T.geography("OGC:CRS84", "VINCENTY")]),
+        _decimals("BYTE_ARRAY", 38)),
+    "FIXED_LEN_BYTE_ARRAY": st.one_of(
+        st.sampled_from([T.floating(16), T.uuid(), T.interval()]),
+        st.integers(1, 20).map(T.fixed), _decimals("FIXED_LEN_BYTE_ARRAY", 38)),
+}
+
+
+def scalar_types_on(physical_types) -> st.SearchStrategy:
+    """Scalar types stored as one of `physical_types`."""
+    return st.one_of(*(SCALAR_TYPES_BY_PHYSICAL[p] for p in physical_types))
+
+
+scalar_types = scalar_types_on(SCALAR_TYPES_BY_PHYSICAL)
 
 
 def _nested(children):
@@ -102,8 +123,11 @@ def _non_null_values(t: T.DataType):
         case "list":
             return st.lists(values(t.element.type, t.element.nullable), max_size=4)
         case "map":
+            # Distinct keys: "The MAP annotation should not be used to encode multi-maps"
+            # (LogicalTypes.md, "Maps").
             return st.lists(st.tuples(values(t.key.type, False),
-                                      values(t.value.type, t.value.nullable)), max_size=4)
+                                      values(t.value.type, t.value.nullable)), max_size=4,
+                            unique_by=lambda entry: semantic_key(t.key.type, entry[0]))
         case "struct":
             return st.fixed_dictionaries({f.name: values(f.type, f.nullable) for f in t.fields})
     raise AssertionError(t.kind)

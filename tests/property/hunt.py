@@ -1,0 +1,150 @@
+"""One writer x reader pair hunted with generated cases (issue 6 items 4 and 5).
+
+Each example runs as the matrix runs a catalogue case: a write cell, then a read
+cell, by `conformance.matrix.execute.run_cell` (same outcomes, same evidence), with
+the example made resolvable through `conformance.cases.generated`. Both cells go
+to the results dataset when a results directory is configured, so `conformance
+report <dir>` shows property results as it shows the matrix.
+
+An example an engine declares it cannot handle is rejected (Hypothesis draws
+another; the count is kept). A failing cell (mismatch, error) is a finding:
+
+* known (this example and this (writer, reader, outcome) are saved under
+  ``golden_files/regressions/``): counted, and the example passes;
+* new: the test raises, one exception class per kind of failure, so Hypothesis
+  shrinks each kind separately and replays each minimal example last; the hunt
+  keeps the last failing example per kind, and `save_new_findings` saves them.
+"""
+
+from __future__ import annotations
+
+import os
+from collections import Counter
+from dataclasses import dataclass
+from datetime import UTC, datetime
+from pathlib import Path
+
+from hypothesis import reject
+
+from conformance.cases import Case, generated
+from conformance.engines import get_engine
+from conformance.golden.regressions import Finding, is_known, regression_id, save_regression
+from conformance.matrix.cells import read_request, write_request
+from conformance.matrix.execute import run_cell
+from conformance.matrix.results import CellLog
+from conformance.matrix.run import engine_info, new_run_id
+
+PAIRS_ENV = "CONFORMANCE_PROPERTY_PAIRS"  # e.g. "reference:pyarrow,pyarrow:reference"
+RESULTS_ENV = "CONFORMANCE_PROPERTY_RESULTS"  # a run directory for cells/*.jsonl and files/
+FAILING = ("mismatch", "error", "crash", "timeout")
+WRITE_FINDING_READER = ""  # a write cell's finding concerns the writer alone
+
+
+class NewWriteFailure(AssertionError):
+    """The writer failed on an example no saved regression holds."""
+
+
+class NewReadFailure(AssertionError):
+    """The reader raised on an example no saved regression holds."""
+
+
+class NewMismatch(AssertionError):
+    """The reader returned other values than the example's, and it is not saved yet."""
+
+
+@dataclass(frozen=True)
+class Failure:
+    case: Case
+    record: dict  # the failing cell's result record
+    file: bytes | None  # what the writer wrote
+
+    def finding(self, found_by: str) -> Finding:
+        r = self.record
+        read = r["phase"] == "read"
+        return Finding(r["writer"], r["writer_version"],
+                       r["reader"] if read else WRITE_FINDING_READER,
+                       r["reader_version"] if read else WRITE_FINDING_READER,
+                       r["outcome"], r["detail"], datetime.now(UTC).isoformat(timespec="seconds"),
+                       found_by)
+
+
+def finding_key(record: dict) -> tuple[str, str, str]:
+    reader = record["reader"] if record["phase"] == "read" else WRITE_FINDING_READER
+    return record["writer"], reader, record["outcome"]
+
+
+def _exception_class(record: dict) -> type[AssertionError]:
+    if record["phase"] == "write":
+        return NewWriteFailure
+    return NewMismatch if record["outcome"] == "mismatch" else NewReadFailure
+
+
+class Hunt:
+    """The state of one pair's property test: counts, logged cells, failures."""
+
+    def __init__(self, writer: str, reader: str, workdir: Path, corpus: Path,
+                 results: Path | None = None) -> None:
+        self.writer, self.reader = get_engine(writer), get_engine(reader)
+        self.writer_info, self.reader_info = engine_info(writer), engine_info(reader)
+        self.workdir = results or workdir
+        self.corpus = corpus
+        self.run_id = new_run_id()
+        self.log = CellLog(results, f"property-{writer}-{reader}-{os.getpid()}") if results else None
+        self.counts: Counter[str] = Counter()
+        self.failures: dict[type[AssertionError], Failure] = {}
+
+    def check(self, case: Case) -> None:
+        """Run one example through the pair; raise for a new finding."""
+        if (self.writer.capabilities.write_gap(case.write_features)
+                or self.reader.capabilities.read_gap(case.features)):
+            self.counts["declared unsupported"] += 1
+            reject()
+        written, read = self._run(case)
+        failing = next((r for r in (written, read) if r["outcome"] in FAILING), None)
+        if failing is None:
+            self._discard(written)
+            if read["outcome"] != "pass":  # unsupported, measured at run time (read skipped
+                self.counts["measured unsupported"] += 1  # when the write was)
+                reject()
+            self.counts["pass"] += 1
+            return
+        if is_known(case, finding_key(failing), self.corpus):
+            self.counts["known finding"] += 1
+            return
+        self.counts["new finding"] += 1
+        self.failures[_exception_class(failing)] = Failure(case, failing, self._file(written))
+        raise _exception_class(failing)(
+            f"{failing['cell_id']}: {failing['outcome']} (new; the shrunk example is saved as "
+            f"regressions/{regression_id(case)})\n{failing['detail']}")
+
+    def _run(self, case: Case) -> tuple[dict, dict]:
+        with generated(case):
+            written = run_cell(write_request(self.run_id, case, self.writer_info), self.workdir)
+            read = run_cell(read_request(self.run_id, case, written, self.reader_info), self.workdir)
+        if self.log is not None:
+            self.log.append(written)
+            self.log.append(read)
+        return written, read
+
+    def _file(self, written: dict) -> bytes | None:
+        path = self.workdir / written["file"] if written["file"] else None
+        return path.read_bytes() if path is not None and path.is_file() else None
+
+    def _discard(self, written: dict) -> None:
+        """A passing example's file is kept only in a results directory (the report's evidence)."""
+        if self.log is None and written["file"]:
+            (self.workdir / written["file"]).unlink(missing_ok=True)
+
+    def save_new_findings(self, found_by: str) -> list[str]:
+        """Save each kind's last (the shrunk) failing example; one line per new regression."""
+        saved = []
+        for failure in self.failures.values():
+            finding = failure.finding(found_by)
+            if save_regression(failure.case, finding, failure.file, self.corpus):
+                saved.append(f"{failure.record['cell_id']} {finding.outcome}: "
+                             f"{finding.detail.splitlines()[0] if finding.detail else ''}")
+        return saved
+
+    def close(self) -> None:
+        if self.log is not None:
+            self.log.close()

@@ -1,0 +1,221 @@
+"""Hypothesis strategies for whole conformance cases (issue 6 item 4).
+
+A case is drawn in the order its constraints flow: the value encoding first (it
+decides which physical types the leaves may have, parquet-format-docs.txt
+"Encodings"; `WriteOptions.encoding` applies to every column, so every leaf must
+take it), the nested style next (the legacy list layouts hold required scalar
+elements only, LogicalTypes.md "Lists, Backward-compatibility rules"), then the
+schema (any nesting of LIST, MAP and struct over every canonical type), the rows
+(edge-biased, `tests.support.strategies.values`) and the remaining write options
+(codec, page version, level encoding, page and row group sizes, dictionary fallback).
+"""
+
+from __future__ import annotations
+
+import dataclasses
+
+from hypothesis import strategies as st
+
+from conformance.cases import encodings as encoding_cases
+from conformance.cases.model import CODECS, ENCODINGS, NESTED_STYLES, Case, WriteOptions
+from conformance.golden.regressions import regression_id
+from conformance.values import DataType, Field, Schema
+from conformance.values import types as T
+from reference_impl.parquet.value_encodings import APPLIES_TO
+from tests.support.strategies import SCALAR_TYPES_BY_PHYSICAL, scalar_types_on, values
+
+AREA = "property"
+DICTIONARY_ENCODINGS = ("PLAIN_DICTIONARY", "RLE_DICTIONARY")
+LEGACY_LIST_STYLES = ("two_level", "array", "tuple", "unannotated")
+MAX_COLUMNS = 3
+MAX_LEAVES = 4  # scalar leaves of one column's type tree
+MAX_ROWS = 6
+MAX_SIZE = 4  # rows per page / row group: several pages and row groups within MAX_ROWS
+MAX_DICTIONARY_BYTES = 64  # dictionary_size_limit: small enough to fall back within a chunk
+FIELD_NAMES = st.sampled_from("abcdef")
+
+# Physical types each encoding takes (`None`: each writer's default, any type).
+ENCODING_PHYSICAL = {
+    **{e.name: tuple(t.name for t in sorted(types)) for e, types in APPLIES_TO.items()},
+    **{e: tuple(SCALAR_TYPES_BY_PHYSICAL) for e in (*DICTIONARY_ENCODINGS, None)},
+}
+assert set(ENCODING_PHYSICAL) == {*ENCODINGS, None}, "an encoding without a strategy"
+
+# Spec sections a case exercises, by encoding (those the catalogue's encoding cases cite).
+ENCODING_SPEC = {
+    "PLAIN": encoding_cases.SPEC_PLAIN, "PLAIN_DICTIONARY": encoding_cases.SPEC_DICTIONARY,
+    "RLE_DICTIONARY": encoding_cases.SPEC_DICTIONARY, "RLE": encoding_cases.SPEC_RLE,
+    "DELTA_BINARY_PACKED": encoding_cases.SPEC_DELTA,
+    "DELTA_LENGTH_BYTE_ARRAY": encoding_cases.SPEC_DELTA_LENGTH,
+    "DELTA_BYTE_ARRAY": encoding_cases.SPEC_DELTA_STRINGS,
+    "BYTE_STREAM_SPLIT": encoding_cases.SPEC_BYTE_STREAM_SPLIT,
+}
+KIND_SPEC = {
+    "list": "LogicalTypes.md: Lists", "map": "LogicalTypes.md: Maps",
+    "struct": "LogicalTypes.md: Nested Types", "int96": "parquet.thrift: enum Type (INT96, deprecated)",
+    "float": "LogicalTypes.md: FLOAT16", "unknown": "LogicalTypes.md: UNKNOWN (always null)",
+}
+LEGACY_SPEC = "LogicalTypes.md: {}, Backward-compatibility rules"
+SPEC_NULLS_AND_NESTING = "parquet-format-docs.txt: Nested Encoding"
+
+
+# ---- types ------------------------------------------------------------------------
+
+def _field(name: str, t: DataType, nullable: bool) -> Field:
+    """A field; UNKNOWN is always null, hence always nullable (LogicalTypes.md)."""
+    return Field(name, t, nullable or t.kind == "unknown")
+
+
+def _leaf_types(physical_types: tuple[str, ...]) -> st.SearchStrategy[DataType]:
+    leaves = scalar_types_on(physical_types)
+    return st.one_of(leaves, st.just(T.unknown())) if "INT32" in physical_types else leaves
+
+
+def _map_keys(physical_types: tuple[str, ...]) -> st.SearchStrategy[DataType]:
+    # A key is REQUIRED and primitive ("Maps"): not UNKNOWN (always null), not VARIANT (a group).
+    return scalar_types_on(physical_types).filter(lambda t: t.kind != "variant")
+
+
+def _structs(children: st.SearchStrategy[DataType]) -> st.SearchStrategy[DataType]:
+    fields = st.lists(st.tuples(FIELD_NAMES, children, st.booleans()), min_size=1, max_size=3,
+                      unique_by=lambda f: f[0])
+    return fields.map(lambda fs: T.struct_of(*(_field(*f) for f in fs)))
+
+
+def column_types(physical_types: tuple[str, ...], nested_style: str) -> st.SearchStrategy[DataType]:
+    """Any nesting of LIST, MAP and struct over the leaves `physical_types` allow, laid out
+    so that `nested_style` can write it: a legacy list holds required scalars only."""
+    leaves = _leaf_types(physical_types)
+    keys = _map_keys(physical_types)
+    legacy_list = nested_style in LEGACY_LIST_STYLES
+
+    def nest(children):
+        element = scalar_types_on(physical_types) if legacy_list else children
+        lists = st.builds(lambda t, n: T.list_of(t, (n and not legacy_list) or t.kind == "unknown"),
+                          element, st.booleans())
+        maps = st.builds(lambda k, v, n: T.map_of(k, v, n or v.kind == "unknown"), keys, children,
+                         st.booleans())
+        return st.one_of(lists, maps, _structs(children))
+
+    return st.recursive(leaves, nest, max_leaves=MAX_LEAVES)
+
+
+def _fits_unannotated(t: DataType, top_level: bool) -> bool:
+    """An unannotated list is a bare repeated field: a REQUIRED column or struct field,
+    never a map value ('Nested Types')."""
+    if t.kind == "map":
+        return _fits_unannotated(t.value.type, False)
+    if t.kind == "struct":
+        return all(_fits_unannotated(f.type, True) for f in t.fields)
+    return t.kind != "list" or top_level
+
+
+def _required_lists(t: DataType) -> DataType:
+    """`t` with every list field REQUIRED (an unannotated list cannot be null)."""
+    if t.kind == "struct":
+        return T.struct_of(*(Field(f.name, _required_lists(f.type),
+                                   f.nullable and f.type.kind != "list") for f in t.fields))
+    if t.kind == "map":
+        return T.map_of(t.key.type, _required_lists(t.value.type), t.value.nullable)
+    return t
+
+
+@st.composite
+def schemas(draw, physical_types: tuple[str, ...], nested_style: str) -> Schema:
+    names = draw(st.lists(FIELD_NAMES, min_size=1, max_size=MAX_COLUMNS, unique=True))
+    types = column_types(physical_types, nested_style)
+    if nested_style == "unannotated":
+        types = types.filter(lambda t: _fits_unannotated(t, True)).map(_required_lists)
+    fields = []
+    for name in names:
+        t = draw(types)
+        nullable = draw(st.booleans()) and not (nested_style == "unannotated" and t.kind == "list")
+        fields.append(_field(f"c{name}", t, nullable))
+    return Schema(tuple(fields))
+
+
+def rows(schema: Schema) -> st.SearchStrategy[tuple[tuple, ...]]:
+    row = st.tuples(*(values(f.type, f.nullable) for f in schema))
+    # The count first, uniform (a plain list strategy draws mostly empty tables here).
+    return st.integers(0, MAX_ROWS).flatmap(lambda n: st.lists(row, min_size=n, max_size=n)).map(tuple)
+
+
+# ---- write options ----------------------------------------------------------------
+
+@st.composite
+def write_options(draw, encoding: str | None, nested_style: str) -> WriteOptions:
+    """Every knob of the page layout a writer is asked for (parquet-format-docs.txt,
+    "Data Pages", "Compression", "Row Group Size", "Dictionary Encoding")."""
+    versions = (1,) if encoding == "PLAIN_DICTIONARY" else (1, 2)  # v1's name for the indices
+    page_version = draw(st.sampled_from(versions))
+    sizes = st.one_of(st.none(), st.integers(1, MAX_SIZE))
+    dictionary = encoding in DICTIONARY_ENCODINGS
+    return WriteOptions(
+        encoding=encoding, codec=draw(st.sampled_from(CODECS)), page_version=page_version,
+        row_group_size=draw(sizes), page_row_limit=draw(sizes),
+        dictionary_size_limit=draw(st.one_of(st.none(), st.integers(1, MAX_DICTIONARY_BYTES)))
+        if dictionary else None,
+        level_encoding=draw(st.sampled_from(("RLE", "BIT_PACKED") if page_version == 1 else ("RLE",))),
+        v2_is_compressed=draw(st.booleans()) if page_version == 2 else True,
+        nested_style=nested_style)
+
+
+# ---- cases --------------------------------------------------------------------------
+
+def spec_sections(schema: Schema, options: WriteOptions) -> tuple[str, ...]:
+    """The spec sections the case exercises: its encoding, codec, page version, level
+    encoding, nested and logical types."""
+    sections = ["parquet.thrift: enum Type", f"parquet-format-docs.txt: Compression, {options.codec}",
+                "parquet-format-docs.txt: Data Pages"]
+    if options.encoding is not None:
+        sections.append(ENCODING_SPEC[options.encoding])
+    if options.page_version == 2:
+        sections.append("parquet.thrift: struct DataPageHeaderV2")
+    if options.level_encoding == "BIT_PACKED":
+        sections.append(encoding_cases.SPEC_BIT_PACKED)
+    kinds = {kind for f in schema for kind in _kinds(f)}
+    sections += sorted({_kind_spec(t) for t in kinds} - {None})
+    if any(f.nullable or f.type.is_nested for f in schema):
+        sections.append(SPEC_NULLS_AND_NESTING)
+    if options.nested_style != "standard":
+        sections.append(LEGACY_SPEC.format("Lists" if options.nested_style in LEGACY_LIST_STYLES
+                                           else "Maps"))
+    return tuple(dict.fromkeys(sections))
+
+
+def _kinds(f: Field):
+    yield f.type
+    for child in (f.type.element, f.type.key, f.type.value, *f.type.fields):
+        if child is not None:
+            yield from _kinds(child)
+
+
+def _kind_spec(t: DataType) -> str | None:
+    """The LogicalTypes.md heading of a type (None for an unannotated physical type)."""
+    if t.kind == "int":
+        return None if t.signed and t.bits in (32, 64) else (
+            f"LogicalTypes.md: {'Signed' if t.signed else 'Unsigned'} Integers")
+    if t.kind == "float":
+        return KIND_SPEC["float"] if t.bits == 16 else None
+    if t.kind in KIND_SPEC:
+        return KIND_SPEC[t.kind]
+    return None if t.kind in ("binary", "fixed", "boolean") else f"LogicalTypes.md: {t.kind.upper()}"
+
+
+def _title(schema: Schema, options: WriteOptions) -> str:
+    columns = ", ".join(f"{f.name}: {f.type.describe()}{'' if f.nullable else ' not null'}"
+                        for f in schema)
+    return (f"Property example: {columns}; {options.encoding or 'default'} encoding, "
+            f"{options.codec}, page v{options.page_version}")
+
+
+@st.composite
+def cases(draw) -> Case:
+    """A whole case: schema, rows and write options, with id ``property/<digest>``."""
+    encoding = draw(st.sampled_from((*ENCODINGS, None)))
+    nested_style = draw(st.one_of(st.just("standard"), st.sampled_from(NESTED_STYLES)))
+    schema = draw(schemas(ENCODING_PHYSICAL[encoding], nested_style))
+    options = draw(write_options(encoding, nested_style))
+    case = Case(f"{AREA}/example", _title(schema, options), spec_sections(schema, options), schema,
+                draw(rows(schema)), options)
+    return dataclasses.replace(case, id=f"{AREA}/{regression_id(case)}")

@@ -1,0 +1,57 @@
+"""`conformance.golden.regressions`: a finding is saved once per example and pair, and
+saved examples come back as catalogue cases (issue 6 item 4)."""
+
+from __future__ import annotations
+
+from conformance.cases import Case, WriteOptions, all_cases
+from conformance.golden.paths import default_corpus
+from conformance.golden.regressions import (
+    AREA,
+    Finding,
+    as_regression,
+    is_known,
+    known_findings,
+    load_regressions,
+    regression_id,
+    save_regression,
+)
+from conformance.values import Field, Schema
+from conformance.values import types as T
+
+CASE = Case("property/x", "an example", ("parquet.thrift: enum Type",),
+            Schema((Field("c", T.integer(8)),)), ((1,), (None,)), WriteOptions(codec="LZO"))
+FILE = b"PAR1 not really PAR1"
+
+
+def _finding(reader: str, outcome: str = "error") -> Finding:
+    return Finding("reference", "0", reader, "1", outcome, "boom", "2026-01-01T00:00:00+00:00", "test")
+
+
+def test_the_id_depends_on_the_definition_not_on_the_name():
+    renamed = Case("other/y", "another title", CASE.spec, CASE.schema, CASE.rows, CASE.options)
+    assert regression_id(renamed) == regression_id(CASE)
+    assert regression_id(Case("property/x", "t", CASE.spec, CASE.schema, ((2,),), CASE.options)) \
+        != regression_id(CASE)
+
+
+def test_a_finding_is_saved_once_and_loads_back_as_a_case(tmp_path):
+    finding = _finding("pyarrow")
+    assert save_regression(CASE, finding, FILE, tmp_path)
+    assert not save_regression(CASE, finding, FILE, tmp_path)
+    assert is_known(CASE, finding.key, tmp_path)
+    assert not is_known(CASE, ("reference", "duckdb", "error"), tmp_path)
+    assert save_regression(CASE, _finding("duckdb"), FILE, tmp_path)
+    assert [f.reader for f in known_findings(CASE, tmp_path)] == ["pyarrow", "duckdb"]
+    (loaded,) = load_regressions(tmp_path)
+    assert loaded == as_regression(CASE) and loaded.id == f"{AREA}/{regression_id(CASE)}"
+    folder = tmp_path / "regressions" / regression_id(CASE)
+    assert (folder / "reference.parquet").read_bytes() == FILE
+
+
+def test_no_regressions_folder_means_no_cases(tmp_path):
+    assert load_regressions(tmp_path) == []
+
+
+def test_the_catalogue_lists_every_saved_regression():
+    ids = {c.id for c in all_cases()}
+    assert {c.id for c in load_regressions(default_corpus())} <= ids
