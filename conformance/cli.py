@@ -52,6 +52,9 @@ def _parser() -> argparse.ArgumentParser:
                      help="also exit 1 when any cell has one of these outcomes "
                           "(e.g. mismatch,crash; 'any' = any failure)")
     run.add_argument("--no-progress", action="store_true", help="no progress bar")
+    run.add_argument("--golden", nargs="?", type=Path, const=_default_corpus(), metavar="CORPUS",
+                     help="also read every golden file of the selected cases with every reader "
+                          "(cells of writer golden/<writer>; default corpus: the clone's golden_files/)")
     run.add_argument("--no-bad-files", action="store_true",
                      help="no bad-file cells (the files every reader must reject; without "
                           "--cases/--features all are read, with them those matching "
@@ -86,16 +89,20 @@ def _parser() -> argparse.ArgumentParser:
     return p
 
 
-def _golden_parser(sub) -> None:
+def _default_corpus() -> Path:
     from conformance.golden.paths import default_corpus
 
+    return default_corpus()
+
+
+def _golden_parser(sub) -> None:
     golden = sub.add_parser("golden", help="the golden corpus: generate it, or verify it")
     actions = golden.add_subparsers(dest="action", required=True)
     generate = actions.add_parser("generate", help="write golden_files/ from one matrix run (Spark)")
     verify = actions.add_parser("verify", help="read every golden file with engines, compare with "
                                                "expected.json; results + report like a run")
     for parser in (generate, verify):
-        parser.add_argument("--corpus", type=Path, default=default_corpus(),
+        parser.add_argument("--corpus", type=Path, default=_default_corpus(),
                             help="the corpus directory (default: the clone's golden_files/)")
         parser.add_argument("--workdir", type=Path, default=Path("work"),
                             help="work directory for the cells (default ./work)")
@@ -164,7 +171,7 @@ def _run(args) -> int:
                        writers=_split_commas(args.writers) or engines,
                        readers=_split_commas(args.readers) or engines,
                        case_globs=args.cases or (), features=args.features or (),
-                       bad_files=not args.no_bad_files)
+                       bad_files=not args.no_bad_files, golden=args.golden)
     if args.timeout is not None:
         config.timeout_s = args.timeout
     try:

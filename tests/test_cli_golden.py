@@ -82,3 +82,16 @@ def test_verify_exits_1_when_the_reference_fails_a_golden_file(generated, tmp_pa
         write_manifest(corpus)
     assert done.returncode == 1
     assert "reference: mismatch" in done.stderr
+
+
+@pytest.mark.spark
+def test_run_with_golden_reads_the_selected_cases_golden_files_too(generated, tmp_path):
+    _, corpus, _ = generated
+    report = tmp_path / "report"
+    done = conformance("run", "--cases", CASES[0], "--engines", "reference", "--golden", str(corpus),
+                       "--no-bad-files", "--no-progress", "--workdir", str(tmp_path / "work"),
+                       "--report", str(report))
+    assert done.returncode == 0, done.stderr
+    cells = json.loads((report / "results.json").read_text())["cells"]
+    golden = sorted((c["writer"], c["reader"], c["outcome"]) for c in cells if c["phase"] == "golden")
+    assert golden == [("golden/pyarrow", "reference", "pass"), ("golden/reference", "reference", "pass")]

@@ -57,6 +57,7 @@ class RunConfig:
     timeout_s: float = DEFAULT_TIMEOUT_S
     memory_limit_mb: int | None = DEFAULT_MEMORY_LIMIT_MB
     bad_files: bool = True  # the reject cells (see the module docstring)
+    golden: Path | None = None  # a golden corpus whose files every reader also reads
     run_id: str = field(default_factory=lambda: new_run_id())
 
 
@@ -111,8 +112,9 @@ def run_matrix(config: RunConfig, on_progress: Callable[[int, int], None] | None
     run_dir = (config.workdir / config.run_id).resolve()
     run_dir.mkdir(parents=True, exist_ok=True)
     rejects = _plan_rejects(config, run_dir, readers)
+    golden = _plan_golden(config, cases, readers)
     total = len(writers) * sum(1 + reads_per_write(case, len(readers)) for case in cases)
-    total += len(rejects)
+    total += len(rejects) + len(golden)
     progress = _ProgressWatcher(run_dir, total, on_progress)
     runner = _PhaseRunner(config, run_dir)
     interrupted = False
@@ -120,7 +122,7 @@ def run_matrix(config: RunConfig, on_progress: Callable[[int, int], None] | None
         progress.start()
         written = runner.run("write", plan_writes(config.run_id, cases, writers), writers)
         reads = plan_reads(config.run_id, cases, written, readers)
-        runner.run("read", reads + rejects, readers)
+        runner.run("read", reads + rejects + golden, readers)
     except KeyboardInterrupt:
         interrupted = True
         runner.cancel()
@@ -133,6 +135,18 @@ def run_matrix(config: RunConfig, on_progress: Callable[[int, int], None] | None
 def _plan_rejects(config: RunConfig, run_dir: Path, readers: Sequence[EngineInfo]) -> list[dict]:
     entries = selected_bad_files(config)
     return _rejection().plan_rejects(config.run_id, run_dir, readers, entries) if entries else []
+
+
+def _plan_golden(config: RunConfig, cases: Sequence[Case], readers: Sequence[EngineInfo]) -> list[dict]:
+    """Golden cells (`conformance.golden.verify`) of the selected cases' corpus files."""
+    if config.golden is None:
+        return []
+    from conformance.golden import verify  # late, like rejection: it builds on this package
+
+    selected = {case.id for case in cases}
+    documents = [(path, doc) for path, doc in verify.check_corpus(config.golden.resolve())
+                 if doc["id"] in selected]
+    return verify.plan_golden(config.run_id, documents, readers)
 
 
 class _PhaseRunner:
