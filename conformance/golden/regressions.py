@@ -15,7 +15,13 @@ is a folder ``regressions/<id>/`` of the corpus (`paths.REGRESSIONS_DIR`):
 
 ``<id>`` is a digest of the case definition (everything but its id, title and the
 derived feature list), so the same example is saved once however often it is found;
-a second finding on it is added to its ``finding.json``. `load_regressions` turns
+a second finding on it is added to its ``finding.json``.
+
+A finding is *known* when a saved one has the same writer, reader, outcome and
+`signature`: the first line of the evidence with what varies between examples
+(numbers, quoted names and values, paths) blanked, and any row-by-row value diff
+reduced to "values differ". One engine bug then costs one regression, whichever
+example meets it, and a derandomized property run reaches a fixed point. `load_regressions` turns
 the folders back into `Case`s, which the catalogue lists (area ``regression``), so
 every regression runs through the whole writer x reader matrix and the golden corpus.
 """
@@ -25,6 +31,7 @@ from __future__ import annotations
 import dataclasses
 import hashlib
 import json
+import re
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -38,6 +45,13 @@ FINDINGS_FILE = "finding.json"
 ID_HEX_DIGITS = 16  # 64 bits of sha256: no collision among any plausible number of examples
 # Case.to_json keys that do not define the example: who names it, and what is derived.
 _NOT_DEFINING = ("id", "title", "features")
+# What varies between examples of one bug, blanked in a signature (order matters:
+# paths and quoted text before the numbers inside them).
+_VARYING = ((re.compile(r"(/[^\s/:]+)+/?"), "<path>"),
+            (re.compile(r"'[^']*'|\"[^\"]*\""), "<name>"),
+            (re.compile(r"\bcolumn [\w.]+"), "column <name>"),
+            (re.compile(r"-?\d+(\.\d+)?"), "<n>"))
+_VALUE_DIFF = re.compile(r"^row <n>, column <name>: .*")
 
 
 @dataclass(frozen=True)
@@ -57,8 +71,22 @@ class Finding:
     def key(self) -> tuple[str, str, str]:
         return self.writer, self.reader, self.outcome
 
+    @property
+    def kind(self) -> tuple[str, str, str, str]:
+        """What makes two findings one bug: the key and the evidence's `signature`."""
+        return (*self.key, signature(self.detail))
+
     def to_json(self) -> dict:
         return dataclasses.asdict(self)
+
+
+def signature(detail: str) -> str:
+    """The evidence's first line with what varies between examples blanked."""
+    lines = detail.strip().splitlines()
+    text = lines[0] if lines else ""
+    for pattern, blank in _VARYING:
+        text = pattern.sub(blank, text)
+    return _VALUE_DIFF.sub("row <n>, column <name>: values differ", text)
 
 
 def regression_id(case: Case) -> str:
@@ -85,9 +113,11 @@ def known_findings(case: Case, corpus_dir: Path) -> list[Finding]:
     return [Finding(**doc) for doc in json.loads(path.read_text(encoding="utf-8"))]
 
 
-def is_known(case: Case, key: tuple[str, str, str], corpus_dir: Path) -> bool:
-    """Whether this (writer, reader, outcome) failure of this example is saved already."""
-    return any(f.key == key for f in known_findings(case, corpus_dir))
+def saved_kinds(corpus_dir: Path) -> set[tuple[str, str, str, str]]:
+    """The `Finding.kind` of every saved finding of every regression."""
+    folder = Path(corpus_dir) / REGRESSIONS_DIR
+    paths = sorted(folder.glob(f"*/{FINDINGS_FILE}")) if folder.is_dir() else []
+    return {Finding(**doc).kind for path in paths for doc in json.loads(path.read_text(encoding="utf-8"))}
 
 
 def save_regression(case: Case, finding: Finding, file: bytes | None, corpus_dir: Path) -> bool:

@@ -9,8 +9,9 @@ report <dir>` shows property results as it shows the matrix.
 An example an engine declares it cannot handle is rejected (Hypothesis draws
 another; the count is kept). A failing cell (mismatch, error) is a finding:
 
-* known (this example and this (writer, reader, outcome) are saved under
-  ``golden_files/regressions/``): counted, and the example passes;
+* known (a finding of the same writer, reader, outcome and evidence signature
+  is saved under ``golden_files/regressions/``: `regressions.signature`):
+  counted, and the example passes;
 * new: the test raises, one exception class per kind of failure, so Hypothesis
   shrinks each kind separately and replays each minimal example last; the hunt
   keeps the last failing example per kind, and `save_new_findings` saves them.
@@ -28,7 +29,13 @@ from hypothesis import reject
 
 from conformance.cases import Case, generated
 from conformance.engines import get_engine
-from conformance.golden.regressions import Finding, is_known, regression_id, save_regression
+from conformance.golden.regressions import (
+    Finding,
+    regression_id,
+    save_regression,
+    saved_kinds,
+    signature,
+)
 from conformance.matrix.cells import read_request, write_request
 from conformance.matrix.execute import run_cell
 from conformance.matrix.results import CellLog
@@ -52,6 +59,16 @@ class NewMismatch(AssertionError):
     """The reader returned other values than the example's, and it is not saved yet."""
 
 
+NEW_FINDINGS = (NewWriteFailure, NewReadFailure, NewMismatch)
+
+
+def only_findings(raised: BaseException) -> bool:
+    """Whether Hypothesis raised nothing but new findings (one, or a group of them)."""
+    if isinstance(raised, BaseExceptionGroup):
+        return all(only_findings(e) for e in raised.exceptions)
+    return isinstance(raised, NEW_FINDINGS)
+
+
 @dataclass(frozen=True)
 class Failure:
     case: Case
@@ -68,9 +85,10 @@ class Failure:
                        found_by)
 
 
-def finding_key(record: dict) -> tuple[str, str, str]:
+def finding_kind(record: dict) -> tuple[str, str, str, str]:
+    """`Finding.kind` of a failing cell."""
     reader = record["reader"] if record["phase"] == "read" else WRITE_FINDING_READER
-    return record["writer"], reader, record["outcome"]
+    return record["writer"], reader, record["outcome"], signature(record["detail"])
 
 
 def _exception_class(record: dict) -> type[AssertionError]:
@@ -90,6 +108,7 @@ class Hunt:
         self.corpus = corpus
         self.run_id = new_run_id()
         self.log = CellLog(results, f"property-{writer}-{reader}-{os.getpid()}") if results else None
+        self.known = saved_kinds(corpus)
         self.counts: Counter[str] = Counter()
         self.failures: dict[type[AssertionError], Failure] = {}
 
@@ -108,7 +127,7 @@ class Hunt:
                 reject()
             self.counts["pass"] += 1
             return
-        if is_known(case, finding_key(failing), self.corpus):
+        if finding_kind(failing) in self.known:
             self.counts["known finding"] += 1
             return
         self.counts["new finding"] += 1

@@ -7,7 +7,7 @@ test fails only when the code, an engine or a strategy changed.
 
 from __future__ import annotations
 
-from hypothesis import HealthCheck, settings
+from hypothesis import HealthCheck, Phase, settings
 
 # A cross-engine example (tests/property) writes a file with one engine and reads it with
 # another, a hundred times the cost of a plain property's example: those tests run this
@@ -15,6 +15,10 @@ from hypothesis import HealthCheck, settings
 # finishes in minutes").
 CROSS_ENGINE_EXAMPLES = {"ci": 30, "long": 600}
 _SUPPRESSED = [HealthCheck.too_slow, HealthCheck.filter_too_much]
+# Hypothesis's explain phase traces every line while it replays a failure: with two
+# engines under the tracer, shrinking one finding took minutes. The shrunk example and
+# its evidence are what we keep.
+_CROSS_ENGINE_PHASES = tuple(phase for phase in Phase if phase != Phase.explain)
 
 
 def register_profiles() -> None:
@@ -28,4 +32,5 @@ def register_profiles() -> None:
 def cross_engine_settings() -> settings:
     """The current profile with its cross-engine example budget."""
     profile = settings.get_current_profile_name()
-    return settings(max_examples=CROSS_ENGINE_EXAMPLES.get(profile, settings.default.max_examples))
+    return settings(max_examples=CROSS_ENGINE_EXAMPLES.get(profile, settings.default.max_examples),
+                    phases=_CROSS_ENGINE_PHASES)

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 import math
 import struct
 
@@ -82,6 +83,21 @@ def _floats(bits: int):
     return st.one_of(special, as_float)
 
 
+# Values of the annotated byte-array types are documents of their own format
+# (LogicalTypes.md "JSON", "BSON", "Geometry"): a reader may reject anything else.
+json_texts = st.recursive(
+    st.none() | st.booleans() | st.integers(-(2**53), 2**53) | st.text(max_size=5),
+    lambda inner: st.lists(inner, max_size=3) | st.dictionaries(st.text(max_size=3), inner, max_size=3),
+    max_leaves=5).map(json.dumps)
+BSON_DOCUMENTS = (
+    b"\x05\x00\x00\x00\x00",  # {}: int32 total length, then the terminating NUL
+    b"\x0c\x00\x00\x00\x10a\x00\x01\x00\x00\x00\x00",  # {"a": int32 1}
+)
+WKB_POINT = struct.Struct("<BIdd")  # byte order (1: little endian), geometry type, x, y
+WKB_POINT_HEADER = (1, 1)  # little endian, Point
+SECONDS_PER_DAY = 86_400
+
+
 def values(t: T.DataType, nullable: bool = True):
     """Canonical values of `t`; None included when nullable."""
     base = _non_null_values(t)
@@ -99,19 +115,27 @@ def _non_null_values(t: T.DataType):
         case "date":
             return _ints(32, True)
         case "time":
-            return _ints(32 if t.unit == "ms" else 64, True)
+            # A time of day (LogicalTypes.md "TIME"): 0 up to a day, exclusive.
+            day = SECONDS_PER_DAY * T.UNITS_PER_SECOND[t.unit]
+            return st.one_of(st.sampled_from([0, day - 1]), st.integers(0, day - 1))
         case "float":
             return _floats(t.bits)
         case "decimal":
             bound = 10**t.precision - 1
             return st.one_of(st.sampled_from([bound, -bound, 0]), st.integers(-bound, bound))
-        case "binary" | "bson" | "geometry" | "geography":
+        case "binary":
             return st.binary(max_size=20)
+        case "bson":
+            return st.sampled_from(BSON_DOCUMENTS)
+        case "geometry" | "geography":
+            return st.tuples(_floats(64), _floats(64)).map(lambda xy: WKB_POINT.pack(*WKB_POINT_HEADER, *xy))
+        case "json":
+            return json_texts
         case "variant":
             return st.tuples(st.binary(min_size=1, max_size=8), st.binary(min_size=1, max_size=8))
         case "fixed":
             return st.binary(min_size=t.length, max_size=t.length)
-        case "string" | "enum" | "json":
+        case "string" | "enum":
             return st.text(max_size=20)
         case "uuid":
             return st.uuids().map(str)
