@@ -101,11 +101,12 @@ class Hunt:
     """The state of one pair's property test: counts, logged cells, failures."""
 
     def __init__(self, writer: str, reader: str, workdir: Path, corpus: Path,
-                 results: Path | None = None) -> None:
+                 results: Path | None = None, save_to: Path | None = None) -> None:
         self.writer, self.reader = get_engine(writer), get_engine(reader)
         self.writer_info, self.reader_info = engine_info(writer), engine_info(reader)
         self.workdir = results or workdir
         self.corpus = corpus
+        self.save_to = save_to or corpus  # where new regressions go
         self.run_id = new_run_id()
         self.log = CellLog(results, f"property-{writer}-{reader}-{os.getpid()}") if results else None
         self.known = saved_kinds(corpus)
@@ -159,7 +160,7 @@ class Hunt:
         saved = []
         for failure in self.failures.values():
             finding = failure.finding(found_by)
-            if save_regression(failure.case, finding, failure.file, self.corpus):
+            if save_regression(failure.case, finding, failure.file, self.save_to):
                 saved.append(f"{failure.record['cell_id']} {finding.outcome}: "
                              f"{finding.detail.splitlines()[0] if finding.detail else ''}")
         return saved

@@ -54,14 +54,19 @@ def hunt(request, tmp_path_factory):
     """One pair's hunt; at its end, the shrunk example of each new finding is saved."""
     writer, reader = request.param
     results = os.environ.get(RESULTS_ENV)
+    # The ci profile (every pytest run, CI's fresh clones) keeps new regressions in its
+    # temp dir, so a run never changes the committed corpus it also tests; other
+    # profiles (a local hunt) save them into golden_files/regressions/ to be committed.
+    in_ci = settings.get_current_profile_name() == "ci"
     hunt = Hunt(writer, reader, tmp_path_factory.mktemp("property"), default_corpus(),
-                Path(results) if results else None)
+                Path(results) if results else None,
+                save_to=tmp_path_factory.mktemp("regressions") if in_ci else None)
     yield hunt
     hunt.close()
     found_by = (f"hypothesis {hypothesis.__version__}, profile "
                 f"{settings.get_current_profile_name()}: {request.node.nodeid} [{writer}->{reader}]")
     for line in hunt.save_new_findings(found_by):
-        print(f"saved regression: {line}")
+        print(f"saved regression in {hunt.save_to}: {line}")
     print(f"{writer}->{reader}: {dict(hunt.counts)}")
 
 
