@@ -4,10 +4,8 @@ regressions property tests found and saved in the golden corpus
 
 from __future__ import annotations
 
-import contextlib
 import functools
 from collections import Counter
-from collections.abc import Iterator
 
 from . import (
     bloom_filters,
@@ -52,30 +50,11 @@ def all_cases() -> list[Case]:
     return list(_catalogue().values())
 
 
-# Cases made at run time (property-test examples) that `case_by_id` resolves while their
-# `generated` block runs, so the matrix's cell runner runs them like catalogue cases.
-_GENERATED: dict[str, Case] = {}
-
-
 def case_by_id(case_id: str) -> Case:
-    found = _catalogue().get(case_id) or _GENERATED.get(case_id)
+    found = _catalogue().get(case_id)
     if found is None:
         raise KeyError(f"no case {case_id!r}")
     return found
 
 
-@contextlib.contextmanager
-def generated(*cases: Case) -> Iterator[None]:
-    """Let `case_by_id` find `cases` (not in the catalogue) inside the block, in this process."""
-    taken = sorted(c.id for c in cases if c.id in _catalogue() or c.id in _GENERATED)
-    if taken:
-        raise ValueError(f"generated case ids already in use: {taken}")
-    _GENERATED.update((c.id, c) for c in cases)
-    try:
-        yield
-    finally:
-        for c in cases:
-            del _GENERATED[c.id]
-
-
-__all__ = ["Case", "WriteOptions", "all_cases", "case_by_id", "generated", "select"]
+__all__ = ["Case", "WriteOptions", "all_cases", "case_by_id", "select"]

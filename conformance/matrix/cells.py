@@ -24,7 +24,7 @@ from dataclasses import dataclass
 
 import pyarrow as pa
 
-from conformance.cases import Case
+from conformance.cases import Case, case_by_id
 
 OUTCOMES = ("pass", "mismatch", "error", "crash", "timeout", "unsupported", "skipped")
 
@@ -91,6 +91,18 @@ def read_request(run_id: str, case: Case, write_result: dict, reader: EngineInfo
             "writer": write_result["writer"], "writer_version": write_result["writer_version"],
             "reader": name, "reader_version": reader.version,
             "writer_outcome": write_result["outcome"]}
+
+
+def with_definition(request: dict, case: Case) -> dict:
+    """`request` carrying its case's definition, for a case the catalogue does not hold
+    (a property-test example), so any process can run it."""
+    return {**request, "case": case.to_json()}
+
+
+def request_case(request: dict) -> Case:
+    """The case a cell is about: its carried definition, else the catalogue's."""
+    definition = request.get("case")
+    return case_by_id(request["case_id"]) if definition is None else Case.from_json(definition)
 
 
 def validator_info() -> EngineInfo:

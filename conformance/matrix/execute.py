@@ -13,14 +13,13 @@ import time
 import traceback
 from pathlib import Path
 
-from conformance.cases import case_by_id
 from conformance.cases.predicate import Predicate
 from conformance.engines import Unsupported, get_engine
 from conformance.engines.reference import decryption_properties
 from conformance.values import Table, diff_tables
 from reference_impl.parquet.validation import validate
 
-from .cells import result_record
+from .cells import request_case, result_record
 
 SHA256_CHUNK = 1 << 20
 MEASURED = "measured: "
@@ -35,7 +34,7 @@ def run_cell(request: dict, workdir: Path) -> dict:
 
 
 def _write(request: dict, workdir: Path) -> tuple[str, str, dict]:
-    case = case_by_id(request["case_id"])
+    case = request_case(request)
     engine = get_engine(request["engine"])
     gap = engine.capabilities.write_gap(case.write_features)
     if gap:
@@ -55,7 +54,7 @@ def _write(request: dict, workdir: Path) -> tuple[str, str, dict]:
 
 
 def _read(request: dict, workdir: Path) -> tuple[str, str, dict]:
-    case = case_by_id(request["case_id"])
+    case = request_case(request)
     if request["file"] is None:
         return ("skipped",
                 f"no file to read: writer {request['writer']} {request['writer_outcome']}", {})

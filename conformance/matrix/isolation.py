@@ -101,26 +101,40 @@ class IsolatedWorker:
         self._stderr.close()
 
 
+class IsolatedRunner:
+    """Runs cells one at a time in a worker, replacing it after a crash or a timeout."""
+
+    def __init__(self, workdir: Path, timeout_s: float = DEFAULT_TIMEOUT_S,
+                 memory_limit_mb: int | None = DEFAULT_MEMORY_LIMIT_MB):
+        self.workdir, self.timeout_s, self.memory_limit_mb = workdir, timeout_s, memory_limit_mb
+        self._worker: IsolatedWorker | None = None
+
+    def run(self, request: dict) -> dict:
+        """The cell's result record; a crash or a hang of the worker is the cell's outcome."""
+        self._worker = self._worker or IsolatedWorker(self.workdir, self.memory_limit_mb)
+        started = time.perf_counter()
+        try:
+            return self._worker.call(request, self.timeout_s)
+        except WorkerCrashed as exc:
+            outcome, detail = "crash", str(exc)
+        except WorkerTimedOut as exc:
+            outcome, detail = "timeout", str(exc)
+        self.close()
+        no_file = {"file": None} if request["phase"] == "write" else {}
+        return result_record(request, outcome, detail, time.perf_counter() - started, **no_file)
+
+    def close(self) -> None:
+        if self._worker is not None:
+            self._worker.close()
+            self._worker = None
+
+
 def run_isolated(requests: Iterable[dict], workdir: Path, timeout_s: float = DEFAULT_TIMEOUT_S,
                  memory_limit_mb: int | None = DEFAULT_MEMORY_LIMIT_MB) -> Iterator[dict]:
     """Run cells in a worker, replacing it after a crash or a timeout; yield one result each."""
-    worker: IsolatedWorker | None = None
+    runner = IsolatedRunner(workdir, timeout_s, memory_limit_mb)
     try:
         for request in requests:
-            worker = worker or IsolatedWorker(workdir, memory_limit_mb)
-            started = time.perf_counter()
-            try:
-                yield worker.call(request, timeout_s)
-                continue
-            except WorkerCrashed as exc:
-                outcome, detail = "crash", str(exc)
-            except WorkerTimedOut as exc:
-                outcome, detail = "timeout", str(exc)
-            worker.close()
-            worker = None
-            no_file = {"file": None} if request["phase"] == "write" else {}
-            yield result_record(request, outcome, detail,
-                                time.perf_counter() - started, **no_file)
+            yield runner.run(request)
     finally:
-        if worker is not None:
-            worker.close()
+        runner.close()

@@ -68,6 +68,11 @@ class DataType:
     def is_nested(self) -> bool:
         return self.kind in NESTED_KINDS
 
+    def kinds(self) -> set[str]:
+        """This type's kind and the kinds of every type nested in it."""
+        children = (*(f for f in (self.element, self.key, self.value) if f is not None), *self.fields)
+        return {self.kind}.union(*(child.type.kinds() for child in children))
+
     def to_json(self) -> dict[str, Any]:
         out: dict[str, Any] = {"kind": self.kind}
         for name in ("physical", "bits", "signed", "length", "precision", "scale", "unit", "utc",

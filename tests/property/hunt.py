@@ -1,8 +1,10 @@
 """One writer x reader pair hunted with generated cases (issue 6 items 4 and 5).
 
 Each example runs as the matrix runs a catalogue case: a write cell, then a read
-cell, by `conformance.matrix.execute.run_cell` (same outcomes, same evidence), with
-the example made resolvable through `conformance.cases.generated`. Both cells go
+cell, each request carrying the example's definition (`cells.with_definition`),
+in an isolated worker for engines the matrix isolates (a hang is a `timeout`
+cell, a crash a `crash` cell, and the hunt goes on) and in this process for the
+others (Spark), with the same outcomes and evidence as a run. Both cells go
 to the results dataset when a results directory is configured, so `conformance
 report <dir>` shows property results as it shows the matrix.
 
@@ -12,9 +14,13 @@ another; the count is kept). A failing cell (mismatch, error) is a finding:
 * known (a finding of the same writer, reader, outcome and evidence signature
   is saved under ``golden_files/regressions/``: `regressions.signature`):
   counted, and the example passes;
-* new: the test raises, one exception class per kind of failure, so Hypothesis
-  shrinks each kind separately and replays each minimal example last; the hunt
-  keeps the last failing example per kind, and `save_new_findings` saves them.
+* new, in a hunt that shrinks (``shrink=True``): the test raises, one exception
+  class per kind of failure, so Hypothesis shrinks each kind separately and
+  replays each minimal example last; the hunt keeps the last failing example per
+  kind, and `save_new_findings` saves them;
+* new, in a hunt that does not shrink (the ``ci`` profile): the hunt keeps the
+  first failing example per kind and goes on drawing, so one engine bug does not
+  end the pair's examples.
 """
 
 from __future__ import annotations
@@ -27,7 +33,7 @@ from pathlib import Path
 
 from hypothesis import reject
 
-from conformance.cases import Case, generated
+from conformance.cases import Case
 from conformance.engines import get_engine
 from conformance.golden.regressions import (
     Finding,
@@ -36,8 +42,9 @@ from conformance.golden.regressions import (
     saved_kinds,
     signature,
 )
-from conformance.matrix.cells import read_request, write_request
+from conformance.matrix.cells import read_request, with_definition, write_request
 from conformance.matrix.execute import run_cell
+from conformance.matrix.isolation import IsolatedRunner
 from conformance.matrix.results import CellLog
 from conformance.matrix.run import engine_info, new_run_id
 
@@ -45,6 +52,9 @@ PAIRS_ENV = "CONFORMANCE_PROPERTY_PAIRS"  # e.g. "reference:pyarrow,pyarrow:refe
 RESULTS_ENV = "CONFORMANCE_PROPERTY_RESULTS"  # a run directory for cells/*.jsonl and files/
 FAILING = ("mismatch", "error", "crash", "timeout")
 WRITE_FINDING_READER = ""  # a write cell's finding concerns the writer alone
+# An example holds a few rows: a cell still running after this long hangs (measured:
+# fastparquet loops forever on some level data), and becomes a `timeout` finding.
+CELL_TIMEOUT_S = 30.0
 
 
 class NewWriteFailure(AssertionError):
@@ -101,20 +111,27 @@ class Hunt:
     """The state of one pair's property test: counts, logged cells, failures."""
 
     def __init__(self, writer: str, reader: str, workdir: Path, corpus: Path,
-                 results: Path | None = None, save_to: Path | None = None) -> None:
+                 results: Path | None = None, save_to: Path | None = None,
+                 shrink: bool = True) -> None:
         self.writer, self.reader = get_engine(writer), get_engine(reader)
         self.writer_info, self.reader_info = engine_info(writer), engine_info(reader)
         self.workdir = results or workdir
         self.corpus = corpus
         self.save_to = save_to or corpus  # where new regressions go
+        self.shrink = shrink
         self.run_id = new_run_id()
+        self.isolated = IsolatedRunner(self.workdir, CELL_TIMEOUT_S)
         self.log = CellLog(results, f"property-{writer}-{reader}-{os.getpid()}") if results else None
         self.known = saved_kinds(corpus)
         self.counts: Counter[str] = Counter()
         self.failures: dict[type[AssertionError], Failure] = {}
 
+    def supports(self, tag: str) -> bool:
+        """Whether the writer declares it writes, and the reader that it reads, feature `tag`."""
+        return not (self.writer.capabilities.write_gap({tag}) or self.reader.capabilities.read_gap({tag}))
+
     def check(self, case: Case) -> None:
-        """Run one example through the pair; raise for a new finding."""
+        """Run one example through the pair; raise for a new finding when shrinking."""
         if (self.writer.capabilities.write_gap(case.write_features)
                 or self.reader.capabilities.read_gap(case.features)):
             self.counts["declared unsupported"] += 1
@@ -132,19 +149,28 @@ class Hunt:
             self.counts["known finding"] += 1
             return
         self.counts["new finding"] += 1
-        self.failures[_exception_class(failing)] = Failure(case, failing, self._file(written))
-        raise _exception_class(failing)(
+        kind = _exception_class(failing)
+        if not self.shrink:
+            self.failures.setdefault(kind, Failure(case, failing, self._file(written)))
+            return
+        self.failures[kind] = Failure(case, failing, self._file(written))
+        raise kind(
             f"{failing['cell_id']}: {failing['outcome']} (new; the shrunk example is saved as "
             f"regressions/{regression_id(case)})\n{failing['detail']}")
 
     def _run(self, case: Case) -> tuple[dict, dict]:
-        with generated(case):
-            written = run_cell(write_request(self.run_id, case, self.writer_info), self.workdir)
-            read = run_cell(read_request(self.run_id, case, written, self.reader_info), self.workdir)
-        if self.log is not None:
-            self.log.append(written)
-            self.log.append(read)
+        written = self._cell(write_request(self.run_id, case, self.writer_info), case)
+        read = self._cell(read_request(self.run_id, case, written, self.reader_info), case)
         return written, read
+
+    def _cell(self, request: dict, case: Case) -> dict:
+        request = with_definition(request, case)
+        info = self.writer_info if request["phase"] == "write" else self.reader_info
+        record = (self.isolated.run(request) if info.isolated
+                  else run_cell(request, self.workdir))
+        if self.log is not None:
+            self.log.append(record)
+        return record
 
     def _file(self, written: dict) -> bytes | None:
         path = self.workdir / written["file"] if written["file"] else None
@@ -166,5 +192,6 @@ class Hunt:
         return saved
 
     def close(self) -> None:
+        self.isolated.close()
         if self.log is not None:
             self.log.close()

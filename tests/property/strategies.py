@@ -8,16 +8,21 @@ elements only, LogicalTypes.md "Lists, Backward-compatibility rules"), then the
 schema (any nesting of LIST, MAP and struct over every canonical type), the rows
 (edge-biased, `tests.support.strategies.values`) and the remaining write options
 (codec, page version, level encoding, page and row group sizes, dictionary fallback).
+
+`cases(supports)` draws only what a writer and reader pair declares it can handle
+(`supports(tag)`, one feature tag at a time), so a hunt spends its examples on
+files the pair is meant to exchange rather than on rejected draws.
 """
 
 from __future__ import annotations
 
 import dataclasses
+from collections.abc import Callable, Sequence
 
 from hypothesis import strategies as st
 
 from conformance.cases import encodings as encoding_cases
-from conformance.cases.model import CODECS, ENCODINGS, NESTED_STYLES, Case, WriteOptions
+from conformance.cases.model import CODECS, ENCODINGS, NESTED_STYLES, Case, WriteOptions, type_tags
 from conformance.golden.regressions import regression_id
 from conformance.values import DataType, Field, Schema
 from conformance.values import types as T
@@ -58,6 +63,17 @@ KIND_SPEC = {
 LEGACY_SPEC = "LogicalTypes.md: {}, Backward-compatibility rules"
 SPEC_NULLS_AND_NESTING = "parquet-format-docs.txt: Nested Encoding"
 
+Supports = Callable[[str], bool]  # whether a feature tag may be drawn
+
+
+def everything(tag: str) -> bool:
+    return True
+
+
+def _choices(draw, options: Sequence, tag, supports: Supports):
+    """One of `options` whose feature tag (`tag(option)`; None: no tag) is supported."""
+    return draw(st.sampled_from([o for o in options if tag(o) is None or supports(tag(o))]))
+
 
 # ---- types ------------------------------------------------------------------------
 
@@ -66,14 +82,19 @@ def _field(name: str, t: DataType, nullable: bool) -> Field:
     return Field(name, t, nullable or t.kind == "unknown")
 
 
-def _leaf_types(physical_types: tuple[str, ...]) -> st.SearchStrategy[DataType]:
-    leaves = scalar_types_on(physical_types)
-    return st.one_of(leaves, st.just(T.unknown())) if "INT32" in physical_types else leaves
+def _scalars(physical_types: tuple[str, ...], supports: Supports) -> st.SearchStrategy[DataType]:
+    return scalar_types_on(physical_types).filter(lambda t: all(map(supports, type_tags(t))))
 
 
-def _map_keys(physical_types: tuple[str, ...]) -> st.SearchStrategy[DataType]:
+def _leaf_types(physical_types: tuple[str, ...], supports: Supports) -> st.SearchStrategy[DataType]:
+    leaves = _scalars(physical_types, supports)
+    unknown = "INT32" in physical_types and all(map(supports, type_tags(T.unknown())))
+    return st.one_of(leaves, st.just(T.unknown())) if unknown else leaves
+
+
+def _map_keys(physical_types: tuple[str, ...], supports: Supports) -> st.SearchStrategy[DataType]:
     # A key is REQUIRED and primitive ("Maps"): not UNKNOWN (always null), not VARIANT (a group).
-    return scalar_types_on(physical_types).filter(lambda t: t.kind != "variant")
+    return _scalars(physical_types, supports).filter(lambda t: t.kind != "variant")
 
 
 def _structs(children: st.SearchStrategy[DataType]) -> st.SearchStrategy[DataType]:
@@ -82,15 +103,16 @@ def _structs(children: st.SearchStrategy[DataType]) -> st.SearchStrategy[DataTyp
     return fields.map(lambda fs: T.struct_of(*(_field(*f) for f in fs)))
 
 
-def column_types(physical_types: tuple[str, ...], nested_style: str) -> st.SearchStrategy[DataType]:
+def column_types(physical_types: tuple[str, ...], nested_style: str,
+                 supports: Supports = everything) -> st.SearchStrategy[DataType]:
     """Any nesting of LIST, MAP and struct over the leaves `physical_types` allow, laid out
     so that `nested_style` can write it: a legacy list holds required scalars only."""
-    leaves = _leaf_types(physical_types)
-    keys = _map_keys(physical_types)
+    leaves = _leaf_types(physical_types, supports)
+    keys = _map_keys(physical_types, supports)
     legacy_list = nested_style in LEGACY_LIST_STYLES
 
     def nest(children):
-        element = scalar_types_on(physical_types) if legacy_list else children
+        element = _scalars(physical_types, supports) if legacy_list else children
         lists = st.builds(lambda t, n: T.list_of(t, (n and not legacy_list) or t.kind == "unknown"),
                           element, st.booleans())
         maps = st.builds(lambda k, v, n: T.map_of(k, v, n or v.kind == "unknown"), keys, children,
@@ -121,9 +143,10 @@ def _required_lists(t: DataType) -> DataType:
 
 
 @st.composite
-def schemas(draw, physical_types: tuple[str, ...], nested_style: str) -> Schema:
+def schemas(draw, physical_types: tuple[str, ...], nested_style: str,
+            supports: Supports = everything) -> Schema:
     names = draw(st.lists(FIELD_NAMES, min_size=1, max_size=MAX_COLUMNS, unique=True))
-    types = column_types(physical_types, nested_style)
+    types = column_types(physical_types, nested_style, supports)
     if nested_style == "unannotated":
         types = types.filter(lambda t: _fits_unannotated(t, True)).map(_required_lists)
     fields = []
@@ -143,21 +166,31 @@ def rows(schema: Schema) -> st.SearchStrategy[tuple[tuple, ...]]:
 # ---- write options ----------------------------------------------------------------
 
 @st.composite
-def write_options(draw, encoding: str | None, nested_style: str) -> WriteOptions:
+def write_options(draw, encoding: str | None, nested_style: str,
+                  supports: Supports = everything) -> WriteOptions:
     """Every knob of the page layout a writer is asked for (parquet-format-docs.txt,
     "Data Pages", "Compression", "Row Group Size", "Dictionary Encoding")."""
     versions = (1,) if encoding == "PLAIN_DICTIONARY" else (1, 2)  # v1's name for the indices
-    page_version = draw(st.sampled_from(versions))
-    sizes = st.one_of(st.none(), st.integers(1, MAX_SIZE))
-    dictionary = encoding in DICTIONARY_ENCODINGS
+    page_version = _choices(draw, versions, lambda v: f"page:v{v}", supports)
+    dictionary = encoding in DICTIONARY_ENCODINGS and supports("dictionary:fallback")
     return WriteOptions(
-        encoding=encoding, codec=draw(st.sampled_from(CODECS)), page_version=page_version,
-        row_group_size=draw(sizes), page_row_limit=draw(sizes),
+        encoding=encoding, codec=_choices(draw, CODECS, lambda c: f"codec:{c}", supports),
+        page_version=page_version,
+        row_group_size=draw(_sizes("row_groups:multiple", supports)),
+        page_row_limit=draw(_sizes("pages:multiple", supports)),
         dictionary_size_limit=draw(st.one_of(st.none(), st.integers(1, MAX_DICTIONARY_BYTES)))
         if dictionary else None,
-        level_encoding=draw(st.sampled_from(("RLE", "BIT_PACKED") if page_version == 1 else ("RLE",))),
-        v2_is_compressed=draw(st.booleans()) if page_version == 2 else True,
+        level_encoding=_choices(draw, ("RLE", "BIT_PACKED") if page_version == 1 else ("RLE",),
+                                lambda e: None if e == "RLE" else f"levels:{e}", supports),
+        v2_is_compressed=_choices(draw, (True, False), lambda c: None if c else
+                                  "page_v2:is_compressed=false", supports)
+        if page_version == 2 else True,
         nested_style=nested_style)
+
+
+def _sizes(tag: str, supports: Supports) -> st.SearchStrategy[int | None]:
+    """A rows-per-page or per-row-group limit: small enough for several, if `tag` may be drawn."""
+    return st.one_of(st.none(), st.integers(1, MAX_SIZE)) if supports(tag) else st.none()
 
 
 # ---- cases --------------------------------------------------------------------------
@@ -173,8 +206,8 @@ def spec_sections(schema: Schema, options: WriteOptions) -> tuple[str, ...]:
         sections.append("parquet.thrift: struct DataPageHeaderV2")
     if options.level_encoding == "BIT_PACKED":
         sections.append(encoding_cases.SPEC_BIT_PACKED)
-    kinds = {kind for f in schema for kind in _kinds(f)}
-    sections += sorted({_kind_spec(t) for t in kinds} - {None})
+    types = {t for f in schema for t in _types(f)}
+    sections += sorted({_kind_spec(t) for t in types} - {None})
     if any(f.nullable or f.type.is_nested for f in schema):
         sections.append(SPEC_NULLS_AND_NESTING)
     if options.nested_style != "standard":
@@ -183,11 +216,11 @@ def spec_sections(schema: Schema, options: WriteOptions) -> tuple[str, ...]:
     return tuple(dict.fromkeys(sections))
 
 
-def _kinds(f: Field):
+def _types(f: Field):
     yield f.type
     for child in (f.type.element, f.type.key, f.type.value, *f.type.fields):
         if child is not None:
-            yield from _kinds(child)
+            yield from _types(child)
 
 
 def _kind_spec(t: DataType) -> str | None:
@@ -210,12 +243,13 @@ def _title(schema: Schema, options: WriteOptions) -> str:
 
 
 @st.composite
-def cases(draw) -> Case:
+def cases(draw, supports: Supports = everything) -> Case:
     """A whole case: schema, rows and write options, with id ``property/<digest>``."""
-    encoding = draw(st.sampled_from((*ENCODINGS, None)))
-    nested_style = draw(st.one_of(st.just("standard"), st.sampled_from(NESTED_STYLES)))
-    schema = draw(schemas(ENCODING_PHYSICAL[encoding], nested_style))
-    options = draw(write_options(encoding, nested_style))
+    encoding = _choices(draw, (*ENCODINGS, None), lambda e: e and f"encoding:{e}", supports)
+    styles = [s for s in NESTED_STYLES if s == "standard" or supports(f"legacy:{s}")]
+    nested_style = draw(st.one_of(st.just("standard"), st.sampled_from(styles)))
+    schema = draw(schemas(ENCODING_PHYSICAL[encoding], nested_style, supports))
+    options = draw(write_options(encoding, nested_style, supports))
     case = Case(f"{AREA}/example", _title(schema, options), spec_sections(schema, options), schema,
                 draw(rows(schema)), options)
     return dataclasses.replace(case, id=f"{AREA}/{regression_id(case)}")

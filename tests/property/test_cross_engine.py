@@ -9,14 +9,16 @@ with each engine both ways and reference with itself; ``$CONFORMANCE_PROPERTY_PA
 With ``$CONFORMANCE_PROPERTY_RESULTS`` set to a directory, every example's write and
 read cells go to its results log (`conformance report <dir>` renders them).
 
+Examples are drawn from what the pair declares it handles (`Hunt.supports`).
 Fail policy (see `hunt`), the matrix's exit policy: a failing example is a finding;
-Hypothesis shrinks a new one and its shrunk example is saved under
-``golden_files/regressions/`` (case, finding, file) when the pair's fixture ends, so
-the next run knows it and the catalogue runs it through the whole matrix. A finding
-about an engine under test is reported, not a test failure (it is that engine's
-outcome, like a mismatch cell of a run); the reference failing its own round trip
-fails the test, because then the suite itself is wrong. The ``ci`` profile is
-derandomized: the same examples on every run.
+under the ``long`` profile Hypothesis shrinks a new one and its shrunk example is
+saved under ``golden_files/regressions/`` (case, finding, file) when the pair's
+fixture ends, so the next run knows it and the catalogue runs it through the whole
+matrix. A finding about an engine under test is reported, not a test failure (it is
+that engine's outcome, like a mismatch cell of a run); the reference failing its
+own round trip fails the test, because then the suite itself is wrong. The ``ci``
+profile is derandomized (the same examples on every run) and does not shrink: its
+new findings, as drawn, go to pytest's temp dir and the hunt goes on.
 """
 
 from __future__ import annotations
@@ -60,7 +62,7 @@ def hunt(request, tmp_path_factory):
     in_ci = settings.get_current_profile_name() == "ci"
     hunt = Hunt(writer, reader, tmp_path_factory.mktemp("property"), default_corpus(),
                 Path(results) if results else None,
-                save_to=tmp_path_factory.mktemp("regressions") if in_ci else None)
+                save_to=tmp_path_factory.mktemp("regressions") if in_ci else None, shrink=not in_ci)
     yield hunt
     hunt.close()
     found_by = (f"hypothesis {hypothesis.__version__}, profile "
@@ -75,13 +77,17 @@ SELF_CHECK = ("reference", "reference")
 
 def test_a_reader_reads_what_a_writer_wrote(hunt):
     @cross_engine_settings()
-    @given(case=cases())
+    @given(case=cases(hunt.supports))
     def examples(case):
         hunt.check(case)
 
+    self_check = (hunt.writer.name, hunt.reader.name) == SELF_CHECK
     try:
         examples()
     except (*NEW_FINDINGS, ExceptionGroup) as found:
-        if (hunt.writer.name, hunt.reader.name) == SELF_CHECK or not only_findings(found):
+        if self_check or not only_findings(found):
             raise
         print(f"new engine finding(s), saved as regressions: {found}")
+    assert not (self_check and hunt.failures), \
+        "the reference disagrees with itself: " + "; ".join(
+            f"{f.record['cell_id']}: {f.record['detail']}" for f in hunt.failures.values())

@@ -27,18 +27,11 @@ TARGETS = frozenset({
 })
 
 
-def _kinds(t: T.DataType):
-    yield t.kind
-    for child in (t.element, t.key, t.value, *t.fields):
-        if child is not None:
-            yield from _kinds(child.type)
-
-
 def branches(case: Case) -> set[str]:
     o = case.options
     seen = set(case.features)
     seen |= {f"levels:{o.level_encoding}", f"style:{o.nested_style}"}
-    seen |= {f"kind:{k}" for f in case.schema for k in _kinds(f.type)}
+    seen |= {f"kind:{k}" for f in case.schema for k in f.type.kinds()}
     if o.encoding is None:
         seen.add(WRITER_DEFAULT)
     if any(v is None for row in case.rows for v in row):

@@ -17,8 +17,13 @@ CROSS_ENGINE_EXAMPLES = {"ci": 30, "long": 600}
 _SUPPRESSED = [HealthCheck.too_slow, HealthCheck.filter_too_much]
 # Hypothesis's explain phase traces every line while it replays a failure: with two
 # engines under the tracer, shrinking one finding took minutes. The shrunk example and
-# its evidence are what we keep.
-_CROSS_ENGINE_PHASES = tuple(phase for phase in Phase if phase != Phase.explain)
+# its evidence are what we keep. Under `ci` nothing is shrunk either: shrinking runs the
+# engines hundreds of times more, for an example that goes to a temporary folder (the
+# `long` profile's hunts shrink what they save into the corpus).
+_CROSS_ENGINE_PHASES = {
+    "ci": tuple(phase for phase in Phase if phase not in (Phase.explain, Phase.shrink)),
+    "long": tuple(phase for phase in Phase if phase != Phase.explain),
+}
 
 
 def register_profiles() -> None:
@@ -33,4 +38,4 @@ def cross_engine_settings() -> settings:
     """The current profile with its cross-engine example budget."""
     profile = settings.get_current_profile_name()
     return settings(max_examples=CROSS_ENGINE_EXAMPLES.get(profile, settings.default.max_examples),
-                    phases=_CROSS_ENGINE_PHASES)
+                    phases=_CROSS_ENGINE_PHASES.get(profile, _CROSS_ENGINE_PHASES["long"]))
