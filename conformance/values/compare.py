@@ -41,14 +41,25 @@ def category(t: DataType) -> str:
 
 
 def type_difference(expected: DataType, actual: DataType) -> str | None:
-    """Why `actual` cannot stand for `expected`, or None when it can."""
+    """Why `actual` cannot stand for `expected`, or None when it can: the innermost types
+    that differ, so one difference reads the same at any depth of nesting."""
+    pair = differing_types(expected, actual)
+    if pair is None:
+        return None
+    e, a = pair
+    utc = " (isAdjustedToUTC differs)" if category(e) == category(a) == "timestamp" else ""
+    return f"expected {e.describe()}, got {a.describe()}{utc}"
+
+
+def differing_types(expected: DataType, actual: DataType) -> tuple[DataType, DataType] | None:
+    """The innermost pair of types where `actual` cannot stand for `expected`, or None."""
     if category(expected) != category(actual):
-        return f"expected {expected.describe()}, got {actual.describe()}"
+        return expected, actual
     if expected.kind == "timestamp" and actual.kind == "timestamp" and expected.utc != actual.utc:
-        return f"expected {expected.describe()}, got {actual.describe()} (isAdjustedToUTC differs)"
+        return expected, actual
     if expected.kind == "struct":
         if [f.name for f in expected.fields] != [f.name for f in actual.fields]:
-            return f"expected {expected.describe()}, got {actual.describe()}"
+            return expected, actual
         children = [(e.type, a.type) for e, a in zip(expected.fields, actual.fields, strict=True)]
     elif expected.kind == "list":
         children = [(expected.element.type, actual.element.type)]
@@ -56,10 +67,7 @@ def type_difference(expected: DataType, actual: DataType) -> str | None:
         children = [(expected.key.type, actual.key.type), (expected.value.type, actual.value.type)]
     else:
         return None
-    for e, a in children:
-        if type_difference(e, a):
-            return f"expected {expected.describe()}, got {actual.describe()}"
-    return None
+    return next(filter(None, (differing_types(e, a) for e, a in children)), None)
 
 
 def semantic_key(t: DataType, v: Any) -> Any:
@@ -106,6 +114,8 @@ def _schema_problems(expected: Table, actual: Table) -> list[str]:
         why = type_difference(e.type, a.type)
         if why:
             problems.append(f"column {e.name!r} type: {why}")
+            if differing_types(e.type, a.type) != (e.type, a.type):  # nested: the whole types
+                problems.append(f"  in column type {e.type.describe()}, got {a.type.describe()}")
     return problems
 
 

@@ -16,7 +16,7 @@ from conformance.golden.regressions import (
     saved_kinds,
     signature,
 )
-from conformance.values import Field, Schema
+from conformance.values import DataType, Field, Schema, Table, diff_tables
 from conformance.values import types as T
 
 CASE = Case("property/x", "an example", ("parquet.thrift: enum Type",),
@@ -58,6 +58,15 @@ def test_one_bug_met_by_two_examples_has_one_signature():
         "OSError: Failed to read <path>: <name> not supported"
     assert signature("column 'ca' type: expected ENUM, got BINARY") != \
         signature("column 'ca' type: expected UNKNOWN, got INT(32, signed)")
+
+
+def test_a_type_difference_has_one_signature_at_any_depth():
+    """An engine that reads ENUM as BINARY is one finding, at the top or deep in a column."""
+    def detail(t: DataType, read_as: DataType) -> str:
+        return diff_tables(Table(Schema((Field("ca", t),)), ()), Table(Schema((Field("ca", read_as),)), ()))
+
+    assert signature(detail(T.enum(), T.binary())) == signature(
+        detail(T.list_of(T.map_of(T.enum(), T.string())), T.list_of(T.map_of(T.binary(), T.string()))))
 
 
 def test_no_regressions_folder_means_no_cases(tmp_path):

@@ -64,6 +64,20 @@ def test_category_changes_are_type_differences():
     assert diff == "column 'c' type: expected STRING, got BINARY"
 
 
+def test_a_nested_type_difference_names_the_innermost_types_first():
+    expected = T.list_of(T.map_of(T.string(), T.enum()))
+    actual = T.list_of(T.map_of(T.string(), T.binary()))
+    assert diff_tables(_table(expected, [None]), _table(actual, [None])).splitlines() == [
+        "column 'c' type: expected ENUM, got BINARY",
+        "  in column type LIST<MAP<STRING, ENUM>>, got LIST<MAP<STRING, BINARY>>"]
+
+
+def test_a_timestamp_that_changes_its_utc_flag_differs():
+    diff = diff_tables(_table(T.timestamp("us", True), [1]), _table(T.timestamp("us", False), [1]))
+    assert diff == ("column 'c' type: expected TIMESTAMP(us, utc=True), got TIMESTAMP(us, utc=False)"
+                    " (isAdjustedToUTC differs)")
+
+
 def test_diff_lists_rows_columns_and_counts():
     expected = _table(T.integer(32), list(range(30)))
     actual = _table(T.integer(32), [v + 1 for v in range(29)])
