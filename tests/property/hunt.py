@@ -69,7 +69,13 @@ class NewMismatch(AssertionError):
     """The reader returned other values than the example's, and it is not saved yet."""
 
 
-NEW_FINDINGS = (NewWriteFailure, NewReadFailure, NewMismatch)
+class NewReadCrashOrHang(AssertionError):
+    """The reader's process died or hung on an example no saved regression holds."""
+
+
+NEW_FINDINGS = (NewWriteFailure, NewReadFailure, NewMismatch, NewReadCrashOrHang)
+_READ_FAILURES = {"mismatch": NewMismatch, "error": NewReadFailure,
+                  "crash": NewReadCrashOrHang, "timeout": NewReadCrashOrHang}
 
 
 def only_findings(raised: BaseException) -> bool:
@@ -102,9 +108,7 @@ def finding_kind(record: dict) -> tuple[str, str, str, str]:
 
 
 def _exception_class(record: dict) -> type[AssertionError]:
-    if record["phase"] == "write":
-        return NewWriteFailure
-    return NewMismatch if record["outcome"] == "mismatch" else NewReadFailure
+    return NewWriteFailure if record["phase"] == "write" else _READ_FAILURES[record["outcome"]]
 
 
 class Hunt:
