@@ -23,7 +23,10 @@ from pathlib import Path
 
 from .cells import result_record
 
-DEFAULT_TIMEOUT_S = 120.0
+# The slowest catalogue cell takes about 2.3 s (Spark's first write of a run, measured);
+# a cell still running after this long hangs (measured: fastparquet loops forever on
+# BIT_PACKED levels of nested columns) and becomes a `timeout` cell.
+DEFAULT_TIMEOUT_S = 30.0
 DEFAULT_MEMORY_LIMIT_MB = 8_192
 STDERR_TAIL_CHARS = 2_000
 _EOF = None  # what the reader thread queues when the worker's stdout closes
