@@ -117,7 +117,9 @@ def column_types(physical_types: tuple[str, ...], nested_style: str,
                           element, st.booleans())
         maps = st.builds(lambda k, v, n: T.map_of(k, v, n or v.kind == "unknown"), keys, children,
                          st.booleans())
-        return st.one_of(lists, maps, _structs(children))
+        nested = [kind for tag, kind in (("type:LIST", lists), ("type:MAP", maps),
+                                         ("type:STRUCT", _structs(children))) if supports(tag)]
+        return st.one_of(*nested) if nested else children
 
     return st.recursive(leaves, nest, max_leaves=MAX_LEAVES)
 
