@@ -44,7 +44,7 @@ from conformance.golden.regressions import (
 )
 from conformance.matrix.cells import read_request, with_definition, write_request
 from conformance.matrix.execute import run_cell
-from conformance.matrix.isolation import IsolatedRunner
+from conformance.matrix.isolation import DEFAULT_TIMEOUT_S, IsolatedRunner
 from conformance.matrix.results import CellLog
 from conformance.matrix.run import engine_info, new_run_id
 
@@ -113,7 +113,7 @@ class Hunt:
 
     def __init__(self, writer: str, reader: str, workdir: Path, corpus: Path,
                  results: Path | None = None, save_to: Path | None = None,
-                 shrink: bool = True) -> None:
+                 shrink: bool = True, cell_timeout_s: float = DEFAULT_TIMEOUT_S) -> None:
         self.writer, self.reader = get_engine(writer), get_engine(reader)
         self.writer_info, self.reader_info = engine_info(writer), engine_info(reader)
         self.workdir = results or workdir
@@ -121,7 +121,7 @@ class Hunt:
         self.save_to = save_to or corpus  # where new regressions go
         self.shrink = shrink
         self.run_id = new_run_id()
-        self.isolated = IsolatedRunner(self.workdir)
+        self.isolated = IsolatedRunner(self.workdir, cell_timeout_s)
         self.log = CellLog(results, f"property-{writer}-{reader}-{os.getpid()}") if results else None
         self.known = saved_kinds(corpus)
         self.counts: Counter[str] = Counter()
