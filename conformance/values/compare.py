@@ -44,11 +44,13 @@ def type_difference(expected: DataType, actual: DataType) -> str | None:
     """Why `actual` cannot stand for `expected`, or None when it can: the innermost types
     that differ, so one difference reads the same at any depth of nesting."""
     pair = differing_types(expected, actual)
-    if pair is None:
-        return None
-    e, a = pair
-    utc = " (isAdjustedToUTC differs)" if category(e) == category(a) == "timestamp" else ""
-    return f"expected {e.describe()}, got {a.describe()}{utc}"
+    return None if pair is None else _describe_difference(*pair)
+
+
+def _describe_difference(expected: DataType, actual: DataType) -> str:
+    same = category(expected) == category(actual) == "timestamp"
+    utc = " (isAdjustedToUTC differs)" if same else ""
+    return f"expected {expected.describe()}, got {actual.describe()}{utc}"
 
 
 def differing_types(expected: DataType, actual: DataType) -> tuple[DataType, DataType] | None:
@@ -111,10 +113,10 @@ def _schema_problems(expected: Table, actual: Table) -> list[str]:
         return [f"columns: expected {expected.schema.names}, got {actual.schema.names}"]
     problems = []
     for e, a in zip(expected.schema, actual.schema, strict=True):
-        why = type_difference(e.type, a.type)
-        if why:
-            problems.append(f"column {e.name!r} type: {why}")
-            if differing_types(e.type, a.type) != (e.type, a.type):  # nested: the whole types
+        pair = differing_types(e.type, a.type)
+        if pair is not None:
+            problems.append(f"column {e.name!r} type: {_describe_difference(*pair)}")
+            if pair != (e.type, a.type):  # nested: the whole types too
                 problems.append(f"  in column type {e.type.describe()}, got {a.type.describe()}")
     return problems
 

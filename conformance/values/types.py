@@ -68,10 +68,16 @@ class DataType:
     def is_nested(self) -> bool:
         return self.kind in NESTED_KINDS
 
+    def walk(self) -> Iterator[DataType]:
+        """This type, then every type nested in it, depth first."""
+        yield self
+        for child in (self.element, self.key, self.value, *self.fields):
+            if child is not None:
+                yield from child.type.walk()
+
     def kinds(self) -> set[str]:
         """This type's kind and the kinds of every type nested in it."""
-        children = (*(f for f in (self.element, self.key, self.value) if f is not None), *self.fields)
-        return {self.kind}.union(*(child.type.kinds() for child in children))
+        return {t.kind for t in self.walk()}
 
     def to_json(self) -> dict[str, Any]:
         out: dict[str, Any] = {"kind": self.kind}
@@ -153,6 +159,10 @@ class Schema:
     @property
     def names(self) -> list[str]:
         return [f.name for f in self.fields]
+
+    def kinds(self) -> set[str]:
+        """Every kind in the schema's columns, nested ones included."""
+        return set().union(*(f.type.kinds() for f in self.fields))
 
     def to_json(self) -> list[dict[str, Any]]:
         return [f.to_json() for f in self.fields]

@@ -42,7 +42,7 @@ from conformance.golden.regressions import (
     saved_kinds,
     signature,
 )
-from conformance.matrix.cells import read_request, with_definition, write_request
+from conformance.matrix.cells import EngineInfo, read_request, with_definition, write_request
 from conformance.matrix.execute import run_cell
 from conformance.matrix.isolation import DEFAULT_TIMEOUT_S, IsolatedRunner
 from conformance.matrix.results import CellLog
@@ -160,14 +160,14 @@ class Hunt:
             f"regressions/{regression_id(case)})\n{failing['detail']}")
 
     def _run(self, case: Case) -> tuple[dict, dict]:
-        written = self._cell(write_request(self.run_id, case, self.writer_info), case)
-        read = self._cell(read_request(self.run_id, case, written, self.reader_info), case)
+        written = self._cell(write_request(self.run_id, case, self.writer_info), case, self.writer_info)
+        read = self._cell(read_request(self.run_id, case, written, self.reader_info), case,
+                          self.reader_info)
         return written, read
 
-    def _cell(self, request: dict, case: Case) -> dict:
+    def _cell(self, request: dict, case: Case, engine: EngineInfo) -> dict:
         request = with_definition(request, case)
-        info = self.writer_info if request["phase"] == "write" else self.reader_info
-        record = (self.isolated.run(request) if info.isolated
+        record = (self.isolated.run(request) if engine.isolated
                   else run_cell(request, self.workdir))
         if self.log is not None:
             self.log.append(record)

@@ -208,7 +208,7 @@ def spec_sections(schema: Schema, options: WriteOptions) -> tuple[str, ...]:
         sections.append("parquet.thrift: struct DataPageHeaderV2")
     if options.level_encoding == "BIT_PACKED":
         sections.append(encoding_cases.SPEC_BIT_PACKED)
-    types = {t for f in schema for t in _types(f)}
+    types = {t for f in schema for t in f.type.walk()}
     sections += sorted({_kind_spec(t) for t in types} - {None})
     if any(f.nullable or f.type.is_nested for f in schema):
         sections.append(SPEC_NULLS_AND_NESTING)
@@ -216,13 +216,6 @@ def spec_sections(schema: Schema, options: WriteOptions) -> tuple[str, ...]:
         sections.append(LEGACY_SPEC.format("Lists" if options.nested_style in LEGACY_LIST_STYLES
                                            else "Maps"))
     return tuple(dict.fromkeys(sections))
-
-
-def _types(f: Field):
-    yield f.type
-    for child in (f.type.element, f.type.key, f.type.value, *f.type.fields):
-        if child is not None:
-            yield from _types(child)
 
 
 def _kind_spec(t: DataType) -> str | None:
