@@ -349,7 +349,7 @@ def _golden_verify(args) -> int:
 def _validate(args) -> int:
     from conformance.engines.reference import decryption_properties
     from reference_impl.parquet.errors import ParquetError
-    from reference_impl.parquet.validation import NONCONFORMING, UNTRUE, validate
+    from reference_impl.parquet.validation.validate import NONCONFORMING, UNTRUE, validate
 
     try:
         decryption = _explicit_decryption(args)

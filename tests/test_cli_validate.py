@@ -6,8 +6,8 @@ import io
 import json
 import struct
 
-from reference_impl.parquet.metadata import FieldRepetitionType, Type
-from reference_impl.parquet.schema_tree import leaf, root
+from reference_impl.parquet.metadata.parquet_thrift import FieldRepetitionType, Type
+from reference_impl.parquet.schema.tree import leaf, root
 from reference_impl.parquet.writer import write_table
 from reference_impl.parquet.writer_options import WriterOptions
 from tests.reference_impl.test_validation import stats_mutated

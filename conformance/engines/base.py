@@ -135,10 +135,10 @@ class FileEncryption:
 def file_encryption(path: Path) -> FileEncryption | None:
     """The encryption of the Parquet file at `path`, or None for a plaintext file (or one
     too broken to tell: its read then reports what is wrong)."""
-    from reference_impl.parquet import metadata as M
     from reference_impl.parquet.errors import ParquetError
-    from reference_impl.parquet.file_layout import ENCRYPTED_FOOTER_MAGIC
-    from reference_impl.parquet.thrift_struct import deserialize
+    from reference_impl.parquet.metadata import parquet_thrift as M
+    from reference_impl.parquet.metadata.file_layout import ENCRYPTED_FOOTER_MAGIC
+    from reference_impl.parquet.metadata.thrift_struct import deserialize
 
     footer = _footer_bytes(Path(path))
     if footer is None:
@@ -169,7 +169,7 @@ def file_encryption(path: Path) -> FileEncryption | None:
 def _footer_bytes(path: Path) -> tuple[bytes, bytes] | None:
     """The footer region of the file (the bytes before the length field) and its trailing
     magic, read with two seeks rather than the whole file; None if the framing cannot hold one."""
-    from reference_impl.parquet.file_layout import FOOTER_LENGTH, MAGIC
+    from reference_impl.parquet.metadata.file_layout import FOOTER_LENGTH, MAGIC
 
     tail_size = FOOTER_LENGTH.size + len(MAGIC)
     with open(path, "rb") as file:

@@ -2,7 +2,7 @@
 
 This adapter only translates:
 
-- canonical types <-> the Parquet schema tree (`reference_impl.parquet.schema_tree`):
+- canonical types <-> the Parquet schema tree (`reference_impl.parquet.schema.tree`):
   scalar kinds become leaves with their LogicalType and the ConvertedType
   fallback (LogicalTypes.md, "Compatibility"); LIST and MAP become
   `nested_logical.list_node`/`map_node` in the layout `WriteOptions.nested_style`
@@ -10,7 +10,7 @@ This adapter only translates:
   style applies to the kind it names, the other kind stays standard); struct is
   a group; VARIANT is its group of two REQUIRED binaries `metadata` and `value`
   annotated VARIANT (LogicalTypes.md, "VARIANT", unshredded);
-- canonical values <-> physical values via `reference_impl.parquet.logical_values`,
+- canonical values <-> physical values via `reference_impl.parquet.schema.logical_values`,
   and rows <-> records via `nested_logical.records_from_logical`/`records_to_logical`;
 - `WriteOptions` -> `reference_impl.parquet.writer_options.WriterOptions`, field by field.
 
@@ -42,14 +42,18 @@ from conformance.kms.case_keys import (
 from conformance.values import DataType, Field, Schema, Table
 from conformance.values import types as T
 from conformance.values.codec import uuid_from_bytes, uuid_to_bytes
-from reference_impl.parquet import logical_values as LV
-from reference_impl.parquet import metadata as M
+from reference_impl.parquet.encodings.values import check_value_encoding
 from reference_impl.parquet.encryption.nonces import DeterministicRandomness, Randomness, SystemRandomness
 from reference_impl.parquet.encryption.properties import (
     FileDecryptionProperties,
     FileEncryptionProperties,
 )
-from reference_impl.parquet.nested_logical import (
+from reference_impl.parquet.indexes.pruning import Predicate as ScanPredicate
+from reference_impl.parquet.indexes.pruning import scan
+from reference_impl.parquet.metadata import parquet_thrift as M
+from reference_impl.parquet.reader import read_parquet
+from reference_impl.parquet.schema import logical_values as LV
+from reference_impl.parquet.schema.nested_types import (
     ListShape,
     MapShape,
     PrimitiveShape,
@@ -61,11 +65,7 @@ from reference_impl.parquet.nested_logical import (
     records_from_logical,
     to_logical,
 )
-from reference_impl.parquet.pruning import Predicate as ScanPredicate
-from reference_impl.parquet.pruning import scan
-from reference_impl.parquet.reader import read_parquet
-from reference_impl.parquet.schema_tree import SchemaNode, group, leaf, root
-from reference_impl.parquet.value_encodings import check_value_encoding
+from reference_impl.parquet.schema.tree import SchemaNode, group, leaf, root
 from reference_impl.parquet.writer import write_table
 from reference_impl.parquet.writer_options import DICTIONARY_ENCODINGS, WriterOptions
 
@@ -123,7 +123,7 @@ class ReferenceEngine(Engine):
         write_table(path, tree, records_from_logical(tree, rows), writer_options)
 
     def read_filtered(self, path: Path, predicate: Predicate) -> Table:
-        """The rows `reference_impl.parquet.pruning.scan` finds, pruning with every
+        """The rows `reference_impl.parquet.indexes.pruning.scan` finds, pruning with every
         structure the file has (statistics, page index, Bloom filters)."""
         table = self.read(path)
         column_type = next(f.type for f in table.schema if f.name == predicate.column)

@@ -31,15 +31,15 @@ from pathlib import Path
 from typing import Any
 
 from conformance.kms.case_keys import FOOTER_ROLE, UNNAMED_KEY_BITS, explicit_key
-from reference_impl.parquet import metadata as md
 from reference_impl.parquet.encryption import (
     DeterministicRandomness,
     FileDecryptionProperties,
     FileEncryptionProperties,
 )
+from reference_impl.parquet.metadata import parquet_thrift as md
+from reference_impl.parquet.metadata.thrift_struct import deserialize, serialize
 from reference_impl.parquet.reader import read_footer, read_footer_with_decryptor
-from reference_impl.parquet.schema_tree import leaf, root
-from reference_impl.parquet.thrift_struct import deserialize, serialize
+from reference_impl.parquet.schema.tree import leaf, root
 from reference_impl.parquet.writer import write_table
 from reference_impl.parquet.writer_options import WriterOptions
 

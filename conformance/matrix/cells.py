@@ -7,7 +7,7 @@ expected values. Two kinds of read cell go beside the plain ones (``mode``):
 * ``filter``: for a case with a predicate, the reader's filtered read (it may
   prune with statistics, page index, Bloom filters) against the case's rows
   that match; its reader is named ``<reader>:filter``;
-* ``validate``: the reference validator (``reference_impl.parquet.validation``)
+* ``validate``: the reference validator (``reference_impl.parquet.validation.validate``)
   checks that the file's statistics, indexes, Bloom filters and CRCs are true
   to its data; its reader is ``validator`` and its ``findings`` column holds
   every finding as JSON, attributed to the writer.

@@ -17,7 +17,7 @@ from conformance.cases.predicate import Predicate
 from conformance.engines import Unsupported, get_engine
 from conformance.engines.reference import decryption_properties
 from conformance.values import Table, diff_tables
-from reference_impl.parquet.validation import validate
+from reference_impl.parquet.validation.validate import validate
 
 from .cells import request_case, result_record
 

@@ -1,6 +1,6 @@
 """Metadata validation findings per writer: the ``validator`` read cells' findings, counted.
 
-Every file the matrix writes is checked by ``reference_impl.parquet.validation``
+Every file the matrix writes is checked by ``reference_impl.parquet.validation.validate``
 (statistics, column and offset index, size statistics, Bloom filters, CRCs
 against the file's own data). Its findings are attributed to the writer that
 produced the file; this module tallies them by kind and severity, the question

@@ -21,8 +21,8 @@ from __future__ import annotations
 
 from dataclasses import replace
 
-from .bloom_filter import SplitBlockBloomFilter
-from .metadata import ColumnIndex, Statistics
+from reference_impl.parquet.indexes.bloom_filter import SplitBlockBloomFilter
+from reference_impl.parquet.metadata.parquet_thrift import ColumnIndex, Statistics
 
 __all__ = ["false_bloom_filter", "false_column_index", "false_crc", "false_statistics"]
 

@@ -42,22 +42,31 @@ from typing import Any, BinaryIO
 
 import numpy as np
 
-from .assembly import assemble_records
-from .column_chunk import ChunkData, read_column_chunk
-from .encryption.decryptor import FileDecryptor, read_encrypted_footer, verify_plaintext_footer
-from .encryption.properties import FileDecryptionProperties
-from .errors import (
+from reference_impl.parquet.encryption.decryptor import (
+    FileDecryptor,
+    read_encrypted_footer,
+    verify_plaintext_footer,
+)
+from reference_impl.parquet.encryption.properties import FileDecryptionProperties
+from reference_impl.parquet.errors import (
     BadMagic,
     CorruptMetadata,
     FooterLengthOutOfRange,
     TruncatedFile,
 )
-from .file_layout import ENCRYPTED_FOOTER_MAGIC, FOOTER_LENGTH, MAGIC, MIN_FILE_SIZE
-from .metadata import FileMetaData, RowGroup
-from .nested_logical import LeafHook, records_to_logical
-from .schema import ColumnSpec, column_of, is_flat
-from .schema_tree import LeafColumn, SchemaNode, leaf_columns, schema_tree_from_elements
-from .thrift_struct import deserialize
+from reference_impl.parquet.metadata.file_layout import (
+    ENCRYPTED_FOOTER_MAGIC,
+    FOOTER_LENGTH,
+    MAGIC,
+    MIN_FILE_SIZE,
+)
+from reference_impl.parquet.metadata.parquet_thrift import FileMetaData, RowGroup
+from reference_impl.parquet.metadata.thrift_struct import deserialize
+from reference_impl.parquet.nested.assembly import assemble_records
+from reference_impl.parquet.pages.column_chunk import ChunkData, read_column_chunk
+from reference_impl.parquet.schema.flat import ColumnSpec, column_of, is_flat
+from reference_impl.parquet.schema.nested_types import LeafHook, records_to_logical
+from reference_impl.parquet.schema.tree import LeafColumn, SchemaNode, leaf_columns, schema_tree_from_elements
 
 __all__ = [
     "LeafData",

@@ -56,13 +56,13 @@ from collections.abc import Mapping, Sequence
 from dataclasses import replace
 from typing import Any, BinaryIO
 
-from .column_chunk import WrittenChunk, write_column_chunk
-from .encryption.encryptor import FileEncryptor
-from .errors import UnsupportedFeature
-from .file_layout import ENCRYPTED_FOOTER_MAGIC, FOOTER_LENGTH, MAGIC
-from .footer_indexes import write_bloom_filters, write_page_indexes
-from .lies import false_statistics
-from .metadata import (
+from reference_impl.parquet.encodings.values import check_value_encoding
+from reference_impl.parquet.encryption.encryptor import FileEncryptor
+from reference_impl.parquet.errors import UnsupportedFeature
+from reference_impl.parquet.indexes.footer_indexes import write_bloom_filters, write_page_indexes
+from reference_impl.parquet.lies import false_statistics
+from reference_impl.parquet.metadata.file_layout import ENCRYPTED_FOOTER_MAGIC, FOOTER_LENGTH, MAGIC
+from reference_impl.parquet.metadata.parquet_thrift import (
     ColumnOrder,
     FieldRepetitionType,
     FileMetaData,
@@ -71,12 +71,12 @@ from .metadata import (
     Type,
     TypeDefinedOrder,
 )
-from .schema import ColumnSpec, schema_tree_of
-from .schema_tree import LeafColumn, SchemaNode, leaf_columns, schema_tree_to_elements
-from .shredding import shred_records
-from .thrift_struct import serialize
-from .value_encodings import check_value_encoding
-from .writer_options import DEFAULT_CREATED_BY, WriterOptions
+from reference_impl.parquet.metadata.thrift_struct import serialize
+from reference_impl.parquet.nested.shredding import shred_records
+from reference_impl.parquet.pages.column_chunk import WrittenChunk, write_column_chunk
+from reference_impl.parquet.schema.flat import ColumnSpec, schema_tree_of
+from reference_impl.parquet.schema.tree import LeafColumn, SchemaNode, leaf_columns, schema_tree_to_elements
+from reference_impl.parquet.writer_options import DEFAULT_CREATED_BY, WriterOptions
 
 __all__ = ["DEFAULT_CREATED_BY", "WriterOptions", "write_parquet", "write_table"]
 

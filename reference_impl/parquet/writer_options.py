@@ -50,9 +50,9 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field
 from importlib import metadata as package_metadata
 
-from .compression import CODECS
-from .encryption.properties import FileEncryptionProperties
-from .metadata import CompressionCodec, Encoding
+from reference_impl.parquet.encryption.properties import FileEncryptionProperties
+from reference_impl.parquet.metadata.parquet_thrift import CompressionCodec, Encoding
+from reference_impl.parquet.pages.compression import CODECS
 
 __all__ = [
     "DEFAULT_CREATED_BY",

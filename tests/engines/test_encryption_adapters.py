@@ -30,8 +30,8 @@ from conformance.kms.case_keys import (
 )
 from conformance.values import Field, Schema, diff_tables
 from conformance.values import types as T
-from reference_impl.parquet import metadata as M
-from reference_impl.parquet.thrift_struct import deserialize
+from reference_impl.parquet.metadata import parquet_thrift as M
+from reference_impl.parquet.metadata.thrift_struct import deserialize
 from tests.kms._crypto_probe import open_column_metadata, open_footer, read_encrypted_file
 
 SCHEMA = Schema((Field("id", T.integer(64), False), Field("name", T.string(), True),
@@ -337,7 +337,7 @@ def test_the_reference_reads_and_validates_spark_encrypted_files(spark, case_id,
     Bloom filter header) with zero bytes; the reference reads through the padding."""
     from conformance.cases import case_by_id
     from conformance.engines.reference import decryption_properties
-    from reference_impl.parquet.validation import validate
+    from reference_impl.parquet.validation.validate import validate
 
     case = case_by_id(case_id)
     path = tmp_path / "spark.parquet"

@@ -25,10 +25,10 @@ from conformance.engines.base import Unsupported
 from conformance.engines.reference import CAPABILITIES, writer_options_for
 from conformance.values import Field, Schema, Table, diff_tables
 from conformance.values import types as T
-from reference_impl.parquet import metadata as M
-from reference_impl.parquet.metadata import ConvertedType, FieldRepetitionType, Type
+from reference_impl.parquet.metadata import parquet_thrift as M
+from reference_impl.parquet.metadata.parquet_thrift import ConvertedType, FieldRepetitionType, Type
 from reference_impl.parquet.reader import read_footer, read_parquet
-from reference_impl.parquet.schema import ColumnSpec
+from reference_impl.parquet.schema.flat import ColumnSpec
 from reference_impl.parquet.writer import write_parquet
 from tests.engines._helpers import single_column_case, write_case
 

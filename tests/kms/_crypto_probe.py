@@ -21,8 +21,8 @@ from dataclasses import dataclass, field
 
 from cryptography.hazmat.primitives.ciphers.aead import AESGCM
 
-from reference_impl.parquet.metadata import ColumnMetaData, FileCryptoMetaData, FileMetaData
-from reference_impl.parquet.thrift_struct import deserialize
+from reference_impl.parquet.metadata.parquet_thrift import ColumnMetaData, FileCryptoMetaData, FileMetaData
+from reference_impl.parquet.metadata.thrift_struct import deserialize
 
 ENCRYPTED_FOOTER_MAGIC = b"PARE"
 PLAINTEXT_MAGIC = b"PAR1"

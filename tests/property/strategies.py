@@ -26,7 +26,7 @@ from conformance.cases.model import CODECS, ENCODINGS, NESTED_STYLES, Case, Writ
 from conformance.golden.regressions import regression_id
 from conformance.values import DataType, Field, Schema
 from conformance.values import types as T
-from reference_impl.parquet.value_encodings import APPLIES_TO
+from reference_impl.parquet.encodings.values import APPLIES_TO
 from tests.support.strategies import SCALAR_TYPES_BY_PHYSICAL, scalar_types_on, values
 
 AREA = "property"

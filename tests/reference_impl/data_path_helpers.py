@@ -12,16 +12,16 @@ import struct
 from dataclasses import dataclass
 from typing import Any
 
-from reference_impl.parquet import metadata as md
+from reference_impl.parquet.metadata import parquet_thrift as md
+from reference_impl.parquet.metadata.thrift_struct import deserialize, serialize
 from reference_impl.parquet.reader import read_footer
-from reference_impl.parquet.schema_tree import (
+from reference_impl.parquet.schema.tree import (
     SchemaNode,
     leaf,
     leaf_columns,
     root,
     schema_tree_to_elements,
 )
-from reference_impl.parquet.thrift_struct import deserialize, serialize
 from reference_impl.parquet.writer import write_table
 from reference_impl.parquet.writer_options import WriterOptions
 

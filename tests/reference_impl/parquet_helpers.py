@@ -16,9 +16,8 @@ from thrift.protocol.TCompactProtocol import TCompactProtocol
 from thrift.Thrift import TType
 from thrift.transport.TTransport import TMemoryBuffer
 
-from reference_impl.parquet.metadata import FieldRepetitionType, Type
-from reference_impl.parquet.schema import ColumnSpec
-from reference_impl.parquet.thrift_struct import (
+from reference_impl.parquet.metadata.parquet_thrift import FieldRepetitionType, Type
+from reference_impl.parquet.metadata.thrift_struct import (
     TI8,
     TI16,
     TI32,
@@ -36,6 +35,7 @@ from reference_impl.parquet.thrift_struct import (
     TStruct,
     field_table,
 )
+from reference_impl.parquet.schema.flat import ColumnSpec
 
 # The project's default hypothesis profile ("ci", tests/support/profiles.py)
 # runs 100 examples per test.

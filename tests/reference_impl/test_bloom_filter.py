@@ -24,7 +24,8 @@ import xxhash
 from hypothesis import given
 from hypothesis import strategies as st
 
-from reference_impl.parquet.bloom_filter import (
+from reference_impl.parquet.errors import CorruptMetadata, CorruptThrift, UnsupportedFeature
+from reference_impl.parquet.indexes.bloom_filter import (
     BYTES_PER_BLOCK,
     MAX_BYTES,
     SALT,
@@ -38,11 +39,9 @@ from reference_impl.parquet.bloom_filter import (
     read_bloom_filter,
     serialize_bloom_filter,
 )
-from reference_impl.parquet.errors import CorruptMetadata, CorruptThrift, UnsupportedFeature
-from reference_impl.parquet.metadata import ColumnMetaData, FileMetaData, Type
+from reference_impl.parquet.metadata.parquet_thrift import ColumnMetaData, FileMetaData, Type
 from reference_impl.parquet.reader import read_footer
-
-from .parquet_helpers import budget
+from tests.reference_impl.parquet_helpers import budget
 
 U32 = 2**32
 U64 = 2**64

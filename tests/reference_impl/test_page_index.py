@@ -15,7 +15,16 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from reference_impl.parquet.errors import CorruptMetadata, CorruptThrift
-from reference_impl.parquet.metadata import (
+from reference_impl.parquet.indexes.page_index import (
+    PageSummary,
+    boundary_order,
+    build_column_index,
+    build_offset_index,
+    page_row_ranges,
+    read_column_index,
+    read_offset_index,
+)
+from reference_impl.parquet.metadata.parquet_thrift import (
     BoundaryOrder,
     ColumnChunk,
     ColumnIndex,
@@ -28,19 +37,10 @@ from reference_impl.parquet.metadata import (
     StringType,
     Type,
 )
-from reference_impl.parquet.page_index import (
-    PageSummary,
-    boundary_order,
-    build_column_index,
-    build_offset_index,
-    page_row_ranges,
-    read_column_index,
-    read_offset_index,
-)
+from reference_impl.parquet.metadata.thrift_struct import deserialize, serialize
 from reference_impl.parquet.reader import read_parquet
-from reference_impl.parquet.size_statistics import level_histogram
-from reference_impl.parquet.statistics import decode_bound, encode_bound
-from reference_impl.parquet.thrift_struct import deserialize, serialize
+from reference_impl.parquet.statistics.column_statistics import decode_bound, encode_bound
+from reference_impl.parquet.statistics.size_statistics import level_histogram
 
 ASC, DESC, UNORDERED = BoundaryOrder.ASCENDING, BoundaryOrder.DESCENDING, BoundaryOrder.UNORDERED
 UINT32 = LogicalType(INTEGER=IntType(bitWidth=32, isSigned=False))

@@ -14,7 +14,6 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from reference_impl.parquet import metadata as md
 from reference_impl.parquet.encodings.plain import encode_plain
 from reference_impl.parquet.encodings.rle_hybrid import encode_rle_hybrid_length_prefixed
 from reference_impl.parquet.errors import (
@@ -28,10 +27,11 @@ from reference_impl.parquet.errors import (
     TruncatedFile,
     UnsupportedFeature,
 )
-from reference_impl.parquet.metadata import Encoding, FieldRepetitionType, PageType, Type
+from reference_impl.parquet.metadata import parquet_thrift as md
+from reference_impl.parquet.metadata.parquet_thrift import Encoding, FieldRepetitionType, PageType, Type
+from reference_impl.parquet.metadata.thrift_struct import serialize
 from reference_impl.parquet.reader import read_footer, read_parquet
-from reference_impl.parquet.schema import ColumnSpec, schema_elements
-from reference_impl.parquet.thrift_struct import serialize
+from reference_impl.parquet.schema.flat import ColumnSpec, schema_elements
 from reference_impl.parquet.writer import write_parquet
 from tests.reference_impl.parquet_helpers import budget
 

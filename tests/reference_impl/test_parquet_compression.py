@@ -1,4 +1,4 @@
-"""Tests of reference_impl.parquet.compression ('3.7.1 - Compression', 'Codecs').
+"""Tests of reference_impl.parquet.pages.compression ('3.7.1 - Compression', 'Codecs').
 
 Round trips per codec; the framings built byte by byte (multi-member GZIP, the
 Hadoop LZ4 blocks and chunks, several ZSTD frames); pages as parquet-java
@@ -30,11 +30,16 @@ import zstandard
 from hypothesis import given
 from hypothesis import strategies as st
 
-from reference_impl.parquet.compression import CODECS, HADOOP_LZ4_MAX_CHUNK, compress, decompress
+from reference_impl.parquet.encodings.varint import encode_uleb128
 from reference_impl.parquet.errors import DecompressionFailed, UnsupportedFeature
-from reference_impl.parquet.metadata import CompressionCodec, FileMetaData, PageHeader, PageType
-from reference_impl.parquet.thrift_struct import deserialize, serialize
-from reference_impl.parquet.varint import encode_uleb128
+from reference_impl.parquet.metadata.parquet_thrift import (
+    CompressionCodec,
+    FileMetaData,
+    PageHeader,
+    PageType,
+)
+from reference_impl.parquet.metadata.thrift_struct import deserialize, serialize
+from reference_impl.parquet.pages.compression import CODECS, HADOOP_LZ4_MAX_CHUNK, compress, decompress
 from tests.reference_impl.parquet_helpers import budget
 
 ALL_CODECS = list(CompressionCodec)

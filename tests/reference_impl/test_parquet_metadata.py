@@ -13,8 +13,8 @@ from hypothesis import given
 from hypothesis import strategies as st
 from thrift.Thrift import TType
 
-from reference_impl.parquet import metadata as md
-from reference_impl.parquet.thrift_struct import (
+from reference_impl.parquet.metadata import parquet_thrift as md
+from reference_impl.parquet.metadata.thrift_struct import (
     ThriftStruct,
     deserialize,
     field_table,

@@ -13,10 +13,15 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from reference_impl.parquet import metadata as md
-from reference_impl.parquet.metadata import ConvertedType, FieldRepetitionType, LogicalType, Type
+from reference_impl.parquet.metadata import parquet_thrift as md
+from reference_impl.parquet.metadata.parquet_thrift import (
+    ConvertedType,
+    FieldRepetitionType,
+    LogicalType,
+    Type,
+)
 from reference_impl.parquet.reader import read_parquet
-from reference_impl.parquet.schema import ColumnSpec
+from reference_impl.parquet.schema.flat import ColumnSpec
 from reference_impl.parquet.writer import write_parquet
 from tests.reference_impl.parquet_helpers import (
     budget,

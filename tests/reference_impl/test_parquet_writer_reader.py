@@ -11,18 +11,19 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from reference_impl.parquet import metadata as md
 from reference_impl.parquet.errors import UnsupportedFeature
-from reference_impl.parquet.metadata import (
+from reference_impl.parquet.metadata import parquet_thrift as md
+from reference_impl.parquet.metadata.parquet_thrift import (
     ConvertedType,
     Encoding,
     FieldRepetitionType,
     LogicalType,
     Type,
 )
+from reference_impl.parquet.metadata.thrift_struct import deserialize
 from reference_impl.parquet.reader import read_footer, read_parquet
-from reference_impl.parquet.schema import ColumnSpec, converted_type_for
-from reference_impl.parquet.thrift_struct import deserialize
+from reference_impl.parquet.schema.converted_types import converted_type_for
+from reference_impl.parquet.schema.flat import ColumnSpec
 from reference_impl.parquet.writer import DEFAULT_CREATED_BY, write_parquet
 from tests.reference_impl.parquet_helpers import budget, canonical, flat_tables
 

@@ -10,11 +10,11 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from reference_impl.parquet import metadata as md
 from reference_impl.parquet.errors import UnsupportedFeature
-from reference_impl.parquet.pruning import OPS, Predicate, scan
-from reference_impl.parquet.schema_tree import leaf, root
-from reference_impl.parquet.sort_order import sort_key
+from reference_impl.parquet.indexes.pruning import OPS, Predicate, scan
+from reference_impl.parquet.metadata import parquet_thrift as md
+from reference_impl.parquet.schema.tree import leaf, root
+from reference_impl.parquet.statistics.sort_order import sort_key
 from reference_impl.parquet.writer import write_table
 from reference_impl.parquet.writer_options import WriterOptions
 from tests.reference_impl.data_path_helpers import OPTIONAL

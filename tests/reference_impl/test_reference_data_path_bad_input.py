@@ -10,8 +10,6 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from reference_impl.parquet import metadata as md
-from reference_impl.parquet.compression import compress
 from reference_impl.parquet.encodings.plain import encode_plain
 from reference_impl.parquet.encodings.rle_hybrid import encode_rle_hybrid, encode_rle_hybrid_length_prefixed
 from reference_impl.parquet.errors import (
@@ -21,10 +19,12 @@ from reference_impl.parquet.errors import (
     ParquetError,
     UnsupportedFeature,
 )
-from reference_impl.parquet.metadata import CompressionCodec, Encoding, PageType, Type
-from reference_impl.parquet.nested_logical import list_node, records_from_logical
+from reference_impl.parquet.metadata import parquet_thrift as md
+from reference_impl.parquet.metadata.parquet_thrift import CompressionCodec, Encoding, PageType, Type
+from reference_impl.parquet.pages.compression import compress
 from reference_impl.parquet.reader import read_parquet
-from reference_impl.parquet.schema_tree import leaf, root
+from reference_impl.parquet.schema.nested_types import list_node, records_from_logical
+from reference_impl.parquet.schema.tree import leaf, root
 from tests.reference_impl.data_path_helpers import (
     LENGTH,
     OPTIONAL,
@@ -256,7 +256,7 @@ def test_damage_anywhere_stays_in_the_error_vocabulary(which: int, seed: int, no
 
 def test_a_page_of_more_entries_than_the_reader_materialises() -> None:
     """A resource limit (column_chunk.MAX_PAGE_ENTRIES): one RLE run can claim any count."""
-    from reference_impl.parquet.column_chunk import MAX_PAGE_ENTRIES
+    from reference_impl.parquet.pages.column_chunk import MAX_PAGE_ENTRIES
 
     count = MAX_PAGE_ENTRIES + 1
     body = encode_rle_hybrid_length_prefixed([0] * 8, 1)  # the run's length is never trusted

@@ -8,28 +8,28 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from reference_impl.parquet.compression import compress
-from reference_impl.parquet.dictionary import (
+from reference_impl.parquet.encodings.dictionary import (
     DictionaryBuilder,
     decode_dictionary_page,
     encode_indices,
     lookup,
 )
+from reference_impl.parquet.encodings.values import APPLIES_TO, decode_values, encode_values
 from reference_impl.parquet.errors import (
     CorruptPage,
     DecompressionFailed,
     InvalidLevelData,
     UnsupportedFeature,
 )
-from reference_impl.parquet.levels import (
+from reference_impl.parquet.metadata.parquet_thrift import CompressionCodec, Encoding, Type
+from reference_impl.parquet.nested.levels import (
     decode_levels_v1,
     decode_levels_v2,
     encode_levels_v1,
     encode_levels_v2,
 )
-from reference_impl.parquet.metadata import CompressionCodec, Encoding, Type
-from reference_impl.parquet.pages import data_page_v2, page_content
-from reference_impl.parquet.value_encodings import APPLIES_TO, decode_values, encode_values
+from reference_impl.parquet.pages.compression import compress
+from reference_impl.parquet.pages.page import data_page_v2, page_content
 from reference_impl.parquet.writer_options import WriterOptions
 from tests.reference_impl.parquet_helpers import budget
 

@@ -11,8 +11,6 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from reference_impl.parquet import metadata as md
-from reference_impl.parquet.compression import decompress
 from reference_impl.parquet.encodings.bit_packed import encode_bit_packed
 from reference_impl.parquet.encodings.plain import encode_plain
 from reference_impl.parquet.encodings.rle_hybrid import (
@@ -20,11 +18,13 @@ from reference_impl.parquet.encodings.rle_hybrid import (
     encode_rle_hybrid,
     encode_rle_hybrid_length_prefixed,
 )
-from reference_impl.parquet.metadata import CompressionCodec, Encoding, PageType, Type
-from reference_impl.parquet.nested_logical import list_node, records_from_logical
+from reference_impl.parquet.metadata import parquet_thrift as md
+from reference_impl.parquet.metadata.parquet_thrift import CompressionCodec, Encoding, PageType, Type
+from reference_impl.parquet.metadata.thrift_struct import serialize
+from reference_impl.parquet.pages.compression import decompress
 from reference_impl.parquet.reader import read_footer, read_parquet
-from reference_impl.parquet.schema_tree import group, leaf, root
-from reference_impl.parquet.thrift_struct import serialize
+from reference_impl.parquet.schema.nested_types import list_node, records_from_logical
+from reference_impl.parquet.schema.tree import group, leaf, root
 from reference_impl.parquet.writer import write_table
 from reference_impl.parquet.writer_options import WriterOptions
 from tests.reference_impl.data_path_helpers import (

@@ -11,9 +11,13 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from reference_impl.parquet.metadata import SizeStatistics, Type
+from reference_impl.parquet.metadata.parquet_thrift import SizeStatistics, Type
 from reference_impl.parquet.reader import read_parquet
-from reference_impl.parquet.size_statistics import level_histogram, merge_size_statistics, size_statistics
+from reference_impl.parquet.statistics.size_statistics import (
+    level_histogram,
+    merge_size_statistics,
+    size_statistics,
+)
 
 
 def test_level_histogram_counts_each_level():

@@ -9,7 +9,7 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from reference_impl.parquet.metadata import (
+from reference_impl.parquet.metadata.parquet_thrift import (
     BsonType,
     ConvertedType,
     DateType,
@@ -34,7 +34,7 @@ from reference_impl.parquet.metadata import (
     UUIDType,
     VariantType,
 )
-from reference_impl.parquet.sort_order import SortOrder, min_max, sort_key, sort_order
+from reference_impl.parquet.statistics.sort_order import SortOrder, min_max, sort_key, sort_order
 
 CT = ConvertedType
 I32_MIN, I32_MAX = -(2**31), 2**31 - 1

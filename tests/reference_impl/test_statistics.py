@@ -13,7 +13,7 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from reference_impl.parquet.errors import CorruptMetadata
-from reference_impl.parquet.metadata import (
+from reference_impl.parquet.metadata.parquet_thrift import (
     ConvertedType,
     DecimalType,
     Float16Type,
@@ -24,7 +24,7 @@ from reference_impl.parquet.metadata import (
     Type,
 )
 from reference_impl.parquet.reader import read_parquet
-from reference_impl.parquet.statistics import (
+from reference_impl.parquet.statistics.column_statistics import (
     column_statistics,
     decode_bound,
     encode_bound,

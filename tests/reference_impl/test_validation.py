@@ -13,14 +13,14 @@ from decimal import Decimal
 
 import pytest
 
-from reference_impl.parquet import metadata as md
 from reference_impl.parquet.errors import ParquetError
-from reference_impl.parquet.metadata import BoundaryOrder, Type
-from reference_impl.parquet.nested_logical import list_node, records_from_logical
+from reference_impl.parquet.metadata import parquet_thrift as md
+from reference_impl.parquet.metadata.parquet_thrift import BoundaryOrder, Type
+from reference_impl.parquet.metadata.thrift_struct import deserialize, serialize
 from reference_impl.parquet.reader import read_footer
-from reference_impl.parquet.schema_tree import leaf, root
-from reference_impl.parquet.thrift_struct import deserialize, serialize
-from reference_impl.parquet.validation import NONCONFORMING, SEVERITIES, UNTRUE, Finding, validate
+from reference_impl.parquet.schema.nested_types import list_node, records_from_logical
+from reference_impl.parquet.schema.tree import leaf, root
+from reference_impl.parquet.validation.validate import NONCONFORMING, SEVERITIES, UNTRUE, Finding, validate
 from reference_impl.parquet.writer import write_table
 from reference_impl.parquet.writer_options import WriterOptions
 from tests.reference_impl.data_path_helpers import OPTIONAL, REQUIRED, walk_pages

@@ -10,13 +10,13 @@ import duckdb
 import pyarrow.parquet as pq
 import pytest
 
-from reference_impl.parquet import metadata as md
-from reference_impl.parquet.bloom_filter import read_bloom_filter
 from reference_impl.parquet.errors import ChecksumMismatch
-from reference_impl.parquet.page_index import read_column_index, read_offset_index
+from reference_impl.parquet.indexes.bloom_filter import read_bloom_filter
+from reference_impl.parquet.indexes.page_index import read_column_index, read_offset_index
+from reference_impl.parquet.metadata import parquet_thrift as md
 from reference_impl.parquet.reader import read_footer, read_parquet
-from reference_impl.parquet.schema_tree import leaf, root
-from reference_impl.parquet.statistics import decode_bound
+from reference_impl.parquet.schema.tree import leaf, root
+from reference_impl.parquet.statistics.column_statistics import decode_bound
 from reference_impl.parquet.writer import write_table
 from reference_impl.parquet.writer_options import WriterOptions
 from tests.reference_impl.data_path_helpers import OPTIONAL, walk_pages

@@ -28,8 +28,8 @@ from collections.abc import Callable, Sequence
 
 import numpy as np
 
-from ..errors import InvalidLevelData
-from ._cursor import Cursor
+from reference_impl.parquet.encodings._cursor import Cursor
+from reference_impl.parquet.errors import InvalidLevelData
 
 __all__ = ["decode_bit_packed", "encode_bit_packed"]
 

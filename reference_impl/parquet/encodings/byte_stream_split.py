@@ -31,9 +31,9 @@ from collections.abc import Callable, Sequence
 
 import numpy as np
 
-from ..errors import CorruptPage
-from ..metadata import Type
-from ._cursor import Cursor
+from reference_impl.parquet.encodings._cursor import Cursor
+from reference_impl.parquet.errors import CorruptPage
+from reference_impl.parquet.metadata.parquet_thrift import Type
 
 __all__ = ["decode_byte_stream_split", "encode_byte_stream_split"]
 

@@ -30,15 +30,18 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from ..errors import CorruptPage
-from ._cursor import Cursor, errors_prefixed
-from .delta_binary_packed import (
+from reference_impl.parquet.encodings._cursor import Cursor, errors_prefixed
+from reference_impl.parquet.encodings.delta_binary_packed import (
     DEFAULT_BLOCK_SIZE,
     DEFAULT_MINIBLOCKS_PER_BLOCK,
     decode_delta_binary_packed,
     encode_delta_binary_packed,
 )
-from .delta_length_byte_array import decode_delta_length_byte_array, encode_delta_length_byte_array
+from reference_impl.parquet.encodings.delta_length_byte_array import (
+    decode_delta_length_byte_array,
+    encode_delta_length_byte_array,
+)
+from reference_impl.parquet.errors import CorruptPage
 
 __all__ = ["decode_delta_byte_array", "encode_delta_byte_array"]
 

@@ -23,14 +23,14 @@ from collections.abc import Sequence
 
 import numpy as np
 
-from ..errors import CorruptPage
-from ._cursor import Cursor, errors_prefixed
-from .delta_binary_packed import (
+from reference_impl.parquet.encodings._cursor import Cursor, errors_prefixed
+from reference_impl.parquet.encodings.delta_binary_packed import (
     DEFAULT_BLOCK_SIZE,
     DEFAULT_MINIBLOCKS_PER_BLOCK,
     decode_delta_binary_packed,
     encode_delta_binary_packed,
 )
+from reference_impl.parquet.errors import CorruptPage
 
 __all__ = ["decode_delta_length_byte_array", "encode_delta_length_byte_array"]
 

@@ -29,16 +29,16 @@ from collections.abc import Sequence
 
 import numpy as np
 
-from ..errors import CorruptPage
-from ..varint import decode_uleb128
-from ._cursor import Cursor, errors_prefixed
-from .rle_hybrid import (
+from reference_impl.parquet.encodings._cursor import Cursor, errors_prefixed
+from reference_impl.parquet.encodings.rle_hybrid import (
     BIT_PACKED_FLAG,
     VALUES_PER_GROUP,
     bit_width_for,
     decode_rle_hybrid,
     encode_rle_hybrid,
 )
+from reference_impl.parquet.encodings.varint import decode_uleb128
+from reference_impl.parquet.errors import CorruptPage
 
 __all__ = ["decode_dictionary_indices", "encode_dictionary_indices"]
 

@@ -29,8 +29,8 @@ from collections.abc import Sequence
 
 import numpy as np
 
-from ..errors import CorruptPage, ParquetError
-from ..metadata import Type
+from reference_impl.parquet.errors import CorruptPage, ParquetError
+from reference_impl.parquet.metadata.parquet_thrift import Type
 
 __all__ = ["decode_plain", "encode_plain"]
 

@@ -21,9 +21,12 @@ from collections.abc import Sequence
 
 import numpy as np
 
-from ..errors import CorruptPage
-from ._cursor import errors_prefixed
-from .rle_hybrid import decode_rle_hybrid_length_prefixed, encode_rle_hybrid_length_prefixed
+from reference_impl.parquet.encodings._cursor import errors_prefixed
+from reference_impl.parquet.encodings.rle_hybrid import (
+    decode_rle_hybrid_length_prefixed,
+    encode_rle_hybrid_length_prefixed,
+)
+from reference_impl.parquet.errors import CorruptPage
 
 __all__ = ["decode_rle_boolean", "encode_rle_boolean"]
 

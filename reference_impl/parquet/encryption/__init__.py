@@ -19,9 +19,9 @@ The writer takes :class:`FileEncryptionProperties` as ``WriterOptions.encryption
 the reader takes :class:`FileDecryptionProperties` as ``read_parquet(decryption=...)``.
 """
 
-from .modules import ModuleType, aad_suffix, module_aad
-from .nonces import DeterministicRandomness, SystemRandomness
-from .properties import FileDecryptionProperties, FileEncryptionProperties
+from reference_impl.parquet.encryption.modules import ModuleType, aad_suffix, module_aad
+from reference_impl.parquet.encryption.nonces import DeterministicRandomness, SystemRandomness
+from reference_impl.parquet.encryption.properties import FileDecryptionProperties, FileEncryptionProperties
 
 __all__ = [
     "DeterministicRandomness",

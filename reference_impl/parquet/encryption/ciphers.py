@@ -36,7 +36,7 @@ from cryptography.exceptions import InvalidTag
 from cryptography.hazmat.primitives.ciphers import Cipher, algorithms, modes
 from cryptography.hazmat.primitives.ciphers.aead import AESGCM
 
-from ..errors import CorruptMetadata, DecryptionFailed, TruncatedFile
+from reference_impl.parquet.errors import CorruptMetadata, DecryptionFailed, TruncatedFile
 
 __all__ = [
     "CTR_INITIAL_COUNTER",

@@ -33,11 +33,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from ..errors import CorruptMetadata, DecryptionFailed, MissingKey, ParquetError
-from ..metadata import ColumnChunk, ColumnMetaData, EncryptionAlgorithm, FileCryptoMetaData, FileMetaData
-from ..schema_tree import LeafColumn
-from ..thrift_struct import ThriftStruct, deserialize
-from .ciphers import (
+from reference_impl.parquet.encryption.ciphers import (
     MODULE_LENGTH,
     NONCE_LENGTH,
     SIGNATURE_LENGTH,
@@ -47,9 +43,19 @@ from .ciphers import (
     read_module,
     verify_footer_signature,
 )
-from .encryptor import PAGE_MODULES
-from .modules import ModuleType, aad_suffix, module_aad
-from .properties import FileDecryptionProperties
+from reference_impl.parquet.encryption.encryptor import PAGE_MODULES
+from reference_impl.parquet.encryption.modules import ModuleType, aad_suffix, module_aad
+from reference_impl.parquet.encryption.properties import FileDecryptionProperties
+from reference_impl.parquet.errors import CorruptMetadata, DecryptionFailed, MissingKey, ParquetError
+from reference_impl.parquet.metadata.parquet_thrift import (
+    ColumnChunk,
+    ColumnMetaData,
+    EncryptionAlgorithm,
+    FileCryptoMetaData,
+    FileMetaData,
+)
+from reference_impl.parquet.metadata.thrift_struct import ThriftStruct, deserialize
+from reference_impl.parquet.schema.tree import LeafColumn
 
 __all__ = [
     "ColumnDecryptor",

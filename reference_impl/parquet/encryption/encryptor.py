@@ -30,8 +30,12 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass, replace
 
-from ..file_layout import ENCRYPTED_FOOTER_MAGIC, FOOTER_LENGTH, MAGIC
-from ..metadata import (
+from reference_impl.parquet.encryption.ciphers import encrypt_ctr, encrypt_gcm, footer_signature
+from reference_impl.parquet.encryption.modules import ModuleType, aad_suffix, module_aad
+from reference_impl.parquet.encryption.nonces import Randomness
+from reference_impl.parquet.encryption.properties import FileEncryptionProperties
+from reference_impl.parquet.metadata.file_layout import ENCRYPTED_FOOTER_MAGIC, FOOTER_LENGTH, MAGIC
+from reference_impl.parquet.metadata.parquet_thrift import (
     AesGcmCtrV1,
     AesGcmV1,
     ColumnChunk,
@@ -43,12 +47,8 @@ from ..metadata import (
     FileCryptoMetaData,
     FileMetaData,
 )
-from ..schema_tree import LeafColumn
-from ..thrift_struct import serialize
-from .ciphers import encrypt_ctr, encrypt_gcm, footer_signature
-from .modules import ModuleType, aad_suffix, module_aad
-from .nonces import Randomness
-from .properties import FileEncryptionProperties
+from reference_impl.parquet.metadata.thrift_struct import serialize
+from reference_impl.parquet.schema.tree import LeafColumn
 
 __all__ = ["PAGE_MODULES", "ColumnEncryptor", "FileEncryptor", "algorithm_struct", "stripped"]
 

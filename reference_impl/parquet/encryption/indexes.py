@@ -18,21 +18,27 @@ from __future__ import annotations
 
 from dataclasses import replace
 
-from ..bloom_filter import SplitBlockBloomFilter, read_bloom_filter
-from ..errors import CorruptMetadata, ParquetError
-from ..metadata import BloomFilterHeader, ColumnChunk, ColumnIndex, ColumnMetaData, OffsetIndex
+from reference_impl.parquet.encryption.decryptor import ColumnDecryptor, decode_plaintext
+from reference_impl.parquet.encryption.modules import ModuleType
+from reference_impl.parquet.errors import CorruptMetadata, ParquetError
+from reference_impl.parquet.indexes.bloom_filter import SplitBlockBloomFilter, read_bloom_filter
 
 # page_index's own checks, run on the decrypted structures as on stored ones.
-from ..page_index import (
+from reference_impl.parquet.indexes.page_index import (
     check_column_index,
     check_location,
     check_offset_index,
     read_column_index,
     read_offset_index,
 )
-from ..thrift_struct import deserialize
-from .decryptor import ColumnDecryptor, decode_plaintext
-from .modules import ModuleType
+from reference_impl.parquet.metadata.parquet_thrift import (
+    BloomFilterHeader,
+    ColumnChunk,
+    ColumnIndex,
+    ColumnMetaData,
+    OffsetIndex,
+)
+from reference_impl.parquet.metadata.thrift_struct import deserialize
 
 __all__ = ["read_bloom_filter_of", "read_column_index_of", "read_offset_index_of"]
 

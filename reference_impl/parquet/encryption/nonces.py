@@ -20,7 +20,7 @@ import hmac
 import os
 from typing import Protocol
 
-from .ciphers import NONCE_LENGTH
+from reference_impl.parquet.encryption.ciphers import NONCE_LENGTH
 
 __all__ = ["FILE_UNIQUE_LENGTH", "DeterministicRandomness", "Randomness", "SystemRandomness"]
 

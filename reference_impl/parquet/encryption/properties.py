@@ -27,8 +27,8 @@ from __future__ import annotations
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 
-from .ciphers import check_key
-from .nonces import Randomness, SystemRandomness
+from reference_impl.parquet.encryption.ciphers import check_key
+from reference_impl.parquet.encryption.nonces import Randomness, SystemRandomness
 
 __all__ = ["ALGORITHMS", "FileDecryptionProperties", "FileEncryptionProperties", "KeyRetriever"]
 

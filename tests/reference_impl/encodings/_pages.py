@@ -18,8 +18,8 @@ from dataclasses import dataclass
 import pyarrow as pa
 import pyarrow.parquet as pq
 
-from reference_impl.parquet.file_layout import FOOTER_LENGTH, MAGIC
-from reference_impl.parquet.metadata import (
+from reference_impl.parquet.metadata.file_layout import FOOTER_LENGTH, MAGIC
+from reference_impl.parquet.metadata.parquet_thrift import (
     ColumnChunk,
     ColumnMetaData,
     CompressionCodec,
@@ -32,9 +32,9 @@ from reference_impl.parquet.metadata import (
     PageType,
     RowGroup,
 )
+from reference_impl.parquet.metadata.thrift_struct import deserialize, serialize
 from reference_impl.parquet.reader import read_footer
-from reference_impl.parquet.schema import ColumnSpec, schema_elements
-from reference_impl.parquet.thrift_struct import deserialize, serialize
+from reference_impl.parquet.schema.flat import ColumnSpec, schema_elements
 
 COLUMN = "c"
 

@@ -37,7 +37,7 @@ from reference_impl.parquet.encodings.dictionary_indices import (
 )
 from reference_impl.parquet.encodings.rle_boolean import decode_rle_boolean, encode_rle_boolean
 from reference_impl.parquet.errors import CorruptPage, InvalidLevelData, ParquetError
-from reference_impl.parquet.metadata import Type
+from reference_impl.parquet.metadata.parquet_thrift import Type
 from tests.reference_impl.parquet_helpers import budget
 
 FAST = budget(100)

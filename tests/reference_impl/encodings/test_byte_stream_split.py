@@ -17,7 +17,7 @@ from reference_impl.parquet.encodings.byte_stream_split import (
     encode_byte_stream_split,
 )
 from reference_impl.parquet.errors import CorruptPage
-from reference_impl.parquet.metadata import Type
+from reference_impl.parquet.metadata.parquet_thrift import Type
 from tests.reference_impl.parquet_helpers import budget
 
 FAST = budget(60)

@@ -11,7 +11,7 @@ from hypothesis import strategies as st
 
 from reference_impl.parquet.encodings.plain import decode_plain, encode_plain
 from reference_impl.parquet.errors import CorruptPage, ParquetError
-from reference_impl.parquet.metadata import Type
+from reference_impl.parquet.metadata.parquet_thrift import Type
 from tests.reference_impl.parquet_helpers import budget, canonical, float32_bits, physical_values
 
 FAST = budget(40)

@@ -35,7 +35,7 @@ from reference_impl.parquet.encodings.delta_length_byte_array import (
     encode_delta_length_byte_array,
 )
 from reference_impl.parquet.encodings.rle_hybrid import decode_rle_hybrid, encode_rle_hybrid
-from reference_impl.parquet.metadata import Type
+from reference_impl.parquet.metadata.parquet_thrift import Type
 
 EXAMPLE_BLOCK = {"block_size": 8, "miniblocks_per_block": 1, "allow_example_sizes": True}
 

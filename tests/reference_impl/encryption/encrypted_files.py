@@ -11,8 +11,6 @@ import io
 from dataclasses import dataclass, replace
 from typing import Any
 
-from reference_impl.parquet import metadata as md
-from reference_impl.parquet.column_chunk import read_column_chunk
 from reference_impl.parquet.encryption import (
     DeterministicRandomness,
     FileDecryptionProperties,
@@ -26,12 +24,14 @@ from reference_impl.parquet.encryption.ciphers import (
 )
 from reference_impl.parquet.encryption.encryptor import PAGE_MODULES
 from reference_impl.parquet.encryption.modules import ModuleType
-from reference_impl.parquet.file_layout import ENCRYPTED_FOOTER_MAGIC, FOOTER_LENGTH
-from reference_impl.parquet.metadata import FieldRepetitionType, PageType, Type
-from reference_impl.parquet.nested_logical import list_node, records_from_logical
+from reference_impl.parquet.metadata import parquet_thrift as md
+from reference_impl.parquet.metadata.file_layout import ENCRYPTED_FOOTER_MAGIC, FOOTER_LENGTH
+from reference_impl.parquet.metadata.parquet_thrift import FieldRepetitionType, PageType, Type
+from reference_impl.parquet.metadata.thrift_struct import deserialize
+from reference_impl.parquet.pages.column_chunk import read_column_chunk
 from reference_impl.parquet.reader import read_footer_with_decryptor
-from reference_impl.parquet.schema_tree import group, leaf, leaf_columns, root
-from reference_impl.parquet.thrift_struct import deserialize
+from reference_impl.parquet.schema.nested_types import list_node, records_from_logical
+from reference_impl.parquet.schema.tree import group, leaf, leaf_columns, root
 from reference_impl.parquet.writer import write_table
 from reference_impl.parquet.writer_options import WriterOptions
 

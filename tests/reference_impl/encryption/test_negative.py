@@ -35,9 +35,9 @@ from reference_impl.parquet.errors import (
     ParquetError,
     TruncatedFile,
 )
-from reference_impl.parquet.file_layout import FOOTER_LENGTH
+from reference_impl.parquet.metadata.file_layout import FOOTER_LENGTH
 from reference_impl.parquet.reader import read_footer, read_parquet
-from reference_impl.parquet.validation import validate
+from reference_impl.parquet.validation.validate import validate
 from tests.reference_impl.encryption.encrypted_files import (
     RECORDS,
     ROWS,

@@ -8,8 +8,8 @@ import pytest
 from reference_impl.parquet.encryption.ciphers import Module
 from reference_impl.parquet.encryption.decryptor import decode_plaintext
 from reference_impl.parquet.errors import CorruptMetadata
-from reference_impl.parquet.metadata import PageLocation
-from reference_impl.parquet.thrift_struct import serialize
+from reference_impl.parquet.metadata.parquet_thrift import PageLocation
+from reference_impl.parquet.metadata.thrift_struct import serialize
 
 LOCATION = PageLocation(offset=4, compressed_page_size=100, first_row_index=0)
 MODULE = Module(offset=1000, end=1100, nonce=bytes(12), ciphertext=b"", tag=bytes(16))

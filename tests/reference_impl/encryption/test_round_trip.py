@@ -14,12 +14,12 @@ from reference_impl.parquet.encryption import (
 )
 from reference_impl.parquet.encryption.ciphers import MODULE_LENGTH
 from reference_impl.parquet.encryption.encryptor import PAGE_MODULES
-from reference_impl.parquet.file_layout import ENCRYPTED_FOOTER_MAGIC, MAGIC
-from reference_impl.parquet.metadata import Type
-from reference_impl.parquet.pruning import Predicate, scan
+from reference_impl.parquet.indexes.pruning import Predicate, scan
+from reference_impl.parquet.metadata.file_layout import ENCRYPTED_FOOTER_MAGIC, MAGIC
+from reference_impl.parquet.metadata.parquet_thrift import Type
 from reference_impl.parquet.reader import read_footer, read_footer_with_decryptor, read_parquet
-from reference_impl.parquet.schema import ColumnSpec
-from reference_impl.parquet.validation import validate
+from reference_impl.parquet.schema.flat import ColumnSpec
+from reference_impl.parquet.validation.validate import validate
 from reference_impl.parquet.writer import write_parquet
 from reference_impl.parquet.writer_options import WriterOptions
 from tests.reference_impl.encryption.encrypted_files import (

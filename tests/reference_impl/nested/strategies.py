@@ -14,8 +14,8 @@ from typing import Any
 
 from hypothesis import strategies as st
 
-from reference_impl.parquet.metadata import FieldRepetitionType, LogicalType, StringType, Type
-from reference_impl.parquet.nested_logical import (
+from reference_impl.parquet.metadata.parquet_thrift import FieldRepetitionType, LogicalType, StringType, Type
+from reference_impl.parquet.schema.nested_types import (
     LIST_STYLES,
     MAP_STYLES,
     ListShape,
@@ -27,7 +27,7 @@ from reference_impl.parquet.nested_logical import (
     logical_shape,
     map_node,
 )
-from reference_impl.parquet.schema_tree import SchemaNode, group, leaf, root
+from reference_impl.parquet.schema.tree import SchemaNode, group, leaf, root
 
 REQUIRED = FieldRepetitionType.REQUIRED
 OPTIONAL = FieldRepetitionType.OPTIONAL

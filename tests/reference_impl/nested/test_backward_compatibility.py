@@ -14,9 +14,8 @@ from typing import Any
 
 import pytest
 
-from reference_impl.parquet.assembly import assemble_records
 from reference_impl.parquet.errors import CorruptMetadata
-from reference_impl.parquet.metadata import (
+from reference_impl.parquet.metadata.parquet_thrift import (
     ConvertedType,
     FieldRepetitionType,
     ListType,
@@ -26,7 +25,9 @@ from reference_impl.parquet.metadata import (
     StringType,
     Type,
 )
-from reference_impl.parquet.nested_logical import (
+from reference_impl.parquet.nested.assembly import assemble_records
+from reference_impl.parquet.nested.shredding import shred_records
+from reference_impl.parquet.schema.nested_types import (
     ListShape,
     MapShape,
     list_node,
@@ -35,7 +36,7 @@ from reference_impl.parquet.nested_logical import (
     records_from_logical,
     records_to_logical,
 )
-from reference_impl.parquet.schema_tree import (
+from reference_impl.parquet.schema.tree import (
     group,
     leaf,
     root,
@@ -43,7 +44,6 @@ from reference_impl.parquet.schema_tree import (
     schema_tree_from_elements,
     schema_tree_to_elements,
 )
-from reference_impl.parquet.shredding import shred_records
 
 REQUIRED = FieldRepetitionType.REQUIRED
 OPTIONAL = FieldRepetitionType.OPTIONAL

@@ -7,15 +7,14 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from reference_impl.parquet.assembly import assemble_records
 from reference_impl.parquet.errors import InvalidLevelData
-from reference_impl.parquet.metadata import FieldRepetitionType, Type
-from reference_impl.parquet.nested_logical import list_node
-from reference_impl.parquet.schema_tree import group, leaf, root
-from reference_impl.parquet.shredding import shred_records
-
-from ..parquet_helpers import budget
-from .strategies import physical_trees, raw_records
+from reference_impl.parquet.metadata.parquet_thrift import FieldRepetitionType, Type
+from reference_impl.parquet.nested.assembly import assemble_records
+from reference_impl.parquet.nested.shredding import shred_records
+from reference_impl.parquet.schema.nested_types import list_node
+from reference_impl.parquet.schema.tree import group, leaf, root
+from tests.reference_impl.nested.strategies import physical_trees, raw_records
+from tests.reference_impl.parquet_helpers import budget
 
 REQUIRED = FieldRepetitionType.REQUIRED
 OPTIONAL = FieldRepetitionType.OPTIONAL

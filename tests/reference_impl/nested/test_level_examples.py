@@ -12,15 +12,22 @@ from typing import Any
 
 import pytest
 
-from reference_impl.parquet.assembly import assemble_records
-from reference_impl.parquet.metadata import FieldRepetitionType, LogicalType, SchemaElement, StringType, Type
-from reference_impl.parquet.nested_logical import (
+from reference_impl.parquet.metadata.parquet_thrift import (
+    FieldRepetitionType,
+    LogicalType,
+    SchemaElement,
+    StringType,
+    Type,
+)
+from reference_impl.parquet.nested.assembly import assemble_records
+from reference_impl.parquet.nested.shredding import ShreddedColumn, shred_records
+from reference_impl.parquet.schema.nested_types import (
     list_node,
     map_node,
     records_from_logical,
     records_to_logical,
 )
-from reference_impl.parquet.schema_tree import (
+from reference_impl.parquet.schema.tree import (
     group,
     leaf,
     leaf_columns,
@@ -28,7 +35,6 @@ from reference_impl.parquet.schema_tree import (
     schema_text,
     schema_tree_from_elements,
 )
-from reference_impl.parquet.shredding import ShreddedColumn, shred_records
 
 REQUIRED = FieldRepetitionType.REQUIRED
 OPTIONAL = FieldRepetitionType.OPTIONAL

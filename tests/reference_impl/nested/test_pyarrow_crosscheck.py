@@ -22,14 +22,14 @@ import pyarrow as pa
 import pyarrow.parquet as pq
 import pytest
 
-from reference_impl.parquet.assembly import assemble_records
 from reference_impl.parquet.encodings.rle_hybrid import decode_rle_hybrid
-from reference_impl.parquet.metadata import FileMetaData, PageHeader, PageType
-from reference_impl.parquet.nested_logical import records_from_logical, records_to_logical
+from reference_impl.parquet.metadata.parquet_thrift import FileMetaData, PageHeader, PageType
+from reference_impl.parquet.metadata.thrift_struct import deserialize
+from reference_impl.parquet.nested.assembly import assemble_records
+from reference_impl.parquet.nested.shredding import shred_records
 from reference_impl.parquet.reader import read_footer
-from reference_impl.parquet.schema_tree import LeafColumn, leaf_columns, schema_tree_from_elements
-from reference_impl.parquet.shredding import shred_records
-from reference_impl.parquet.thrift_struct import deserialize
+from reference_impl.parquet.schema.nested_types import records_from_logical, records_to_logical
+from reference_impl.parquet.schema.tree import LeafColumn, leaf_columns, schema_tree_from_elements
 
 POINT = pa.struct([pa.field("a", pa.int32()), pa.field("b", pa.string())])
 STRICT_STRUCT = pa.struct([

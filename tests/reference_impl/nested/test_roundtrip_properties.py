@@ -7,9 +7,10 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from reference_impl.parquet.assembly import assemble_records
-from reference_impl.parquet.metadata import FieldRepetitionType
-from reference_impl.parquet.nested_logical import (
+from reference_impl.parquet.metadata.parquet_thrift import FieldRepetitionType
+from reference_impl.parquet.nested.assembly import assemble_records
+from reference_impl.parquet.nested.shredding import shred_records
+from reference_impl.parquet.schema.nested_types import (
     LIST_STYLES,
     MAP_STYLES,
     ListShape,
@@ -18,15 +19,13 @@ from reference_impl.parquet.nested_logical import (
     records_from_logical,
     records_to_logical,
 )
-from reference_impl.parquet.schema_tree import (
+from reference_impl.parquet.schema.tree import (
     leaf_columns,
     schema_tree_from_elements,
     schema_tree_to_elements,
 )
-from reference_impl.parquet.shredding import shred_records
-
-from ..parquet_helpers import budget
-from .strategies import logical_rows, logical_trees, physical_trees, raw_records
+from tests.reference_impl.nested.strategies import logical_rows, logical_trees, physical_trees, raw_records
+from tests.reference_impl.parquet_helpers import budget
 
 REQUIRED = FieldRepetitionType.REQUIRED
 

@@ -9,7 +9,7 @@ import pytest
 from hypothesis import given
 
 from reference_impl.parquet.errors import CorruptMetadata, UnsupportedFeature
-from reference_impl.parquet.metadata import (
+from reference_impl.parquet.metadata.parquet_thrift import (
     ConvertedType,
     DecimalType,
     FieldRepetitionType,
@@ -17,7 +17,8 @@ from reference_impl.parquet.metadata import (
     SchemaElement,
     Type,
 )
-from reference_impl.parquet.schema_tree import (
+from reference_impl.parquet.metadata.thrift_struct import deserialize, serialize
+from reference_impl.parquet.schema.tree import (
     MAX_NESTING_DEPTH,
     field_levels,
     group,
@@ -29,10 +30,8 @@ from reference_impl.parquet.schema_tree import (
     schema_tree_from_elements,
     schema_tree_to_elements,
 )
-from reference_impl.parquet.thrift_struct import deserialize, serialize
-
-from ..parquet_helpers import budget
-from .strategies import logical_trees, physical_trees
+from tests.reference_impl.nested.strategies import logical_trees, physical_trees
+from tests.reference_impl.parquet_helpers import budget
 
 REQUIRED = FieldRepetitionType.REQUIRED
 OPTIONAL = FieldRepetitionType.OPTIONAL

@@ -43,9 +43,15 @@ from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from .errors import CorruptMetadata, UnsupportedFeature
-from .metadata import ConvertedType, FieldRepetitionType, LogicalType, SchemaElement, Type
-from .schema import converted_type_for
+from reference_impl.parquet.errors import CorruptMetadata, UnsupportedFeature
+from reference_impl.parquet.metadata.parquet_thrift import (
+    ConvertedType,
+    FieldRepetitionType,
+    LogicalType,
+    SchemaElement,
+    Type,
+)
+from reference_impl.parquet.schema.converted_types import converted_type_for
 
 __all__ = [
     "MAX_NESTING_DEPTH",

@@ -142,12 +142,14 @@ from typing import Any
 
 import numpy as np
 
-from .checksum import verify_page_crc
-from .column_chunk import ChunkData, PageExtent, chunk_range, read_column_chunk
-from .encryption.decryptor import ColumnDecryptor
-from .encryption.indexes import read_bloom_filter_of, read_column_index_of, read_offset_index_of
-from .encryption.properties import FileDecryptionProperties
-from .errors import (
+from reference_impl.parquet.encryption.decryptor import ColumnDecryptor
+from reference_impl.parquet.encryption.indexes import (
+    read_bloom_filter_of,
+    read_column_index_of,
+    read_offset_index_of,
+)
+from reference_impl.parquet.encryption.properties import FileDecryptionProperties
+from reference_impl.parquet.errors import (
     ChecksumMismatch,
     CorruptMetadata,
     DecryptionFailed,
@@ -155,7 +157,8 @@ from .errors import (
     ParquetError,
     UnsupportedFeature,
 )
-from .metadata import (
+from reference_impl.parquet.indexes.page_index import NULL_PAGE_BOUND, boundary_order
+from reference_impl.parquet.metadata.parquet_thrift import (
     BoundaryOrder,
     ColumnChunk,
     ColumnIndex,
@@ -165,13 +168,14 @@ from .metadata import (
     Statistics,
     Type,
 )
-from .page_index import NULL_PAGE_BOUND, boundary_order
-from .pages import read_page_header
-from .reader import read_footer_with_decryptor
-from .schema_tree import LeafColumn, leaf_columns, schema_tree_from_elements
-from .size_statistics import level_histogram
-from .sort_order import SortOrder, sort_key, sort_order
-from .statistics import decode_bound
+from reference_impl.parquet.pages.checksum import verify_page_crc
+from reference_impl.parquet.pages.column_chunk import ChunkData, PageExtent, chunk_range, read_column_chunk
+from reference_impl.parquet.pages.page import read_page_header
+from reference_impl.parquet.reader import read_footer_with_decryptor
+from reference_impl.parquet.schema.tree import LeafColumn, leaf_columns, schema_tree_from_elements
+from reference_impl.parquet.statistics.column_statistics import decode_bound
+from reference_impl.parquet.statistics.size_statistics import level_histogram
+from reference_impl.parquet.statistics.sort_order import SortOrder, sort_key, sort_order
 
 __all__ = ["NONCONFORMING", "SEVERITIES", "UNTRUE", "Finding", "validate"]
 

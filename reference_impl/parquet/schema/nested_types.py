@@ -52,9 +52,15 @@ from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from .errors import CorruptMetadata
-from .metadata import ConvertedType, FieldRepetitionType, ListType, LogicalType, MapType
-from .schema_tree import SchemaNode, group
+from reference_impl.parquet.errors import CorruptMetadata
+from reference_impl.parquet.metadata.parquet_thrift import (
+    ConvertedType,
+    FieldRepetitionType,
+    ListType,
+    LogicalType,
+    MapType,
+)
+from reference_impl.parquet.schema.tree import SchemaNode, group
 
 __all__ = [
     "LIST_STYLES",

@@ -21,7 +21,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from enum import IntEnum
 
-from .thrift_struct import (
+from reference_impl.parquet.metadata.thrift_struct import (
     TI8,
     TI16,
     TI32,

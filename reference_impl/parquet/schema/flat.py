@@ -13,8 +13,8 @@ Any schema, nested included, is a ``schema_tree.SchemaNode`` tree;
 
 Logical types (LogicalTypes.md, 'Compatibility'): "Parquet writers must always
 write LogicalType annotations where applicable, but must also write the
-corresponding ConvertedType annotations (if any)". :func:`converted_type_for`
-is that correspondence; DECIMAL additionally needs ``scale`` and ``precision``
+corresponding ConvertedType annotations (if any)"; ``converted_types`` holds
+that correspondence; DECIMAL additionally needs ``scale`` and ``precision``
 on the SchemaElement.
 
 Levels for a flat column ('3.5 - Nested Encoding', '3.8 - Nulls'): the maximum
@@ -26,27 +26,23 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass, replace
-from typing import TYPE_CHECKING
 
-from .errors import CorruptMetadata, UnsupportedFeature
-from .metadata import (
+from reference_impl.parquet.errors import CorruptMetadata, UnsupportedFeature
+from reference_impl.parquet.metadata.parquet_thrift import (
     ConvertedType,
     FieldRepetitionType,
     LogicalType,
     SchemaElement,
-    TimeUnit,
     Type,
 )
-
-if TYPE_CHECKING:  # schema_tree imports this module (converted_type_for)
-    from .schema_tree import SchemaNode
+from reference_impl.parquet.schema.converted_types import converted_type_for
+from reference_impl.parquet.schema.tree import SchemaNode, root
 
 __all__ = [
     "ROOT_NAME",
     "ColumnSpec",
     "column_of",
     "columns_from_schema",
-    "converted_type_for",
     "is_flat",
     "max_definition_level",
     "schema_elements",
@@ -107,69 +103,6 @@ class ColumnSpec:
 
 def max_definition_level(column: ColumnSpec) -> int:
     return 1 if column.repetition == FieldRepetitionType.OPTIONAL else 0
-
-
-# ---------------------------------------------------------------------------
-# LogicalType -> ConvertedType (LogicalTypes.md, 'Forward compatibility' tables)
-# ---------------------------------------------------------------------------
-
-_CONVERTED_FOR_SIMPLE_MEMBER = {
-    "STRING": ConvertedType.UTF8,
-    "MAP": ConvertedType.MAP,
-    "LIST": ConvertedType.LIST,
-    "ENUM": ConvertedType.ENUM,
-    "DECIMAL": ConvertedType.DECIMAL,
-    "DATE": ConvertedType.DATE,
-    "JSON": ConvertedType.JSON,
-    "BSON": ConvertedType.BSON,
-    # UNKNOWN, UUID, FLOAT16, VARIANT, GEOMETRY, GEOGRAPHY: "no compatible ConvertedType"
-}
-_INTEGER_CONVERTED = {
-    (8, True): ConvertedType.INT_8,
-    (16, True): ConvertedType.INT_16,
-    (32, True): ConvertedType.INT_32,
-    (64, True): ConvertedType.INT_64,
-    (8, False): ConvertedType.UINT_8,
-    (16, False): ConvertedType.UINT_16,
-    (32, False): ConvertedType.UINT_32,
-    (64, False): ConvertedType.UINT_64,
-}
-
-
-def converted_type_for(logical_type: LogicalType | None) -> ConvertedType | None:
-    """The ConvertedType a writer must store next to ``logical_type``, if any.
-
-    TIME and TIMESTAMP map by unit regardless of isAdjustedToUTC: the spec says
-    writers "*must* annotate local time with legacy annotations too"; NANOS has
-    no legacy counterpart.
-    """
-    if logical_type is None or logical_type.kind is None:
-        return None
-    kind = logical_type.kind
-    if kind in _CONVERTED_FOR_SIMPLE_MEMBER:
-        return _CONVERTED_FOR_SIMPLE_MEMBER[kind]
-    if kind == "INTEGER":
-        integer = logical_type.INTEGER
-        return _INTEGER_CONVERTED.get((integer.bitWidth, integer.isSigned))
-    if kind == "TIME":
-        return _by_unit(
-            logical_type.TIME.unit, ConvertedType.TIME_MILLIS, ConvertedType.TIME_MICROS
-        )
-    if kind == "TIMESTAMP":
-        return _by_unit(
-            logical_type.TIMESTAMP.unit,
-            ConvertedType.TIMESTAMP_MILLIS,
-            ConvertedType.TIMESTAMP_MICROS,
-        )
-    return None
-
-
-def _by_unit(
-    unit: TimeUnit | None, millis: ConvertedType, micros: ConvertedType
-) -> ConvertedType | None:
-    if unit is None:
-        return None
-    return {"MILLIS": millis, "MICROS": micros}.get(unit.kind)
 
 
 # ---------------------------------------------------------------------------
@@ -276,8 +209,6 @@ def _column_from_leaf(element: SchemaElement, footer_offset: int) -> ColumnSpec:
 def schema_tree_of(columns: Sequence[ColumnSpec]) -> SchemaNode:
     """The tree of a flat schema: the root and one leaf per column, as
     :meth:`ColumnSpec.resolved` (ConvertedType derived) says."""
-    from .schema_tree import SchemaNode, root
-
     leaves = []
     for column in columns:
         spec = column.resolved()

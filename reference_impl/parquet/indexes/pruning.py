@@ -39,18 +39,28 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
-from .column_chunk import read_column_chunk
-from .encryption.decryptor import ColumnDecryptor
-from .encryption.indexes import read_bloom_filter_of, read_column_index_of, read_offset_index_of
-from .encryption.properties import FileDecryptionProperties
-from .errors import UnsupportedFeature
-from .metadata import ColumnChunk, ColumnIndex, ColumnMetaData, FileMetaData, Type
-from .page_index import page_row_ranges
-from .reader import read_footer_with_decryptor, values_with_nulls
-from .schema import is_flat
-from .schema_tree import LeafColumn, leaf_columns, schema_tree_from_elements
-from .sort_order import SortOrder, sort_key, sort_order
-from .statistics import decode_bound, statistics_bounds
+from reference_impl.parquet.encryption.decryptor import ColumnDecryptor
+from reference_impl.parquet.encryption.indexes import (
+    read_bloom_filter_of,
+    read_column_index_of,
+    read_offset_index_of,
+)
+from reference_impl.parquet.encryption.properties import FileDecryptionProperties
+from reference_impl.parquet.errors import UnsupportedFeature
+from reference_impl.parquet.indexes.page_index import page_row_ranges
+from reference_impl.parquet.metadata.parquet_thrift import (
+    ColumnChunk,
+    ColumnIndex,
+    ColumnMetaData,
+    FileMetaData,
+    Type,
+)
+from reference_impl.parquet.pages.column_chunk import read_column_chunk
+from reference_impl.parquet.reader import read_footer_with_decryptor, values_with_nulls
+from reference_impl.parquet.schema.flat import is_flat
+from reference_impl.parquet.schema.tree import LeafColumn, leaf_columns, schema_tree_from_elements
+from reference_impl.parquet.statistics.column_statistics import decode_bound, statistics_bounds
+from reference_impl.parquet.statistics.sort_order import SortOrder, sort_key, sort_order
 
 __all__ = ["OPS", "Predicate", "ScanResult", "scan"]
 

@@ -31,9 +31,8 @@ from collections.abc import Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass
 
-from .compression import compress, decompress
-from .errors import CorruptPage, ParquetError
-from .metadata import (
+from reference_impl.parquet.errors import CorruptPage, ParquetError
+from reference_impl.parquet.metadata.parquet_thrift import (
     CompressionCodec,
     DataPageHeader,
     DataPageHeaderV2,
@@ -42,7 +41,8 @@ from .metadata import (
     PageHeader,
     PageType,
 )
-from .thrift_struct import deserialize, serialize
+from reference_impl.parquet.metadata.thrift_struct import deserialize, serialize
+from reference_impl.parquet.pages.compression import compress, decompress
 
 __all__ = [
     "Content",

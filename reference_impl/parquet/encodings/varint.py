@@ -18,7 +18,7 @@ small: 0 -> 0, -1 -> 1, 1 -> 2, -2 -> 3, ...
 
 from __future__ import annotations
 
-from .errors import ParquetError
+from reference_impl.parquet.errors import ParquetError
 
 __all__ = [
     "MAX_VARINT_BYTES_32",

@@ -32,16 +32,16 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import replace
 
-from .bloom_filter import build_bloom_filter, serialize_bloom_filter
-from .column_chunk import WrittenChunk
-from .encryption.encryptor import ColumnEncryptor
-from .encryption.modules import ModuleType
-from .lies import false_bloom_filter, false_column_index
-from .metadata import ColumnIndex, OffsetIndex
-from .page_index import build_column_index, build_offset_index
-from .schema_tree import LeafColumn
-from .thrift_struct import serialize
-from .writer_options import WriterOptions
+from reference_impl.parquet.encryption.encryptor import ColumnEncryptor
+from reference_impl.parquet.encryption.modules import ModuleType
+from reference_impl.parquet.indexes.bloom_filter import build_bloom_filter, serialize_bloom_filter
+from reference_impl.parquet.indexes.page_index import build_column_index, build_offset_index
+from reference_impl.parquet.lies import false_bloom_filter, false_column_index
+from reference_impl.parquet.metadata.parquet_thrift import ColumnIndex, OffsetIndex
+from reference_impl.parquet.metadata.thrift_struct import serialize
+from reference_impl.parquet.pages.column_chunk import WrittenChunk
+from reference_impl.parquet.schema.tree import LeafColumn
+from reference_impl.parquet.writer_options import WriterOptions
 
 __all__ = ["write_bloom_filters", "write_page_indexes"]
 

@@ -31,7 +31,7 @@ from collections.abc import Sequence
 
 import numpy as np
 
-from .metadata import SizeStatistics, Type
+from reference_impl.parquet.metadata.parquet_thrift import SizeStatistics, Type
 
 __all__ = ["level_histogram", "merge_size_statistics", "size_statistics"]
 

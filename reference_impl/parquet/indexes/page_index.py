@@ -37,8 +37,8 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import Any, TypeVar
 
-from .errors import CorruptMetadata
-from .metadata import (
+from reference_impl.parquet.errors import CorruptMetadata
+from reference_impl.parquet.metadata.parquet_thrift import (
     BoundaryOrder,
     ColumnChunk,
     ColumnIndex,
@@ -48,9 +48,9 @@ from .metadata import (
     PageLocation,
     Type,
 )
-from .sort_order import SortOrder, min_max, sort_key, sort_order
-from .statistics import bound_bytes, decode_bound
-from .thrift_struct import ThriftStruct, deserialize
+from reference_impl.parquet.metadata.thrift_struct import ThriftStruct, deserialize
+from reference_impl.parquet.statistics.column_statistics import bound_bytes, decode_bound
+from reference_impl.parquet.statistics.sort_order import SortOrder, min_max, sort_key, sort_order
 
 __all__ = [
     "PageSummary",

@@ -29,17 +29,23 @@ from collections.abc import Sequence
 
 import numpy as np
 
-from .encodings.byte_stream_split import decode_byte_stream_split, encode_byte_stream_split
-from .encodings.delta_binary_packed import decode_delta_binary_packed, encode_delta_binary_packed
-from .encodings.delta_byte_array import decode_delta_byte_array, encode_delta_byte_array
-from .encodings.delta_length_byte_array import (
+from reference_impl.parquet.encodings.byte_stream_split import (
+    decode_byte_stream_split,
+    encode_byte_stream_split,
+)
+from reference_impl.parquet.encodings.delta_binary_packed import (
+    decode_delta_binary_packed,
+    encode_delta_binary_packed,
+)
+from reference_impl.parquet.encodings.delta_byte_array import decode_delta_byte_array, encode_delta_byte_array
+from reference_impl.parquet.encodings.delta_length_byte_array import (
     decode_delta_length_byte_array,
     encode_delta_length_byte_array,
 )
-from .encodings.plain import decode_plain, encode_plain
-from .encodings.rle_boolean import decode_rle_boolean, encode_rle_boolean
-from .errors import CorruptPage, UnsupportedFeature
-from .metadata import Encoding, Type
+from reference_impl.parquet.encodings.plain import decode_plain, encode_plain
+from reference_impl.parquet.encodings.rle_boolean import decode_rle_boolean, encode_rle_boolean
+from reference_impl.parquet.errors import CorruptPage, UnsupportedFeature
+from reference_impl.parquet.metadata.parquet_thrift import Encoding, Type
 
 __all__ = ["APPLIES_TO", "check_value_encoding", "decode_values", "encode_values"]
 

@@ -33,8 +33,13 @@ from dataclasses import dataclass
 from enum import IntEnum
 from typing import Any, ClassVar, TypeVar
 
-from .errors import CorruptThrift
-from .thrift_compact import BOOL_ELEMENT_TYPES, CompactReader, CompactType, CompactWriter
+from reference_impl.parquet.errors import CorruptThrift
+from reference_impl.parquet.metadata.thrift_compact import (
+    BOOL_ELEMENT_TYPES,
+    CompactReader,
+    CompactType,
+    CompactWriter,
+)
 
 __all__ = [
     "TBinary",

@@ -64,8 +64,8 @@ from __future__ import annotations
 from collections.abc import Iterable, Mapping
 from typing import Any, NamedTuple
 
-from .metadata import FieldRepetitionType
-from .schema_tree import FieldLevels, SchemaNode, field_levels
+from reference_impl.parquet.metadata.parquet_thrift import FieldRepetitionType
+from reference_impl.parquet.schema.tree import FieldLevels, SchemaNode, field_levels
 
 __all__ = ["ShreddedColumn", "shred_records"]
 

@@ -60,9 +60,9 @@ from functools import lru_cache
 import numpy as np
 import xxhash
 
-from .encodings.plain import encode_plain
-from .errors import CorruptMetadata, ParquetError, UnsupportedFeature
-from .metadata import (
+from reference_impl.parquet.encodings.plain import encode_plain
+from reference_impl.parquet.errors import CorruptMetadata, ParquetError, UnsupportedFeature
+from reference_impl.parquet.metadata.parquet_thrift import (
     BloomFilterAlgorithm,
     BloomFilterCompression,
     BloomFilterHash,
@@ -73,7 +73,7 @@ from .metadata import (
     Uncompressed,
     XxHash,
 )
-from .thrift_struct import ThriftUnion, deserialize, serialize
+from reference_impl.parquet.metadata.thrift_struct import ThriftUnion, deserialize, serialize
 
 __all__ = [
     "BYTES_PER_BLOCK",

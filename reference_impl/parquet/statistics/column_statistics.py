@@ -55,10 +55,10 @@ import math
 import struct
 from collections.abc import Sequence
 
-from .encodings.plain import decode_plain, encode_plain
-from .errors import CorruptMetadata
-from .metadata import ConvertedType, LogicalType, Statistics, Type
-from .sort_order import SortOrder, min_max, sort_key, sort_order
+from reference_impl.parquet.encodings.plain import decode_plain, encode_plain
+from reference_impl.parquet.errors import CorruptMetadata
+from reference_impl.parquet.metadata.parquet_thrift import ConvertedType, LogicalType, Statistics, Type
+from reference_impl.parquet.statistics.sort_order import SortOrder, min_max, sort_key, sort_order
 
 __all__ = [
     "bound_bytes",

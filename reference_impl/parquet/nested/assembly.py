@@ -38,9 +38,9 @@ from typing import Any
 
 import numpy as np
 
-from .errors import InvalidLevelData
-from .metadata import FieldRepetitionType
-from .schema_tree import FieldLevels, LeafColumn, SchemaNode, field_levels, leaf_columns
+from reference_impl.parquet.errors import InvalidLevelData
+from reference_impl.parquet.metadata.parquet_thrift import FieldRepetitionType
+from reference_impl.parquet.schema.tree import FieldLevels, LeafColumn, SchemaNode, field_levels, leaf_columns
 
 __all__ = ["assemble_records"]
 

@@ -19,7 +19,7 @@ from __future__ import annotations
 
 import zlib
 
-from .errors import ChecksumMismatch
+from reference_impl.parquet.errors import ChecksumMismatch
 
 __all__ = ["page_crc", "verify_page_crc"]
 

@@ -30,11 +30,14 @@ from collections.abc import Sequence
 
 import numpy as np
 
-from .encodings.dictionary_indices import decode_dictionary_indices, encode_dictionary_indices
-from .encodings.plain import decode_plain, encode_plain
-from .encodings.rle_hybrid import bit_width_for
-from .errors import CorruptPage
-from .metadata import Encoding, Type
+from reference_impl.parquet.encodings.dictionary_indices import (
+    decode_dictionary_indices,
+    encode_dictionary_indices,
+)
+from reference_impl.parquet.encodings.plain import decode_plain, encode_plain
+from reference_impl.parquet.encodings.rle_hybrid import bit_width_for
+from reference_impl.parquet.errors import CorruptPage
+from reference_impl.parquet.metadata.parquet_thrift import Encoding, Type
 
 __all__ = [
     "DICTIONARY_PAGE_ENCODINGS",

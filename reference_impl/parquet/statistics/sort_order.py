@@ -54,7 +54,7 @@ from collections.abc import Callable, Iterable
 from enum import Enum
 from typing import Any
 
-from .metadata import ConvertedType, LogicalType, Type
+from reference_impl.parquet.metadata.parquet_thrift import ConvertedType, LogicalType, Type
 
 __all__ = ["SortOrder", "min_max", "sort_key", "sort_order"]
 

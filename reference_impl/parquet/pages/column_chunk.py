@@ -56,20 +56,23 @@ from dataclasses import dataclass, field, replace
 
 import numpy as np
 
-from .checksum import page_crc, verify_page_crc
-from .chunk_statistics import chunk_size_statistics, leaf_statistics, page_summary
-from .compression import CODECS
-from .dictionary import DictionaryBuilder, decode_dictionary_page, encode_indices, lookup
-from .encodings.plain import encode_plain
-from .encodings.rle_hybrid import bit_width_for
-from .encryption.decryptor import ColumnDecryptor, decode_plaintext
-from .encryption.encryptor import ColumnEncryptor
-from .encryption.modules import ModuleType
-from .errors import CorruptMetadata, CorruptPage, ParquetError, UnsupportedFeature
-from .file_layout import MAGIC
-from .levels import decode_levels_v1, decode_levels_v2, encode_levels_v1, encode_levels_v2
-from .lies import false_crc
-from .metadata import (
+from reference_impl.parquet.encodings.dictionary import (
+    DictionaryBuilder,
+    decode_dictionary_page,
+    encode_indices,
+    lookup,
+)
+from reference_impl.parquet.encodings.plain import encode_plain
+from reference_impl.parquet.encodings.rle_hybrid import bit_width_for
+from reference_impl.parquet.encodings.values import decode_values, encode_values
+from reference_impl.parquet.encryption.decryptor import ColumnDecryptor, decode_plaintext
+from reference_impl.parquet.encryption.encryptor import ColumnEncryptor
+from reference_impl.parquet.encryption.modules import ModuleType
+from reference_impl.parquet.errors import CorruptMetadata, CorruptPage, ParquetError, UnsupportedFeature
+from reference_impl.parquet.indexes.page_index import PageSummary
+from reference_impl.parquet.lies import false_crc
+from reference_impl.parquet.metadata.file_layout import MAGIC
+from reference_impl.parquet.metadata.parquet_thrift import (
     ColumnChunk,
     ColumnMetaData,
     CompressionCodec,
@@ -80,8 +83,17 @@ from .metadata import (
     PageHeader,
     PageType,
 )
-from .page_index import PageSummary
-from .pages import (
+from reference_impl.parquet.metadata.thrift_struct import serialize
+from reference_impl.parquet.nested.levels import (
+    decode_levels_v1,
+    decode_levels_v2,
+    encode_levels_v1,
+    encode_levels_v2,
+)
+from reference_impl.parquet.nested.shredding import ShreddedColumn
+from reference_impl.parquet.pages.checksum import page_crc, verify_page_crc
+from reference_impl.parquet.pages.compression import CODECS
+from reference_impl.parquet.pages.page import (
     Content,
     EncodedPage,
     data_page_v1,
@@ -90,11 +102,13 @@ from .pages import (
     page_content,
     read_page_header,
 )
-from .schema_tree import LeafColumn
-from .shredding import ShreddedColumn
-from .thrift_struct import serialize
-from .value_encodings import decode_values, encode_values
-from .writer_options import ColumnSettings
+from reference_impl.parquet.schema.tree import LeafColumn
+from reference_impl.parquet.statistics.chunk_statistics import (
+    chunk_size_statistics,
+    leaf_statistics,
+    page_summary,
+)
+from reference_impl.parquet.writer_options import ColumnSettings
 
 __all__ = ["ChunkData", "PageExtent", "WrittenChunk", "read_column_chunk", "write_column_chunk"]
 

@@ -2,7 +2,7 @@
 
 A column chunk's entries (values plus levels, ``shredding``) are cut into pages
 by ``column_chunk``; this module turns a page's share of the entries into its
-:class:`~reference_impl.parquet.page_index.PageSummary` (the page's values,
+:class:`~reference_impl.parquet.indexes.page_index.PageSummary` (the page's values,
 null count, rows, level histograms: everything the page index and the page
 header statistics need) and computes the chunk's own ``Statistics`` and
 ``SizeStatistics``.
@@ -21,12 +21,12 @@ from collections.abc import Sequence
 
 import numpy as np
 
-from .metadata import SizeStatistics, Statistics
-from .page_index import PageSummary
-from .schema_tree import LeafColumn
-from .size_statistics import merge_size_statistics, size_statistics
-from .statistics import column_statistics
-from .writer_options import ColumnSettings
+from reference_impl.parquet.indexes.page_index import PageSummary
+from reference_impl.parquet.metadata.parquet_thrift import SizeStatistics, Statistics
+from reference_impl.parquet.schema.tree import LeafColumn
+from reference_impl.parquet.statistics.column_statistics import column_statistics
+from reference_impl.parquet.statistics.size_statistics import merge_size_statistics, size_statistics
+from reference_impl.parquet.writer_options import ColumnSettings
 
 __all__ = ["chunk_size_statistics", "leaf_statistics", "page_summary"]
 

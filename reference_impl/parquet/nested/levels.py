@@ -25,16 +25,16 @@ from collections.abc import Sequence
 
 import numpy as np
 
-from .encodings.bit_packed import decode_bit_packed, encode_bit_packed
-from .encodings.rle_hybrid import (
+from reference_impl.parquet.encodings.bit_packed import decode_bit_packed, encode_bit_packed
+from reference_impl.parquet.encodings.rle_hybrid import (
     bit_width_for,
     decode_rle_hybrid,
     decode_rle_hybrid_length_prefixed,
     encode_rle_hybrid,
     encode_rle_hybrid_length_prefixed,
 )
-from .errors import InvalidLevelData
-from .metadata import Encoding
+from reference_impl.parquet.errors import InvalidLevelData
+from reference_impl.parquet.metadata.parquet_thrift import Encoding
 
 __all__ = [
     "decode_levels_v1",

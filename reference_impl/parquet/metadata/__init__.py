@@ -1,0 +1,9 @@
+"""The file format and its metadata (parquet-format-docs.txt, "File Format" and "Metadata").
+
+=================  ===========================================================
+thrift_compact     the Thrift Compact Protocol (wire level)
+thrift_struct      dataclass declarations + the one generic struct codec
+parquet_thrift     the structs and enums of parquet.thrift, declared once each
+file_layout        "PAR1" framing and the footer length
+=================  ===========================================================
+"""

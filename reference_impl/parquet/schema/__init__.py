@@ -1,0 +1,10 @@
+"""The schema and its logical types (LogicalTypes.md; parquet-format-docs.txt "Metadata").
+
+=================  ===========================================================
+flat               ColumnSpec: flat schemas and their SchemaElement form
+converted_types    the ConvertedType a LogicalType implies (backward compatibility)
+tree               the schema as a tree: leaves, paths, max definition/repetition levels
+nested_types       LIST and MAP (and their legacy shapes) <-> Python lists and pairs
+logical_values     how logical values are stored in physical values
+=================  ===========================================================
+"""
