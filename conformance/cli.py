@@ -11,6 +11,9 @@
 Exit codes: 0 success; 1 a failure the policy counts (`run`), or the engine could
 not read the file (`read`), or an "untrue" finding (`validate`); 2 usage errors
 (argparse's convention), or a file `validate` cannot read.
+
+Engines are named one way everywhere: `--engines A,B` (repeatable, comma-separated)
+where a command takes several, `--engine NAME` where it takes exactly one (`read`).
 """
 
 from __future__ import annotations
@@ -51,7 +54,7 @@ def _parser() -> argparse.ArgumentParser:
     run.add_argument("--fail-on", action="append", metavar="OUTCOMES",
                      help="also exit 1 when any cell has one of these outcomes "
                           "(e.g. mismatch,crash; 'any' = any failure)")
-    run.add_argument("--no-progress", action="store_true", help="no progress bar")
+    _progress_arguments(run)
     run.add_argument("--golden", nargs="?", type=Path, const=_default_corpus(), metavar="CORPUS",
                      help="also read every golden file of the selected cases with every reader "
                           "(cells of writer golden/<writer>; default corpus: the clone's golden_files/)")
@@ -67,7 +70,8 @@ def _parser() -> argparse.ArgumentParser:
 
     engines = sub.add_parser("engines", help="list engines, versions and capabilities")
     engines.add_argument("--json", action="store_true")
-    engines.add_argument("names", nargs="*", help="engines to list (default: all built-in)")
+    engines.add_argument("--engines", action="append", metavar="A,B",
+                         help="engines to list (default: all built-in)")
 
     cases = sub.add_parser("cases", help="list the case catalogue")
     cases.add_argument("--json", action="store_true", help="full cases with expected values")
@@ -106,21 +110,38 @@ def _golden_parser(sub) -> None:
                             help="the corpus directory (default: the clone's golden_files/)")
         parser.add_argument("--workdir", type=Path, default=Path("work"),
                             help="work directory for the cells (default ./work)")
-        parser.add_argument("--no-progress", action="store_true", help="no progress bar")
+        _progress_arguments(parser)
     generate.add_argument("--engines", action="append", metavar="A,B",
                           help="writers and readers (default: all built-in; must include reference)")
     generate.add_argument("--cases", action="append", metavar="GLOB",
                           help="only these cases (default: the whole catalogue)")
-    verify.add_argument("--engine", action="append", metavar="A,B",
+    verify.add_argument("--engines", action="append", metavar="A,B",
                         help="the engines that read (default: all built-in)")
+    # The spelling before `--engines` was the rule for every list of engines.
+    verify.add_argument("--engine", action="append", dest="engines", help=argparse.SUPPRESS)
     verify.add_argument("--report", type=Path, default=Path("report-golden"),
                         help="report directory (default ./report-golden)")
     verify.add_argument("--fail-on", action="append", metavar="OUTCOMES",
                         help="also exit 1 when any cell has one of these outcomes")
 
 
+def _progress_arguments(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument("--no-progress", action="store_true",
+                        help="no progress (a bar on a terminal, else a line every interval)")
+    parser.add_argument("--progress-interval", type=float, metavar="SECONDS",
+                        help="without a terminal, seconds between progress lines on stderr "
+                             "(default $CONFORMANCE_PROGRESS_INTERVAL_S or 10)")
+
+
+def _progress(args):
+    """The command's `on_progress` callback (`conformance.matrix.progress.reporting`)."""
+    from conformance.matrix.progress import reporting
+
+    return reporting(enabled=not args.no_progress, interval_s=args.progress_interval)
+
+
 def _key_arguments(parser: argparse.ArgumentParser) -> None:
-    """Explicit keys for an encrypted file (parquet-format-docs.txt '4.3 Key metadata': keys
+    """Explicit keys for an encrypted file (Encryption.md, '4.3 Key metadata': keys
     "passed explicitly to Parquet readers for the file footer and each encrypted column")."""
     keys = parser.add_argument_group("decryption (the reference reader; without these, the "
                                      "test keys of the conformance cases)")
@@ -163,7 +184,7 @@ def main(argv: list[str] | None = None) -> int:
 
 def _run(args) -> int:
     from conformance.engines import DEFAULT_ENGINES
-    from conformance.matrix import RunConfig, run_matrix
+    from conformance.matrix.run import RunConfig, run_matrix
     from conformance.report import exit_code, write_reports
 
     engines = _split_commas(args.engines) or list(DEFAULT_ENGINES)
@@ -175,7 +196,7 @@ def _run(args) -> int:
     if args.timeout is not None:
         config.timeout_s = args.timeout
     try:
-        with _progress_bar(enabled=not args.no_progress) as on_progress:
+        with _progress(args) as on_progress:
             result = run_matrix(config, on_progress)
     except (ValueError, LookupError) as exc:
         print(f"conformance run: {exc}", file=sys.stderr)
@@ -196,29 +217,6 @@ def _outcome_line(records: list[dict]) -> str:
     for r in records:
         counts[r["outcome"]] = counts.get(r["outcome"], 0) + 1
     return ", ".join(f"{n} {o}" for o, n in sorted(counts.items(), key=lambda kv: -kv[1]))
-
-
-class _progress_bar:
-    """A rich progress bar fed by `on_progress(done, total)`; a no-op when disabled."""
-
-    def __init__(self, enabled: bool):
-        self.enabled = enabled and sys.stderr.isatty()
-
-    def __enter__(self):
-        if not self.enabled:
-            return None
-        from rich.progress import BarColumn, MofNCompleteColumn, Progress, TimeElapsedColumn
-
-        self._progress = Progress("[progress.description]{task.description}", BarColumn(),
-                                  MofNCompleteColumn(), TimeElapsedColumn(), transient=False)
-        self._progress.start()
-        self._task = self._progress.add_task("cells", total=None)
-        return lambda done, total: self._progress.update(self._task, completed=done, total=total)
-
-    def __exit__(self, *exc):
-        if self.enabled:
-            self._progress.stop()
-        return False
 
 
 def _read(args) -> int:
@@ -252,7 +250,7 @@ def _read(args) -> int:
 def _engines(args) -> int:
     from conformance.engines import DEFAULT_ENGINES, get_engine
 
-    described = [get_engine(n).describe() for n in (args.names or DEFAULT_ENGINES)]
+    described = [get_engine(n).describe() for n in (_split_commas(args.engines) or DEFAULT_ENGINES)]
     if args.json:
         print(json.dumps(described, indent=2))
         return EXIT_OK
@@ -299,12 +297,12 @@ def _golden(args) -> int:
 def _golden_generate(args) -> int:
     from conformance.engines import DEFAULT_ENGINES
     from conformance.golden.corpus import generate
-    from conformance.matrix import RunConfig
+    from conformance.matrix.run import RunConfig
 
     engines = _split_commas(args.engines) or list(DEFAULT_ENGINES)
     config = RunConfig(workdir=args.workdir, writers=engines, readers=engines, case_globs=args.cases or ())
     try:
-        with _progress_bar(enabled=not args.no_progress) as on_progress:
+        with _progress(args) as on_progress:
             summary = generate(args.corpus, config, on_progress)
     except (ValueError, LookupError) as exc:
         print(f"conformance golden generate: {exc}", file=sys.stderr)
@@ -329,10 +327,11 @@ def _golden_verify(args) -> int:
     from conformance.report import write_reports
     from conformance.report.policy import failing_outcomes
 
-    readers = _split_commas(args.engine) or list(DEFAULT_ENGINES)
+    readers = _split_commas(args.engines) or list(DEFAULT_ENGINES)
     try:
         fail_on = failing_outcomes(set(_split_commas(args.fail_on)))
-        result = verify(args.corpus, readers, args.workdir)
+        with _progress(args) as on_progress:
+            result = verify(args.corpus, readers, args.workdir, on_progress=on_progress)
     except (CorpusError, ValueError, LookupError) as exc:
         print(f"conformance golden verify: {exc}", file=sys.stderr)
         return EXIT_USAGE

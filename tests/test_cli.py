@@ -2,13 +2,19 @@
 
 from __future__ import annotations
 
+import argparse
 import json
+import re
+import shlex
+import shutil
 import subprocess
 import sys
+from pathlib import Path
 
 import pytest
 
 from conformance.cases import case_by_id
+from conformance.cli import _parser
 from conformance.engines import get_engine
 from conformance.values import Table, diff_tables
 
@@ -47,7 +53,7 @@ def test_usage_errors_exit_2(args):
 
 
 def test_engines_lists_versions_and_capabilities():
-    done = conformance("engines", "--json", "reference", "pyarrow")
+    done = conformance("engines", "--json", "--engines", "reference,pyarrow")
     assert done.returncode == 0, done.stderr
     described = json.loads(done.stdout)
     assert [d["name"] for d in described] == ["reference", "pyarrow"]
@@ -60,3 +66,83 @@ def test_cases_lists_the_catalogue():
     done = conformance("cases", "--cases", "physical/int8-*")
     assert done.returncode == 0
     assert done.stdout.split() [0] == "physical/int8-required"
+
+
+# ---- one spelling of the engine options --------------------------------------------
+
+REPO = Path(__file__).resolve().parents[1]
+# Every command that names engines, and how (conformance/cli.py's docstring states the rule).
+ENGINE_OPTIONS = {
+    "run": "--engines", "read": "--engine", "engines": "--engines",
+    "golden generate": "--engines", "golden verify": "--engines",
+}
+
+
+def _commands(parser: argparse.ArgumentParser, prefix: str = ""):
+    """(command name, its parser) for every subcommand, nested ones included."""
+    for action in parser._actions:
+        if isinstance(action, argparse._SubParsersAction):
+            for name, sub in action.choices.items():
+                command = f"{prefix} {name}".strip()
+                yield command, sub
+                yield from _commands(sub, command)
+
+
+def _visible_engine_options(parser: argparse.ArgumentParser) -> dict[str, argparse.Action]:
+    return {option: action for action in parser._actions if action.help != argparse.SUPPRESS
+            for option in action.option_strings if "engine" in option}
+
+
+def test_every_command_spells_engines_one_way():
+    spelled = {}
+    for command, parser in _commands(_parser()):
+        options = _visible_engine_options(parser)
+        assert len(options) <= 1, f"{command}: {sorted(options)}"
+        for option, action in options.items():
+            spelled[command] = option
+            if option == "--engines":  # several: repeatable, each a comma-separated list
+                assert isinstance(action, argparse._AppendAction), command
+                assert action.metavar == "A,B", command
+            else:  # exactly one
+                assert isinstance(action, argparse._StoreAction) and action.nargs is None, command
+    assert spelled == ENGINE_OPTIONS
+
+
+def test_golden_verify_still_takes_the_old_engine_spelling():
+    args = _parser().parse_args(["golden", "verify", "--engine", "reference,pyarrow", "--engine", "duckdb"])
+    assert args.engines == ["reference,pyarrow", "duckdb"]
+
+
+def test_the_readme_spells_engines_as_the_commands_do():
+    commands = [line.split("#")[0] for line in (REPO / "README.md").read_text().splitlines()
+                if re.match(r"\s*conformance .*--engines?\b", line)]
+    assert commands, "the README shows no command naming engines"
+    for line in commands:
+        argv = shlex.split(line)[1:]
+        command = " ".join(argv[:2]) if argv[0] == "golden" else argv[0]
+        used = {arg for arg in argv if re.fullmatch(r"--engines?", arg)}
+        assert used == {ENGINE_OPTIONS[command]}, line
+        _parser().parse_args(argv)
+
+
+# ---- the folders the commands write are ignored by git -------------------------------
+
+def _output_folders() -> set[str]:
+    """The CLI's default output folders and those the README's examples write to."""
+    folders = {str(action.default) for _, parser in _commands(_parser()) for action in parser._actions
+               if isinstance(action.default, Path) and len(action.default.parts) == 1}
+    readme = (REPO / "README.md").read_text()
+    # Lower case: the prose's placeholders (DIR) are not folders.
+    folders |= set(re.findall(r"--out ([a-z][\w-]*)", readme))
+    folders |= set(re.findall(r"CONFORMANCE_PROPERTY_RESULTS=([a-z][\w-]*)", readme))
+    return folders
+
+
+@pytest.mark.skipif(shutil.which("git") is None or not (REPO / ".git").exists(),
+                    reason="needs a git checkout")
+def test_output_folders_are_ignored_by_git():
+    folders = _output_folders()
+    assert {"work", "report", "report-golden", "hunt", "report-hunt"} <= folders
+    for folder in sorted(folders):
+        checked = subprocess.run(["git", "check-ignore", "--no-index", "-q", f"{folder}/"], cwd=REPO)
+        assert checked.returncode == 0, f"{folder}/ is not in .gitignore"

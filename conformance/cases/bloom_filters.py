@@ -47,7 +47,8 @@ def cases() -> list[Case]:
         _case("binary", T.binary(), [v.to_bytes(3, "big") for v in ints], ints[150].to_bytes(3, "big")),
         _case("fixed", T.fixed(4), [v.to_bytes(4, "big") for v in ints], ints[150].to_bytes(4, "big")),
         _case("decimal-fixed", T.decimal(12, 2), [v - 50_000 for v in ints], ints[150] - 50_000),
-        # No predicate: INT96 has no order (parquet.thrift ColumnOrder) and no canonical one.
+        # No predicate: INT96 has no order under TYPE_ORDER (parquet.thrift ColumnOrder; the
+        # INT96_TIMESTAMP_ORDER alternative came later) and no canonical one.
         _case("int96", T.int96(), [v * 1_000_000_007 for v in ints], None),
         _case("lying-int32", T.integer(32), ints, ints[150], lies=("bloom_filter",)),
     ]

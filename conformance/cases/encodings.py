@@ -1,32 +1,34 @@
 """Every encoding on every physical type it applies to.
 
-Spec: parquet-format-docs.txt "Encodings" (each case names its heading) and
-parquet.thrift `enum Encoding`. Values are chosen to reach the encodings'
-corners: dictionary indices of several bit widths, delta blocks and miniblocks
-crossed (more than 128 values), wrap-around deltas at the type's extremes,
-shared and unshared prefixes, every byte of a split stream used.
+Which encodings, on which physical types, come from the reference's table of
+encodings (``reference_impl.parquet.encodings.registry.ENCODINGS``, rendered in
+docs/encodings.md), with parquet.thrift ``enum Encoding``; each case cites its
+encoding's section as the table names it. Values are chosen to
+reach the encodings' corners: dictionary indices of several bit widths, delta
+blocks and miniblocks crossed (more than 128 values), wrap-around deltas at the
+type's extremes, shared and unshared prefixes, every byte of a split stream used.
 """
 
 from __future__ import annotations
 
 import itertools
 import math
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from typing import Any
 
 from conformance.values import Field, Schema
 from conformance.values import types as T
+from reference_impl.parquet.encodings.registry import ENCODINGS, EncodingRow, Use
+from reference_impl.parquet.metadata.parquet_thrift import Encoding
 
 from .model import Case, WriteOptions
 
-SPEC_PLAIN = "parquet-format-docs.txt: Plain: (PLAIN = 0)"
-SPEC_DICTIONARY = "parquet-format-docs.txt: Dictionary Encoding (PLAIN_DICTIONARY = 2 and RLE_DICTIONARY = 8)"
-SPEC_RLE = "parquet-format-docs.txt: Run Length Encoding / Bit-Packing Hybrid (RLE = 3)"
-SPEC_BIT_PACKED = "parquet-format-docs.txt: Bit-packed (Deprecated) (BIT_PACKED = 4)"
-SPEC_DELTA = "parquet-format-docs.txt: Delta Encoding (DELTA_BINARY_PACKED = 5)"
-SPEC_DELTA_LENGTH = "parquet-format-docs.txt: Delta-length byte array (DELTA_LENGTH_BYTE_ARRAY = 6)"
-SPEC_DELTA_STRINGS = "parquet-format-docs.txt: Delta Strings (DELTA_BYTE_ARRAY = 7)"
-SPEC_BYTE_STREAM_SPLIT = "parquet-format-docs.txt: Byte Stream Split: (BYTE_STREAM_SPLIT = 9)"
+
+def spec_entry(encoding: Encoding | int) -> str:
+    """The catalogue's reference to the section that defines ``encoding``."""
+    row = ENCODINGS[encoding]
+    return f"{row.spec}: {row.heading}"
+
 
 ROWS = 300  # more than two DELTA_BINARY_PACKED blocks of 128 values
 INT32_MIN, INT32_MAX = -(2**31), 2**31 - 1
@@ -74,7 +76,7 @@ def _int96() -> list[int]:
     return [i * 1_000_000_007_000 - 10**15 for i in range(ROWS)]
 
 
-_VALUES = {
+_VALUES: dict[str, tuple[Any, Callable[[], list[Any]]]] = {
     "boolean": (T.boolean(), _booleans),
     "int32": (T.integer(32), lambda: _ints(INT32_MIN, INT32_MAX)),
     "int64": (T.integer(64), lambda: _ints(INT64_MIN, INT64_MAX)),
@@ -86,18 +88,18 @@ _VALUES = {
     "fixed5": (T.fixed(5), lambda: _fixed(5)),
 }
 
-# encoding -> (spec section, the physical types (by _VALUES key) it applies to)
-_APPLIES = {
-    "PLAIN_DICTIONARY": (SPEC_DICTIONARY, ("int32", "int64", "int96", "float", "double", "binary",
-                                           "string", "fixed5", "boolean")),
-    "RLE_DICTIONARY": (SPEC_DICTIONARY, ("int32", "int64", "int96", "float", "double", "binary",
-                                         "string", "fixed5", "boolean")),
-    "RLE": (SPEC_RLE, ("boolean",)),
-    "DELTA_BINARY_PACKED": (SPEC_DELTA, ("int32", "int64")),
-    "DELTA_LENGTH_BYTE_ARRAY": (SPEC_DELTA_LENGTH, ("binary", "string")),
-    "DELTA_BYTE_ARRAY": (SPEC_DELTA_STRINGS, ("binary", "string", "fixed5")),
-    "BYTE_STREAM_SPLIT": (SPEC_BYTE_STREAM_SPLIT, ("float", "double", "int32", "int64", "fixed5")),
-}
+
+def _catalogued(row: EncodingRow) -> bool:
+    """Implemented value and dictionary encodings; PLAIN is every physical type case's
+    encoding (``physical_types``)."""
+    uses_values = bool(row.uses & (Use.VALUES | Use.DICTIONARY_INDICES))
+    return row.implemented and uses_values and row.number != Encoding.PLAIN
+
+
+def _kinds(row: EncodingRow) -> list[str]:
+    """The ``_VALUES`` kinds whose physical type ``row`` applies to."""
+    physical = {t.name for t in row.physical_types}
+    return [kind for kind, (t, _) in _VALUES.items() if t.physical in physical]
 
 
 def _with_nulls(values: Sequence[Any]) -> list[Any]:
@@ -114,8 +116,10 @@ def _page_versions(encoding: str) -> tuple[int, ...]:
 
 def _encoding_cases() -> list[Case]:
     out = []
-    for encoding, (section, kinds) in _APPLIES.items():
-        for kind, version, nullable in itertools.product(kinds, _page_versions(encoding),
+    for row in filter(_catalogued, ENCODINGS.values()):
+        encoding = row.name
+        section = spec_entry(row.number)
+        for kind, version, nullable in itertools.product(_kinds(row), _page_versions(encoding),
                                                          (False, True)):
             t, make = _VALUES[kind]
             rows = _with_nulls(make()) if nullable else make()
@@ -136,7 +140,7 @@ def _dictionary_fallback() -> Case:
     return Case(
         id="encoding/dictionary-fallback-string",
         title="RLE_DICTIONARY falling back to PLAIN when the dictionary outgrows 4 KiB",
-        spec=(SPEC_DICTIONARY,), schema=Schema((Field("value", T.string(), True),)),
+        spec=(spec_entry(Encoding.RLE_DICTIONARY),), schema=Schema((Field("value", T.string(), True),)),
         rows=tuple((v,) for v in values),
         options=WriteOptions(encoding="RLE_DICTIONARY", page_version=1,
                              dictionary_size_limit=4096))
@@ -146,7 +150,7 @@ def _bit_packed_levels() -> Case:
     return Case(
         id="encoding/bit-packed-levels",
         title="definition levels in the deprecated BIT_PACKED encoding (data page v1)",
-        spec=(SPEC_BIT_PACKED,), schema=Schema((Field("value", T.integer(32), True),)),
+        spec=(spec_entry(Encoding.BIT_PACKED),), schema=Schema((Field("value", T.integer(32), True),)),
         rows=tuple((None if i % 4 == 0 else i,) for i in range(100)),
         options=WriteOptions(level_encoding="BIT_PACKED"))
 

@@ -13,7 +13,7 @@ import dataclasses
 import fnmatch
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, Protocol, TypeVar
 
 from conformance.values import DataType, Field, Schema, Table
 
@@ -158,7 +158,7 @@ class WriteOptions:
 class Case:
     id: str  # "<area>/<name>", unique in the catalogue
     title: str
-    spec: tuple[str, ...]  # section names in shared/spec, e.g. "parquet.thrift: enum Type"
+    spec: tuple[str, ...]  # spec sections (docs/citations.md, 'Entries'), e.g. "parquet.thrift: enum Type"
     schema: Schema
     rows: tuple[tuple[Any, ...], ...]
     options: WriteOptions = field(default_factory=WriteOptions)
@@ -260,8 +260,21 @@ def type_tags(t: DataType) -> set[str]:
     return tags
 
 
-def select(cases: Iterable[Case], globs: Sequence[str] = (), features: Sequence[str] = ()
-           ) -> list[Case]:
+class Selectable(Protocol):
+    """What `select` matches on: a case, or anything else the runner selects like one."""
+
+    @property
+    def id(self) -> str: ...
+
+    @property
+    def features(self) -> tuple[str, ...]: ...
+
+
+SelectableT = TypeVar("SelectableT", bound=Selectable)
+
+
+def select(cases: Iterable[SelectableT], globs: Sequence[str] = (), features: Sequence[str] = ()
+           ) -> list[SelectableT]:
     """Cases whose id matches any glob (all when none) and that carry every feature pattern."""
     out = []
     for case in cases:

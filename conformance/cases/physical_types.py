@@ -16,12 +16,14 @@ from typing import Any
 from conformance.values import Field, Schema
 from conformance.values import types as T
 from conformance.values.codec import int_range
+from reference_impl.parquet.metadata.parquet_thrift import Encoding
 
+from .encodings import spec_entry
 from .model import Case, WriteOptions
 
 SPEC_TYPES = "parquet.thrift: enum Type"
 SPEC_REPETITION = "parquet.thrift: enum FieldRepetitionType"
-SPEC_PLAIN = "parquet-format-docs.txt: Encodings, Plain: (PLAIN = 0)"
+SPEC_PLAIN = spec_entry(Encoding.PLAIN)
 SPEC_LAYOUT = "parquet-format-docs.txt: File Layout"
 
 FLOAT32_MAX = struct.unpack("<f", bytes.fromhex("ffff7f7f"))[0]

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import importlib
 
-from .base import Capabilities, Engine, LossyConversion, Unsupported
+from .base import Capabilities, Engine, HarnessError, LossyConversion, Unsupported, converting
 
 # Built-in engines: name -> "module:Class" (imported lazily: each pulls in a big library).
 BUILTIN = {
@@ -43,5 +43,6 @@ def get_engine(spec: str) -> Engine:
     return _instances[spec]
 
 
-__all__ = ["BUILTIN", "Capabilities", "DEFAULT_ENGINES", "Engine", "LossyConversion",
-           "Unsupported", "UnknownEngine", "engine_class", "get_engine"]
+__all__ = ["BUILTIN", "Capabilities", "DEFAULT_ENGINES", "Engine", "HarnessError",
+           "LossyConversion", "Unsupported", "UnknownEngine", "converting", "engine_class",
+           "get_engine"]

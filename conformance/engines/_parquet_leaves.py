@@ -25,10 +25,10 @@ def _field_leaves(path: str, f: Field) -> Iterator[tuple[str, DataType]]:
     t = f.type
     match t.kind:
         case "list":
-            yield from _field_leaves(f"{path}.list.element", t.element)
+            yield from _field_leaves(f"{path}.list.element", t.list_element)
         case "map":
-            yield from _field_leaves(f"{path}.key_value.key", t.key)
-            yield from _field_leaves(f"{path}.key_value.value", t.value)
+            yield from _field_leaves(f"{path}.key_value.key", t.map_key)
+            yield from _field_leaves(f"{path}.key_value.value", t.map_value)
         case "struct":
             for child in t.fields:
                 yield from _field_leaves(f"{path}.{child.name}", child)
@@ -50,7 +50,7 @@ def _all_fields(path: str, f: Field) -> Iterator[tuple[str, Field]]:
     t = f.type
     children = [(f"{path}.list.element", t.element)] if t.element else []
     if t.key:
-        children += [(f"{path}.key_value.key", t.key), (f"{path}.key_value.value", t.value)]
+        children += [(f"{path}.key_value.key", t.map_key), (f"{path}.key_value.value", t.map_value)]
     children += [(f"{path}.{c.name}", c) for c in t.fields]
     for child_path, child in children:
         yield from _all_fields(child_path, child)

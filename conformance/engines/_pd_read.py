@@ -34,9 +34,9 @@ from typing import Any
 import numpy as np
 
 from conformance.values import DataType, Field, Schema, Table
+from reference_impl.parquet.encodings.ieee_float import widen_float_bits
 
-from .arrow_values import widen_float_bits
-from .base import LossyConversion
+from .base import LossyConversion, converting, engine_call
 
 INT64_MIN = -(2**63)  # pandas' NaT
 NANOS = {"s": 10**9, "ms": 10**6, "us": 10**3, "ns": 1}
@@ -54,21 +54,25 @@ _REQUIRED = 0
 _LOGICAL_UNITS = {"MILLIS": "ms", "MICROS": "us", "NANOS": "ns"}
 
 
+ENGINE = "fastparquet"  # what a conversion failure names (`base.converting`)
+
+
 def read_fastparquet(path: Path) -> Table:
     import fastparquet
 
     pf = fastparquet.ParquetFile(str(path))
     df = pf.to_pandas(index=False)
-    reader = _Reader(pf, df)
-    fields, columns = [], []
-    root = pf.schema.root
-    top = list(root["children"].items())[:root.num_children or 0]
-    for name, se in top:
-        t, values = reader.field(name, se)
-        fields.append(Field(name, t, se.repetition_type != _REQUIRED))
-        columns.append(values)
-    schema = Schema(tuple(fields))
-    return Table.from_columns(schema, columns) if fields else Table(schema, ())
+    with converting(ENGINE):
+        reader = _Reader(pf, df)
+        fields, columns = [], []
+        root = pf.schema.root
+        top = list(root["children"].items())[:root.num_children or 0]
+        for name, se in top:
+            t, values = reader.field(name, se)
+            fields.append(Field(name, t, se.repetition_type != _REQUIRED))
+            columns.append(values)
+        schema = Schema(tuple(fields))
+        return Table.from_columns(schema, columns) if fields else Table(schema, ())
 
 
 # ---- the Parquet schema element -------------------------------------------------
@@ -194,7 +198,7 @@ class _Reader:
             columns.append(values)
             required_child |= child.repetition_type == _REQUIRED
         optional = not self.pf.schema.is_required(path)
-        rows = []
+        rows: list[dict[str, Any] | None] = []
         for i in range(len(self.df)):
             cells = [c[i] for c in columns]
             if optional and all(v is None for v in cells):
@@ -264,8 +268,9 @@ class _Reader:
         start = 0
         for rg in self.pf.row_groups:
             rows = rg.num_rows
-            self.pf.read_row_group_file(rg, [path], {}, index=False,
-                                        assign={path: out[start:start + rows]})
+            with engine_call():
+                self.pf.read_row_group_file(rg, [path], {}, index=False,
+                                            assign={path: out[start:start + rows]})
             start += rows
         return out._data, out._mask  # noqa: SLF001
 
@@ -309,7 +314,7 @@ def _datetimes(path: str, s, se, required: bool) -> tuple[DataType, list[Any]]:
         nanos = _to_unit(values, unit, "ns", path)
         return DataType("date"), [None if v is None else _whole(v, NANOS_PER_DAY, path, "days")
                                   for v in nanos]
-    target = declared.unit if declared.kind == "timestamp" else unit
+    target = declared.time_unit if declared.kind == "timestamp" else unit
     return (DataType("timestamp", unit=target, utc=tz is not None),
             _to_unit(values, unit, target, path))
 
@@ -318,7 +323,7 @@ def _timedeltas(path: str, s, se, required: bool) -> tuple[DataType, list[Any]]:
     unit = s.dt.unit
     values = _int64_with_nat(s, required)
     declared = schema_type(se)
-    target = declared.unit if declared.kind == "time" else unit
+    target = declared.time_unit if declared.kind == "time" else unit
     return DataType("time", unit=target), _to_unit(values, unit, target, path)
 
 
@@ -365,10 +370,10 @@ def _py(t: DataType, v: Any, path: str) -> Any:
     match t.kind:
         case "list":
             if isinstance(v, (list, np.ndarray)):
-                return [_py(t.element.type, e, path) for e in list(v)]
+                return [_py(t.list_element.type, e, path) for e in list(v)]
         case "map":
             items = v.items() if isinstance(v, dict) else v
-            return [(_py(t.key.type, k, path), _py(t.value.type, x, path)) for k, x in items]
+            return [(_py(t.map_key.type, k, path), _py(t.map_value.type, x, path)) for k, x in items]
         case "struct":
             if isinstance(v, dict):
                 return {f.name: _py(f.type, v.get(f.name), path) for f in t.fields}
@@ -389,6 +394,6 @@ def _py(t: DataType, v: Any, path: str) -> Any:
                 return v
         case "fixed":
             if isinstance(v, bytes):
-                return v.ljust(t.length, b"\x00")
+                return v.ljust(t.byte_length, b"\x00")
     raise LossyConversion(f"column {path!r}: fastparquet returned {type(v).__name__} {v!r} for "
                           f"a {t.describe()} value")

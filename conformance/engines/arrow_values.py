@@ -31,8 +31,9 @@ import pyarrow as pa
 
 from conformance.values import DataType, Field, Schema, Table
 from conformance.values.codec import uuid_from_bytes, uuid_to_bytes
+from reference_impl.parquet.encodings.ieee_float import narrow_float_bits, widen_float_bits
 
-from .base import LossyConversion, Unsupported
+from .base import LossyConversion, Unsupported, converting
 
 NANOS_PER_MILLI = 1_000_000
 MILLIS_PER_DAY = 86_400_000
@@ -54,8 +55,6 @@ NO_ARROW_FORM = {
 }
 _FLOAT_TYPES = {16: pa.float16(), 32: pa.float32(), 64: pa.float64()}
 
-# IEEE 754 layouts: (unsigned integer dtype, exponent mask, mantissa bits) per width.
-_FLOAT_LAYOUT = {16: (np.uint16, 0x1F, 10), 32: (np.uint32, 0xFF, 23), 64: (np.uint64, 0x7FF, 52)}
 _NUMPY_FLOAT = {16: np.float16, 32: np.float32, 64: np.float64}
 
 
@@ -71,15 +70,15 @@ def arrow_type(t: DataType) -> pa.DataType:
         case "boolean":
             return pa.bool_()
         case "int":
-            return _INT_TYPES[(t.bits, t.signed)]
+            return _INT_TYPES[(t.bit_width, t.is_signed)]
         case "int96":
             return pa.timestamp("ns")
         case "float":
-            return _FLOAT_TYPES[t.bits]
+            return _FLOAT_TYPES[t.bit_width]
         case "decimal":
-            if t.precision <= DECIMAL128_MAX_PRECISION:
+            if t.decimal_precision <= DECIMAL128_MAX_PRECISION:
                 return pa.decimal128(t.precision, t.scale)
-            if t.precision <= DECIMAL256_MAX_PRECISION:
+            if t.decimal_precision <= DECIMAL256_MAX_PRECISION:
                 return pa.decimal256(t.precision, t.scale)
             raise Unsupported(f"DECIMAL({t.precision},{t.scale}): Arrow decimals hold at most "
                               f"{DECIMAL256_MAX_PRECISION} digits")
@@ -104,9 +103,9 @@ def arrow_type(t: DataType) -> pa.DataType:
         case "unknown":
             return pa.null()
         case "list":
-            return pa.list_(arrow_field(t.element))
+            return pa.list_(arrow_field(t.list_element))
         case "map":
-            return pa.map_(arrow_field(t.key), arrow_field(t.value))
+            return pa.map_(arrow_field(t.map_key), arrow_field(t.map_value))
         case "struct":
             return pa.struct([arrow_field(f) for f in t.fields])
         case "geometry" | "geography" | "variant":
@@ -142,9 +141,9 @@ def array_to_arrow(t: DataType, values: Sequence[Any]) -> pa.Array:
         case "int96" | "timestamp" | "date" | "time":
             return pa.array(values, type=_storage_int(target)).view(target)
         case "float":
-            return _floats_to_arrow(t.bits, values, mask)
+            return _floats_to_arrow(t.bit_width, values, mask)
         case "decimal":
-            return pa.array([None if v is None else _decimal(v, t.scale) for v in values],
+            return pa.array([None if v is None else _decimal(v, t.decimal_scale) for v in values],
                             type=target)
         case "json":
             storage = pa.array(values, type=pa.string())
@@ -163,17 +162,18 @@ def array_to_arrow(t: DataType, values: Sequence[Any]) -> pa.Array:
         case "unknown":
             return pa.nulls(len(values))
         case "list" | "map":
-            offsets, flat = [0], []
+            offsets = [0]
+            flat: list[Any] = []  # the elements, or the (key, value) entries
             for v in values:
                 flat.extend(v or ())
                 offsets.append(len(flat))
             offsets_array = pa.array(offsets, type=pa.int32())
             if t.kind == "list":
-                child = array_to_arrow(t.element.type, flat)
+                child = array_to_arrow(t.list_element.type, flat)
                 return pa.ListArray.from_arrays(offsets_array, child, type=target,
                                                 mask=pa.array(mask, pa.bool_()))
-            keys = array_to_arrow(t.key.type, [k for k, _ in flat])
-            items = array_to_arrow(t.value.type, [x for _, x in flat])
+            keys = array_to_arrow(t.map_key.type, [k for k, _ in flat])
+            items = array_to_arrow(t.map_value.type, [x for _, x in flat])
             return pa.MapArray.from_arrays(offsets_array, keys, items, type=target,
                                            mask=pa.array(mask, pa.bool_()))
         case "struct":
@@ -208,52 +208,6 @@ def _floats_to_arrow(bits: int, values: Sequence[Any], mask: list[bool]) -> pa.A
     doubles = np.array([0.0 if v is None else v for v in values], dtype=np.float64)
     narrow = narrow_float_bits(doubles, bits).view(_NUMPY_FLOAT[bits])
     return pa.array(narrow, type=_FLOAT_TYPES[bits], mask=np.array(mask, dtype=bool))
-
-
-def narrow_float_bits(doubles: np.ndarray, bits: int) -> np.ndarray:
-    """Bit patterns of `doubles` as IEEE floats of `bits` bits, keeping NaN payloads.
-
-    Finite values and infinities go through the hardware conversion (exact for the
-    values canonical validation admits). A NaN keeps its sign and the top mantissa
-    bits; one whose payload lives only in the dropped low bits has no narrow form.
-    """
-    uint, exp_all_ones, mant_bits = _FLOAT_LAYOUT[bits]
-    if bits == 64:
-        return doubles.view(np.uint64).copy()
-    with np.errstate(invalid="ignore"):  # NaNs are rebuilt below
-        out = doubles.astype(_NUMPY_FLOAT[bits]).view(uint).copy()
-    nan = np.isnan(doubles)
-    if nan.any():
-        wide = doubles[nan].view(np.uint64)
-        mantissa = (wide & np.uint64((1 << 52) - 1)) >> np.uint64(52 - mant_bits)
-        if (mantissa == 0).any():
-            raise Unsupported(f"a NaN payload has no {bits}-bit form")
-        sign = wide >> np.uint64(63)
-        narrow = (sign << np.uint64(bits - 1)) | np.uint64(exp_all_ones << mant_bits) | mantissa
-        out[nan] = narrow.astype(uint)
-    return out
-
-
-def widen_float_bits(raw: np.ndarray, bits: int) -> list[float]:
-    """Python floats from IEEE bit patterns of `bits` bits, keeping NaN payloads.
-
-    The hardware float -> double conversion quiets signalling NaNs; here a NaN's
-    sign and mantissa are carried over bit for bit.
-    """
-    uint, exp_all_ones, mant_bits = _FLOAT_LAYOUT[bits]
-    raw = raw.astype(uint, copy=False)
-    if bits == 64:
-        return raw.view(np.float64).tolist()
-    with np.errstate(invalid="ignore"):  # NaNs are rebuilt below
-        wide = raw.view(_NUMPY_FLOAT[bits]).astype(np.float64).view(np.uint64).copy()
-    exponent = (raw >> uint(mant_bits)) & uint(exp_all_ones)
-    mantissa = raw & uint((1 << mant_bits) - 1)
-    nan = (exponent == exp_all_ones) & (mantissa != 0)
-    if nan.any():
-        sign = (raw[nan] >> uint(bits - 1)).astype(np.uint64)
-        wide[nan] = ((sign << np.uint64(63)) | np.uint64(0x7FF << 52)
-                     | (mantissa[nan].astype(np.uint64) << np.uint64(52 - mant_bits)))
-    return wide.view(np.float64).tolist()
 
 
 # ---- Arrow -> canonical: types ------------------------------------------------
@@ -313,8 +267,11 @@ def _is_list_like(t: pa.DataType) -> bool:
             or pa.types.is_list_view(t) or pa.types.is_large_list_view(t))
 
 
+_OPAQUE_TYPE = getattr(pa, "OpaqueType", None)  # pyarrow 18 and later
+
+
 def _extension_name(t: pa.BaseExtensionType) -> str:
-    if isinstance(t, getattr(pa, "OpaqueType", ())):
+    if _OPAQUE_TYPE is not None and isinstance(t, _OPAQUE_TYPE):
         return f"{t.extension_name}[{t.vendor_name}.{t.type_name}]"
     return t.extension_name
 
@@ -341,6 +298,13 @@ def _extension_type(t: pa.BaseExtensionType) -> DataType:
 
 
 # ---- Arrow -> canonical: values -----------------------------------------------
+
+def engine_table(engine: str, table: pa.Table) -> Table:
+    """What `engine` read (its Arrow table), converted by this suite: a failure of the
+    conversion is a `HarnessError`, not the engine's (`base.converting`)."""
+    with converting(engine):
+        return arrow_to_table(table)
+
 
 def arrow_to_table(table: pa.Table) -> Table:
     """A reader's Arrow table as a canonical table, type by type from the Arrow schema."""

@@ -1,4 +1,4 @@
-"""The engine adapter contract (DESIGN.md, "Core contracts": Engine adapter).
+"""The engine adapter contract (docs/architecture.md, 'Engine adapter').
 
 An adapter has a name, the exact version of the library it drives, declared
 capabilities as feature-tag patterns, `write(case, path)` and
@@ -8,15 +8,18 @@ engine cannot do is declared with the reason (its documentation or a measured
 error) and becomes an `unsupported` outcome, distinct from a failure. An adapter
 converts its engine's values into canonical values exactly; where a conversion
 would lose information it raises `LossyConversion`, which the harness records as
-a finding.
+a finding. The adapter's own code that converts what the engine returned runs
+inside `converting(...)`: a bug there (a TypeError, a MemoryError) is a
+`HarnessError`, a fault of this suite, never a verdict on the engine.
 """
 
 from __future__ import annotations
 
+import contextlib
 import fnmatch
 import importlib.metadata
 from abc import ABC, abstractmethod
-from collections.abc import Iterable, Mapping
+from collections.abc import Iterable, Iterator, Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -31,6 +34,46 @@ class Unsupported(Exception):
 
 class LossyConversion(Exception):
     """The engine handed back a value the canonical model cannot hold without loss."""
+
+
+class HarnessError(Exception):
+    """The adapter's own code failed converting what its engine returned: a bug of the
+    suite (its cause is the original exception), not an error of the engine."""
+
+
+@contextlib.contextmanager
+def converting(engine: str, verdicts: tuple[type[Exception], ...] = ()) -> Iterator[None]:
+    """Mark adapter code that converts an engine's answer: whatever it raises, other than
+    the adapter's verdicts `Unsupported` and `LossyConversion` (and the engine's own
+    `verdicts`, for an engine whose conversion is partly its own code, as the
+    reference's is), becomes a `HarnessError`. Only the adapter knows where the engine's
+    call ends (a traceback cannot tell: pyarrow is both an engine and the library
+    converting Arrow results)."""
+    passed_on: tuple[type[Exception], ...] = (Unsupported, LossyConversion, *verdicts)
+    try:
+        yield
+    except passed_on:
+        raise
+    except Exception as exc:  # noqa: BLE001 - any other failure here is the suite's bug
+        if getattr(exc, _RAISED_BY_ENGINE, False):
+            raise
+        raise HarnessError(f"the {engine} adapter failed converting the engine's result: "
+                           f"{type(exc).__name__}: {exc}") from exc
+
+
+# Set on an exception the engine raised inside a `converting` block (`engine_call`).
+_RAISED_BY_ENGINE = "_conformance_raised_by_engine"
+
+
+@contextlib.contextmanager
+def engine_call() -> Iterator[None]:
+    """Mark a call to the engine made from inside a `converting` block (a second read
+    the conversion needs): what it raises stays the engine's verdict."""
+    try:
+        yield
+    except Exception as exc:
+        setattr(exc, _RAISED_BY_ENGINE, True)
+        raise
 
 
 @dataclass(frozen=True)
@@ -92,7 +135,7 @@ class Engine(ABC):
     def read(self, path: Path) -> Table:
         """Read the whole file at `path` into a canonical table."""
 
-    # How `read_verifying_checksums` turns page CRC checks on ('3.7.4 - Checksumming'), in
+    # How `read_verifying_checksums` turns page CRC checks on (README.md, 'Checksumming'), in
     # the engine's own terms; None when the adapter has no such read.
     checksum_verification: str | None = None
 
@@ -119,7 +162,7 @@ class Engine(ABC):
 @dataclass(frozen=True)
 class FileEncryption:
     """What an encrypted Parquet file tells a reader before any key is known
-    (parquet-format-docs.txt '5.2 Crypto structures'): the FileCryptoMetaData before
+    (Encryption.md, '5.2 Crypto structures'): the FileCryptoMetaData before
     an encrypted footer ("PARE"), or a plaintext footer's `encryption_algorithm`,
     `footer_signing_key_metadata` and per-column `crypto_metadata`."""
 
@@ -144,17 +187,20 @@ def file_encryption(path: Path) -> FileEncryption | None:
     if footer is None:
         return None
     data, magic = footer
-    encrypted_footer = magic == ENCRYPTED_FOOTER_MAGIC
-    holder = M.FileCryptoMetaData if encrypted_footer else M.FileMetaData
+    metadata: M.FileCryptoMetaData | M.FileMetaData
     try:
-        metadata, _ = deserialize(holder, data)
+        if magic == ENCRYPTED_FOOTER_MAGIC:
+            metadata, _ = deserialize(M.FileCryptoMetaData, data)
+        else:
+            metadata, _ = deserialize(M.FileMetaData, data)
     except ParquetError:  # not a readable footer: leave the verdict to the read
         return None
     algorithm = metadata.encryption_algorithm
-    if algorithm is None or algorithm.member is None:
+    kind = None if algorithm is None else algorithm.kind
+    if algorithm is None or kind is None:  # none, or one from a newer spec, skipped while reading
         return None
-    if encrypted_footer:
-        return FileEncryption(algorithm.kind, True, metadata.key_metadata,
+    if isinstance(metadata, M.FileCryptoMetaData):
+        return FileEncryption(kind, True, metadata.key_metadata,
                               bool(algorithm.member.supply_aad_prefix))
     columns = {}
     for row_group in metadata.row_groups:
@@ -162,7 +208,7 @@ def file_encryption(path: Path) -> FileEncryption | None:
             with_key = chunk.crypto_metadata and chunk.crypto_metadata.ENCRYPTION_WITH_COLUMN_KEY
             if with_key:
                 columns[".".join(with_key.path_in_schema)] = with_key.key_metadata
-    return FileEncryption(algorithm.kind, False, metadata.footer_signing_key_metadata,
+    return FileEncryption(kind, False, metadata.footer_signing_key_metadata,
                           bool(algorithm.member.supply_aad_prefix), columns)
 
 

@@ -8,7 +8,7 @@ column is REQUIRED, only a `NOT NULL` table column makes DuckDB write REQUIRED:
 the rows go into a temporary table declared with `NOT NULL` where the case says
 REQUIRED, then `COPY <table> TO ...`; DuckDB then also writes REQUIRED any
 nullable column whose rows happen to hold no null (measured; left visible).
-WriteOptions map to COPY options (ENGINE-NOTES.md, "DuckDB", and the
+WriteOptions map to COPY options (docs/engine-notes.md, 'DuckDB', and the
 measurements quoted below):
 
 - encoding: PLAIN -> `DICTIONARY_SIZE_LIMIT 0, STRING_DICTIONARY_PAGE_SIZE_LIMIT 1`
@@ -83,7 +83,7 @@ from conformance.values import DataType, Field, Table
 from conformance.values.codec import format_decimal, format_float
 
 from ._parquet_leaves import all_fields, leaves
-from .arrow_values import NO_ARROW_FORM, arrow_to_table, table_to_arrow
+from .arrow_values import NO_ARROW_FORM, engine_table, table_to_arrow
 from .base import Capabilities, Engine, Unsupported, file_encryption
 
 DUCKDB_VECTOR_SIZE = 2048  # rows; DuckDB's row-group granularity (measured)
@@ -187,7 +187,7 @@ CAPABILITIES = Capabilities(
                                      "DELTA_LENGTH_BYTE_ARRAY)",
         "encoding:RLE": "measured: BOOLEAN columns are written PLAIN with PARQUET_VERSION V1 "
                         "and V2",
-        "page:v2": "DuckDB writes data page v1 only (ENGINE-NOTES.md); measured: with "
+        "page:v2": "DuckDB writes data page v1 only (docs/engine-notes.md, 'DuckDB'); measured: with "
                    "PARQUET_VERSION V2 every page header is still DATA_PAGE, and COPY has no "
                    "page-version option ('Unrecognized option \"data_page_version\"')",
         "codec:LZ4": "measured: Binder Error 'Expected \"compression\" argument to be any of "
@@ -229,7 +229,8 @@ class DuckDBEngine(Engine):
         if bits != DUCKDB_KEY_BITS:
             raise Unsupported(CAPABILITIES.cannot_write["encryption:key_bits=1[29]*"])
         con = self._connection()
-        con.execute("SET force_mbedtls_unsafe = 'true'")  # offline: no httpfs (ENGINE-NOTES)
+        # Offline, without httpfs (docs/engine-notes.md, 'DuckDB').
+        con.execute("SET force_mbedtls_unsafe = 'true'")
         name = explicit_key_name(role, bits)
         text = base64.b64encode(explicit_key(role, bits)).decode("ascii")
         con.execute(f"PRAGMA add_parquet_key({_sql_string(name)}, {_sql_string(text)})")
@@ -309,13 +310,13 @@ class DuckDBEngine(Engine):
     def read(self, path: Path) -> Table:
         con = self._connection()
         relation = con.sql(f"SELECT * FROM {self._source(path)}")
-        return arrow_to_table(relation.to_arrow_table())
+        return engine_table(self.name, relation.to_arrow_table())
 
     def read_filtered(self, path: Path, predicate: Predicate) -> Table:
         con = self._connection()
         relation = con.sql(f"SELECT * FROM {self._source(path)} "
                            f"WHERE {where_clause(predicate)}")
-        return arrow_to_table(relation.to_arrow_table())
+        return engine_table(self.name, relation.to_arrow_table())
 
     def bloom_filter_columns(self, path: Path) -> set[str]:
         """Top-level columns of the file at `path` with a bloom filter in any row group."""
@@ -370,7 +371,7 @@ def duckdb_type(path: str, f: Field) -> str:
             if t.physical not in (None, "INT64" if t.bits == 64 else "INT32"):
                 raise Unsupported(f"column {path!r}: DuckDB writes INT({t.bits}) on "
                                   f"{'INT64' if t.bits == 64 else 'INT32'}, not {t.physical}")
-            return _INT_TYPES[(t.bits, t.signed)]
+            return _INT_TYPES[(t.bit_width, t.is_signed)]
         case "int96":
             return "TIMESTAMP_NS"  # written as INT96 with WRITE_TIMESTAMP_AS_INT96
         case "float":
@@ -393,9 +394,9 @@ def duckdb_type(path: str, f: Field) -> str:
         case "time":
             if (t.unit, t.utc) not in _TIME_TYPES:
                 raise _cannot(path, "type:TIME(ms,*)" if t.unit == "ms" else "type:TIME(ns,utc)")
-            return _TIME_TYPES[(t.unit, t.utc)]
+            return _TIME_TYPES[(t.time_unit, t.adjusted_to_utc)]
         case "timestamp":
-            return _TIMESTAMP_TYPES[(t.unit, t.utc)]
+            return _TIMESTAMP_TYPES[(t.time_unit, t.adjusted_to_utc)]
         case "interval":
             return "INTERVAL"
         case "unknown":
@@ -403,12 +404,12 @@ def duckdb_type(path: str, f: Field) -> str:
         case "enum" | "bson" | "fixed":
             raise _cannot(path, f"type:{t.kind.upper()}")
         case "list":
-            _require_nullable(path, t.element, "list element")
-            return f"{duckdb_type(path + '.list.element', t.element)}[]"
+            _require_nullable(path, t.list_element, "list element")
+            return f"{duckdb_type(path + '.list.element', t.list_element)}[]"
         case "map":
-            _require_nullable(path, t.value, "map value")
-            return (f"MAP({duckdb_type(path + '.key_value.key', t.key)}, "
-                    f"{duckdb_type(path + '.key_value.value', t.value)})")
+            _require_nullable(path, t.map_value, "map value")
+            return (f"MAP({duckdb_type(path + '.key_value.key', t.map_key)}, "
+                    f"{duckdb_type(path + '.key_value.value', t.map_value)})")
         case "struct":
             if not t.fields:
                 raise Unsupported(f"column {path!r}: DuckDB has no STRUCT without fields")
@@ -433,12 +434,12 @@ def _require_nullable(path: str, child: Field, what: str) -> None:
 def _check_decimal(path: str, t: DataType) -> None:
     """DuckDB's DECIMAL storage (measured): INT32 for p <= 9, INT64 for p <= 18,
     FIXED_LEN_BYTE_ARRAY(16) up to its maximum precision of 38."""
-    if t.precision > DECIMAL_MAX_PRECISION:
+    if t.decimal_precision > DECIMAL_MAX_PRECISION:
         raise Unsupported(f"column {path!r}: DuckDB DECIMAL has at most "
                           f"{DECIMAL_MAX_PRECISION} digits")
     if t.physical == "BYTE_ARRAY":
         raise _cannot(path, "type:DECIMAL(BYTE_ARRAY)")
-    physical = ("INT32" if t.precision <= 9 else "INT64" if t.precision <= 18
+    physical = ("INT32" if t.decimal_precision <= 9 else "INT64" if t.decimal_precision <= 18
                 else "FIXED_LEN_BYTE_ARRAY")
     if t.physical != physical or physical == "FIXED_LEN_BYTE_ARRAY" and t.length != 16:
         raise Unsupported(f"column {path!r}: DuckDB writes DECIMAL({t.precision},{t.scale}) "
@@ -460,7 +461,7 @@ def copy_options(case: Case) -> list[str]:
     elif o.encoding != "PLAIN":
         options.extend(_DICTIONARY_OFF)
         for path, t in leaves(case.schema):
-            got = _V2_ENCODING[t.physical]
+            got = _V2_ENCODING[t.physical_type]
             if got != o.encoding:
                 raise Unsupported(f"DuckDB cannot write {o.encoding} for column {path!r}: with "
                                   f"PARQUET_VERSION V2 it encodes {t.physical} leaves {got} "
@@ -528,11 +529,12 @@ def sql_constant(t: DataType, v) -> str:
         case "boolean":
             return "TRUE" if v else "FALSE"
         case "int":
-            return f"CAST({v} AS {_INT_TYPES[(t.bits, t.signed)]})"
+            return f"CAST({v} AS {_INT_TYPES[(t.bit_width, t.is_signed)]})"
         case "decimal":
-            if t.precision > DECIMAL_MAX_PRECISION:
+            if t.decimal_precision > DECIMAL_MAX_PRECISION:
                 raise Unsupported(f"DuckDB DECIMAL has at most {DECIMAL_MAX_PRECISION} digits")
-            return f"CAST('{format_decimal(v, t.scale)}' AS DECIMAL({t.precision},{t.scale}))"
+            scale = t.decimal_scale
+            return f"CAST('{format_decimal(v, scale)}' AS DECIMAL({t.decimal_precision},{scale}))"
         case "float":
             if t.bits == 16:
                 raise Unsupported(CAPABILITIES.cannot_write["type:FLOAT16"])
@@ -548,7 +550,7 @@ def sql_constant(t: DataType, v) -> str:
             micros = v * (1_000 if t.unit == "ms" else 1)
             return f"(TIME '00:00:00' + to_microseconds(CAST({micros} AS BIGINT)))"
         case "timestamp":
-            maker, factor = _TIMESTAMP_MAKERS[t.unit]
+            maker, factor = _TIMESTAMP_MAKERS[t.time_unit]
             expression = f"{maker}(CAST({v * factor} AS BIGINT))"
             if t.utc:
                 return f"CAST({expression} AS {'TIMESTAMPTZ_NS' if t.unit == 'ns' else 'TIMESTAMPTZ'})"

@@ -8,8 +8,8 @@ columns, object columns of bytes or str), written by `fastparquet.write` with:
 
 - encoding: PLAIN is what fastparquet writes; RLE_DICTIONARY -> every column as a
   pandas Categorical (fastparquet writes a dictionary page and RLE_DICTIONARY data
-  pages for Categorical columns only); no other encoding (ENGINE-NOTES.md,
-  fastparquet/writer.py `write_column`).
+  pages for Categorical columns only); no other encoding (docs/engine-notes.md,
+  'fastparquet'; fastparquet/writer.py `write_column`).
 - codec -> `compression` (None for UNCOMPRESSED).
 - page_version -> `fastparquet.writer.DATAPAGE_VERSION` (1 or 2; `write` takes no
   argument for it), restored afterwards.
@@ -21,7 +21,7 @@ columns, object columns of bytes or str), written by `fastparquet.write` with:
   default "auto", which fastparquet documents as int/float/timestamp columns only;
   measured: with "auto" string and bytes columns get null_count but no min/max).
   No statistics truncation, page index, bloom filter or page checksum writer exists
-  in fastparquet (ENGINE-NOTES.md; measured: none in its files).
+  in fastparquet (docs/engine-notes.md, 'fastparquet'; measured: none in its files).
 
 Read: `fastparquet.ParquetFile(path).to_pandas()`, converted with the file's
 Parquet schema (see _pd_read.py).
@@ -54,10 +54,10 @@ import numpy as np
 from conformance.cases import Case
 from conformance.cases.predicate import Predicate
 from conformance.values import Field, Schema, Table, semantic_key
+from reference_impl.parquet.encodings.ieee_float import narrow_float_bits
 
 from ._pd_read import _REQUIRED, _Reader
-from .arrow_values import narrow_float_bits
-from .base import Capabilities, Engine, LossyConversion, Unsupported
+from .base import Capabilities, Engine, LossyConversion, Unsupported, converting
 
 INT64_MIN = -(2**63)  # pandas' NaT: no datetime64/timedelta64 value can be it
 
@@ -72,9 +72,10 @@ _NUMPY_INT = {(8, True): "int8", (16, True): "int16", (32, True): "int32", (64, 
               (8, False): "uint8", (16, False): "uint16", (32, False): "uint32",
               (64, False): "uint64"}
 _NO_TYPE = "fastparquet has no writer for this type (fastparquet/writer.py find_type)"
-_NESTED = "fastparquet writes nested data as JSON text, not as Parquet nesting (ENGINE-NOTES.md)"
-_NO_ENCRYPTION = ("fastparquet has no Parquet modular encryption (ENGINE-NOTES.md; fastparquet.write "
-                  "and ParquetFile take no key or encryption argument)")
+_NESTED = ("fastparquet writes nested data as JSON text, not as Parquet nesting "
+           "(docs/engine-notes.md, 'fastparquet')")
+_NO_ENCRYPTION = ("fastparquet has no Parquet modular encryption (docs/engine-notes.md, 'fastparquet'; "
+                  "fastparquet.write and ParquetFile take no key or encryption argument)")
 
 CAPABILITIES = Capabilities(
     writes=("physical:*", "type:*", "repetition:*", "encoding:PLAIN", "encoding:RLE_DICTIONARY",
@@ -83,9 +84,9 @@ CAPABILITIES = Capabilities(
     cannot_write={
         "statistics:truncate": "fastparquet.write has no statistics truncation (its only "
                                "statistics knob is stats=True|False|list|'auto')",
-        "page_index": "fastparquet writes no ColumnIndex/OffsetIndex (ENGINE-NOTES.md)",
-        "bloom": "fastparquet writes no bloom filters (ENGINE-NOTES.md)",
-        "crc": "fastparquet writes no PageHeader.crc (ENGINE-NOTES.md)",
+        "page_index": "fastparquet writes no ColumnIndex/OffsetIndex (docs/engine-notes.md, 'fastparquet')",
+        "bloom": "fastparquet writes no bloom filters (docs/engine-notes.md, 'fastparquet')",
+        "crc": "fastparquet writes no PageHeader.crc (docs/engine-notes.md, 'fastparquet')",
         **{f"type:{kind}": "fastparquet's writer knows no such annotation (no GEOMETRY, "
                            "GEOGRAPHY or VARIANT anywhere in its source)"
            for kind in ("GEOMETRY", "GEOGRAPHY", "VARIANT")},
@@ -106,11 +107,13 @@ CAPABILITIES = Capabilities(
         "type:INTERVAL": _NO_TYPE, "type:UNKNOWN": _NO_TYPE,
         "type:LIST": _NESTED, "type:MAP": _NESTED, "type:STRUCT": _NESTED,
         "encoding:RLE": "fastparquet writes PLAIN, and RLE_DICTIONARY for Categorical columns, "
-                        "only (ENGINE-NOTES.md; writer.py write_column)",
+                        "only (docs/engine-notes.md, 'fastparquet'; writer.py write_column)",
         "encoding:DELTA_*": "fastparquet writes PLAIN, and RLE_DICTIONARY for Categorical "
-                            "columns, only (ENGINE-NOTES.md; writer.py write_column)",
+                            "columns, only (docs/engine-notes.md, 'fastparquet'; writer.py "
+                            "write_column)",
         "encoding:BYTE_STREAM_SPLIT": "fastparquet writes PLAIN, and RLE_DICTIONARY for "
-                                      "Categorical columns, only (ENGINE-NOTES.md)",
+                                      "Categorical columns, only (docs/engine-notes.md, "
+                                      "'fastparquet')",
         "codec:LZO": "measured: RuntimeError \"Compression 'LZO' not available\" (needs the "
                      "python-lzo package, not installed)",
         "encryption:*": _NO_ENCRYPTION,
@@ -168,7 +171,8 @@ class FastparquetEngine(Engine):
         pf = fastparquet.ParquetFile(str(path))
         condition = filter_tuple(predicate, pf.dtypes.get(predicate.column))
         df = pf.to_pandas(filters=[condition], row_filter=True, index=False)
-        return _frame_to_table(pf, df)
+        with converting(self.name):
+            return _frame_to_table(pf, df)
 
 
 # The option tags (WriteOptions.tags) this adapter checks itself before writing: the
@@ -321,13 +325,13 @@ def _column(f: Field, values: Sequence[Any], nullable: bool):
                 return pd.Series(pd.array(values, dtype="boolean"))
             return pd.Series(np.array(values, dtype=bool))
         case "int":
-            name = _NUMPY_INT[(t.bits, t.signed)]
+            name = _NUMPY_INT[(t.bit_width, t.is_signed)]
             if nullable:
                 return pd.Series(pd.array(values, dtype=name.capitalize().replace("Ui", "UI")))
             return pd.Series(np.array(values, dtype=name))
         case "float":
             doubles = np.array([0.0 if v is None else v for v in values], dtype=np.float64)
-            data = narrow_float_bits(doubles, t.bits).view(np.float32 if t.bits == 32
+            data = narrow_float_bits(doubles, t.bit_width).view(np.float32 if t.bit_width == 32
                                                            else np.float64)
             if nullable:
                 return pd.Series(pd.arrays.FloatingArray(data, nulls))
@@ -373,7 +377,9 @@ def _categorical(f: Field, values: Sequence[Any]):
     """`values` as a pandas Categorical (dictionary encoding), categories exact."""
     import pandas as pd
 
-    codes, distinct, index = [], [], {}
+    codes: list[int] = []
+    distinct: list[Any] = []
+    index: dict[Any, int] = {}  # semantic key -> code
     for v in values:
         if v is None:
             codes.append(-1)

@@ -1,7 +1,7 @@
 """pyarrow (Arrow C++ parquet) as a writer and a reader.
 
 Write: the case becomes an Arrow table (arrow_values.table_to_arrow) written by
-`pq.write_table` with every knob pinned (ENGINE-NOTES.md, "pyarrow"):
+`pq.write_table` with every knob pinned (docs/engine-notes.md, 'pyarrow'):
 
 - encoding: PLAIN -> `use_dictionary=False` plus `column_encoding={leaf: 'PLAIN'}`
   (without it pyarrow writes BOOLEAN columns RLE-encoded in v2 data pages);
@@ -40,7 +40,7 @@ Write: the case becomes an Arrow table (arrow_values.table_to_arrow) written by
   Explicit keys and AAD prefixes are unsupported (see `ENCRYPTION_CANNOT_WRITE`).
 
 Read: `pq.read_table(path)` with pyarrow's defaults (Arrow extension types for
-UUID and JSON are on by default in pyarrow 26), then arrow_values.arrow_to_table.
+UUID and JSON are on by default in pyarrow 26), then arrow_values.engine_table.
 
 An encrypted file (`base.file_encryption`, from the bytes readable without keys) is
 opened with `CryptoFactory.file_decryption_properties(KmsConnectionConfig(),
@@ -71,7 +71,7 @@ from conformance.values import DataType, Table
 from conformance.values.types import decimal_min_bytes
 
 from ._parquet_leaves import all_fields, leaves
-from .arrow_values import NO_ARROW_FORM, array_to_arrow, arrow_to_table, table_to_arrow
+from .arrow_values import NO_ARROW_FORM, array_to_arrow, engine_table, table_to_arrow
 from .base import Capabilities, Engine, FileEncryption, Unsupported, file_encryption
 
 LIES_REASON = ("deliberately untrue metadata (WriteOptions.lies) is written by the reference "
@@ -176,20 +176,20 @@ class PyArrowEngine(Engine):
     def read(self, path: Path) -> Table:
         import pyarrow.parquet as pq
 
-        return arrow_to_table(pq.read_table(str(path), **read_kwargs(path)))
+        return engine_table(self.name, pq.read_table(str(path), **read_kwargs(path)))
 
     def read_verifying_checksums(self, path: Path) -> Table:
         import pyarrow.parquet as pq
 
         kwargs = {**read_kwargs(path), CHECKSUM_VERIFICATION: True}
-        return arrow_to_table(pq.read_table(str(path), **kwargs))
+        return engine_table(self.name, pq.read_table(str(path), **kwargs))
 
     def read_filtered(self, path: Path, predicate: Predicate) -> Table:
         import pyarrow.parquet as pq
 
         kwargs = read_kwargs(path)
         expression = filter_expression(predicate, pq.read_schema(str(path), **kwargs))
-        return arrow_to_table(pq.read_table(str(path), filters=expression, **kwargs))
+        return engine_table(self.name, pq.read_table(str(path), filters=expression, **kwargs))
 
 
 # ---- encryption -----------------------------------------------------------------------
@@ -212,6 +212,8 @@ def encryption_properties(case: Case, path: Path):
     from conformance.kms.case_keys import FOOTER_MASTER_KEY, column_master_keys
 
     e = case.options.encryption
+    if e is None:
+        raise ValueError(f"case {case.id} is not encrypted")
     gap = CAPABILITIES.write_gap(e.tags())
     if gap:
         raise Unsupported(gap)
@@ -270,13 +272,15 @@ def decryption_properties(path: Path, info: FileEncryption):
     return pe.create_decryption_properties(key, aad_prefix=supplied)
 
 
-def _columns_with_own_keys(path: Path, footer_key: bytes, supplied: bytes | None) -> list[str]:
+def _columns_with_own_keys(path: Path, footer_key: bytes | None, supplied: bytes | None) -> list[str]:
     """The columns of an encrypted footer with keys of their own, seen by decrypting the
-    footer with the reference implementation (nothing if it does not open: pyarrow's own
-    read then says why)."""
+    footer with the reference implementation (nothing if there is no key or it does not
+    open: pyarrow's own read then says why)."""
     from reference_impl.parquet.encryption.properties import FileDecryptionProperties
     from reference_impl.parquet.reader import read_footer
 
+    if footer_key is None:
+        return []
     try:
         metadata, _ = read_footer(Path(path).read_bytes(), decryption=FileDecryptionProperties(
             footer_key=footer_key, aad_prefix=supplied))
@@ -348,7 +352,7 @@ def _metadata_kwargs(case: Case) -> dict:
             if types[name].physical == "BOOLEAN":
                 raise Unsupported(f"column {name!r}: measured: pq.write_table raises "
                                   "'BloomFilterBuilder does not support boolean type'")
-        settings = {}
+        settings: dict[str, float] = {}
         if o.bloom_filter_ndv is not None:
             settings["ndv"] = o.bloom_filter_ndv
         if o.bloom_filter_fpp is not None:
@@ -410,19 +414,19 @@ def _check_decimal(path: str, t: DataType) -> None:
     if t.physical == "BYTE_ARRAY":
         reason = CAPABILITIES.cannot_write["type:DECIMAL(BYTE_ARRAY)"]
         raise Unsupported(f"column {path!r}: {reason}")
-    on_int = "INT32" if t.precision <= 9 else "INT64" if t.precision <= 18 else None
+    on_int = "INT32" if t.decimal_precision <= 9 else "INT64" if t.decimal_precision <= 18 else None
     if t.physical in ("INT32", "INT64") and t.physical != on_int:
         raise Unsupported(f"column {path!r}: pyarrow stores DECIMAL({t.precision}) on "
                           f"{on_int or 'FIXED_LEN_BYTE_ARRAY'}, not {t.physical}")
-    if t.physical == "FIXED_LEN_BYTE_ARRAY" and t.length != decimal_min_bytes(t.precision):
+    if t.physical_type == "FIXED_LEN_BYTE_ARRAY" and t.byte_length != decimal_min_bytes(t.decimal_precision):
         raise Unsupported(f"column {path!r}: pyarrow writes DECIMAL({t.precision}) as "
-                          f"FIXED_LEN_BYTE_ARRAY({decimal_min_bytes(t.precision)}), "
+                          f"FIXED_LEN_BYTE_ARRAY({decimal_min_bytes(t.decimal_precision)}), "
                           f"not ({t.length})")
 
 
 def _encoding_kwargs(case: Case) -> dict:
     encoding = case.options.encoding
-    supported = _ENCODING_PHYSICAL.get(encoding, ())
+    supported = () if encoding is None else _ENCODING_PHYSICAL.get(encoding, ())
     for path, t in leaves(case.schema):
         if encoding is not None and t.physical not in supported:
             raise Unsupported(f"pyarrow cannot write {encoding} for column {path!r} "
@@ -434,7 +438,7 @@ def _encoding_kwargs(case: Case) -> dict:
     if encoding == "RLE_DICTIONARY":
         return {"use_dictionary": True, "dictionary_pagesize_limit": limit}
     if encoding == "PLAIN_DICTIONARY":
-        # Format version 1.0 names dictionary data pages PLAIN_DICTIONARY (ENGINE-NOTES).
+        # Format version 1.0 names dictionary data pages PLAIN_DICTIONARY (docs/engine-notes.md, 'pyarrow').
         return {"use_dictionary": True, "dictionary_pagesize_limit": limit, "version": "1.0"}
     if case.options.dictionary_size_limit is not None:
         raise Unsupported("a dictionary size limit needs a dictionary encoding")

@@ -9,7 +9,9 @@ This adapter only translates:
   asks for ("standard" is the 3-level list and the standard map; each legacy
   style applies to the kind it names, the other kind stays standard); struct is
   a group; VARIANT is its group of two REQUIRED binaries `metadata` and `value`
-  annotated VARIANT (LogicalTypes.md, "VARIANT", unshredded);
+  annotated VARIANT (LogicalTypes.md, "VARIANT", unshredded); reading also takes
+  shredded variants (VariantShredding.md), reassembled by
+  `reference_impl.parquet.schema.variant_shredding`;
 - canonical values <-> physical values via `reference_impl.parquet.schema.logical_values`,
   and rows <-> records via `nested_logical.records_from_logical`/`records_to_logical`;
 - `WriteOptions` -> `reference_impl.parquet.writer_options.WriterOptions`, field by field.
@@ -48,6 +50,7 @@ from reference_impl.parquet.encryption.properties import (
     FileDecryptionProperties,
     FileEncryptionProperties,
 )
+from reference_impl.parquet.errors import CorruptMetadata, ParquetError
 from reference_impl.parquet.indexes.pruning import Predicate as ScanPredicate
 from reference_impl.parquet.indexes.pruning import scan
 from reference_impl.parquet.metadata import parquet_thrift as M
@@ -66,11 +69,21 @@ from reference_impl.parquet.schema.nested_types import (
     to_logical,
 )
 from reference_impl.parquet.schema.tree import SchemaNode, group, leaf, root
+from reference_impl.parquet.schema.variant_shredding import (
+    is_variant,
+    reconstruct_variant,
+    variant_layout,
+    variant_node,
+)
 from reference_impl.parquet.writer import write_table
-from reference_impl.parquet.writer_options import DICTIONARY_ENCODINGS, WriterOptions
+from reference_impl.parquet.writer_options import (
+    DEFAULT_BLOOM_FILTER_FPP,
+    DICTIONARY_ENCODINGS,
+    WriterOptions,
+)
 
 from ._parquet_leaves import leaves
-from .base import Capabilities, Engine, Unsupported, file_encryption
+from .base import Capabilities, Engine, Unsupported, converting, file_encryption
 
 CREATED_BY = "columnar-conformance reference_impl"
 _NOT_YET = "the reference implementation does not implement this yet"
@@ -83,15 +96,11 @@ _FEATURES = ("physical:*", "type:*", "repetition:*", *(f"encoding:{e}" for e in 
 CAPABILITIES = Capabilities(writes=_FEATURES, reads=_FEATURES)
 
 _UNITS = {"ms": "MILLIS", "us": "MICROS", "ns": "NANOS"}
-_UNIT_CLASSES = {"MILLIS": M.MilliSeconds, "MICROS": M.MicroSeconds, "NANOS": M.NanoSeconds}
 _REQUIRED, _OPTIONAL = M.FieldRepetitionType.REQUIRED, M.FieldRepetitionType.OPTIONAL
 # WriteOptions.nested_style -> (list style, map style) of nested_logical.
 _LIST_STYLES = {"standard": "three_level", "two_level": "two_level", "array": "array",
                 "tuple": "tuple", "unannotated": "unannotated"}
 _MAP_STYLES = {"standard": "standard", "map_key_value": "map_key_value", "misnamed": "misnamed"}
-# VARIANT: "The Variant group must be annotated with the VARIANT logical type";
-# specification_version 1 is the Variant binary encoding the values are in.
-VARIANT_SPEC_VERSION = 1
 
 
 class ReferenceEngine(Engine):
@@ -134,12 +143,16 @@ class ReferenceEngine(Engine):
 
     def read(self, path: Path) -> Table:
         result = read_parquet(path, decryption=self._decryption(path))
-        shape = logical_shape(result.schema)
-        fields = [_canonical_field(s) for s in shape.fields]
-        rows = []
-        for record in result.records:
-            logical = to_logical(shape, record)
-            rows.append(tuple(_from_raw(f.type, logical[f.name]) for f in fields))
+        # The reference's own verdicts on the values (a documented error; invalid UTF-8 in
+        # a STRING) stay its verdicts; anything else raised while converting is our bug.
+        with converting(self.name, verdicts=(ParquetError, UnicodeDecodeError)):
+            shape = logical_shape(result.schema)
+            fields = [_canonical_field(s) for s in shape.fields]
+            rows = []
+            for row, record in enumerate(result.records):
+                logical = to_logical(shape, record)
+                rows.append(tuple(_from_raw(f.type, logical[f.name], s, f"row {row}")
+                                  for f, s in zip(fields, shape.fields, strict=True)))
         return Table(Schema(tuple(fields)), tuple(rows))
 
 
@@ -205,10 +218,10 @@ def writer_options_for(case: Case, created_by: str) -> WriterOptions:
     encoding = M.Encoding[o.encoding or "PLAIN"]
     if encoding not in DICTIONARY_ENCODINGS:
         for path, t in leaves(case.schema):
-            problem = check_value_encoding(encoding, M.Type[t.physical])
+            problem = check_value_encoding(encoding, M.Type[t.physical_type])
             if problem:
-                raise Unsupported(f"column {path!r}: {problem} (parquet-format-docs.txt, Encodings)")
-    bloom = {} if o.bloom_filter_fpp is None else {"bloom_filter_fpp": o.bloom_filter_fpp}
+                raise Unsupported(f"column {path!r}: {problem} (Encodings.md, 'Supported Encodings')")
+    bloom_fpp = DEFAULT_BLOOM_FILTER_FPP if o.bloom_filter_fpp is None else o.bloom_filter_fpp
     return WriterOptions(
         encoding=encoding, dictionary_size_limit=o.dictionary_size_limit,
         codec=M.CompressionCodec[o.codec], page_version=o.page_version,
@@ -218,20 +231,26 @@ def writer_options_for(case: Case, created_by: str) -> WriterOptions:
         statistics=o.statistics is not False, statistics_truncate_length=o.statistics_truncate_length,
         page_index=bool(o.page_index), page_checksum=bool(o.page_checksum),
         bloom_filter_columns=frozenset(o.bloom_filter_columns), bloom_filter_ndv=o.bloom_filter_ndv,
-        lies=frozenset(o.lies), **bloom)
+        bloom_filter_fpp=bloom_fpp, lies=frozenset(o.lies))
 
 
 # ---- canonical type -> Parquet schema -------------------------------------------
 
 def _time_unit(unit: str) -> M.TimeUnit:
-    name = _UNITS[unit]
-    return M.TimeUnit(**{name: _UNIT_CLASSES[name]()})
+    match unit:
+        case "ms":
+            return M.TimeUnit(MILLIS=M.MilliSeconds())
+        case "us":
+            return M.TimeUnit(MICROS=M.MicroSeconds())
+        case "ns":
+            return M.TimeUnit(NANOS=M.NanoSeconds())
+    raise ValueError(f"unknown time unit {unit!r}")
 
 
 def _logical_type(t: DataType) -> M.LogicalType | None:
     match t.kind:
         case "int":
-            return M.LogicalType(INTEGER=M.IntType(bitWidth=t.bits, isSigned=t.signed))
+            return M.LogicalType(INTEGER=M.IntType(bitWidth=t.bit_width, isSigned=t.is_signed))
         case "string":
             return M.LogicalType(STRING=M.StringType())
         case "enum":
@@ -245,14 +264,15 @@ def _logical_type(t: DataType) -> M.LogicalType | None:
         case "float" if t.bits == 16:
             return M.LogicalType(FLOAT16=M.Float16Type())
         case "decimal":
-            return M.LogicalType(DECIMAL=M.DecimalType(scale=t.scale, precision=t.precision))
+            return M.LogicalType(DECIMAL=M.DecimalType(scale=t.decimal_scale, precision=t.decimal_precision))
         case "date":
             return M.LogicalType(DATE=M.DateType())
         case "time":
-            return M.LogicalType(TIME=M.TimeType(isAdjustedToUTC=t.utc, unit=_time_unit(t.unit)))
+            return M.LogicalType(TIME=M.TimeType(isAdjustedToUTC=t.adjusted_to_utc,
+                                                 unit=_time_unit(t.time_unit)))
         case "timestamp":
-            return M.LogicalType(TIMESTAMP=M.TimestampType(isAdjustedToUTC=t.utc,
-                                                           unit=_time_unit(t.unit)))
+            return M.LogicalType(TIMESTAMP=M.TimestampType(isAdjustedToUTC=t.adjusted_to_utc,
+                                                           unit=_time_unit(t.time_unit)))
         case "unknown":
             return M.LogicalType(UNKNOWN=M.NullType())
         case "geometry":
@@ -273,23 +293,21 @@ def _node(f: Field, style: str, name: str | None = None) -> SchemaNode:
     try:
         match t.kind:
             case "list":
-                return list_node(name, _node(t.element, style), repetition=repetition,
+                return list_node(name, _node(t.list_element, style), repetition=repetition,
                                  style=_LIST_STYLES.get(style, "three_level"))
             case "map":
-                return map_node(name, _node(t.key, style), _node(t.value, style),
+                return map_node(name, _node(t.map_key, style), _node(t.map_value, style),
                                 repetition=repetition, style=_MAP_STYLES.get(style, "standard"))
             case "struct":
                 return group(name, [_node(c, style) for c in t.fields], repetition=repetition)
             case "variant":
-                binary = [leaf(n, M.Type.BYTE_ARRAY, repetition=_REQUIRED) for n in ("metadata", "value")]
-                variant = M.LogicalType(VARIANT=M.VariantType(specification_version=VARIANT_SPEC_VERSION))
-                return group(name, binary, repetition=repetition, logical_type=variant)
+                return variant_node(name, repetition=repetition)
     except ValueError as exc:  # a legacy layout that cannot hold this type
         raise Unsupported(f"field {name!r} in nested style {style!r}: {exc}") from exc
     # INTERVAL has no LogicalType member: only the ConvertedType says it (LogicalTypes.md);
     # every other ConvertedType is derived from the LogicalType by `leaf`.
     converted = {"converted_type": M.ConvertedType.INTERVAL} if t.kind == "interval" else {}
-    return leaf(name, M.Type[t.physical], repetition=repetition,
+    return leaf(name, M.Type[t.physical_type], repetition=repetition,
                 type_length=t.length if t.physical == "FIXED_LEN_BYTE_ARRAY" else None,
                 logical_type=_logical_type(t), scale=t.scale, precision=t.precision, **converted)
 
@@ -301,9 +319,9 @@ def _to_raw(t: DataType, v: Any) -> Any:
         return None
     match t.kind:
         case "list":
-            return [_to_raw(t.element.type, e) for e in v]
+            return [_to_raw(t.list_element.type, e) for e in v]
         case "map":
-            return [(_to_raw(t.key.type, k), _to_raw(t.value.type, x)) for k, x in v]
+            return [(_to_raw(t.map_key.type, k), _to_raw(t.map_value.type, x)) for k, x in v]
         case "struct":
             return {c.name: _to_raw(c.type, v[c.name]) for c in t.fields}
         case "variant":
@@ -316,7 +334,7 @@ def _to_physical(t: DataType, v):
         return None
     match t.kind:
         case "int" if not t.signed:
-            return LV.from_unsigned(v, t.bits)
+            return LV.from_unsigned(v, t.bit_width)
         case "int96":
             return LV.nanos_to_int96(v)
         case "float" if t.bits == 16:
@@ -353,62 +371,68 @@ def _canonical_shape_type(shape: Shape) -> DataType:
         return DataType("map", key=_canonical_field(shape.key, "key"),
                         value=_canonical_field(shape.value, "value"))
     assert isinstance(shape, StructShape)
-    if node.logical_type is not None and node.logical_type.kind == "VARIANT":
-        names = [(f.node.name, f.node.physical_type, f.node.repetition) for f in shape.fields]
-        unshredded = [("metadata", M.Type.BYTE_ARRAY, _REQUIRED), ("value", M.Type.BYTE_ARRAY, _REQUIRED)]
-        if sorted(names) != unshredded:
-            raise Unsupported(f"field {node.name!r}: VARIANT other than the unshredded group of "
-                              f"two REQUIRED binaries (shredded variants): {_NOT_YET}")
+    if is_variant(node):
+        variant_layout(shape, f"field {node.name!r}")  # CorruptMetadata for a layout it cannot read
         return T.variant()
     return DataType("struct", fields=tuple(_canonical_field(f) for f in shape.fields))
 
 
-def _from_raw(t: DataType, v: Any) -> Any:
-    """A logical value (`to_logical`, physical leaves) as a canonical value of `t`."""
+def _from_raw(t: DataType, v: Any, shape: Shape, where: str) -> Any:
+    """A logical value (`to_logical`, physical leaves) of `shape` as a canonical value of `t`;
+    a VARIANT group is reassembled from its shredded columns (`variant_shredding`), `where`
+    naming the row in its errors."""
     if v is None:
         return None
     match t.kind:
         case "list":
-            return [_from_raw(t.element.type, e) for e in v]
+            assert isinstance(shape, ListShape)
+            return [_from_raw(t.list_element.type, e, shape.element, where) for e in v]
         case "map":
-            return [(_from_raw(t.key.type, k), _from_raw(t.value.type, x)) for k, x in v]
+            assert isinstance(shape, MapShape) and shape.value is not None
+            return [(_from_raw(t.map_key.type, k, shape.key, where),
+                     _from_raw(t.map_value.type, x, shape.value, where)) for k, x in v]
         case "struct":
-            return {c.name: _from_raw(c.type, v[c.name]) for c in t.fields}
+            assert isinstance(shape, StructShape)
+            return {c.name: _from_raw(c.type, v[c.name], s, where)
+                    for c, s in zip(t.fields, shape.fields, strict=True)}
         case "variant":
-            return (v["metadata"], v["value"])
+            assert isinstance(shape, StructShape)
+            return reconstruct_variant(variant_layout(shape, f"field {shape.node.name!r}"), v, where)
     return _from_physical(t, v)
 
 
-_CONVERTED_INTS = {
+# Keyed by the ConvertedType's number: a file may carry one this reader has no name for.
+_CONVERTED_INTS: dict[int, tuple[int, bool]] = {
     M.ConvertedType.INT_8: (8, True), M.ConvertedType.INT_16: (16, True),
     M.ConvertedType.INT_32: (32, True), M.ConvertedType.INT_64: (64, True),
     M.ConvertedType.UINT_8: (8, False), M.ConvertedType.UINT_16: (16, False),
     M.ConvertedType.UINT_32: (32, False), M.ConvertedType.UINT_64: (64, False),
 }
-_CONVERTED_TEMPORAL = {
+_CONVERTED_TEMPORAL: dict[int, tuple[str, str]] = {
     M.ConvertedType.TIME_MILLIS: ("time", "ms"), M.ConvertedType.TIME_MICROS: ("time", "us"),
     M.ConvertedType.TIMESTAMP_MILLIS: ("timestamp", "ms"),
     M.ConvertedType.TIMESTAMP_MICROS: ("timestamp", "us"),
 }
-_CONVERTED_BYTES = {M.ConvertedType.UTF8: "string", M.ConvertedType.ENUM: "enum",
+_CONVERTED_BYTES: dict[int, str] = {M.ConvertedType.UTF8: "string", M.ConvertedType.ENUM: "enum",
                     M.ConvertedType.JSON: "json", M.ConvertedType.BSON: "bson"}
 
 
 def canonical_type(c: SchemaNode) -> DataType:
     """What a column means, from its LogicalType, else its ConvertedType, else its physical type."""
-    physical = M.Type(c.physical_type).name
-    logical = c.logical_type.kind if c.logical_type is not None else None
-    t = _from_logical(c, physical) if logical else _from_converted(c, physical)
-    return t or _from_physical_type(c, physical)
+    physical = M.Type(c.leaf_type).name
+    logical = c.logical_type
+    if logical is not None and logical.kind is not None:
+        return _from_logical(c, logical, physical)
+    return _from_converted(c, physical) or _from_physical_type(c, physical)
 
 
-def _from_logical(c: SchemaNode, physical: str) -> DataType | None:
-    lt = c.logical_type.member
-    match c.logical_type.kind:
+def _from_logical(c: SchemaNode, logical: M.LogicalType, physical: str) -> DataType:
+    lt = logical.member
+    match logical.kind:
         case "INTEGER":
             return T.integer(lt.bitWidth, lt.isSigned, physical)
         case "STRING" | "ENUM" | "JSON" | "BSON":
-            return DataType(c.logical_type.kind.lower(), physical)
+            return DataType(logical.kind.lower(), physical)
         case "UUID":
             return T.uuid()
         case "FLOAT16":
@@ -419,7 +443,7 @@ def _from_logical(c: SchemaNode, physical: str) -> DataType | None:
             return T.date()
         case "TIME" | "TIMESTAMP":
             unit = {v: k for k, v in _UNITS.items()}[lt.unit.kind]
-            return DataType(c.logical_type.kind.lower(), physical, unit=unit,
+            return DataType(logical.kind.lower(), physical, unit=unit,
                             utc=lt.isAdjustedToUTC)
         case "UNKNOWN":
             return DataType("unknown", physical)
@@ -428,7 +452,7 @@ def _from_logical(c: SchemaNode, physical: str) -> DataType | None:
         case "GEOGRAPHY":
             algorithm = None if lt.algorithm is None else M.EdgeInterpolationAlgorithm(lt.algorithm).name
             return T.geography(lt.crs, algorithm)
-    raise Unsupported(f"column {c.name!r}: logical type {c.logical_type.kind}: {_NOT_YET}")
+    raise Unsupported(f"column {c.name!r}: logical type {logical.kind}: {_NOT_YET}")
 
 
 def _from_converted(c: SchemaNode, physical: str) -> DataType | None:
@@ -444,7 +468,8 @@ def _from_converted(c: SchemaNode, physical: str) -> DataType | None:
     if ct in _CONVERTED_BYTES:
         return DataType(_CONVERTED_BYTES[ct], physical)
     if ct == M.ConvertedType.DECIMAL:
-        return T.decimal(c.precision, c.scale, physical, c.type_length)
+        precision, scale = _declared(c, c.precision, "precision"), _declared(c, c.scale, "scale")
+        return T.decimal(precision, scale, physical, c.type_length)
     if ct == M.ConvertedType.DATE:
         return T.date()
     if ct == M.ConvertedType.INTERVAL:
@@ -469,8 +494,15 @@ def _from_physical_type(c: SchemaNode, physical: str) -> DataType:
         case "BYTE_ARRAY":
             return T.binary()
         case "FIXED_LEN_BYTE_ARRAY":
-            return T.fixed(c.type_length)
+            return T.fixed(_declared(c, c.type_length, "type_length"))
     raise Unsupported(f"column {c.name!r}: physical type {physical}")
+
+
+def _declared(c: SchemaNode, value: int | None, what: str) -> int:
+    """A number the column's type needs (parquet.thrift `struct SchemaElement`)."""
+    if value is None:
+        raise CorruptMetadata(f"column {c.name!r}: its type needs a {what}, the schema has none")
+    return value
 
 
 def _from_physical(t: DataType, v):
@@ -478,7 +510,7 @@ def _from_physical(t: DataType, v):
         return None
     match t.kind:
         case "int" if not t.signed:
-            return LV.to_unsigned(v, t.bits)
+            return LV.to_unsigned(v, t.bit_width)
         case "int96":
             return LV.int96_to_nanos(v)
         case "float" if t.bits == 16:

@@ -54,7 +54,7 @@ from conformance.values import types as T
 from conformance.values.codec import decimal_from_unscaled, unscaled_from_decimal
 
 from ._parquet_leaves import leaves
-from .base import Capabilities, Engine, Unsupported
+from .base import Capabilities, Engine, Unsupported, converting
 
 NANOS_PER_MICRO = 1_000
 VERIFY_CHECKSUM_OPTION = "parquet.page.verify-checksum.enabled"  # parquet-java, default false
@@ -62,7 +62,7 @@ MAX_JAVA_CAUSES = 8
 LIES_REASON = ("deliberately untrue metadata (WriteOptions.lies) is written by the reference "
                "writer only")
 
-# WriteOptions.codec -> Spark's `compression` option (ENGINE-NOTES.md, "Spark").
+# WriteOptions.codec -> Spark's `compression` option (docs/engine-notes.md, 'Spark').
 _CODECS = {"UNCOMPRESSED": "none", "SNAPPY": "snappy", "GZIP": "gzip", "LZ4": "lz4",
            "LZ4_RAW": "lz4_raw", "ZSTD": "zstd"}
 _NO_SPARK_TYPE = "Spark SQL has no such data type (Spark SQL reference, 'Data Types')"
@@ -181,7 +181,8 @@ class SparkEngine(Engine):
     def _write_options(case: Case) -> dict[str, str]:
         o = case.options
         if o.codec not in _CODECS:
-            raise Unsupported(f"codec {o.codec}: not in the pyspark wheel's jars (ENGINE-NOTES)")
+            raise Unsupported(f"codec {o.codec}: not in the pyspark wheel's jars "
+                              "(docs/engine-notes.md, 'Spark')")
         options = {"compression": _CODECS[o.codec], **_encoding_options(case)}
         if o.row_group_size is not None:
             options["parquet.block.row.count.limit"] = str(o.row_group_size)
@@ -215,8 +216,9 @@ class SparkEngine(Engine):
             exact = df.select(*[_exact_column(F.col(f"`{f.name}`"), f.dataType).alias(f.name)
                                 for f in df.schema.fields])
             collected = exact.collect()
-        rows = [tuple(_from_spark_value(f.type, v) for f, v in zip(schema, row, strict=True))
-                for row in collected]
+        with converting(self.name):
+            rows = [tuple(_from_spark_value(f.type, v) for f, v in zip(schema, row, strict=True))
+                    for row in collected]
         return Table(schema, tuple(rows))
 
 
@@ -232,6 +234,8 @@ def encryption_options(case: Case, spark=None) -> dict[str, str]:
     )
 
     e = case.options.encryption
+    if e is None:
+        raise ValueError(f"case {case.id} is not encrypted")
     gap = CAPABILITIES.write_gap(e.tags())
     if gap:
         raise Unsupported(gap)
@@ -316,8 +320,8 @@ def _literal(t: DataType, v):
             literal = F.lit(v)  # DoubleType; a FLOAT value is exactly a double
             return literal.cast(S.FloatType()) if t.bits == 32 else literal
         case "decimal":
-            return F.lit(decimal_from_unscaled(v, t.scale)).cast(S.DecimalType(t.precision,
-                                                                              t.scale))
+            decimal_type = S.DecimalType(t.decimal_precision, t.decimal_scale)
+            return F.lit(decimal_from_unscaled(v, t.decimal_scale)).cast(decimal_type)
         case "binary" | "fixed":
             return F.lit(bytearray(v))
         case "date":
@@ -356,7 +360,7 @@ def _encoding_options(case: Case) -> dict[str, str]:
         return {**writer, "parquet.enable.dictionary": "true"}
     split = o.encoding == "BYTE_STREAM_SPLIT"
     for path, t in leaves(case.schema):
-        produced = _produced_encoding(t.physical, o.page_version, split)
+        produced = _produced_encoding(t.physical_type, o.page_version, split)
         if produced != o.encoding:
             raise Unsupported(f"column {path!r} ({t.physical}): parquet-java's "
                               f"v{o.page_version} writer without dictionary writes "
@@ -381,11 +385,11 @@ def _staging_type(t: DataType):
         case "boolean":
             return S.BooleanType()
         case "int":
-            return {8: S.ByteType(), 16: S.ShortType(), 32: S.IntegerType(), 64: S.LongType()}[t.bits]
+            return {8: S.ByteType(), 16: S.ShortType(), 32: S.IntegerType(), 64: S.LongType()}[t.bit_width]
         case "float":
             return S.FloatType() if t.bits == 32 else S.DoubleType()
         case "decimal":
-            return S.DecimalType(t.precision, t.scale)
+            return S.DecimalType(t.decimal_precision, t.decimal_scale)
         case "string":
             return S.StringType()
         case "binary":
@@ -395,10 +399,10 @@ def _staging_type(t: DataType):
         case "timestamp" | "int96":
             return S.LongType()
         case "list":
-            return S.ArrayType(_staging_type(t.element.type), t.element.nullable)
+            return S.ArrayType(_staging_type(t.list_element.type), t.list_element.nullable)
         case "map":
-            return S.MapType(_staging_type(t.key.type), _staging_type(t.value.type),
-                             t.value.nullable)
+            return S.MapType(_staging_type(t.map_key.type), _staging_type(t.map_value.type),
+                             t.map_value.nullable)
         case "struct":
             return _staging_schema(t.fields)
     raise Unsupported(f"{t.describe()}: {_NO_SPARK_TYPE}")
@@ -415,18 +419,18 @@ def _to_spark_value(t: DataType, v):
         return None
     match t.kind:
         case "decimal":
-            return decimal_from_unscaled(v, t.scale)
+            return decimal_from_unscaled(v, t.decimal_scale)
         case "timestamp":
-            return v * {"ms": 1_000, "us": 1}[t.unit]
+            return v * {"ms": 1_000, "us": 1}[t.time_unit]
         case "int96":
             if v % NANOS_PER_MICRO:
                 raise Unsupported(f"INT96 value {v} ns is not a whole number of microseconds; "
                                   "Spark timestamps have microsecond precision")
             return v // NANOS_PER_MICRO
         case "list":
-            return [_to_spark_value(t.element.type, e) for e in v]
+            return [_to_spark_value(t.list_element.type, e) for e in v]
         case "map":
-            return {_to_spark_value(t.key.type, k): _to_spark_value(t.value.type, x) for k, x in v}
+            return {_to_spark_value(t.map_key.type, k): _to_spark_value(t.map_value.type, x) for k, x in v}
         case "struct":
             return tuple(_to_spark_value(f.type, v[f.name]) for f in t.fields)
     return v
@@ -524,11 +528,11 @@ def _from_spark_value(t: DataType, v):
         case "binary":
             return bytes(v)
         case "decimal":
-            return unscaled_from_decimal(v, t.scale)
+            return unscaled_from_decimal(v, t.decimal_scale)
         case "list":
-            return [_from_spark_value(t.element.type, e) for e in v]
+            return [_from_spark_value(t.list_element.type, e) for e in v]
         case "map":
-            return [(_from_spark_value(t.key.type, k), _from_spark_value(t.value.type, x))
+            return [(_from_spark_value(t.map_key.type, k), _from_spark_value(t.map_value.type, x))
                     for k, x in v.items()]
         case "struct":
             return {f.name: _from_spark_value(f.type, v[f.name]) for f in t.fields}

@@ -3,7 +3,7 @@
 Modelled on toml-test's ``invalid/`` tree and test262's ``negative: {type}``:
 every entry names its one fault, the expected error *class* from the closed
 vocabulary of ``reference_impl/parquet/errors.py`` (never a message text) and
-the spec sections it violates (/work/shared/spec):
+the spec sections it violates (of parquet-format-docs.txt unless named):
 
 * '3 - File Format': the leading and trailing magic, the 4-byte footer length;
 * '3.3 - Metadata' / parquet.thrift: the footer, ColumnMetaData offsets, PageHeader;
@@ -26,10 +26,11 @@ import json
 import struct
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field, replace
-from functools import cache
+from functools import cache, partial
 from pathlib import Path
 from typing import Any
 
+from conformance.cases.encodings import spec_entry
 from conformance.kms.case_keys import FOOTER_ROLE, UNNAMED_KEY_BITS, explicit_key
 from reference_impl.parquet.encryption import (
     DeterministicRandomness,
@@ -46,14 +47,16 @@ from reference_impl.parquet.writer_options import WriterOptions
 __all__ = ["BadFile", "ReadOptions", "bad_files", "write_bad_files"]
 
 DOCS = "parquet-format-docs.txt"
+# Enums of parquet.thrift number their members from 0 (docs/unknown-enum-values.md).
+NEGATIVE_ENUM_VALUE = -1
 SPEC_FORMAT = f"{DOCS}: 3 - File Format"
 SPEC_METADATA = f"{DOCS}: 3.3 - Metadata"
 SPEC_FILE_METADATA = "parquet.thrift: struct FileMetaData"
 SPEC_COLUMN_METADATA = "parquet.thrift: struct ColumnMetaData"
 SPEC_PAGE_HEADER = "parquet.thrift: struct PageHeader"
-SPEC_RLE = f"{DOCS}: Run Length Encoding / Bit-Packing Hybrid (RLE = 3)"
+SPEC_RLE = spec_entry(md.Encoding.RLE)
 SPEC_NESTED = f"{DOCS}: 3.5 - Nested Encoding"
-SPEC_DICTIONARY = f"{DOCS}: Dictionary Encoding (PLAIN_DICTIONARY = 2 and RLE_DICTIONARY = 8)"
+SPEC_DICTIONARY = spec_entry(md.Encoding.RLE_DICTIONARY)
 SPEC_COMPRESSION = f"{DOCS}: 3.7.1 - Compression"
 SPEC_CHECKSUM = f"{DOCS}: 3.7.4 - Checksumming"
 SPEC_ENCRYPTION = f"{DOCS}: 3.7.3 - Parquet Modular Encryption"
@@ -214,7 +217,13 @@ def _footer_start(raw: bytes) -> int:
 
 def _chunk(raw: bytes) -> md.ColumnMetaData:
     footer, _ = read_footer(raw)
-    return footer.row_groups[0].columns[0].meta_data
+    return _meta_data(footer.row_groups[0].columns[0])
+
+
+def _meta_data(column: md.ColumnChunk) -> md.ColumnMetaData:
+    if column.meta_data is None:  # the reference writer always puts it in the footer
+        raise AssertionError("the base file's column chunk has no ColumnMetaData in the footer")
+    return column.meta_data
 
 
 @dataclass(frozen=True)
@@ -273,7 +282,7 @@ def _with_footer_length(raw: bytes, length: int) -> bytes:
 def _with_chunk(raw: bytes, **changes: Any) -> bytes:
     footer, _ = read_footer(raw)
     column = footer.row_groups[0].columns[0]
-    column.meta_data = replace(column.meta_data, **changes)
+    column.meta_data = replace(_meta_data(column), **changes)
     return _with_footer(raw, footer)
 
 
@@ -326,6 +335,14 @@ def num_rows_mismatch() -> bytes:
     return _with_footer(raw, replace(footer, num_rows=footer.num_rows + 1))
 
 
+def negative_physical_type() -> bytes:
+    raw = plain_required()
+    footer, _ = read_footer(raw)
+    schema = list(footer.schema)
+    schema[1] = replace(schema[1], type=NEGATIVE_ENUM_VALUE)
+    return _with_footer(raw, replace(footer, schema=schema))
+
+
 def chunk_outside_data_region() -> bytes:
     raw = plain_required()
     return _with_chunk(raw, data_page_offset=_footer_start(raw) + 1)
@@ -334,7 +351,10 @@ def chunk_outside_data_region() -> bytes:
 def page_claims_more_values() -> bytes:
     raw = plain_required()
     page = _data_page(raw)
-    inner = replace(page.header.data_page_header, num_values=page.header.data_page_header.num_values + 1)
+    header = page.header.data_page_header
+    if header is None:  # _data_page found a DATA_PAGE, which the reference writer gives one
+        raise AssertionError("the base file's DATA_PAGE has no data_page_header")
+    inner = replace(header, num_values=header.num_values + 1)
     return _with_header(raw, page, replace(page.header, data_page_header=inner))
 
 
@@ -475,6 +495,14 @@ def _metadata_and_pages() -> list[BadFile]:
             plain_required,
         ),
         BadFile(
+            "metadata/negative-physical-type",
+            "The column's SchemaElement.type is -1, a value no version of the enum can define.",
+            "CorruptMetadata",
+            (SPEC_METADATA, "parquet.thrift: enum Type"),
+            negative_physical_type,
+            plain_required,
+        ),
+        BadFile(
             "metadata/chunk-outside-data-region",
             "The column chunk's data_page_offset points into the footer.",
             "CorruptMetadata",
@@ -533,7 +561,7 @@ def _codecs() -> list[BadFile]:
             "DecompressionFailed",
             (SPEC_COMPRESSION,),
             corrupt_compressed_page(codec),
-            lambda codec=codec: compressed(codec),
+            partial(compressed, codec),
         )
         for codec in CODECS
     ]

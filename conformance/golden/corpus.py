@@ -28,7 +28,7 @@ from __future__ import annotations
 import json
 import shutil
 from collections import Counter
-from collections.abc import Callable, Iterable
+from collections.abc import Iterable
 from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import Any
@@ -37,9 +37,9 @@ from conformance.cases import Case
 from conformance.cases.encryption_options import EncryptionOptions
 from conformance.kms.case_keys import FOOTER_ROLE, column_role, explicit_key
 from conformance.kms.in_memory import TEST_MASTER_KEYS
-from conformance.matrix import RunConfig, run_matrix
 from conformance.matrix.cells import VALIDATOR
-from conformance.matrix.run import selected_cases
+from conformance.matrix.progress import ProgressCallback
+from conformance.matrix.run import RunConfig, run_matrix, selected_cases
 
 from .bad_files import write_bad_files
 from .manifest import write_manifest
@@ -77,7 +77,7 @@ def golden_file(case: Case, writer: str) -> str:
 
 
 def generate(corpus: Path, config: RunConfig,
-             on_progress: Callable[[int, int], None] | None = None) -> GenerateSummary:
+             on_progress: ProgressCallback | None = None) -> GenerateSummary:
     """Run the matrix with the seeded reference writer, then build the corpus from it."""
     if REFERENCE not in config.writers:
         raise ValueError("the reference must be among the writers: its files are the corpus's backbone")
@@ -203,12 +203,12 @@ def _agreement(case: Case, cells: _Cells) -> dict[str, Any]:
     for write in cells.written(case.id):
         if write["writer"] == REFERENCE:
             continue
-        read = cells.read(case.id, write["writer"], REFERENCE)
-        if read is not None and read["outcome"] == PASS:
+        reference_read = cells.read(case.id, write["writer"], REFERENCE)
+        if reference_read is not None and reference_read["outcome"] == PASS:
             peers.append({"engine": write["writer"], "version": write["writer_version"],
                           "how": REFERENCE_READS_PEER})
         else:
-            why = _why_not(write, read)
+            why = _why_not(write, reference_read)
             evidence.append(f"{write['writer']} writing: {why['outcome']}: {why['reason']}")
     agreement: dict[str, Any] = {"peers": peers}
     if not peers:

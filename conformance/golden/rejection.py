@@ -8,12 +8,15 @@ plans one ``reject`` cell per (bad file, reader) and runs it.
 
 Outcomes of a reject cell (the matrix's vocabulary, read for "must reject"):
 
-* ``pass``: the reader raised, detail ``rejected: <Class>: <message>``. For the
+* ``pass``: the engine raised, detail ``rejected: <Class>: <message>``. For the
   reference the class must also be the catalogue's ``error_class``;
 * ``mismatch``: the reader returned data (detail ``accepted a file that must be
-  rejected (<fault>): returned N rows`` and a preview), or the reference raised
-  another class than the documented one (detail names both);
+  rejected (<fault>): returned N rows`` and a preview, or ``returned values its
+  adapter cannot convert exactly`` for a ``LossyConversion``), or the reference
+  raised another class than the documented one (detail names both);
 * ``unsupported``: the adapter raised ``Unsupported``, with its reason;
+* ``harness-error``: the adapter's own code failed converting what the engine
+  returned (``conformance.matrix.failures``): a bug of this suite, not a rejection;
 * ``crash`` / ``timeout``: from the isolation around every cell, as elsewhere;
 * ``error``: the bad file is not where the plan put it (the harness, not the reader).
 
@@ -49,9 +52,16 @@ from functools import cache
 from pathlib import Path
 
 from conformance.cases import select
-from conformance.engines import Engine, Unsupported, get_engine
-from conformance.matrix.cells import EngineInfo
-from conformance.matrix.execute import describe_exception, sha256_of
+from conformance.engines import Engine, get_engine
+from conformance.matrix.cells import EngineInfo, sha256_of
+from conformance.matrix.failures import (
+    ENGINE,
+    HARNESS_ERROR,
+    LOSSY,
+    describe_exception,
+    failure_kind,
+    failure_outcome,
+)
 from conformance.values import Table
 from reference_impl.parquet import errors
 from reference_impl.parquet.reader import read_parquet
@@ -74,7 +84,8 @@ REJECTED = "rejected"
 ACCEPTED = "accepted"
 WRONG_CLASS = "wrong class"
 # What a reject cell's outcome and detail say about the reader, most alarming first.
-VERDICTS = (ACCEPTED, WRONG_CLASS, "crash", "timeout", "error", "unsupported", REJECTED)
+VERDICTS = (HARNESS_ERROR, ACCEPTED, WRONG_CLASS, "crash", "timeout", "error", "unsupported",
+            REJECTED)
 NO_KEYS_NOTE = ("the engine was not handed this file's keys (read(path) takes none); its "
                 "adapter offers the suite's key for files whose metadata names none, which is this "
                 "file's footer key: a rejection may still be for the key, not the fault")
@@ -169,7 +180,7 @@ def _catalogue_read(entry: BadFile, path: Path) -> tuple[str, str]:
         return "mismatch", (f"{REJECTED} with {type(exc).__name__}, but the catalogue documents "
                             f"{entry.error_class}: {describe_exception(exc)}")
     records = contents.records
-    return "mismatch", _accepted(entry, len(records), repr(records[:PREVIEW_ROWS]))
+    return "mismatch", _accepted(entry, _returned(len(records), repr(records[:PREVIEW_ROWS])))
 
 
 def _engine_read(engine: Engine, entry: BadFile, path: Path) -> tuple[str, str]:
@@ -177,11 +188,21 @@ def _engine_read(engine: Engine, entry: BadFile, path: Path) -> tuple[str, str]:
     notes = _read_notes(engine, entry, verifying)
     try:
         table = engine.read_verifying_checksums(path) if verifying else engine.read(path)
-    except Unsupported as exc:
-        return "unsupported", _with_notes(str(exc), notes)
     except Exception as exc:  # noqa: BLE001 - rejecting is the expected answer
-        return "pass", _with_notes(f"{REJECTED}: {describe_exception(exc)}", notes)
-    return "mismatch", _with_notes(_accepted(entry, len(table.rows), _preview(table)), notes)
+        return _with_notes(_failure_verdict(entry, exc), notes)
+    return _with_notes(("mismatch", _accepted(entry, _returned(len(table.rows), _preview(table)))),
+                       notes)
+
+
+def _failure_verdict(entry: BadFile, exc: Exception) -> tuple[str, str]:
+    """Only the engine's own error is a rejection (``conformance.matrix.failures``)."""
+    kind = failure_kind(exc)
+    if kind == ENGINE:
+        return "pass", f"{REJECTED}: {describe_exception(exc)}"
+    if kind == LOSSY:
+        return "mismatch", _accepted(entry, "returned values its adapter cannot convert "
+                                            f"exactly: {describe_exception(exc)}")
+    return failure_outcome(exc)
 
 
 def _read_notes(engine: Engine, entry: BadFile, verifying: bool) -> list[str]:
@@ -197,13 +218,17 @@ def _read_notes(engine: Engine, entry: BadFile, verifying: bool) -> list[str]:
     return notes
 
 
-def _with_notes(detail: str, notes: list[str]) -> str:
-    return "\n".join([detail, *(f"note: {note}" for note in notes)])
+def _with_notes(result: tuple[str, str], notes: list[str]) -> tuple[str, str]:
+    outcome, detail = result
+    return outcome, "\n".join([detail, *(f"note: {note}" for note in notes)])
 
 
-def _accepted(entry: BadFile, rows: int, preview: str) -> str:
-    return (f"{ACCEPTED} a file that must be rejected ({entry.fault}): returned {rows} rows\n"
-            f"first rows: {preview}")
+def _accepted(entry: BadFile, what: str) -> str:
+    return f"{ACCEPTED} a file that must be rejected ({entry.fault}): {what}"
+
+
+def _returned(rows: int, preview: str) -> str:
+    return f"returned {rows} rows\nfirst rows: {preview}"
 
 
 def _preview(table: Table) -> str:

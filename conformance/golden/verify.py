@@ -5,16 +5,17 @@ First the corpus itself is checked: the MANIFEST (sha256 and size of every file)
 and each ``expected.json`` against the suite's ``expected.schema.json`` (kept in
 ``conformance/golden/schemas/``; `generate` copies it into the corpus's
 ``schema/`` for consumers); a corpus that fails either is not read at all
-(``CorpusError``). Then each (golden file, reader)
-is one cell, run like a matrix read cell (crash and hang isolation, the same
-outcomes) and logged to the same results dataset, so `conformance report` renders
-it. Its writer is ``golden/<writer>``: the file that writer produced when the
-corpus was generated, at the version ``expected.json`` records.
+(``CorpusError``). Then each (golden file, reader) is one cell, run by the matrix's
+cell runner (``conformance.matrix.cell_runner``: the same isolation and per-cell time
+limit, Spark's cells too, the same outcomes) and logged to the same results dataset,
+so `conformance report` renders it. Its writer is ``golden/<writer>``: the file that
+writer produced when the corpus was generated, at the version ``expected.json`` records.
 """
 
 from __future__ import annotations
 
 import json
+from collections import Counter
 from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
 from functools import cache
@@ -23,13 +24,10 @@ from typing import Any
 
 import jsonschema
 
-from conformance.engines import get_engine
-from conformance.matrix.cells import EngineInfo
-from conformance.matrix.execute import read_and_compare, run_cell, sha256_of
-from conformance.matrix.isolation import DEFAULT_MEMORY_LIMIT_MB, DEFAULT_TIMEOUT_S, run_isolated
+from conformance.matrix.cell_runner import DEFAULT_LIMITS, CellLimits, run_cells
+from conformance.matrix.cells import EngineInfo, engine_info, new_run_id
+from conformance.matrix.progress import ProgressCallback
 from conformance.matrix.results import consolidate, logged, read_cell_logs
-from conformance.matrix.run import engine_info, new_run_id
-from conformance.values import Table
 
 from .bad_files import INDEX
 from .manifest import ManifestError, check_manifest
@@ -109,29 +107,20 @@ def plan_golden(run_id: str, documents: Sequence[tuple[Path, dict]],
     return requests
 
 
-def read_golden_cell(request: dict) -> tuple[str, str, dict]:
-    """A golden cell: the file must be the one the corpus lists, then read and compare."""
-    path = Path(request["file"])
-    actual = sha256_of(path)
-    if actual != request["file_sha256"]:
-        return "error", (f"golden file {path} is not the corpus's: sha256 {actual}, "
-                         f"expected.json says {request['file_sha256']}"), {}
-    document = json.loads(Path(request["expected"]).read_text(encoding="utf-8"))
-    engine = get_engine(request["engine"])
-    return read_and_compare(engine, document["features"], path, Table.from_document(document))
-
-
 def verify(corpus: Path, readers: Sequence[str], workdir: Path,
-           timeout_s: float = DEFAULT_TIMEOUT_S) -> VerifyResult:
-    """Check the corpus, read every golden file with every reader; results in `workdir`."""
+           limits: CellLimits = DEFAULT_LIMITS,
+           on_progress: ProgressCallback | None = None) -> VerifyResult:
+    """Check the corpus, read every golden file with every reader; results in `workdir`;
+    `on_progress(done, total, outcomes)` (`conformance.matrix.progress`) as cells finish."""
     documents = check_corpus(corpus.resolve())
     run_id = new_run_id()
     run_dir = (workdir / run_id).resolve()
     infos = [engine_info(spec) for spec in readers]
     requests = plan_golden(run_id, documents, infos)
     in_driver = {i.spec for i in infos if not i.isolated}
-    isolated = [r for r in requests if r["engine"] not in in_driver]
-    local = [r for r in requests if r["engine"] in in_driver]
-    list(logged(run_isolated(isolated, run_dir, timeout_s, DEFAULT_MEMORY_LIMIT_MB), run_dir, PHASE))
-    list(logged((run_cell(r, run_dir) for r in local), run_dir, f"{PHASE}-driver"))
+    counts: Counter[str] = Counter()
+    for record in logged(run_cells(requests, run_dir, limits, in_driver), run_dir, PHASE):
+        counts[record["outcome"]] += 1
+        if on_progress is not None:
+            on_progress(counts.total(), len(requests), counts)
     return VerifyResult(run_id, run_dir, consolidate(run_dir), read_cell_logs(run_dir))

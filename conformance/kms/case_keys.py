@@ -1,7 +1,7 @@
 """TEST-ONLY keys of the conformance cases: which key a case's file uses, and how a
 reader finds it again from the file's ``key_metadata`` alone.
 
-parquet-format-docs.txt '4.3 Key metadata': a writer stores an arbitrary
+Encryption.md, '4.3 Key metadata': a writer stores an arbitrary
 ``key_metadata`` per footer and column key, "made available to file readers to
 enable recovery of the key". Two forms are used here:
 
@@ -45,6 +45,7 @@ from conformance.kms.key_material import (
     KeyRetriever,
 )
 from conformance.kms.local_wrap import GCM_NONCE_LENGTH, encrypt_key_locally
+from reference_impl.parquet.encryption.ciphers import KEY_SIZES
 
 EXPLICIT_PREFIX = "conformance-test:"
 FOOTER_ROLE = "footer"
@@ -54,6 +55,7 @@ DEFAULT_KMS_INSTANCE = "DEFAULT"  # what pyarrow and parquet-java write without 
 KEK_ID_BYTES = 16
 KEK_BYTES = 16
 BITS_PER_BYTE = 8
+AES_KEY_BITS = frozenset(size * BITS_PER_BYTE for size in KEY_SIZES)
 # DuckDB stores no key_metadata at all (measured) and takes only 256-bit keys: a file
 # that names no key is opened with the cases' explicit footer key of that size.
 UNNAMED_KEY_BITS = 256
@@ -73,10 +75,12 @@ def explicit_key(role: str, bits: int) -> bytes:
     return digest[: bits // BITS_PER_BYTE]
 
 
-def _explicit_key_from_name(name: str) -> bytes:
+def _explicit_key_from_name(name: str) -> bytes | None:
+    """The key of an explicit test key name; None for a name that names no test key
+    (no role, or a size that is no AES key size), so the reader reports it missing."""
     role, _, bits = name[len(EXPLICIT_PREFIX):].rpartition(":")
-    if not role or not bits.isdigit():
-        raise ValueError(f"key_metadata {name!r} is not a conformance test key name")
+    if not role or not bits.isdigit() or int(bits) not in AES_KEY_BITS:
+        return None
     return explicit_key(role, int(bits))
 
 

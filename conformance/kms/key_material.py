@@ -77,6 +77,13 @@ class KeyMaterial:
     kek_id: str | None = None  # base64 text, as stored
     wrapped_kek: str | None = None
 
+    def kek(self) -> tuple[str, str]:
+        """``(kek_id, wrapped_kek)`` of double-wrapped material (its parser requires both)."""
+        if self.kek_id is None or self.wrapped_kek is None:
+            raise KeyMaterialError(f"key material of master key {self.master_key_id!r}: double "
+                                   f"wrapping without {KEK_ID_FIELD!r} and {WRAPPED_KEK_FIELD!r}")
+        return self.kek_id, self.wrapped_kek
+
 
 @dataclass(frozen=True)
 class KeyMetadata:
@@ -202,8 +209,9 @@ def unwrap_data_key(
     what = f"key material of master key {material.master_key_id!r}"
     if not material.double_wrapping:
         return _check_data_key(kms.unwrap_key(material.wrapped_dek, material.master_key_id), what)
-    kek = (unwrap_kek or (lambda m: kms.unwrap_key(m.wrapped_kek, m.master_key_id)))(material)
-    kek_id = decode_base64(material.kek_id, f"{what}: field {KEK_ID_FIELD!r}")
+    kek_id_text, wrapped_kek = material.kek()
+    kek = unwrap_kek(material) if unwrap_kek else kms.unwrap_key(wrapped_kek, material.master_key_id)
+    kek_id = decode_base64(kek_id_text, f"{what}: field {KEK_ID_FIELD!r}")
     dek = decrypt_key_locally(material.wrapped_dek, kek, kek_id, what=f"{what}: field {WRAPPED_DEK_FIELD!r}")
     return _check_data_key(dek, what)
 
@@ -230,7 +238,7 @@ class KeyRetriever:
 
     def material(self, key_metadata: bytes | str) -> KeyMaterial:
         metadata = parse_key_metadata(key_metadata)
-        if metadata.internal_storage:
+        if metadata.material is not None:  # internal storage: the material is the metadata's
             return metadata.material
         reference = metadata.key_reference
         if reference not in self._external:
@@ -241,9 +249,10 @@ class KeyRetriever:
         return parse_key_material(self._external[reference], f"external key material {reference!r}")
 
     def _unwrap_kek(self, material: KeyMaterial) -> bytes:
-        cache_key = (material.master_key_id, material.kek_id)
+        kek_id, wrapped_kek = material.kek()
+        cache_key = (material.master_key_id, kek_id)
         if cache_key not in self._keks:
-            self._keks[cache_key] = self._kms.unwrap_key(material.wrapped_kek, material.master_key_id)
+            self._keks[cache_key] = self._kms.unwrap_key(wrapped_kek, material.master_key_id)
         return self._keks[cache_key]
 
     def __call__(self, key_metadata: bytes | str) -> bytes:

@@ -18,15 +18,22 @@ boundaries (Spark tasks, isolated worker subprocesses).
 
 from __future__ import annotations
 
+import hashlib
 import importlib.metadata
+import secrets
 from collections.abc import Sequence
 from dataclasses import dataclass
+from datetime import UTC, datetime
+from pathlib import Path
 
 import pyarrow as pa
 
 from conformance.cases import Case, case_by_id
+from conformance.engines import get_engine
 
-OUTCOMES = ("pass", "mismatch", "error", "crash", "timeout", "unsupported", "skipped")
+OUTCOMES = ("pass", "mismatch", "error", "crash", "timeout", "unsupported", "skipped",
+            "harness-error")
+SHA256_CHUNK = 1 << 20
 
 RESULT_SCHEMA = pa.schema([
     ("run_id", pa.string()),
@@ -58,6 +65,25 @@ class EngineInfo:
     name: str
     version: str
     isolated: bool
+
+
+def new_run_id() -> str:
+    return datetime.now(UTC).strftime("%Y%m%dT%H%M%SZ-") + secrets.token_hex(3)
+
+
+def engine_info(spec: str) -> EngineInfo:
+    engine = get_engine(spec)
+    return EngineInfo(spec=spec, name=engine.name, version=engine.version,
+                      isolated=engine.isolated)
+
+
+def sha256_of(path: Path) -> str:
+    """The sha256 a result record gives a cell's file (its identity in the results)."""
+    digest = hashlib.sha256()
+    with open(path, "rb") as fh:
+        while chunk := fh.read(SHA256_CHUNK):
+            digest.update(chunk)
+    return digest.hexdigest()
 
 
 def file_for(writer: str, case_id: str) -> str:
@@ -114,7 +140,7 @@ def validator_info() -> EngineInfo:
 def result_record(request: dict, outcome: str, detail: str, duration_s: float, **extra) -> dict:
     if outcome not in OUTCOMES:
         raise ValueError(f"unknown outcome {outcome!r}")
-    record = {name: None for name in RESULT_SCHEMA.names}
+    record: dict[str, object] = {name: None for name in RESULT_SCHEMA.names}
     record.update({k: request.get(k) for k in (
         "run_id", "cell_id", "phase", "case_id", "writer", "writer_version", "reader",
         "reader_version", "file", "file_sha256")})
@@ -122,6 +148,13 @@ def result_record(request: dict, outcome: str, detail: str, duration_s: float, *
     record.update(outcome=outcome, detail=detail, duration_s=round(duration_s, 6))
     record.update(extra)
     return record
+
+
+def unfinished_record(request: dict, outcome: str, detail: str, duration_s: float) -> dict:
+    """The record of a cell that gave no answer of its own (a crash, a timeout): a write
+    cell's file, if any, is not the writer's."""
+    no_file = {"file": None} if request["phase"] == "write" else {}
+    return result_record(request, outcome, detail, duration_s, **no_file)
 
 
 def plan_writes(run_id: str, cases: Sequence[Case], writers: Sequence[EngineInfo]) -> list[dict]:

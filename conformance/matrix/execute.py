@@ -1,28 +1,28 @@
-"""Run one cell in this process: write a case's file, or read one and compare.
+"""Run one cell in this process: write a case's file, read one and compare (a
+catalogue file, or a golden file against its ``expected.json``), or read a bad file
+that must be rejected (``conformance.golden.rejection``).
 
-Every exception an engine raises becomes an outcome with its evidence; nothing
-an engine does makes this function raise. (A crash or a hang is caught one level
-up, by the isolated worker that runs this code.)
+Every exception an engine raises becomes an outcome with its evidence, classified
+once for every cell kind (``failures``); nothing an engine does makes this function
+raise. (A crash or a hang is caught one level up, by ``cell_runner``.)
 """
 
 from __future__ import annotations
 
-import hashlib
 import json
 import time
-import traceback
 from pathlib import Path
 
 from conformance.cases.predicate import Predicate
-from conformance.engines import Unsupported, get_engine
+from conformance.engines import get_engine
 from conformance.engines.reference import decryption_properties
+from conformance.golden.rejection import reject_cell
 from conformance.values import Table, diff_tables
 from reference_impl.parquet.validation.validate import validate
 
-from .cells import request_case, result_record
+from .cells import request_case, result_record, sha256_of
+from .failures import describe_exception, failure_outcome
 
-SHA256_CHUNK = 1 << 20
-MEASURED = "measured: "
 MAX_DETAIL_CHARS = 4_000  # keep the evidence readable; the file is there for the rest
 
 
@@ -44,10 +44,8 @@ def _write(request: dict, workdir: Path) -> tuple[str, str, dict]:
     path.unlink(missing_ok=True)
     try:
         engine.write(case, path)
-    except Unsupported as exc:
-        return "unsupported", _measured(exc), {"file": None}
     except Exception as exc:  # noqa: BLE001 - any engine failure is an outcome
-        return "error", describe_exception(exc), {"file": None}
+        return (*failure_outcome(exc), {"file": None})
     if not path.is_file():
         return "error", f"{engine.name} reported success but wrote no file at {path}", {"file": None}
     return "pass", "", {"file_sha256": sha256_of(path)}
@@ -75,10 +73,8 @@ def read_and_compare(engine, features, path: Path, expected: Table,
         return "unsupported", gap, {}
     try:
         table = engine.read(path) if predicate is None else engine.read_filtered(path, predicate)
-    except Unsupported as exc:
-        return "unsupported", _measured(exc), {}
     except Exception as exc:  # noqa: BLE001 - any engine failure (LossyConversion too) is an outcome
-        return "error", describe_exception(exc), {}
+        return (*failure_outcome(exc), {})
     if predicate is None:
         diff = diff_tables(expected, table)
     else:
@@ -91,19 +87,19 @@ def read_and_compare(engine, features, path: Path, expected: Table,
 
 
 def _golden(request: dict, workdir: Path) -> tuple[str, str, dict]:
-    # Imported here: conformance.golden builds on this module.
-    from conformance.golden.verify import read_golden_cell
+    """A golden cell (``conformance.golden.verify``): the file must be the one the corpus
+    lists, then it is read and compared with its ``expected.json``."""
+    path = Path(request["file"])
+    actual = sha256_of(path)
+    if actual != request["file_sha256"]:
+        return "error", (f"golden file {path} is not the corpus's: sha256 {actual}, "
+                         f"expected.json says {request['file_sha256']}"), {}
+    document = json.loads(Path(request["expected"]).read_text(encoding="utf-8"))
+    engine = get_engine(request["engine"])
+    return read_and_compare(engine, document["features"], path, Table.from_document(document))
 
-    return read_golden_cell(request)
 
-
-def _reject(request: dict, workdir: Path) -> tuple[str, str, dict]:
-    from conformance.golden.rejection import reject_cell
-
-    return reject_cell(request, workdir)
-
-
-_PHASES = {"write": _write, "read": _read, "golden": _golden, "reject": _reject}
+_PHASES = {"write": _write, "read": _read, "golden": _golden, "reject": reject_cell}
 
 
 def _validate(path: Path) -> tuple[str, str, dict]:
@@ -117,24 +113,3 @@ def _validate(path: Path) -> tuple[str, str, dict]:
              + ("" if f.page is None else f" page {f.page}") + f": {f.message}" for f in findings]
     extra = {"findings": json.dumps([f.to_json() for f in findings])}
     return ("mismatch" if untrue else "pass"), "\n".join(lines), extra
-
-
-def _measured(exc: Unsupported) -> str:
-    """An engine's Unsupported raised at run time: measured, and said so once."""
-    text = str(exc)
-    return text if text.startswith(MEASURED) else MEASURED + text
-
-
-def describe_exception(exc: BaseException) -> str:
-    """`Class: message`, then the innermost frames, so the evidence shows where it came from."""
-    frames = traceback.extract_tb(exc.__traceback__)[-3:]
-    where = "".join(traceback.format_list(frames))
-    return f"{type(exc).__name__}: {exc}\n{where}".rstrip()
-
-
-def sha256_of(path: Path) -> str:
-    digest = hashlib.sha256()
-    with open(path, "rb") as fh:
-        while chunk := fh.read(SHA256_CHUNK):
-            digest.update(chunk)
-    return digest.hexdigest()

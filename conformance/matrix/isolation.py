@@ -20,8 +20,9 @@ import threading
 import time
 from collections.abc import Iterable, Iterator
 from pathlib import Path
+from typing import IO, cast
 
-from .cells import result_record
+from .cells import unfinished_record
 
 # The slowest catalogue cell takes about 2.3 s (Spark's first write of a run, measured);
 # a cell still running after this long hangs (measured: fastparquet loops forever on
@@ -58,18 +59,21 @@ class IsolatedWorker:
             stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=self._stderr,
             text=True, encoding="utf-8", preexec_fn=_limit_memory(memory_limit_mb),
             env={**os.environ, "PYTHONUNBUFFERED": "1"})
+        # Popen sets stdin and stdout whenever they are PIPE, as here.
+        self._stdin = cast(IO[str], self._proc.stdin)
+        self._stdout = cast(IO[str], self._proc.stdout)
         self._lines: queue.Queue = queue.Queue()
         threading.Thread(target=self._pump, daemon=True).start()
 
     def _pump(self) -> None:
-        for line in self._proc.stdout:
+        for line in self._stdout:
             self._lines.put(line)
         self._lines.put(_EOF)
 
     def call(self, request: dict, timeout_s: float) -> dict:
         try:
-            self._proc.stdin.write(json.dumps(request) + "\n")
-            self._proc.stdin.flush()
+            self._stdin.write(json.dumps(request) + "\n")
+            self._stdin.flush()
         except BrokenPipeError as exc:
             raise WorkerCrashed(self._death_notice()) from exc
         try:
@@ -96,7 +100,7 @@ class IsolatedWorker:
 
     def close(self) -> None:
         if self._proc.poll() is None:
-            self._proc.stdin.close()
+            self._stdin.close()
             try:
                 self._proc.wait(timeout=10)
             except subprocess.TimeoutExpired:
@@ -123,8 +127,7 @@ class IsolatedRunner:
         except WorkerTimedOut as exc:
             outcome, detail = "timeout", str(exc)
         self.close()
-        no_file = {"file": None} if request["phase"] == "write" else {}
-        return result_record(request, outcome, detail, time.perf_counter() - started, **no_file)
+        return unfinished_record(request, outcome, detail, time.perf_counter() - started)
 
     def close(self) -> None:
         if self._worker is not None:

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import json
 import os
+from collections import Counter
 from collections.abc import Iterable, Iterator
 from pathlib import Path
 
@@ -63,12 +64,28 @@ def read_cell_logs(workdir: Path) -> list[dict]:
     return list(by_cell.values())
 
 
-def count_logged(workdir: Path) -> int:
-    total = 0
-    for path in (workdir / CELL_LOG_DIR).glob("*.jsonl"):
-        with open(path, "rb") as fh:
-            total += sum(1 for _ in fh)
-    return total
+class LoggedOutcomes:
+    """Outcome counts of the cells logged so far, for progress while a run goes on; each
+    `read` reads only the lines appended since the last (the logs only grow)."""
+
+    def __init__(self, workdir: Path):
+        self._dir = workdir / CELL_LOG_DIR
+        self._read_up_to: dict[Path, int] = {}
+        self.counts: Counter[str] = Counter()
+
+    def read(self) -> Counter[str]:
+        for path in sorted(self._dir.glob("*.jsonl")):
+            offset = self._read_up_to.get(path, 0)
+            with open(path, "rb") as fh:
+                fh.seek(offset)
+                for line in fh:
+                    if not line.endswith(b"\n"):
+                        break  # still being written: counted by a later read
+                    offset += len(line)
+                    if line.strip():
+                        self.counts[json.loads(line)["outcome"]] += 1
+            self._read_up_to[path] = offset
+        return self.counts
 
 
 def consolidate(workdir: Path) -> Path:

@@ -22,25 +22,23 @@ written even when the run is interrupted.
 
 from __future__ import annotations
 
-import secrets
 import threading
-from collections.abc import Callable, Sequence
+from collections.abc import Sequence
 from dataclasses import dataclass, field
-from datetime import UTC, datetime
 from pathlib import Path
-from typing import TYPE_CHECKING
 
 from conformance.cases import Case, all_cases, select
-from conformance.engines import DEFAULT_ENGINES, get_engine
+from conformance.engines import DEFAULT_ENGINES
+from conformance.golden import rejection
+from conformance.golden.bad_files import BadFile
+from conformance.golden.verify import check_corpus, plan_golden
 
-from .cells import EngineInfo, plan_reads, plan_writes, reads_per_write
-from .execute import run_cell
+from .cell_runner import run_in_driver
+from .cells import EngineInfo, engine_info, new_run_id, plan_reads, plan_writes, reads_per_write
 from .isolation import DEFAULT_MEMORY_LIMIT_MB, DEFAULT_TIMEOUT_S, run_isolated
-from .results import consolidate, count_logged, logged, read_cell_logs
+from .progress import ProgressCallback
+from .results import LoggedOutcomes, consolidate, logged, read_cell_logs
 from .spark_session import get_session
-
-if TYPE_CHECKING:
-    from conformance.golden.bad_files import BadFile
 
 PROGRESS_POLL_S = 0.5
 TASKS_PER_CORE = 2  # a few large partitions: each Spark task costs ~50 ms of overhead
@@ -70,10 +68,6 @@ class RunResult:
     interrupted: bool = False
 
 
-def new_run_id() -> str:
-    return datetime.now(UTC).strftime("%Y%m%dT%H%M%SZ-") + secrets.token_hex(3)
-
-
 def selected_cases(config: RunConfig) -> list[Case]:
     """The catalogue cases the filters select (raises when they select no case and no bad file)."""
     cases = select(all_cases(), config.case_globs, config.features)
@@ -87,25 +81,12 @@ def selected_bad_files(config: RunConfig) -> list[BadFile]:
     """The bad files the run reads (`BadFile` entries), none when `config.bad_files` is off."""
     if not config.bad_files:
         return []
-    return _rejection().selected_bad_files(config.case_globs, config.features)
+    return rejection.selected_bad_files(config.case_globs, config.features)
 
 
-def _rejection():
-    """`conformance.golden.rejection`, imported late: it builds on this package."""
-    from conformance.golden import rejection
-
-    return rejection
-
-
-def engine_info(spec: str) -> EngineInfo:
-    engine = get_engine(spec)
-    return EngineInfo(spec=spec, name=engine.name, version=engine.version,
-                      isolated=engine.isolated)
-
-
-def run_matrix(config: RunConfig, on_progress: Callable[[int, int], None] | None = None
-               ) -> RunResult:
-    """Run the whole matrix; `on_progress(done, total)` is called as cells finish."""
+def run_matrix(config: RunConfig, on_progress: ProgressCallback | None = None) -> RunResult:
+    """Run the whole matrix; `on_progress(done, total, outcomes)` (`progress`) is called
+    as cells finish."""
     cases = selected_cases(config)
     writers = [engine_info(s) for s in config.writers]
     readers = [engine_info(s) for s in config.readers]
@@ -134,19 +115,17 @@ def run_matrix(config: RunConfig, on_progress: Callable[[int, int], None] | None
 
 def _plan_rejects(config: RunConfig, run_dir: Path, readers: Sequence[EngineInfo]) -> list[dict]:
     entries = selected_bad_files(config)
-    return _rejection().plan_rejects(config.run_id, run_dir, readers, entries) if entries else []
+    return rejection.plan_rejects(config.run_id, run_dir, readers, entries) if entries else []
 
 
 def _plan_golden(config: RunConfig, cases: Sequence[Case], readers: Sequence[EngineInfo]) -> list[dict]:
     """Golden cells (`conformance.golden.verify`) of the selected cases' corpus files."""
     if config.golden is None:
         return []
-    from conformance.golden import verify  # late, like rejection: it builds on this package
-
     selected = {case.id for case in cases}
-    documents = [(path, doc) for path, doc in verify.check_corpus(config.golden.resolve())
+    documents = [(path, doc) for path, doc in check_corpus(config.golden.resolve())
                  if doc["id"] in selected]
-    return verify.plan_golden(config.run_id, documents, readers)
+    return plan_golden(config.run_id, documents, readers)
 
 
 class _PhaseRunner:
@@ -160,34 +139,9 @@ class _PhaseRunner:
         distributed = [r for r in requests if r["engine"] not in in_driver]
         local = [r for r in requests if r["engine"] in in_driver]
         results = self._distributed(phase, distributed)
-        results += list(logged((self._in_driver(r) for r in local),
-                               self.run_dir, f"{phase}-driver"))
+        results += list(logged((run_in_driver(r, self.run_dir, self.config.timeout_s)
+                                for r in local), self.run_dir, f"{phase}-driver"))
         return results
-
-    def _in_driver(self, request: dict) -> dict:
-        """Run a cell in this process under the time limit: when it runs out, the cell's
-        Spark jobs are cancelled (its job group), so a hung Spark read or write becomes
-        a `timeout` cell instead of stalling the run."""
-        sc = self.spark.sparkContext
-        group = f"cell-{request['cell_id']}"
-        expired = threading.Event()
-
-        def cancel() -> None:
-            expired.set()
-            sc.cancelJobGroup(group)
-
-        sc.setJobGroup(group, request["cell_id"], interruptOnCancel=True)
-        timer = threading.Timer(self.config.timeout_s, cancel)
-        timer.start()
-        try:
-            record = run_cell(request, self.run_dir)
-        finally:
-            timer.cancel()
-        if expired.is_set():
-            record.update(outcome="timeout", detail=(
-                f"no answer within {self.config.timeout_s:g} s; its Spark jobs were cancelled\n"
-                f"{record['detail']}"))
-        return record
 
     def _distributed(self, phase: str, requests: list[dict]) -> list[dict]:
         if not requests:
@@ -213,8 +167,8 @@ class _PhaseRunner:
 class _ProgressWatcher:
     """Reports progress from the durable cell logs (they are written by the executors)."""
 
-    def __init__(self, run_dir: Path, total: int, callback):
-        self.run_dir, self.total, self.callback = run_dir, total, callback
+    def __init__(self, run_dir: Path, total: int, callback: ProgressCallback | None):
+        self.logged, self.total, self.callback = LoggedOutcomes(run_dir), total, callback
         self._stop = threading.Event()
         self._thread = threading.Thread(target=self._watch, daemon=True)
 
@@ -224,10 +178,15 @@ class _ProgressWatcher:
 
     def _watch(self) -> None:
         while not self._stop.wait(PROGRESS_POLL_S):
-            self.callback(count_logged(self.run_dir), self.total)
+            self._report()
 
     def stop(self) -> None:
         self._stop.set()
         if self.callback:
             self._thread.join()
-            self.callback(count_logged(self.run_dir), self.total)
+            self._report()
+
+    def _report(self) -> None:
+        if self.callback is not None:
+            counts = self.logged.read()
+            self.callback(counts.total(), self.total, counts)

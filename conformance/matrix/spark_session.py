@@ -1,4 +1,4 @@
-"""The one SparkSession of a run (ENGINE-NOTES.md, "Spark").
+"""The one SparkSession of a run (docs/engine-notes.md, 'Spark').
 
 JVM start-up costs seconds, so a process builds the session once and every
 Spark cell and the matrix job share it. Local mode (`local[*]`) by default; any
@@ -56,8 +56,8 @@ def get_session(master: str | None = None):
     # The driver JVM starts before any builder option is read: its logging is set here.
     os.environ.setdefault("PYSPARK_SUBMIT_ARGS",
                           f'--driver-java-options "{log4j}" pyspark-shell')
-    # ENGINE-NOTES: PySpark 4.3 warns about pandas >= 3 on every start; the harness
-    # never converts through pandas in Spark, so the warning is noise here.
+    # Measured (docs/engine-notes.md, 'Spark'): PySpark 4.3 warns about pandas >= 3 on every
+    # start; the harness never converts through pandas in Spark, so the warning is noise here.
     warnings.filterwarnings("ignore", message="PySpark does not yet fully support pandas")
     from pyspark.sql import SparkSession
 

@@ -21,6 +21,7 @@ import math
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import Any
 
 import pyarrow as pa
 import pyarrow.compute as pc
@@ -90,7 +91,8 @@ class Cell:
     findings: str | None = None  # validator cells: JSON list of findings
 
     @classmethod
-    def from_row(cls, row: Mapping[str, object]) -> Cell:
+    def from_row(cls, row: Mapping[str, Any]) -> Cell:
+        """A row of the results dataset, whose Arrow schema gives each column its type."""
         duration = row.get("duration_s")
         if not isinstance(duration, int | float) or not math.isfinite(duration):
             duration = 0.0
@@ -113,6 +115,13 @@ class Cell:
             file_sha256=row.get("file_sha256"),
             findings=row.get("findings"),
         )
+
+    @property
+    def reading_engine(self) -> str:
+        """The reader of a read, golden or reject cell (a write cell has none)."""
+        if self.reader is None:
+            raise ValueError(f"cell {self.cell_id} ({self.phase}) has no reader")
+        return self.reader
 
     @property
     def pair(self) -> str:

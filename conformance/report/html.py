@@ -52,6 +52,7 @@ DETAIL_LIMIT = 20_000
 # Colour-blind-safe palette (Okabe-Ito, with Paul Tol's wine/purple for the two
 # worst outcomes), each with the text colour that keeps WCAG AA contrast.
 COLOURS: dict[str, tuple[str, str]] = {
+    "harness-error": ("#000000", "#ffffff"),  # the suite's own bug: unlike any engine outcome
     "crash": ("#882255", "#ffffff"),
     "timeout": ("#aa4499", "#ffffff"),
     "error": ("#d55e00", "#ffffff"),

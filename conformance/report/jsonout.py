@@ -9,7 +9,7 @@ Schema (``schema_version`` 1; UTF-8, strict JSON: no NaN or Infinity)::
       "formats": [str, ...],          # e.g. ["parquet"]
       "engines": {name: [version, ...], ...},   # reference first
       "total": int,                   # number of cells
-      "counts": {outcome: int, ...},  # all seven outcomes, worst first
+      "counts": {outcome: int, ...},  # every outcome (outcomes.OUTCOMES), worst first
       "reference_self_check": {"cells": int, "non_pass": int},   # incl. its bad-file cells
       "metadata_findings": {writer: {...}, ...},   # findings.WriterFindings.to_json
       "bad_files": {                  # reject cells per reader (rejections)
@@ -26,7 +26,7 @@ Schema (``schema_version`` 1; UTF-8, strict JSON: no NaN or Infinity)::
           "features": [str, ...], "spec": [str, ...],
           "writer": str, "writer_version": str,
           "reader": str | null, "reader_version": str | null,   # null on write cells
-          "outcome": "crash" | "timeout" | "error" | "mismatch"
+          "outcome": "harness-error" | "crash" | "timeout" | "error" | "mismatch"
                      | "unsupported" | "skipped" | "pass",
           "detail": str,              # "" for pass; kept verbatim
           "duration_s": float,        # 0.0 when missing or not finite

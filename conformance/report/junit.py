@@ -10,8 +10,8 @@ Layout::
       <testsuite name="reject:READER">         one per reader of the bad files
         <testcase classname=READER name="bad/ID [must reject: READER]" time=>
 
-Outcome -> JUnit element: mismatch -> ``<failure>``; error, crash, timeout ->
-``<error>``; unsupported, skipped -> ``<skipped>``; pass -> nothing. The
+Outcome -> JUnit element: mismatch -> ``<failure>``; error, crash, timeout,
+harness-error -> ``<error>``; unsupported, skipped -> ``<skipped>``; pass -> nothing. The
 element's ``type`` is the outcome, its ``message`` the first line of the
 detail and its text the whole detail. Each suite carries the run id and
 engine versions as ``<properties>``; each testcase's ``<system-out>`` names the
@@ -34,6 +34,7 @@ ELEMENT_FOR_OUTCOME = {
     "error": "error",
     "crash": "error",
     "timeout": "error",
+    "harness-error": "error",
     "unsupported": "skipped",
     "skipped": "skipped",
 }
@@ -88,7 +89,7 @@ def _counts(cells: Sequence[Cell]) -> dict[str, str]:
 
 
 def _suite(root: ET.Element, name: str, cells: Sequence[Cell], props: dict[str, str]) -> None:
-    suite = ET.SubElement(root, "testsuite", name=_x(name), **_counts(cells))
+    suite = ET.SubElement(root, "testsuite", {"name": _x(name), **_counts(cells)})
     properties = ET.SubElement(suite, "properties")
     for key, value in props.items():
         ET.SubElement(properties, "property", name=_x(key), value=_x(value))
@@ -98,14 +99,14 @@ def _suite(root: ET.Element, name: str, cells: Sequence[Cell], props: dict[str, 
 
 def to_junit(summary: ReportSummary) -> ET.ElementTree:
     """The JUnit document for ``summary``."""
-    root = ET.Element("testsuites", name="conformance", **_counts(summary.cells))
+    root = ET.Element("testsuites", {"name": "conformance", **_counts(summary.cells)})
     run = {"run_id": summary.run_id}
     writes = [c for c in summary.cells if c.phase == "write"]
     if writes:
         versions = {f"{w}_version": ", ".join(summary.engines.get(w, ())) for w in summary.writers}
         _suite(root, WRITE_SUITE, writes, {**run, **versions})
     for phase in READ_PHASES:
-        readers = sorted({c.reader for c in summary.cells if c.phase == phase}, key=engine_order)
+        readers = sorted({c.reading_engine for c in summary.cells if c.phase == phase}, key=engine_order)
         for reader in readers:
             cells = [c for c in summary.cells if c.phase == phase and c.reader == reader]
             version = ", ".join(summary.engines.get(reader, ()))

@@ -216,7 +216,7 @@ def _non_pass(summary: ReportSummary) -> list[str]:
                 lines += _cell_item(cell, by_reader=False)
             lines.append("")
     reads = [c for c in failing if c.phase == "read"]
-    for reader in sorted({c.reader for c in reads}, key=engine_order):
+    for reader in sorted({c.reading_engine for c in reads}, key=engine_order):
         cells = _sorted([c for c in reads if c.reader == reader])
         version = ", ".join(summary.engines.get(reader, ()))
         lines += [f"### Reader {md_code(reader)} {md_text(version)} ({len(cells)})", ""]

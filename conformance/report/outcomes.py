@@ -2,17 +2,22 @@
 
 A cell of the matrix ends in exactly one outcome:
 
-========== ============================================================
-crash      the engine's process died (signal, abort); detail = signal + stderr tail
-timeout    the engine did not finish within the cell's time limit
-error      the engine raised; detail = ``"ExceptionClass: message"``
-mismatch   the engine returned values that differ from the expected ones;
-           detail = a readable value diff
-unsupported the engine declared it cannot do the feature, or the writer
-           cannot express the case (not a failure)
-skipped    the cell was not run (e.g. the writer produced no file); detail = reason
-pass       the values round-tripped exactly
-========== ============================================================
+============= ==========================================================
+harness-error the suite's own adapter code failed converting what the engine
+              returned (``conformance.matrix.failures``): a bug of this
+              suite, never a verdict on the engine; any such cell fails the run
+crash         the engine's process died (signal, abort); detail = signal +
+              stderr tail
+timeout       the engine did not finish within the cell's time limit
+error         the engine raised; detail = ``"ExceptionClass: message"``
+mismatch      the engine returned values that differ from the expected ones;
+              detail = a readable value diff
+unsupported   the engine declared it cannot do the feature, or the writer
+              cannot express the case (not a failure)
+skipped       the cell was not run (e.g. the writer produced no file);
+              detail = reason
+pass          the values round-tripped exactly
+============= ==========================================================
 
 ``OUTCOMES`` lists them worst first; a group of cells is as bad as its worst cell.
 """
@@ -21,7 +26,10 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 
+HARNESS_ERROR = "harness-error"
+
 OUTCOMES: tuple[str, ...] = (
+    HARNESS_ERROR,
     "crash",
     "timeout",
     "error",
@@ -35,6 +43,7 @@ OUTCOMES: tuple[str, ...] = (
 PASS = "pass"
 
 DESCRIPTIONS: dict[str, str] = {
+    HARNESS_ERROR: "the suite's own adapter code failed (a bug of this suite, not of the engine)",
     "crash": "the engine process died (signal or abort)",
     "timeout": "the engine did not finish within the time limit",
     "error": "the engine raised an error",
@@ -48,7 +57,7 @@ _RANK = {outcome: rank for rank, outcome in enumerate(OUTCOMES)}
 
 
 def severity(outcome: str) -> int:
-    """Rank of ``outcome``: 0 is the worst (crash), ``len(OUTCOMES) - 1`` is pass."""
+    """Rank of ``outcome``: 0 is the worst (harness-error), ``len(OUTCOMES) - 1`` is pass."""
     try:
         return _RANK[outcome]
     except KeyError:

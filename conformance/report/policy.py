@@ -2,9 +2,11 @@
 
 A conformance run exists to find engines that disagree with the spec, so by
 default findings about engines under test do not fail the command: only the
-reference disagreeing with itself does (a cell whose writer and reader are
-both ``reference`` that is not ``pass``), because then the suite itself is
-broken.
+suite itself being broken does: the reference disagreeing with itself (a cell
+whose writer and reader are both ``reference`` that is not ``pass``).
+``harness-error`` cells (the suite's adapter code failed converting a peer's
+answer) are reported apart from every engine verdict; the suite's own tests
+fail on them, and ``fail_on={"harness-error"}`` makes a run fail on them too.
 
 CI jobs that guard an engine ask for more with ``fail_on``: a set of
 outcomes (e.g. ``{"mismatch", "crash"}``) any cell of which fails the run,
@@ -42,8 +44,8 @@ def failing_outcomes(fail_on: Collection[str]) -> frozenset[str]:
 def exit_code(summary: ReportSummary, fail_on: Collection[str] = frozenset()) -> int:
     """1 if the run fails the policy, else 0.
 
-    Fails when the reference's self-check has a non-pass cell, or when any
-    cell's outcome is one of ``failing_outcomes(fail_on)``.
+    Fails when the reference's self-check has a non-pass cell, or when any cell's
+    outcome is one of ``failing_outcomes(fail_on)``.
     """
     if isinstance(fail_on, str):
         raise TypeError("fail_on must be a collection of outcome names, not a string")

@@ -60,7 +60,7 @@ def rejections_by_reader(summary: ReportSummary) -> dict[str, ReaderRejections]:
     by file)."""
     readers: dict[str, ReaderRejections] = {}
     for cell in summary.reject_cells():
-        tally = readers.setdefault(cell.reader, ReaderRejections(cell.reader_version or ""))
+        tally = readers.setdefault(cell.reading_engine, ReaderRejections(cell.reader_version or ""))
         found = cell_verdict(cell)
         tally.verdicts[found] += 1
         if found in NOT_REJECTING:

@@ -29,6 +29,8 @@ import struct
 import uuid as uuidlib
 from typing import Any
 
+from reference_impl.parquet.encodings.ieee_float import DOUBLE_BITS, narrow_float_bits
+
 from .types import DataType
 
 # Bit pattern of the NaN that Python's float('nan') produces (quiet, positive).
@@ -52,18 +54,16 @@ def float_from_bits(bits: int) -> float:
     return struct.unpack("<d", struct.pack("<Q", bits))[0]
 
 
-_STRUCT_FLOAT_FORMAT = {16: "<e", 32: "<f"}
-
-
 def fits_float_width(x: float, bits: int) -> bool:
-    """True when `x` survives a round trip through an IEEE 754 float of `bits` bits."""
-    if bits == 64 or math.isnan(x):
-        return True
-    fmt = _STRUCT_FLOAT_FORMAT[bits]
+    """True when `x` is the double of an IEEE 754 float of `bits` bits, every bit kept:
+    no rounding, no overflow, and a NaN payload within the narrow mantissa."""
+    if bits == DOUBLE_BITS:
+        return True  # every double is one
     try:
-        return float_bits(struct.unpack(fmt, struct.pack(fmt, x))[0]) == float_bits(x)
-    except OverflowError:
+        narrow_float_bits([x], bits)
+    except ValueError:
         return False
+    return True
 
 
 def int_range(bits: int, signed: bool) -> tuple[int, int]:
@@ -76,7 +76,7 @@ def _int_bits(t: DataType) -> tuple[int, bool]:
     """Bit width and signedness of the integer a kind is stored as."""
     match t.kind:
         case "int":
-            return t.bits, t.signed
+            return t.bit_width, t.is_signed
         case "date":
             return 32, True
         case "time":
@@ -102,7 +102,7 @@ def to_json(t: DataType, v: Any) -> Any:
         case "float":
             return format_float(v)
         case "decimal":
-            return format_decimal(v, t.scale)
+            return format_decimal(v, t.decimal_scale)
         case "binary" | "bson" | "fixed" | "geometry" | "geography":
             return v.hex()
         case "string" | "enum" | "json" | "uuid":
@@ -112,9 +112,9 @@ def to_json(t: DataType, v: Any) -> Any:
         case "variant":
             return {"metadata": v[0].hex(), "value": v[1].hex()}
         case "list":
-            return [to_json(t.element.type, e) for e in v]
+            return [to_json(t.list_element.type, e) for e in v]
         case "map":
-            return [[to_json(t.key.type, k), to_json(t.value.type, x)] for k, x in v]
+            return [[to_json(t.map_key.type, k), to_json(t.map_value.type, x)] for k, x in v]
         case "struct":
             return {f.name: to_json(f.type, v[f.name]) for f in t.fields}
     raise AssertionError(f"unhandled kind {t.kind}")
@@ -149,7 +149,7 @@ def from_json(t: DataType, j: Any) -> Any:
         case "float":
             return parse_float(j)
         case "decimal":
-            return parse_decimal(j, t.scale)
+            return parse_decimal(j, t.decimal_scale)
         case "binary" | "bson" | "fixed" | "geometry" | "geography":
             return bytes.fromhex(j)
         case "interval":
@@ -157,9 +157,9 @@ def from_json(t: DataType, j: Any) -> Any:
         case "variant":
             return bytes.fromhex(j["metadata"]), bytes.fromhex(j["value"])
         case "list":
-            return [from_json(t.element.type, e) for e in j]
+            return [from_json(t.list_element.type, e) for e in j]
         case "map":
-            return [(from_json(t.key.type, k), from_json(t.value.type, x)) for k, x in j]
+            return [(from_json(t.map_key.type, k), from_json(t.map_value.type, x)) for k, x in j]
         case "struct":
             return {f.name: from_json(f.type, j[f.name]) for f in t.fields}
     raise AssertionError(f"unhandled kind {t.kind}")
@@ -206,11 +206,12 @@ def _scalar_problem(t: DataType, v: Any) -> str | None:
         case "decimal":
             if not isinstance(v, int) or isinstance(v, bool):
                 return "expected int (unscaled decimal)"
-            return None if abs(v) < 10**t.precision else f"more than {t.precision} digits"
+            return None if abs(v) < 10**t.decimal_precision else f"more than {t.decimal_precision} digits"
         case "float":
             if not isinstance(v, float):
                 return "expected float"
-            return None if fits_float_width(v, t.bits) else f"not exactly representable in {t.bits} bits"
+            bits = t.bit_width
+            return None if fits_float_width(v, bits) else f"not exactly representable in {bits} bits"
         case "binary" | "bson" | "geometry" | "geography":
             return None if isinstance(v, bytes) else "expected bytes"
         case "variant":
@@ -239,15 +240,15 @@ def _nested_problem(t: DataType, v: Any, path: str) -> str | None:
             if not isinstance(v, list):
                 return "expected list"
             for i, e in enumerate(v):
-                validate(t.element.type, e, t.element.nullable, f"{path}[{i}]")
+                validate(t.list_element.type, e, t.list_element.nullable, f"{path}[{i}]")
         case "map":
             if not isinstance(v, list):
                 return "expected list of (key, value)"
             for i, kv in enumerate(v):
                 if not (isinstance(kv, tuple) and len(kv) == 2):
                     return f"entry {i} is not a (key, value) tuple"
-                validate(t.key.type, kv[0], False, f"{path}[{i}].key")
-                validate(t.value.type, kv[1], t.value.nullable, f"{path}[{i}].value")
+                validate(t.map_key.type, kv[0], False, f"{path}[{i}].key")
+                validate(t.map_value.type, kv[1], t.map_value.nullable, f"{path}[{i}].value")
         case "struct":
             if not isinstance(v, dict) or set(v) != {f.name for f in t.fields}:
                 return f"expected dict with keys {[f.name for f in t.fields]}"

@@ -64,9 +64,10 @@ def differing_types(expected: DataType, actual: DataType) -> tuple[DataType, Dat
             return expected, actual
         children = [(e.type, a.type) for e, a in zip(expected.fields, actual.fields, strict=True)]
     elif expected.kind == "list":
-        children = [(expected.element.type, actual.element.type)]
+        children = [(expected.list_element.type, actual.list_element.type)]
     elif expected.kind == "map":
-        children = [(expected.key.type, actual.key.type), (expected.value.type, actual.value.type)]
+        children = [(expected.map_key.type, actual.map_key.type),
+                    (expected.map_value.type, actual.map_value.type)]
     else:
         return None
     return next(filter(None, (differing_types(e, a) for e, a in children)), None)
@@ -80,13 +81,13 @@ def semantic_key(t: DataType, v: Any) -> Any:
         case "float":
             return float_bits(v)
         case "decimal":
-            return Fraction(v, 10**t.scale)
+            return Fraction(v, 10**t.decimal_scale)
         case "time" | "timestamp":
-            return v * (NANOS_PER_SECOND // UNITS_PER_SECOND[t.unit])
+            return v * (NANOS_PER_SECOND // UNITS_PER_SECOND[t.time_unit])
         case "list":
-            return tuple(semantic_key(t.element.type, e) for e in v)
+            return tuple(semantic_key(t.list_element.type, e) for e in v)
         case "map":
-            return tuple((semantic_key(t.key.type, k), semantic_key(t.value.type, x)) for k, x in v)
+            return tuple((semantic_key(t.map_key.type, k), semantic_key(t.map_value.type, x)) for k, x in v)
         case "struct":
             return tuple(semantic_key(f.type, v[f.name]) for f in t.fields)
     return v

@@ -13,7 +13,9 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, TypeVar
+
+_T = TypeVar("_T")
 
 # Time units of TIME and TIMESTAMP (LogicalTypes.md, "Temporal Types").
 TIME_UNITS = ("ms", "us", "ns")
@@ -68,6 +70,58 @@ class DataType:
     def is_nested(self) -> bool:
         return self.kind in NESTED_KINDS
 
+    # The attributes a kind needs, each as a property that is never None (the constructors below
+    # always set them): code that matched on `kind` reads these instead of the optional fields.
+
+    def _required(self, value: _T | None, attribute: str) -> _T:
+        if value is None:
+            raise ValueError(f"a {self.kind} type without its {attribute}")
+        return value
+
+    @property
+    def physical_type(self) -> str:
+        return self._required(self.physical, "physical type")
+
+    @property
+    def bit_width(self) -> int:
+        return self._required(self.bits, "bits")
+
+    @property
+    def is_signed(self) -> bool:
+        return self._required(self.signed, "signedness")
+
+    @property
+    def byte_length(self) -> int:
+        return self._required(self.length, "length")
+
+    @property
+    def decimal_precision(self) -> int:
+        return self._required(self.precision, "precision")
+
+    @property
+    def decimal_scale(self) -> int:
+        return self._required(self.scale, "scale")
+
+    @property
+    def time_unit(self) -> str:
+        return self._required(self.unit, "unit")
+
+    @property
+    def adjusted_to_utc(self) -> bool:
+        return self._required(self.utc, "utc")
+
+    @property
+    def list_element(self) -> Field:
+        return self._required(self.element, "element")
+
+    @property
+    def map_key(self) -> Field:
+        return self._required(self.key, "key")
+
+    @property
+    def map_value(self) -> Field:
+        return self._required(self.value, "value")
+
     def walk(self) -> Iterator[DataType]:
         """This type, then every type nested in it, depth first."""
         yield self
@@ -90,7 +144,7 @@ class DataType:
             out["element"] = self.element.to_json()
         if self.key is not None:
             out["key"] = self.key.to_json()
-            out["value"] = self.value.to_json()
+            out["value"] = self.map_value.to_json()
         if self.kind == "struct":
             out["fields"] = [f.to_json() for f in self.fields]
         return out
@@ -113,7 +167,7 @@ class DataType:
             case "int":
                 return f"INT({self.bits}, {'signed' if self.signed else 'unsigned'})"
             case "float":
-                return {16: "FLOAT16", 32: "FLOAT", 64: "DOUBLE"}[self.bits]
+                return {16: "FLOAT16", 32: "FLOAT", 64: "DOUBLE"}[self.bit_width]
             case "decimal":
                 return f"DECIMAL({self.precision},{self.scale}) on {self.physical}"
             case "time" | "timestamp":
@@ -121,9 +175,9 @@ class DataType:
             case "fixed":
                 return f"FIXED_LEN_BYTE_ARRAY({self.length})"
             case "list":
-                return f"LIST<{self.element.type.describe()}>"
+                return f"LIST<{self.list_element.type.describe()}>"
             case "map":
-                return f"MAP<{self.key.type.describe()}, {self.value.type.describe()}>"
+                return f"MAP<{self.map_key.type.describe()}, {self.map_value.type.describe()}>"
             case "struct":
                 return "STRUCT<" + ", ".join(f"{f.name}: {f.type.describe()}" for f in self.fields) + ">"
             case _:

@@ -1,6 +1,6 @@
 """The closed vocabulary of errors raised by the reference Parquet reader and writer.
 
-DESIGN.md, 'Bad input': every reader path rejects malformed input with a specific,
+docs/architecture.md, 'Bad input': every reader path rejects malformed input with a specific,
 documented exception carrying the byte offset and what was expected; it never
 returns silently wrong data, never allocates what a corrupt length field claims
 without checking it against the bytes that remain, and never hangs.

@@ -3,7 +3,7 @@
 The reader follows the format, not our writer: it starts from the footer
 ('3 - File Format': "Readers are expected to first read the file metadata to
 find all the column chunks"), rebuilds the schema tree (``schema_tree``), reads
-every column chunk of every row group page by page (``column_chunk``: data
+every column chunk of every row group page by page (``chunk_reader``: data
 page v1 and v2, dictionary pages, every encoding, every codec, INDEX_PAGE and
 unknown page types skipped, '3.2 - Extensibility'), and assembles the records
 of each row group from the leaves' values and levels (``assembly``, '3.5 -
@@ -63,7 +63,7 @@ from reference_impl.parquet.metadata.file_layout import (
 from reference_impl.parquet.metadata.parquet_thrift import FileMetaData, RowGroup
 from reference_impl.parquet.metadata.thrift_struct import deserialize
 from reference_impl.parquet.nested.assembly import assemble_records
-from reference_impl.parquet.pages.column_chunk import ChunkData, read_column_chunk
+from reference_impl.parquet.pages.chunk_reader import ChunkData, read_column_chunk
 from reference_impl.parquet.schema.flat import ColumnSpec, column_of, is_flat
 from reference_impl.parquet.schema.nested_types import LeafHook, records_to_logical
 from reference_impl.parquet.schema.tree import LeafColumn, SchemaNode, leaf_columns, schema_tree_from_elements

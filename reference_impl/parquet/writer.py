@@ -1,6 +1,6 @@
 """Writing Parquet files: any schema tree, every encoding, codec and page layout.
 
-parquet-format-docs.txt, '3 - File Format' gives the layout written here::
+README.md, 'File format' gives the layout written here::
 
     "PAR1" | column chunks, row group by row group | FileMetaData | length | "PAR1"
 
@@ -19,7 +19,7 @@ Two entry points:
   list of values per column.
 
 Per row group, the records are shredded ('3.5 - Nested Encoding') and each leaf
-column becomes a column chunk (``column_chunk``: pages, dictionary, levels,
+column becomes a column chunk (``chunk_writer``: pages, dictionary, levels,
 compression, ColumnMetaData).
 
 Metadata written beyond the required fields: the schema exactly as the tree
@@ -33,7 +33,7 @@ parquet.thrift asks of writers that store no ColumnMetaData outside the footer.
 
 Metadata for skipping data, as WriterOptions asks: chunk statistics and size
 statistics (``chunk_statistics``, ``statistics``, ``size_statistics``), page
-header statistics and CRCs (``column_chunk``, ``checksum``), Bloom filters
+header statistics and CRCs (``chunk_writer``, ``checksum``), Bloom filters
 after all row groups or between them and the page index after the row groups
 (``footer_indexes``), and, for tests only, deliberate lies (``lies``).
 Output is deterministic: the same arguments give the same bytes (with
@@ -41,7 +41,7 @@ encryption only under the test-only ``DeterministicRandomness``).
 
 Encryption ('3.7.3 - Parquet Modular Encryption', ``WriterOptions.encryption``,
 ``encryption``): every module of an encrypted column is encrypted with its key
-as it is written (pages and headers in ``column_chunk``, page index and Bloom
+as it is written (pages and headers in ``chunk_writer``, page index and Bloom
 filters in ``footer_indexes``); at the footer, each encrypted chunk gets its
 crypto_metadata and, where '5.3' asks, its ColumnMetaData as an encrypted
 module, and the file ends with an encrypted ("PARE") or a signed plaintext
@@ -51,11 +51,12 @@ footer (``encryption.encryptor``). ``RowGroup.ordinal`` is always set then.
 from __future__ import annotations
 
 import os
-import struct
 from collections.abc import Mapping, Sequence
 from dataclasses import replace
 from typing import Any, BinaryIO
 
+from reference_impl.parquet.encodings.ieee_float import narrow_float_bits
+from reference_impl.parquet.encodings.plain import FLOAT_BITS
 from reference_impl.parquet.encodings.values import check_value_encoding
 from reference_impl.parquet.encryption.encryptor import FileEncryptor
 from reference_impl.parquet.errors import UnsupportedFeature
@@ -63,6 +64,7 @@ from reference_impl.parquet.indexes.footer_indexes import write_bloom_filters, w
 from reference_impl.parquet.lies import false_statistics
 from reference_impl.parquet.metadata.file_layout import ENCRYPTED_FOOTER_MAGIC, FOOTER_LENGTH, MAGIC
 from reference_impl.parquet.metadata.parquet_thrift import (
+    ColumnMetaData,
     ColumnOrder,
     FieldRepetitionType,
     FileMetaData,
@@ -73,7 +75,7 @@ from reference_impl.parquet.metadata.parquet_thrift import (
 )
 from reference_impl.parquet.metadata.thrift_struct import serialize
 from reference_impl.parquet.nested.shredding import shred_records
-from reference_impl.parquet.pages.column_chunk import WrittenChunk, write_column_chunk
+from reference_impl.parquet.pages.chunk_writer import WrittenChunk, write_column_chunk
 from reference_impl.parquet.schema.flat import ColumnSpec, schema_tree_of
 from reference_impl.parquet.schema.tree import LeafColumn, SchemaNode, leaf_columns, schema_tree_to_elements
 from reference_impl.parquet.writer_options import DEFAULT_CREATED_BY, WriterOptions
@@ -86,8 +88,6 @@ MAX_I32 = (1 << 31) - 1  # page sizes and value counts are i32 in PageHeader
 MAX_I16 = (1 << 15) - 1  # RowGroup.ordinal is an i16
 INT_BITS = {Type.INT32: 32, Type.INT64: 64}
 INT96_BYTES = 12
-FLOAT32 = struct.Struct("<f")
-FLOAT64 = struct.Struct("<d")
 
 Sink = BinaryIO | str | os.PathLike[str]
 
@@ -208,7 +208,7 @@ def _check_tree(tree: SchemaNode, options: WriterOptions) -> list[LeafColumn]:
         raise ValueError(f"per-column options name no column or group of the schema: {unknown}")
     for leaf in leaves:
         settings = options.for_column(leaf.dotted_path)
-        problem = check_value_encoding(settings.encoding, leaf.node.physical_type)
+        problem = check_value_encoding(settings.encoding, leaf.node.leaf_type)
         if problem:
             which = "fallback encoding" if settings.dictionary is not None else "encoding"
             raise ValueError(f"column {leaf.dotted_path}: {which} {problem}")
@@ -291,15 +291,14 @@ def value_problem(physical_type: Type, type_length: int | None, value: object) -
 
 
 def _exact_float32(value: float) -> bool:
-    """True if packing ``value`` as a float32 loses nothing (bits included, so NaN
-    payloads and -0.0 count); a value that rounds or overflows is refused rather
-    than silently changed."""
+    """True if ``value`` is the double of a FLOAT, bits included (``ieee_float``: -0.0,
+    NaN payloads and signalling NaNs count); a value that would round or overflow is
+    refused rather than silently changed."""
     try:
-        packed = FLOAT32.pack(value)
-    except OverflowError:
+        narrow_float_bits([value], FLOAT_BITS)
+    except ValueError:
         return False
-    (back,) = FLOAT32.unpack(packed)
-    return FLOAT64.pack(back) == FLOAT64.pack(value)
+    return True
 
 
 def _positive(value: int, name: str) -> int:
@@ -346,10 +345,11 @@ def _write_row_group(
         _check_leaf_values(leaf, column.values, first_record)
         crypto = encryptor.column(leaf, ordinal) if encryptor is not None else None
         chunk = write_column_chunk(out, leaf, column, options.for_column(leaf.dotted_path), crypto)
-        if "statistics" in options.lies and chunk.chunk.meta_data.statistics is not None:
-            chunk.chunk.meta_data.statistics = false_statistics(chunk.chunk.meta_data.statistics)
+        meta = _chunk_metadata(chunk)
+        if "statistics" in options.lies and meta.statistics is not None:
+            meta.statistics = false_statistics(meta.statistics)
         written.append(chunk)
-    metas = [chunk.chunk.meta_data for chunk in written]
+    metas = [_chunk_metadata(chunk) for chunk in written]
     row_group = RowGroup(
         columns=[chunk.chunk for chunk in written],
         total_byte_size=sum(meta.total_uncompressed_size for meta in metas),
@@ -360,6 +360,13 @@ def _write_row_group(
         ordinal=ordinal if ordinal <= MAX_I16 or encryptor is not None else None,
     )
     return row_group, written
+
+
+def _chunk_metadata(chunk: WrittenChunk) -> ColumnMetaData:
+    """A written chunk's ColumnMetaData, which write_column_chunk always sets."""
+    if chunk.chunk.meta_data is None:
+        raise ValueError("a written chunk without its ColumnMetaData")
+    return chunk.chunk.meta_data
 
 
 def _emit(sink: Sink, content: bytes) -> None:

@@ -2,7 +2,7 @@
 
 The knobs follow the spec's vocabulary:
 
-* value encoding (parquet-format-docs.txt, '3.7.2 - Encodings'): ``encoding``
+* value encoding (Encodings.md, 'Supported Encodings'): ``encoding``
   for every column, ``column_encodings`` per column. A dictionary encoding
   (``RLE_DICTIONARY``, or its deprecated data page v1 name ``PLAIN_DICTIONARY``)
   turns the dictionary on: "If the dictionary grows too big, whether in size or
@@ -13,12 +13,12 @@ The knobs follow the spec's vocabulary:
 * compression ('3.7.1 - Compression'): ``codec`` (``column_codecs`` per
   column) and the codec's own ``compression_level`` (applied to the columns
   whose codec has levels: GZIP, BROTLI, ZSTD, LZ4, LZ4_RAW; see ``compression``).
-* pages ('3.7 - Data Pages'; parquet.thrift ``DataPageHeader`` and
+* pages (README.md, 'Data Pages'; parquet.thrift ``DataPageHeader`` and
   ``DataPageHeaderV2``): ``page_version`` 1 or 2; ``v2_is_compressed``
   (``DataPageHeaderV2.is_compressed``); ``level_encoding`` RLE or the
   deprecated BIT_PACKED (data page v1 only: v2 levels are always RLE);
   ``page_row_limit`` (records per page) and ``page_byte_limit`` (an estimate of
-  the page's uncompressed bytes, see ``column_chunk``). Pages are only ever cut
+  the page's uncompressed bytes, see ``chunk_writer``). Pages are only ever cut
   between records (repetition level 0), as ``DataPageHeaderV2.num_rows``
   requires ("pages change on record boundaries (r = 0)").
 * row groups ('Row Group Size'): ``row_group_size`` in records.
@@ -50,6 +50,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field
 from importlib import metadata as package_metadata
 
+from reference_impl.parquet.encodings.registry import Use, encodings_for
 from reference_impl.parquet.encryption.properties import FileEncryptionProperties
 from reference_impl.parquet.metadata.parquet_thrift import CompressionCodec, Encoding
 from reference_impl.parquet.pages.compression import CODECS
@@ -72,8 +73,10 @@ def _package_version() -> str:
 # parquet.thrift 'created_by': "<Application> version <App Version> (build <App Build Hash>)".
 DEFAULT_CREATED_BY = f"columnar-conformance reference version {_package_version()}"
 
-DICTIONARY_ENCODINGS = frozenset({Encoding.PLAIN_DICTIONARY, Encoding.RLE_DICTIONARY})
-LEVEL_ENCODINGS = frozenset({Encoding.RLE, Encoding.BIT_PACKED})
+# The encodings ``encodings.registry`` implements for each place in a page.
+DICTIONARY_ENCODINGS = encodings_for(Use.DICTIONARY_INDICES)
+VALUE_ENCODINGS = encodings_for(Use.VALUES)
+LEVEL_ENCODINGS = encodings_for(Use.LEVELS)
 PAGE_VERSIONS = (1, 2)
 BLOOM_FILTER_PLACEMENTS = ("after_row_groups", "between_row_groups")
 DEFAULT_BLOOM_FILTER_FPP = 0.01
@@ -180,12 +183,9 @@ class WriterOptions:
         for codec in (self.codec, *self.column_codecs.values()):
             if codec not in CODECS:
                 raise ValueError(f"no compression codec {codec.name} in this implementation")
-        if self.fallback_encoding in DICTIONARY_ENCODINGS:
-            raise ValueError("fallback_encoding must be a non-dictionary encoding")
+        self._check_encodings()
         if self.page_version not in PAGE_VERSIONS:
             raise ValueError(f"page_version must be 1 or 2, got {self.page_version!r}")
-        if self.level_encoding not in LEVEL_ENCODINGS:
-            raise ValueError(f"level_encoding must be RLE or BIT_PACKED, got {self.level_encoding.name}")
         if self.level_encoding == Encoding.BIT_PACKED and self.page_version != 1:
             raise ValueError("BIT_PACKED levels exist only in data page v1 (v2 levels are always RLE)")
         for name in ("dictionary_size_limit", "page_row_limit", "page_byte_limit", "row_group_size",
@@ -203,6 +203,20 @@ class WriterOptions:
         for key, value in (self.key_value_metadata or {}).items():
             if not isinstance(key, str) or not (value is None or isinstance(value, str)):
                 raise ValueError(f"key_value_metadata must map str to str, got {key!r}: {value!r}")
+
+    def _check_encodings(self) -> None:
+        """Each encoding where the registry allows and implements it; which physical
+        types it applies to is checked per column by the writer, which knows the schema."""
+        named = {"encoding": self.encoding}
+        named |= {f"column_encodings[{path!r}]": value for path, value in self.column_encodings.items()}
+        for what, encoding in named.items():
+            if encoding not in VALUE_ENCODINGS | DICTIONARY_ENCODINGS:
+                raise ValueError(f"{what}: {encoding.name} is not a value encoding this writer implements")
+        if self.fallback_encoding not in VALUE_ENCODINGS:
+            fallback = self.fallback_encoding.name
+            raise ValueError(f"fallback_encoding must be a non-dictionary value encoding, not {fallback}")
+        if self.level_encoding not in LEVEL_ENCODINGS:
+            raise ValueError(f"level_encoding must be RLE or BIT_PACKED, got {self.level_encoding.name}")
 
     def _check_metadata_options(self) -> None:
         if not 0.0 < self.bloom_filter_fpp < 1.0:

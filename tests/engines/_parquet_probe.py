@@ -3,7 +3,8 @@
 A deliberately small, independent Thrift compact-protocol walker (parquet.thrift
 `FileMetaData`, `PageHeader`), so the adapter tests do not depend on the engine
 under test nor on the reference implementation being built alongside. Writers do
-not always list every encoding in `ColumnMetaData.encodings` (ENGINE-NOTES.md),
+not always list every encoding in `ColumnMetaData.encodings` (docs/engine-notes.md,
+'Reading what a writer wrote'),
 hence the page headers.
 """
 

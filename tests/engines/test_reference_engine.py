@@ -240,7 +240,7 @@ def test_a_legacy_list_cannot_hold_nullable_elements():
 
 
 def test_variant_is_its_annotated_group_of_two_required_binaries(tmp_path):
-    """LogicalTypes.md, VARIANT: the unshredded representation."""
+    """LogicalTypes.md, 'VARIANT': the unshredded representation."""
     case = single_column_case(T.variant(), [(b"\x01\x00\x00", b"\x0c\x2a"), None])
     assert _schema_of(case, tmp_path) == [
         ("value", OPT, 2, None, "VARIANT"),

@@ -2,7 +2,7 @@
 
 Every bad file is rejected by the reference reader with exactly its documented
 error class from the closed vocabulary of ``reference_impl/parquet/errors.py``,
-with the byte offset every reader-side error carries (DESIGN.md, 'Bad input'),
+with the byte offset every reader-side error carries (docs/architecture.md, 'Bad input'),
 within a small time budget (no hang, no allocation a corrupt length claims).
 Generation is deterministic, each fault is really there, and the files
 written and the catalogue match one to one (a ratchet).
@@ -26,9 +26,6 @@ READ_BUDGET_SECONDS = 10
 GENERATION_BUDGET_SECONDS = 120
 REPOSITORY = Path(__file__).resolve().parents[2]
 ENTRIES = bad_files()
-SPEC_FILES = ("parquet-format-docs.txt", "parquet.thrift", "LogicalTypes.md")
-
-
 def _by_id(entry: BadFile) -> str:
     return entry.id
 
@@ -64,7 +61,8 @@ def test_the_catalogue_is_well_formed() -> None:
     assert len({file_name(entry) for entry in ENTRIES}) == len(ids)
     for entry in ENTRIES:
         assert entry.error_class in errors.__all__ and entry.error_class != "ParquetError"
-        assert entry.spec and all(section.split(":")[0] in SPEC_FILES for section in entry.spec)
+        # that each section exists is tests/specs/test_citations.py's check
+        assert entry.spec
         assert entry.fault.endswith(".")
 
 

@@ -24,7 +24,7 @@ from conformance.golden.corpus import (
 from conformance.golden.manifest import check_manifest
 from conformance.golden.paths import CASES_DIR, EXPECTED
 from conformance.golden.verify import check_corpus
-from conformance.matrix.execute import sha256_of
+from conformance.matrix.cells import sha256_of
 
 CASE = case_by_id("physical/int32-required")
 

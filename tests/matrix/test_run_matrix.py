@@ -6,7 +6,7 @@ import duckdb
 import pyarrow.parquet as pq
 import pytest
 
-from conformance.matrix import RunConfig, run_matrix
+from conformance.matrix.run import RunConfig, run_matrix
 from conformance.report import exit_code, write_reports
 
 CRASHING = "tests.support.crashing_engine:CrashingEngine"
@@ -24,7 +24,7 @@ def run(spark, tmp_path_factory):
                        readers=["reference", "spark", CRASHING],
                        case_globs=[*CASES, f"bad/{BAD_FILE}"], timeout_s=10)
     progress = []
-    result = run_matrix(config, lambda done, total: progress.append((done, total)))
+    result = run_matrix(config, lambda done, total, counts: progress.append((done, total, dict(counts))))
     return result, progress
 
 
@@ -36,7 +36,10 @@ def test_every_cell_is_recorded(run):
     result, progress = run
     # 4 cases x 2 writers x (1 write + 3 reads + the validator's check) + 1 bad file x 3 readers
     assert len(result.records) == 4 * 2 * 5 + 3
-    assert progress[-1] == (43, 43)
+    done, total, counts = progress[-1]
+    assert (done, total) == (43, 43)
+    assert counts == {outcome: sum(r["outcome"] == outcome for r in result.records)
+                      for outcome in {r["outcome"] for r in result.records}}
 
 
 def test_every_reader_reads_the_selected_bad_file(run):

@@ -21,11 +21,15 @@ another; the count is kept). A failing cell (mismatch, error) is a finding:
 * new, in a hunt that does not shrink (the ``ci`` profile): the hunt keeps the
   first failing example per kind and goes on drawing, so one engine bug does not
   end the pair's examples.
+
+Progress goes to stderr as in a run without a terminal (`conformance.matrix.progress`):
+a line of the examples and their counts every interval, and a last one at `close`.
 """
 
 from __future__ import annotations
 
 import os
+import sys
 from collections import Counter
 from dataclasses import dataclass
 from datetime import UTC, datetime
@@ -42,11 +46,18 @@ from conformance.golden.regressions import (
     saved_kinds,
     signature,
 )
-from conformance.matrix.cells import EngineInfo, read_request, with_definition, write_request
-from conformance.matrix.execute import run_cell
+from conformance.matrix.cell_runner import run_in_driver
+from conformance.matrix.cells import (
+    EngineInfo,
+    engine_info,
+    new_run_id,
+    read_request,
+    with_definition,
+    write_request,
+)
 from conformance.matrix.isolation import DEFAULT_TIMEOUT_S, IsolatedRunner
+from conformance.matrix.progress import ProgressLines, default_interval_s
 from conformance.matrix.results import CellLog
-from conformance.matrix.run import engine_info, new_run_id
 
 PAIRS_ENV = "CONFORMANCE_PROPERTY_PAIRS"  # e.g. "reference:pyarrow,pyarrow:reference"
 RESULTS_ENV = "CONFORMANCE_PROPERTY_RESULTS"  # a run directory for cells/*.jsonl and files/
@@ -121,11 +132,15 @@ class Hunt:
         self.save_to = save_to or corpus  # where new regressions go
         self.shrink = shrink
         self.run_id = new_run_id()
+        self.cell_timeout_s = cell_timeout_s
         self.isolated = IsolatedRunner(self.workdir, cell_timeout_s)
         self.log = CellLog(results, f"property-{writer}-{reader}-{os.getpid()}") if results else None
         self.known = saved_kinds(corpus)
         self.counts: Counter[str] = Counter()
         self.failures: dict[type[AssertionError], Failure] = {}
+        self.progress = ProgressLines(sys.stderr, default_interval_s(), unit="examples",
+                                      label=f"hunt {writer}->{reader}")
+        self.progress.start()
 
     def supports(self, tag: str) -> bool:
         """Whether the writer declares it writes, and the reader that it reads, feature `tag`."""
@@ -133,6 +148,12 @@ class Hunt:
 
     def check(self, case: Case) -> None:
         """Run one example through the pair; raise for a new finding when shrinking."""
+        try:
+            self._check(case)
+        finally:
+            self.progress.update(self.counts.total(), None, self.counts)
+
+    def _check(self, case: Case) -> None:
         if (self.writer.capabilities.write_gap(case.write_features)
                 or self.reader.capabilities.read_gap(case.features)):
             self.counts["declared unsupported"] += 1
@@ -168,7 +189,7 @@ class Hunt:
     def _cell(self, request: dict, case: Case, engine: EngineInfo) -> dict:
         request = with_definition(request, case)
         record = (self.isolated.run(request) if engine.isolated
-                  else run_cell(request, self.workdir))
+                  else run_in_driver(request, self.workdir, self.cell_timeout_s))
         if self.log is not None:
             self.log.append(record)
         return record
@@ -194,5 +215,6 @@ class Hunt:
 
     def close(self) -> None:
         self.isolated.close()
+        self.progress.close()
         if self.log is not None:
             self.log.close()

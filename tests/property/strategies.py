@@ -1,10 +1,10 @@
 """Hypothesis strategies for whole conformance cases (issue 6 item 4).
 
 A case is drawn in the order its constraints flow: the value encoding first (it
-decides which physical types the leaves may have, parquet-format-docs.txt
-"Encodings"; `WriteOptions.encoding` applies to every column, so every leaf must
+decides which physical types the leaves may have, Encodings.md
+'Supported Encodings'; `WriteOptions.encoding` applies to every column, so every leaf must
 take it), the nested style next (the legacy list layouts hold required scalar
-elements only, LogicalTypes.md "Lists, Backward-compatibility rules"), then the
+elements only, LogicalTypes.md 'Lists', 'Backward-compatibility rules'), then the
 schema (any nesting of LIST, MAP and struct over every canonical type), the rows
 (edge-biased, `tests.support.strategies.values`) and the remaining write options
 (codec, page version, level encoding, page and row group sizes, dictionary fallback).
@@ -27,6 +27,7 @@ from conformance.golden.regressions import regression_id
 from conformance.values import DataType, Field, Schema
 from conformance.values import types as T
 from reference_impl.parquet.encodings.values import APPLIES_TO
+from reference_impl.parquet.metadata.parquet_thrift import Encoding
 from tests.support.strategies import SCALAR_TYPES_BY_PHYSICAL, scalar_types_on, values
 
 AREA = "property"
@@ -47,14 +48,7 @@ ENCODING_PHYSICAL = {
 assert set(ENCODING_PHYSICAL) == {*ENCODINGS, None}, "an encoding without a strategy"
 
 # Spec sections a case exercises, by encoding (those the catalogue's encoding cases cite).
-ENCODING_SPEC = {
-    "PLAIN": encoding_cases.SPEC_PLAIN, "PLAIN_DICTIONARY": encoding_cases.SPEC_DICTIONARY,
-    "RLE_DICTIONARY": encoding_cases.SPEC_DICTIONARY, "RLE": encoding_cases.SPEC_RLE,
-    "DELTA_BINARY_PACKED": encoding_cases.SPEC_DELTA,
-    "DELTA_LENGTH_BYTE_ARRAY": encoding_cases.SPEC_DELTA_LENGTH,
-    "DELTA_BYTE_ARRAY": encoding_cases.SPEC_DELTA_STRINGS,
-    "BYTE_STREAM_SPLIT": encoding_cases.SPEC_BYTE_STREAM_SPLIT,
-}
+ENCODING_SPEC = {name: encoding_cases.spec_entry(Encoding[name]) for name in ENCODINGS}
 KIND_SPEC = {
     "list": "LogicalTypes.md: Lists", "map": "LogicalTypes.md: Maps",
     "struct": "LogicalTypes.md: Nested Types", "int96": "parquet.thrift: enum Type (INT96, deprecated)",
@@ -207,7 +201,7 @@ def spec_sections(schema: Schema, options: WriteOptions) -> tuple[str, ...]:
     if options.page_version == 2:
         sections.append("parquet.thrift: struct DataPageHeaderV2")
     if options.level_encoding == "BIT_PACKED":
-        sections.append(encoding_cases.SPEC_BIT_PACKED)
+        sections.append(encoding_cases.spec_entry(Encoding.BIT_PACKED))
     types = {t for f in schema for t in f.type.walk()}
     sections += sorted({_kind_spec(t) for t in types} - {None})
     if any(f.nullable or f.type.is_nested for f in schema):

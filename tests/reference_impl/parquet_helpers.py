@@ -95,8 +95,9 @@ def values_of(thrift_type: ThriftType, *, unknown_enums: bool = True) -> st.Sear
         known = st.sampled_from(list(thrift_type.enum_class))
         if not unknown_enums:
             return known
-        # Values from a newer spec must survive as plain ints.
-        unknown = st.integers(-(1 << 31), (1 << 31) - 1).filter(
+        # Values from a newer spec must survive as plain ints; a negative one can be
+        # from no version and is CorruptMetadata (docs/unknown-enum-values.md).
+        unknown = st.integers(0, (1 << 31) - 1).filter(
             lambda v: v not in {int(m) for m in thrift_type.enum_class}
         )
         return st.one_of(known, unknown)

@@ -1,4 +1,4 @@
-"""Split-block Bloom filters (parquet-format-docs.txt '3.6 - Bloom Filter').
+"""Split-block Bloom filters (BloomFilter.md, 'Technical Approach').
 
 The algorithm is checked three ways: by hand against the spec's pseudocode,
 against a literal transcription of that pseudocode, and byte for byte against

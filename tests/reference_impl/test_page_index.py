@@ -1,4 +1,4 @@
-"""The page index (parquet-format-docs.txt '3.9 - Page Index'; parquet.thrift ColumnIndex, OffsetIndex)."""
+"""The page index (PageIndex.md; parquet.thrift ColumnIndex, OffsetIndex)."""
 
 from __future__ import annotations
 

@@ -1,6 +1,6 @@
 """Malformed files: every reader path raises the specific error class with the
 byte offset, never wrong data, never another exception, never a hang
-(DESIGN.md, 'Bad input')."""
+(docs/architecture.md, 'Bad input')."""
 
 from __future__ import annotations
 

@@ -1,5 +1,6 @@
 """The Thrift Compact Protocol codec: varints, zigzag, headers, every type,
-skipping, and refusal of malformed input (thrift-compact-protocol.md)."""
+skipping, and refusal of malformed input (apache/thrift
+doc/specs/thrift-compact-protocol.md)."""
 
 from __future__ import annotations
 
@@ -98,7 +99,7 @@ class RequiredPair(ThriftStruct):
 
 
 def test_uleb128_example_from_the_spec() -> None:
-    # thrift-compact-protocol.md: "the integer 50399 is encoded as ... 0xDF 0x89 0x03"
+    # apache/thrift doc/specs/thrift-compact-protocol.md: "the integer 50399 is encoded as ... 0xDF 0x89 0x03"
     assert encode_uleb128(50399) == bytes([0xDF, 0x89, 0x03])
     assert decode_uleb128(b"\xdf\x89\x03", 0, 3, bits=32, error=CorruptThrift, what="x") == (
         50399,

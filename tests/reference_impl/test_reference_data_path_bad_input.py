@@ -1,6 +1,6 @@
 """Malformed pages on the whole data path (levels, dictionaries, v2 pages,
 compression, nesting): each is a specific ParquetError with the byte offset,
-the column path, the row group and the page ordinal (DESIGN.md, 'Bad input')."""
+the column path, the row group and the page ordinal (docs/architecture.md, 'Bad input')."""
 
 from __future__ import annotations
 
@@ -255,8 +255,8 @@ def test_damage_anywhere_stays_in_the_error_vocabulary(which: int, seed: int, no
 
 
 def test_a_page_of_more_entries_than_the_reader_materialises() -> None:
-    """A resource limit (column_chunk.MAX_PAGE_ENTRIES): one RLE run can claim any count."""
-    from reference_impl.parquet.pages.column_chunk import MAX_PAGE_ENTRIES
+    """A resource limit (chunk_reader.MAX_PAGE_ENTRIES): one RLE run can claim any count."""
+    from reference_impl.parquet.pages.chunk_reader import MAX_PAGE_ENTRIES
 
     count = MAX_PAGE_ENTRIES + 1
     body = encode_rle_hybrid_length_prefixed([0] * 8, 1)  # the run's length is never trusted

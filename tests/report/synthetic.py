@@ -82,6 +82,7 @@ def synthetic_rows() -> list[dict]:
 
 
 EXPECTED_COUNTS = {
+    "harness-error": 0,
     "crash": 1,
     "timeout": 1,
     "error": 2,

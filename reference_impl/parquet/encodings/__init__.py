@@ -1,8 +1,8 @@
 """Every Parquet encoding, one module each, read and write.
 
-parquet-format-docs.txt, '3.7.2 - Encodings', and parquet.thrift, ``enum
-Encoding``. Each module cites its section, restates the grammar, and has the
-same shape::
+Encodings.md, 'Supported Encodings' and 'Deprecated Encodings', and
+parquet.thrift, ``enum Encoding``. Each module cites its section, restates the
+grammar, and has the same shape::
 
     encode_<name>(values, *, <parameters>) -> bytes
     decode_<name>(data, count, *, <parameters>, start=0, end=None, base_offset=0)
@@ -16,11 +16,15 @@ for malformed values, or
 :class:`~reference_impl.parquet.errors.InvalidLevelData` for malformed levels,
 with the file offset ``base_offset + position`` of the problem.
 
+Which encoding may appear where, on which physical types, and which module
+implements it is one table, ``registry.ENCODINGS`` (docs/encodings.md is
+generated from it); ``values`` dispatches a data page's values through it,
+``dictionary`` holds the dictionary page and its indices. Modules:
+
 ========================  =====  ===========================================
 encoding                  value  module
 ========================  =====  ===========================================
 PLAIN                     0      plain
-(GROUP_VAR_INT)           (1)    never used; commented out in parquet.thrift
 PLAIN_DICTIONARY          2      dictionary_indices (deprecated; the data page
                                  format is RLE_DICTIONARY's; its dictionary
                                  page is PLAIN)
@@ -28,14 +32,15 @@ RLE                       3      rle_hybrid (levels), rle_boolean (BOOLEAN
                                  values); the hybrid's LSB-first bit order is
                                  in bit_packing
 BIT_PACKED                4      bit_packed (deprecated; levels only, MSB first)
-DELTA_BINARY_PACKED       5      delta_binary_packed (INT32, INT64)
-DELTA_LENGTH_BYTE_ARRAY   6      delta_length_byte_array (BYTE_ARRAY)
-DELTA_BYTE_ARRAY          7      delta_byte_array (BYTE_ARRAY,
-                                 FIXED_LEN_BYTE_ARRAY)
+DELTA_BINARY_PACKED       5      delta_binary_packed
+DELTA_LENGTH_BYTE_ARRAY   6      delta_length_byte_array
+DELTA_BYTE_ARRAY          7      delta_byte_array
 RLE_DICTIONARY            8      dictionary_indices
-BYTE_STREAM_SPLIT         9      byte_stream_split (FLOAT, DOUBLE, INT32,
-                                 INT64, FIXED_LEN_BYTE_ARRAY)
+BYTE_STREAM_SPLIT         9      byte_stream_split
 ========================  =====  ===========================================
+
+GROUP_VAR_INT (1, never used) and ALP (10, in Preview) are rows of the table
+without a module: a page in either is UnsupportedFeature.
 
 ``_cursor`` is the bounded reader the decoders share (every read checked
 against the end of the range, every error with its offset).

@@ -1,6 +1,6 @@
 """A bounded read position over one byte range, shared by the decoders of this package.
 
-DESIGN.md, 'Bad input': a decoder rejects malformed input with a specific
+docs/architecture.md, 'Bad input': a decoder rejects malformed input with a specific
 exception that carries the byte offset and says what was expected; it never
 reads past the range it was given and never trusts a length before checking it
 against the bytes that remain. Every read below goes through :class:`Cursor`,

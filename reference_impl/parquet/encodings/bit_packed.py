@@ -1,6 +1,6 @@
 """BIT_PACKED (= 4, deprecated): levels bit packed back to back, most significant bit first.
 
-parquet-format-docs.txt, '3.7.2 - Encodings', "Bit-packed (Deprecated)
+Encodings.md, "Bit-packed (Deprecated)
 (BIT_PACKED = 4)": "Each value is encoded back to back using a fixed width.
 There is no padding between values (except for the last byte, which is padded
 with 0s)." and "this implementation packs values from the most significant bit

@@ -1,6 +1,6 @@
 """Bit packing in the order of the RLE/bit-packing hybrid (and of DELTA_BINARY_PACKED).
 
-parquet-format-docs.txt, 'Run Length Encoding / Bit-Packing Hybrid (RLE = 3)',
+Encodings.md, 'Run Length Encoding / Bit-Packing Hybrid (RLE = 3)',
 note 1: "The values are packed from the least significant bit of each byte to
 the most significant bit, though the order of the bits in each value remains in
 the usual order of most significant to least significant."
@@ -59,10 +59,10 @@ def unpack_bits(data: bytes | memoryview, bit_width: int, count: int) -> np.ndar
         raise ValueError(f"{count} values of {bit_width} bits need {needed} bytes, got {len(data)}")
     packed = np.frombuffer(data, dtype=np.uint8, count=needed)
     bits = np.unpackbits(packed, count=count * bit_width, bitorder="little")
-    bits = bits.reshape(count, bit_width).astype(np.uint64)
+    rows = bits.reshape(count, bit_width).astype(np.uint64)  # row i: value i's bits, LSB first
     weights = np.left_shift(np.uint64(1), np.arange(bit_width, dtype=np.uint64))
     # Sum of bit * 2**j; the bits are disjoint so the sum cannot overflow 64 bits.
-    return (bits * weights).sum(axis=1, dtype=np.uint64)
+    return (rows * weights).sum(axis=1, dtype=np.uint64)
 
 
 def _check_width(bit_width: int) -> None:

@@ -1,6 +1,6 @@
 """BYTE_STREAM_SPLIT (= 9): byte k of every value goes to stream k.
 
-parquet-format-docs.txt, '3.7.2 - Encodings', "Byte Stream Split:
+Encodings.md, "Byte Stream Split:
 (BYTE_STREAM_SPLIT = 9)". The seed copy lists FLOAT and DOUBLE; the current
 spec (parquet-format 2.11, Encodings.md) adds INT32, INT64 and
 FIXED_LEN_BYTE_ARRAY, with K the type's width (``type_length`` for
@@ -20,32 +20,27 @@ The spec's example: floats with raw bytes ``AA BB CC DD``, ``00 11 22 33``,
 ``A3 B4 C5 D6`` become ``AA 00 A3 BB 11 B4 CC 22 C5 DD 33 D6``.
 
 Viewed as a K x N byte matrix this is a transpose, which numpy does in one step
-each way. Numeric values are numpy arrays of little-endian ``float32``,
-``float64``, ``int32`` or ``int64`` (bits exactly preserved, NaN payloads
-included); FIXED_LEN_BYTE_ARRAY values are ``bytes``.
+each way. The bytes of a numeric value are its PLAIN bytes, so values are those
+of ``plain``: Python ``int`` and ``float``, a FLOAT with every bit kept (NaN
+payloads and signalling NaNs included); FIXED_LEN_BYTE_ARRAY values are
+``bytes``.
 """
 
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
+from typing import cast
 
 import numpy as np
 
 from reference_impl.parquet.encodings._cursor import Cursor
+from reference_impl.parquet.encodings.plain import NUMERIC_DTYPES, numeric_array, numeric_values
 from reference_impl.parquet.errors import CorruptPage
 from reference_impl.parquet.metadata.parquet_thrift import Type
 
 __all__ = ["decode_byte_stream_split", "encode_byte_stream_split"]
 
 ENCODING = "BYTE_STREAM_SPLIT"
-# The numeric types and their little-endian element types; the stream count K
-# is the element size.
-NUMERIC_DTYPES = {
-    Type.FLOAT: np.dtype("<f4"),
-    Type.DOUBLE: np.dtype("<f8"),
-    Type.INT32: np.dtype("<i4"),
-    Type.INT64: np.dtype("<i8"),
-}
 
 
 def encode_byte_stream_split(
@@ -54,12 +49,13 @@ def encode_byte_stream_split(
     """Encode FLOAT, DOUBLE, INT32, INT64 or FIXED_LEN_BYTE_ARRAY(``type_length``) values."""
     width = _value_width(physical_type, type_length, ValueError)
     if physical_type in NUMERIC_DTYPES:
-        rows = np.ascontiguousarray(values, dtype=NUMERIC_DTYPES[physical_type]).view(np.uint8)
+        rows = np.ascontiguousarray(numeric_array(physical_type, values)).view(np.uint8)
     else:
-        for index, value in enumerate(values):
+        fixed = cast(Sequence[bytes], values)  # FIXED_LEN_BYTE_ARRAY values are bytes
+        for index, value in enumerate(fixed):
             if len(value) != width:
                 raise ValueError(f"value {index} has {len(value)} bytes, expected {width}")
-        rows = np.frombuffer(b"".join(bytes(value) for value in values), dtype=np.uint8)
+        rows = np.frombuffer(b"".join(bytes(value) for value in fixed), dtype=np.uint8)
     # Row i holds the bytes of value i; its transpose, row by row, is the streams.
     return rows.reshape(-1, width).T.tobytes()
 
@@ -73,12 +69,8 @@ def decode_byte_stream_split(
     start: int = 0,
     end: int | None = None,
     base_offset: int = 0,
-) -> tuple[np.ndarray | list[bytes], int]:
-    """Decode ``count`` values from the whole of ``data[start:end]``.
-
-    Returns a numpy array (numeric types) or a list of ``bytes``
-    (FIXED_LEN_BYTE_ARRAY), and ``end``.
-    """
+) -> tuple[list[object], int]:
+    """Decode ``count`` values from the whole of ``data[start:end]``; returns them and ``end``."""
     cursor = Cursor(data, start, end, base_offset=base_offset, error=CorruptPage, encoding=ENCODING)
     cursor.check_count(count)
     width = _value_width(physical_type, type_length, cursor.fail)
@@ -96,9 +88,11 @@ def decode_byte_stream_split(
     streams = np.frombuffer(cursor.take(size, f"{count} values"), dtype=np.uint8).reshape(width, count)
     rows = np.ascontiguousarray(streams.T)  # row i: the bytes of value i again
     if physical_type in NUMERIC_DTYPES:
-        return rows.view(NUMERIC_DTYPES[physical_type]).reshape(count), cursor.position
+        numbers = rows.view(NUMERIC_DTYPES[physical_type]).reshape(count)
+        return numeric_values(physical_type, numbers), cursor.position
     flat = rows.tobytes()
-    return [flat[at : at + width] for at in range(0, len(flat), width)], cursor.position
+    fixed: list[object] = [flat[at : at + width] for at in range(0, len(flat), width)]
+    return fixed, cursor.position
 
 
 def _value_width(physical_type: Type, type_length: int | None, error: Callable[[str], Exception]) -> int:

@@ -1,6 +1,6 @@
 """DELTA_BINARY_PACKED (= 5): integers as deltas, bit packed per miniblock.
 
-parquet-format-docs.txt, '3.7.2 - Encodings', "Delta Encoding
+Encodings.md, "Delta Encoding
 (DELTA_BINARY_PACKED = 5)". Supported types: INT32, INT64. The grammar::
 
     delta-binary-packed := <header> <block>*

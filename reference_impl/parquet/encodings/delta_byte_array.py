@@ -1,6 +1,6 @@
 """DELTA_BYTE_ARRAY (= 7): front compression, each value as (prefix length, suffix).
 
-parquet-format-docs.txt, '3.7.2 - Encodings', "Delta Strings:
+Encodings.md, "Delta Strings:
 (DELTA_BYTE_ARRAY = 7)". Supported types: BYTE_ARRAY, FIXED_LEN_BYTE_ARRAY.
 The grammar::
 
@@ -74,14 +74,15 @@ def encode_delta_byte_array(
         prefix_lengths.append(shared)
         suffixes.append(value[shared:])
         previous = value
-    sizes = {
-        "block_size": block_size,
-        "miniblocks_per_block": miniblocks_per_block,
-        "allow_example_sizes": allow_example_sizes,
-    }
-    return encode_delta_binary_packed(prefix_lengths, bits=LENGTH_BITS, **sizes) + (
-        encode_delta_length_byte_array(suffixes, **sizes)
+    prefix_lengths_part = encode_delta_binary_packed(
+        prefix_lengths, bits=LENGTH_BITS, block_size=block_size,
+        miniblocks_per_block=miniblocks_per_block, allow_example_sizes=allow_example_sizes,
     )
+    suffixes_part = encode_delta_length_byte_array(
+        suffixes, block_size=block_size, miniblocks_per_block=miniblocks_per_block,
+        allow_example_sizes=allow_example_sizes,
+    )
+    return prefix_lengths_part + suffixes_part
 
 
 def _common_prefix_length(previous: bytes, value: bytes) -> int:
@@ -109,14 +110,15 @@ def decode_delta_byte_array(
     cursor = Cursor(data, start, end, base_offset=base_offset, error=CorruptPage, encoding=ENCODING)
     if type_length is not None and type_length < 1:
         raise cursor.fail(f"FIXED_LEN_BYTE_ARRAY needs a positive type_length, got {type_length}")
-    positions = {"end": end, "base_offset": base_offset, "allow_example_sizes": allow_example_sizes}
     with errors_prefixed(f"{ENCODING} prefix lengths"):
         prefix_lengths, suffixes_start = decode_delta_binary_packed(
-            data, count, bits=LENGTH_BITS, start=start, **positions
+            data, count, bits=LENGTH_BITS, start=start, end=end, base_offset=base_offset,
+            allow_example_sizes=allow_example_sizes,
         )
     with errors_prefixed(f"{ENCODING} suffixes"):
         suffixes, suffixes_end = decode_delta_length_byte_array(
-            data, count, start=suffixes_start, **positions
+            data, count, start=suffixes_start, end=end, base_offset=base_offset,
+            allow_example_sizes=allow_example_sizes,
         )
     values: list[bytes] = []
     previous = b""

@@ -1,6 +1,6 @@
 """DELTA_LENGTH_BYTE_ARRAY (= 6): all the lengths first, then all the bytes.
 
-parquet-format-docs.txt, '3.7.2 - Encodings', "Delta-length byte array:
+Encodings.md, "Delta-length byte array:
 (DELTA_LENGTH_BYTE_ARRAY = 6)". Supported types: BYTE_ARRAY. The grammar::
 
     delta-length-byte-array := <Delta Encoded Lengths> <Byte Array Data>

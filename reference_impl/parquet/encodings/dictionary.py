@@ -1,7 +1,7 @@
 """Dictionary encoding: the dictionary of a column chunk, its page, its indices.
 
-Spec: parquet-format-docs.txt, '3.7.2 - Encodings', 'Dictionary Encoding
-(PLAIN_DICTIONARY = 2 and RLE_DICTIONARY = 8)': "The dictionary encoding
+Spec: Encodings.md, 'Dictionary Encoding (PLAIN_DICTIONARY = 2 and
+RLE_DICTIONARY = 8)': "The dictionary encoding
 builds a dictionary of values encountered in a given column. The dictionary
 will be stored in a dictionary page per column chunk. [...] If the dictionary
 grows too big, whether in size or number of distinct values, the encoding will
@@ -18,7 +18,8 @@ past its limit. Two values are the same entry when their PLAIN bytes are equal
 (floats by bit pattern: -0.0 and 0.0 are two entries, a NaN one per payload).
 
 Reading: :func:`decode_dictionary_page` decodes the entries (PLAIN, whether the
-page says PLAIN or, as version 1 writers do, PLAIN_DICTIONARY);
+page says PLAIN or, as version 1 writers do, PLAIN_DICTIONARY: the encodings
+``registry`` allows on a dictionary page);
 :func:`lookup` turns a data page's indices into values, every index checked
 against the dictionary size by the index decoder.
 """
@@ -35,21 +36,18 @@ from reference_impl.parquet.encodings.dictionary_indices import (
     encode_dictionary_indices,
 )
 from reference_impl.parquet.encodings.plain import decode_plain, encode_plain
+from reference_impl.parquet.encodings.registry import Use, checked_row
 from reference_impl.parquet.encodings.rle_hybrid import bit_width_for
 from reference_impl.parquet.errors import CorruptPage
 from reference_impl.parquet.metadata.parquet_thrift import Encoding, Type
 
 __all__ = [
-    "DICTIONARY_PAGE_ENCODINGS",
     "DictionaryBuilder",
     "decode_dictionary_page",
     "encode_indices",
     "lookup",
 ]
 
-# "Prefer using RLE_DICTIONARY in a data page and PLAIN in a dictionary page";
-# PLAIN_DICTIONARY is what format version 1 writers put on both.
-DICTIONARY_PAGE_ENCODINGS = (Encoding.PLAIN, Encoding.PLAIN_DICTIONARY)
 FIXED_WIDTHS = {Type.INT32: 4, Type.INT64: 8, Type.INT96: 12, Type.FLOAT: 4, Type.DOUBLE: 8}
 BYTE_ARRAY_LENGTH_PREFIX = 4
 DOUBLE = struct.Struct("<d")
@@ -133,13 +131,12 @@ def decode_dictionary_page(
     end: int,
     base_offset: int = 0,
 ) -> list[object]:
-    """The ``num_values`` entries of a dictionary page held in ``data[start:end]``."""
-    if encoding not in DICTIONARY_PAGE_ENCODINGS:
-        raise CorruptPage(
-            f"dictionary page in encoding {getattr(encoding, 'name', encoding)}: the entries of a "
-            f"dictionary page are PLAIN (or PLAIN_DICTIONARY, its version 1 name)",
-            base_offset + start,
-        )
+    """The ``num_values`` entries of a dictionary page held in ``data[start:end]``.
+
+    Its encoding is PLAIN, or PLAIN_DICTIONARY as version 1 writers name it ("use
+    [...] PLAIN in a dictionary page for new Parquet files"); any other is
+    :class:`CorruptPage`, an unknown one :class:`UnsupportedFeature`."""
+    checked_row(encoding, Use.DICTIONARY_PAGE, None, base_offset + start, what="dictionary page")
     if num_values < 0:
         raise CorruptPage(f"dictionary page with {num_values} entries", base_offset + start)
     values, _ = decode_plain(

@@ -1,10 +1,10 @@
 """RLE_DICTIONARY (= 8) and PLAIN_DICTIONARY (= 2): dictionary indices in a data page.
 
-parquet-format-docs.txt, '3.7.2 - Encodings', "Dictionary Encoding
+Encodings.md, "Dictionary Encoding
 (PLAIN_DICTIONARY = 2 and RLE_DICTIONARY = 8)": "Data page format: the bit
 width used to encode the entry ids stored as 1 byte (max bit width = 32),
-followed by the values encoded using RLE/Bit packed described above (with the
-given bit width)." The spec's table says dictionary indices never have the
+followed by the values encoded using the RLE/Bit-Packing described above
+(with the given bit width)." The spec's table says dictionary indices never have the
 4-byte length prefix. The grammar::
 
     dictionary-indices := <bit width> <encoded-data>
@@ -12,8 +12,8 @@ given bit width)." The spec's table says dictionary indices never have the
     encoded-data       := the RLE/bit-packing hybrid runs (:mod:`.rle_hybrid`)
 
 The two enum values share this data page format; PLAIN_DICTIONARY is
-deprecated ("Prefer using RLE_DICTIONARY in a data page and PLAIN in a
-dictionary page"). The dictionary page itself is PLAIN (:mod:`.plain`).
+deprecated ("use `RLE_DICTIONARY` in a data page and `PLAIN` in a dictionary
+page for new Parquet files"). The dictionary page itself is PLAIN (:mod:`.plain`).
 
 Every index must name a dictionary entry: an index at or beyond the dictionary
 size is :class:`CorruptPage`, with the offset of the byte holding it (the

@@ -1,6 +1,6 @@
 """PLAIN encoding: values stored back to back.
 
-parquet-format-docs.txt, '3.7.2 - Encodings', 'Plain: (PLAIN = 0)':
+Encodings.md, 'Plain: (PLAIN = 0)':
 
     BOOLEAN: Bit Packed, LSB first
     INT32: 4 bytes little endian
@@ -13,9 +13,10 @@ parquet-format-docs.txt, '3.7.2 - Encodings', 'Plain: (PLAIN = 0)':
 
 Values are the physical values of the reference implementation: ``bool``;
 ``int`` for INT32/INT64; ``bytes`` of length 12 for INT96 (opaque here);
-``float`` for FLOAT/DOUBLE, whose bits are exactly those ``struct.pack('<f')`` /
-``struct.pack('<d')`` produce (numpy performs the same IEEE conversion, so NaN
-payloads and -0.0 survive); ``bytes`` for BYTE_ARRAY and FIXED_LEN_BYTE_ARRAY.
+``float`` for FLOAT/DOUBLE, a FLOAT being the double of the same value with
+every bit kept, NaN payloads and signalling NaNs included (``ieee_float``: the
+hardware float conversion would quiet them); ``bytes`` for BYTE_ARRAY and
+FIXED_LEN_BYTE_ARRAY. A float with no exact FLOAT form is refused, not rounded.
 Nulls never reach this module: they live only in the definition levels.
 
 Decoding is told how many values to expect and checks, before allocating,
@@ -26,21 +27,25 @@ from __future__ import annotations
 
 import struct
 from collections.abc import Sequence
+from typing import cast
 
 import numpy as np
 
+from reference_impl.parquet.encodings.ieee_float import narrow_float_bits, widen_float_bits
 from reference_impl.parquet.errors import CorruptPage, ParquetError
 from reference_impl.parquet.metadata.parquet_thrift import Type
 
-__all__ = ["decode_plain", "encode_plain"]
+__all__ = ["NUMERIC_DTYPES", "decode_plain", "encode_plain", "numeric_array", "numeric_values"]
 
-# Fixed-width numeric types and their little-endian numpy dtypes.
-NUMERIC_DTYPES = {
+# Fixed-width numeric types and their little-endian numpy dtypes; a FLOAT is
+# held as its bit pattern, so that no hardware conversion touches it.
+NUMERIC_DTYPES: dict[Type, np.dtype] = {
     Type.INT32: np.dtype("<i4"),
     Type.INT64: np.dtype("<i8"),
-    Type.FLOAT: np.dtype("<f4"),
+    Type.FLOAT: np.dtype("<u4"),
     Type.DOUBLE: np.dtype("<f8"),
 }
+FLOAT_BITS = 32
 INT96_BYTES = 12
 BYTE_ARRAY_LENGTH = struct.Struct("<I")  # the 4-byte little-endian length prefix
 BITS_PER_BYTE = 8
@@ -55,16 +60,33 @@ def encode_plain(
         bits = np.fromiter(values, dtype=bool, count=len(values))
         return np.packbits(bits, bitorder="little").tobytes()
     if physical_type in NUMERIC_DTYPES:
-        return np.asarray(values, dtype=NUMERIC_DTYPES[physical_type]).tobytes()
+        return numeric_array(physical_type, values).tobytes()
     if physical_type == Type.INT96:
         return b"".join(_check_width(value, INT96_BYTES) for value in values)
     if physical_type == Type.BYTE_ARRAY:
-        return b"".join(BYTE_ARRAY_LENGTH.pack(len(value)) + bytes(value) for value in values)
+        byte_arrays = cast(Sequence[bytes], values)  # BYTE_ARRAY values are bytes
+        return b"".join(BYTE_ARRAY_LENGTH.pack(len(value)) + bytes(value) for value in byte_arrays)
     if physical_type == Type.FIXED_LEN_BYTE_ARRAY:
         if type_length is None:
             raise ValueError("FIXED_LEN_BYTE_ARRAY needs a type_length")
         return b"".join(_check_width(value, type_length) for value in values)
     raise ValueError(f"no PLAIN encoding for physical type {physical_type!r}")
+
+
+def numeric_array(physical_type: Type, values: Sequence[object] | np.ndarray) -> np.ndarray:
+    """The little-endian array of NUMERIC_DTYPES holding numeric ``values`` exactly
+    (ValueError for a float with no exact FLOAT form)."""
+    dtype = NUMERIC_DTYPES[physical_type]
+    if physical_type == Type.FLOAT:
+        return narrow_float_bits(cast(Sequence[float], values), FLOAT_BITS).astype(dtype, copy=False)
+    return np.asarray(values, dtype=dtype)
+
+
+def numeric_values(physical_type: Type, array: np.ndarray) -> list[object]:
+    """The Python values of an array ``numeric_array`` made."""
+    if physical_type == Type.FLOAT:
+        return list(widen_float_bits(array, FLOAT_BITS))
+    return array.tolist()
 
 
 def _check_width(value: object, width: int) -> bytes:
@@ -100,7 +122,7 @@ def decode_plain(
         dtype = NUMERIC_DTYPES[physical_type]
         position = reader.claim(count * dtype.itemsize, f"{count} values")
         array = np.frombuffer(data, dtype=dtype, count=count, offset=position)
-        return array.tolist(), reader.position
+        return numeric_values(physical_type, array), reader.position
     if physical_type == Type.INT96:
         return _decode_fixed_width(data, count, INT96_BYTES, reader)
     if physical_type == Type.FIXED_LEN_BYTE_ARRAY:

@@ -1,6 +1,6 @@
 """RLE (= 3) for BOOLEAN values in data pages.
 
-parquet-format-docs.txt, '3.7.2 - Encodings', "Run Length Encoding /
+Encodings.md, "Run Length Encoding /
 Bit-Packing Hybrid (RLE = 3)": the RLE encoding is supported for "Boolean
 values in data pages, as an alternative to PLAIN encoding", and the spec's
 table says the four-byte length is prepended for boolean values in both data

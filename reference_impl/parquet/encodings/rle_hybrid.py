@@ -1,6 +1,6 @@
 """The Run Length Encoding / Bit-Packing Hybrid (RLE = 3).
 
-parquet-format-docs.txt, '3.7.2 - Encodings', 'Run Length Encoding /
+Encodings.md, 'Run Length Encoding /
 Bit-Packing Hybrid (RLE = 3)'. The grammar, for a bit width known in advance::
 
     rle-bit-packed-hybrid: <length> <encoded-data>
@@ -158,7 +158,7 @@ def _repeated_value_width(bit_width: int) -> int:
 
 
 def decode_rle_hybrid(
-    data: bytes | memoryview,
+    data: bytes | bytearray | memoryview,
     bit_width: int,
     count: int,
     *,
@@ -215,7 +215,7 @@ def decode_rle_hybrid(
 
 
 def _read_bit_packed_run(
-    data: bytes | memoryview,
+    data: bytes | bytearray | memoryview,
     groups: int,
     bit_width: int,
     wanted: int,
@@ -241,7 +241,7 @@ def _read_bit_packed_run(
 
 
 def _read_rle_run(
-    data: bytes | memoryview,
+    data: bytes | bytearray | memoryview,
     run_length: int,
     bit_width: int,
     wanted: int,
@@ -270,7 +270,7 @@ def _read_rle_run(
 
 
 def decode_rle_hybrid_length_prefixed(
-    data: bytes | memoryview,
+    data: bytes | bytearray | memoryview,
     bit_width: int,
     count: int,
     *,

@@ -5,7 +5,7 @@ Used by two specs, so it lives on its own:
 * Thrift Compact Protocol (apache/thrift doc/specs/thrift-compact-protocol.md,
   'Integer encoding'): i16/i32/i64 are zigzag-mapped, then written as ULEB128;
   sizes and lengths are plain ULEB128.
-* parquet-format-docs.txt, 'Run Length Encoding / Bit-Packing Hybrid (RLE = 3)':
+* Encodings.md, 'Run Length Encoding / Bit-Packing Hybrid (RLE = 3)':
   "varint-encode() is ULEB-128 encoding"; and 'Delta Encoding
   (DELTA_BINARY_PACKED = 5)', which also uses zigzag.
 

@@ -1,6 +1,6 @@
 """Parquet Modular Encryption, module by module.
 
-Spec: parquet-format-docs.txt, '3.7.3 - Parquet Modular Encryption', and the
+Spec: Encryption.md, and the
 crypto structures of parquet.thrift (``metadata`` declares them).
 
 ==============  ============================================================

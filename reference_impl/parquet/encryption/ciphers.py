@@ -1,6 +1,6 @@
 """AES-GCM and AES-CTR module encryption, and the plaintext footer's signature.
 
-Spec: parquet-format-docs.txt, '3.7.3 - Parquet Modular Encryption':
+Spec: Encryption.md:
 
 * '4.2.1 AES_GCM_V1': "an input to the GCM cipher is an encryption key, a
   12-byte nonce, a plaintext and an AAD. The output is a ciphertext with the
@@ -55,6 +55,7 @@ __all__ = [
     "encrypt_ctr",
     "encrypt_gcm",
     "footer_signature",
+    "key_problem",
     "read_module",
     "verify_footer_signature",
 ]
@@ -70,12 +71,20 @@ CTR_OVERHEAD = MODULE_LENGTH.size + NONCE_LENGTH
 SIGNATURE_LENGTH = NONCE_LENGTH + TAG_LENGTH  # the 28 bytes after a signed plaintext footer
 
 
-def check_key(key: bytes, what: str) -> bytes:
-    """``key`` as bytes if it is an AES key (16, 24 or 32 bytes); ``ValueError`` naming ``what`` if not."""
+def key_problem(key: object, what: str) -> str | None:
+    """Why ``key`` is not an AES key (16, 24 or 32 bytes), naming ``what``; None if it is one."""
     if not isinstance(key, bytes | bytearray):
-        raise ValueError(f"{what} must be bytes, got {type(key).__name__}")
+        return f"{what} must be bytes, got {type(key).__name__}"
     if len(key) not in KEY_SIZES:
-        raise ValueError(f"{what} has {len(key)} bytes; AES keys have 16, 24 or 32 (128, 192 or 256 bits)")
+        return f"{what} has {len(key)} bytes; AES keys have 16, 24 or 32 (128, 192 or 256 bits)"
+    return None
+
+
+def check_key(key: bytes, what: str) -> bytes:
+    """``key`` as bytes if it is an AES key; ``ValueError`` naming ``what`` if not (a caller's argument)."""
+    problem = key_problem(key, what)
+    if problem is not None:
+        raise ValueError(problem)
     return bytes(key)
 
 

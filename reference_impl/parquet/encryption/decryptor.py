@@ -1,12 +1,12 @@
 """The reader's side: the footer in either mode, the AAD prefix, and each column's key.
 
-Spec: parquet-format-docs.txt, '3.7.3 - Parquet Modular Encryption':
+Spec: Encryption.md:
 
-* '5.3', encrypted footer: "A Thrift-serialized FileCryptoMetaData structure is
+* '5.4 Encrypted footer mode': "A Thrift-serialized FileCryptoMetaData structure is
   written before the encrypted footer ... Then the combined length of this
   structure and of the encrypted footer is written as a 4-byte little endian
   integer, followed by a final magic string, 'PARE'";
-* '5.3', plaintext footer: "The 28-byte footer signature is written after the
+* '5.5 Plaintext footer mode': "The 28-byte footer signature is written after the
   plaintext footer, followed by a 4-byte little endian integer that contains
   the combined length of the footer and its signature";
 * '4.4.1 AAD prefix': "A reader of a file created with an AAD prefix, should be
@@ -152,8 +152,7 @@ class FileDecryptor:
         where = f"column {leaf.dotted_path}, row group {row_group}"
         if crypto.kind == "ENCRYPTION_WITH_FOOTER_KEY":
             key = self.needed_footer_key(f"{where} (encrypted with the footer key)")
-        elif crypto.kind == "ENCRYPTION_WITH_COLUMN_KEY":
-            member = crypto.ENCRYPTION_WITH_COLUMN_KEY
+        elif (member := crypto.ENCRYPTION_WITH_COLUMN_KEY) is not None:
             if tuple(member.path_in_schema) != leaf.path:
                 raise CorruptMetadata(
                     f"{where}: crypto_metadata names column {'.'.join(member.path_in_schema)}",
@@ -253,6 +252,8 @@ def verify_plaintext_footer(
             f"{length_at - footer_end} byte(s) lie between FileMetaData and the length field",
             footer_end,
         )
+    if metadata.encryption_algorithm is None:
+        raise ValueError("verify_plaintext_footer: the footer has no encryption_algorithm to verify")
     decryptor = FileDecryptor(
         metadata.encryption_algorithm, properties, metadata.footer_signing_key_metadata, footer_start
     )

@@ -1,6 +1,6 @@
 """The writer's side: which module is encrypted with which key, and the file's tail.
 
-Spec: parquet-format-docs.txt, '3.7.3 - Parquet Modular Encryption':
+Spec: Encryption.md:
 
 * '3 Technical Approach': "For encrypted columns, the following modules are
   always encrypted, with the same column key: pages and page headers (both
@@ -60,10 +60,12 @@ def algorithm_struct(
     name: str, aad_prefix: bytes | None, file_unique: bytes, supply: bool
 ) -> EncryptionAlgorithm:
     """'5.2': the EncryptionAlgorithm union member for ``name`` with its AAD fields."""
-    fields = {"aad_prefix": aad_prefix, "aad_file_unique": file_unique, "supply_aad_prefix": supply or None}
+    supply_aad_prefix = supply or None  # unset, not false, when the prefix is stored
     if name == "AES_GCM_V1":
-        return EncryptionAlgorithm(AES_GCM_V1=AesGcmV1(**fields))
-    return EncryptionAlgorithm(AES_GCM_CTR_V1=AesGcmCtrV1(**fields))
+        return EncryptionAlgorithm(AES_GCM_V1=AesGcmV1(
+            aad_prefix=aad_prefix, aad_file_unique=file_unique, supply_aad_prefix=supply_aad_prefix))
+    return EncryptionAlgorithm(AES_GCM_CTR_V1=AesGcmCtrV1(
+        aad_prefix=aad_prefix, aad_file_unique=file_unique, supply_aad_prefix=supply_aad_prefix))
 
 
 def stripped(meta: ColumnMetaData) -> ColumnMetaData:

@@ -1,6 +1,6 @@
 """The page index and Bloom filters of a column chunk, decrypted when its column is encrypted.
 
-Spec: parquet-format-docs.txt, '3.7.3 - Parquet Modular Encryption', '3
+Spec: Encryption.md, '3
 Technical Approach': "column indexes, offset indexes, bloom filter headers and
 bitsets" of an encrypted column are modules encrypted with its key; '4.4.2':
 their AAD suffixes (ColumnIndex 6, OffsetIndex 7, BloomFilter Header 8 and
@@ -56,7 +56,7 @@ def _open_at(
     what: str,
 ):
     """The decrypted module at ``offset``, which must take exactly ``length`` bytes (and the module)."""
-    check_location(len(file), offset, length, what)
+    offset, length = check_location(len(file), offset, length, what)
     plain, module = crypto.open(file, offset, offset + length, module_type, what=what)
     if module.end != offset + length:
         raise CorruptMetadata(

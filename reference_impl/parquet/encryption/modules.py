@@ -1,6 +1,6 @@
 """Encryption modules and their AADs.
 
-Spec: parquet-format-docs.txt, '3.7.3 - Parquet Modular Encryption':
+Spec: Encryption.md:
 
 * '3 Technical Approach': a file is made of separately serialized "modules"
   (pages, page headers, column indexes, offset indexes, Bloom filter headers and

@@ -1,6 +1,6 @@
 """Where nonces and the file's unique id come from.
 
-Spec: parquet-format-docs.txt, '3.7.3', '4.1.3 Nonces and IVs': "Parquet
+Spec: Encryption.md, '4.1.3 Nonces and IVs': "Parquet
 encryption uses the RBG-based (random bit generator) nonce construction as
 defined in the section 8.2.2 of the NIST SP 800-38D document ... a unique nonce
 with a length of 12 bytes"; '4.4.2 AAD suffix': the "internal file

@@ -1,6 +1,6 @@
 """What a writer and a reader are given to encrypt and decrypt a file.
 
-Spec: parquet-format-docs.txt, '3.7.3 - Parquet Modular Encryption':
+Spec: Encryption.md:
 
 * '3 Technical Approach': "each column and the footer can be encrypted with the
   same key, with a different key, or not encrypted at all"; the footer can be
@@ -27,8 +27,9 @@ from __future__ import annotations
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 
-from reference_impl.parquet.encryption.ciphers import check_key
+from reference_impl.parquet.encryption.ciphers import check_key, key_problem
 from reference_impl.parquet.encryption.nonces import Randomness, SystemRandomness
+from reference_impl.parquet.errors import MissingKey
 
 __all__ = ["ALGORITHMS", "FileDecryptionProperties", "FileEncryptionProperties", "KeyRetriever"]
 
@@ -131,7 +132,17 @@ class FileDecryptionProperties:
         return self._retrieve(key_metadata, f"the key of column {dotted_path}")
 
     def _retrieve(self, key_metadata: bytes | None, what: str) -> bytes | None:
+        """The key ``key_retriever`` finds for ``key_metadata``, or None.
+
+        What it returns comes from the file's key_metadata, not from the caller:
+        a value that is no AES key means the key is not available (MissingKey).
+        """
         if self.key_retriever is None:
             return None
         key = self.key_retriever(key_metadata)
-        return None if key is None else check_key(key, f"{what} (from key_retriever)")
+        if key is None:
+            return None
+        problem = key_problem(key, f"{what} (from key_retriever)")
+        if problem is not None:
+            raise MissingKey(problem)
+        return bytes(key)

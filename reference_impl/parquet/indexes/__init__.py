@@ -1,6 +1,6 @@
 """Structures that let readers skip data: the page index and Bloom filters.
 
-parquet-format-docs.txt "Page Index" and "Bloom Filter".
+PageIndex.md and BloomFilter.md.
 
 =================  ===========================================================
 page_index         ColumnIndex and OffsetIndex: building, reading, boundary order

@@ -1,6 +1,6 @@
 """Split-block Bloom filters (SBBF), the only Bloom filter Parquet defines.
 
-parquet-format-docs.txt, '3.6 - Bloom Filter':
+BloomFilter.md, 'Technical Approach':
 
 * A *block* is 256 bits: eight 32-bit words. ``mask(x)`` sets, in word ``i``,
   bit ``(x * salt[i]) >> 27`` (the product kept to its low 32 bits);

@@ -1,12 +1,12 @@
 """The structures written outside the row groups: Bloom filters and the page index.
 
-Spec: parquet-format-docs.txt
+Spec:
 
-* '3.6 - Bloom Filter', 'File Format': "The Bloom filter data can be stored
+* BloomFilter.md, 'File Format': "The Bloom filter data can be stored
   before the page indexes after all row groups", or "between row groups";
   ``ColumnMetaData.bloom_filter_offset`` / ``bloom_filter_length`` locate a
   column chunk's header + bitset;
-* '3.9 - Page Index': "The new index structures are stored separately from
+* PageIndex.md, 'Technical Approach': "The new index structures are stored separately from
   RowGroup, near the footer", located by ``ColumnChunk.column_index_offset`` /
   ``_length`` and ``offset_index_offset`` / ``_length``, and "the OffsetIndexes
   for each column in a RowGroup are stored together".
@@ -39,7 +39,7 @@ from reference_impl.parquet.indexes.page_index import build_column_index, build_
 from reference_impl.parquet.lies import false_bloom_filter, false_column_index
 from reference_impl.parquet.metadata.parquet_thrift import ColumnIndex, OffsetIndex
 from reference_impl.parquet.metadata.thrift_struct import serialize
-from reference_impl.parquet.pages.column_chunk import WrittenChunk
+from reference_impl.parquet.pages.chunk_writer import WrittenChunk
 from reference_impl.parquet.schema.tree import LeafColumn
 from reference_impl.parquet.writer_options import WriterOptions
 
@@ -55,7 +55,7 @@ def write_bloom_filters(
             continue
         node = leaf.node
         bloom = build_bloom_filter(
-            node.physical_type,
+            node.leaf_type,
             written.values,
             node.type_length,
             ndv=options.bloom_filter_ndv,
@@ -110,7 +110,7 @@ def _column_index(leaf: LeafColumn, written: WrittenChunk, options: WriterOption
     node = leaf.node
     index = build_column_index(
         written.pages,
-        node.physical_type,
+        node.leaf_type,
         node.logical_type,
         node.converted_type,
         node.type_length,

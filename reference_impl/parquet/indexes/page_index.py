@@ -1,6 +1,6 @@
-"""The page index: ColumnIndex and OffsetIndex (parquet-format-docs.txt '3.9 - Page Index').
+"""The page index: ColumnIndex and OffsetIndex (PageIndex.md).
 
-Sources: '3.9 - Page Index' and parquet.thrift ``struct PageLocation``,
+Sources: PageIndex.md, 'Technical Approach', and parquet.thrift ``struct PageLocation``,
 ``struct OffsetIndex``, ``struct ColumnIndex``, ``enum BoundaryOrder``; the
 current apache/parquet-format parquet.thrift adds the histograms (ColumnIndex
 6, 7; OffsetIndex 2) and the NaN rule quoted below.
@@ -107,7 +107,7 @@ def build_column_index(
     pages: Sequence[PageSummary],
     physical_type: Type,
     logical_type: LogicalType | None = None,
-    converted_type: ConvertedType | None = None,
+    converted_type: ConvertedType | int | None = None,
     type_length: int | None = None,
     *,
     truncate_length: int | None = None,
@@ -120,11 +120,13 @@ def build_column_index(
     physical_type = Type(physical_type)
     if sort_order(physical_type, logical_type, converted_type) is SortOrder.UNDEFINED:
         return None
+    null_counts: list[int] = []
     index = ColumnIndex(
-        null_pages=[], min_values=[], max_values=[], boundary_order=BoundaryOrder.UNORDERED, null_counts=[]
+        null_pages=[], min_values=[], max_values=[], boundary_order=BoundaryOrder.UNORDERED,
+        null_counts=null_counts,
     )
     for page in pages:
-        index.null_counts.append(page.null_count)
+        null_counts.append(page.null_count)
         index.null_pages.append(not page.values)
         if not page.values:
             index.min_values.append(NULL_PAGE_BOUND)
@@ -153,7 +155,7 @@ def _written_order(
     index: ColumnIndex,
     physical_type: Type,
     logical_type: LogicalType | None,
-    converted_type: ConvertedType | None,
+    converted_type: ConvertedType | int | None,
     type_length: int | None,
 ) -> BoundaryOrder:
     # Judged on the bounds as written (possibly truncated): those are what a
@@ -205,8 +207,8 @@ def _label(where: str, what: str) -> str:
     return f"{where}: {what}" if where else what
 
 
-def check_location(file_size: int, offset: int | None, length: int | None, what: str) -> None:
-    """CorruptMetadata unless ``offset`` and ``length`` are both set and fit in the file."""
+def check_location(file_size: int, offset: int | None, length: int | None, what: str) -> tuple[int, int]:
+    """``(offset, length)``; CorruptMetadata unless both are set and fit in the file."""
     if offset is None or length is None:
         raise CorruptMetadata(f"{what}: offset {offset} and length {length} must be set together")
     if offset < 0 or length <= 0 or offset + length > file_size:
@@ -214,6 +216,7 @@ def check_location(file_size: int, offset: int | None, length: int | None, what:
             f"{what}: {length} byte(s) at offset {offset} do not fit in the file of {file_size} bytes",
             offset if 0 <= offset <= file_size else None,
         )
+    return offset, length
 
 
 def _read_struct(
@@ -222,7 +225,7 @@ def _read_struct(
     """Decode the struct at ``offset``/``length`` after checking they fit in ``file``."""
     if offset is None and length is None:
         return None
-    check_location(len(file), offset, length, what)
+    offset, length = check_location(len(file), offset, length, what)
     value, end = deserialize(struct_class, file, start=offset, end=offset + length)
     if end != offset + length:
         raise CorruptMetadata(

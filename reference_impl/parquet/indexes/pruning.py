@@ -6,7 +6,7 @@ Spec: the metadata a reader may prune with, and what each promises:
 * parquet.thrift ``struct Statistics`` (``min_value``/``max_value`` under the
   column's ``ColumnOrder``, ``null_count``): a row group whose bounds exclude
   the predicate's value holds no matching row;
-* parquet-format-docs.txt '3.9 - Page Index': ``ColumnIndex`` bounds and
+* PageIndex.md, 'Technical Approach': ``ColumnIndex`` bounds and
   ``null_pages`` per page, ``OffsetIndex`` for the rows each page holds ("this
   allows navigation by row index and is used to retrieve values for rows
   identified as matches via the ColumnIndex");
@@ -55,7 +55,7 @@ from reference_impl.parquet.metadata.parquet_thrift import (
     FileMetaData,
     Type,
 )
-from reference_impl.parquet.pages.column_chunk import read_column_chunk
+from reference_impl.parquet.pages.chunk_reader import read_column_chunk
 from reference_impl.parquet.reader import read_footer_with_decryptor, values_with_nulls
 from reference_impl.parquet.schema.flat import is_flat
 from reference_impl.parquet.schema.tree import LeafColumn, leaf_columns, schema_tree_from_elements
@@ -207,13 +207,13 @@ def _predicate_column(metadata: FileMetaData, predicate: Predicate, footer_start
         raise ValueError(f"predicate column {predicate.column!r} is not a column: {sorted(leaves)}")
     leaf = leaves[predicate.column]
     node = leaf.node
-    order = sort_order(node.physical_type, node.logical_type, node.converted_type)
+    order = sort_order(node.leaf_type, node.logical_type, node.converted_type)
     ordered = order is not SortOrder.UNDEFINED
     if not ordered and predicate.op not in ("==", "!=", *NULL_TESTS):
         raise UnsupportedFeature(
             f"'{predicate.op}' on column {leaf.dotted_path}: its sort order is undefined"
         )
-    key = sort_key(node.physical_type, node.logical_type, node.converted_type) if ordered else bytes
+    key = sort_key(node.leaf_type, node.logical_type, node.converted_type) if ordered else bytes
     return _Column(leaf, key, ordered)
 
 
@@ -228,7 +228,7 @@ def _row_group_excluded(
     if use_statistics and meta.statistics is not None:
         bounds = None
         if column.ordered:
-            low, high = statistics_bounds(meta.statistics, node.physical_type, node.logical_type,
+            low, high = statistics_bounds(meta.statistics, node.leaf_type, node.logical_type,
                                           node.converted_type, node.type_length, what=where)
             bounds = None if low is None or high is None else (low, high)
         if not predicate.might_match(bounds, meta.statistics.null_count, meta.num_values, column.key,
@@ -236,7 +236,7 @@ def _row_group_excluded(
             return "statistics"
     if use_bloom_filter and predicate.op == "==" and meta.bloom_filter_offset is not None:
         bloom = read_bloom_filter_of(file, meta, crypto, where=where)
-        if bloom is not None and not any(bloom.might_contain(node.physical_type, probe, node.type_length)
+        if bloom is not None and not any(bloom.might_contain(node.leaf_type, probe, node.type_length)
                                          for probe in _equal_values(predicate.value, column.floating)):
             return "bloom_filter"
     return None
@@ -279,6 +279,7 @@ def _page_might_match(index: ColumnIndex, page: int, rows: int, predicate: Predi
         bounds = None
     else:
         what = f"{where}, column index page {page}"
-        bounds = tuple(decode_bound(node.physical_type, raw, node.type_length, what=what)
-                       for raw in (index.min_values[page], index.max_values[page]))
+        low, high = (decode_bound(node.leaf_type, raw, node.type_length, what=what)
+                     for raw in (index.min_values[page], index.max_values[page]))
+        bounds = (low, high)
     return predicate.might_match(bounds, null_count, rows, column.key, floating=column.floating)

@@ -1,4 +1,4 @@
-"""The file format and its metadata (parquet-format-docs.txt, "File Format" and "Metadata").
+"""The file format and its metadata (README.md, 'File format' and 'Metadata').
 
 =================  ===========================================================
 thrift_compact     the Thrift Compact Protocol (wire level)

@@ -1,6 +1,6 @@
 """The framing of a Parquet file.
 
-parquet-format-docs.txt, '3 - File Format'::
+README.md, 'File format'::
 
     4-byte magic number "PAR1"
     <Column 1 Chunk 1> ... <Column N Chunk M>

@@ -1,8 +1,8 @@
 """The Parquet metadata structures of parquet.thrift, declared once each.
 
-Source: shared/spec/parquet.thrift (the seed copy), brought up to the current
-apache/parquet-format ``src/main/thrift/parquet.thrift``, which adds beyond the
-seed: LogicalType members FLOAT16 = 15, VARIANT = 16, GEOMETRY = 17,
+Source: apache/parquet-format ``src/main/thrift/parquet.thrift`` as it stands
+today (the text docs/spec-sections.json indexes), which adds beyond the older
+copy the project started from: LogicalType members FLOAT16 = 15, VARIANT = 16, GEOMETRY = 17,
 GEOGRAPHY = 18 (LogicalTypes.md 'FLOAT16', 'VARIANT', 'GEOMETRY', 'GEOGRAPHY'),
 SizeStatistics and GeospatialStatistics (ColumnMetaData fields 16 and 17),
 Statistics.is_max_value_exact / is_min_value_exact (7, 8), the page index

@@ -1,6 +1,6 @@
 """The Thrift Compact Protocol: the wire format of every Parquet metadata structure.
 
-parquet-format-docs.txt, '3.3 - Metadata': "All thrift structures are serialized
+README.md, 'Metadata': "All thrift structures are serialized
 using the TCompactProtocol." The protocol itself is specified in
 apache/thrift doc/specs/thrift-compact-protocol.md; the section names quoted
 below ('Integer encoding', 'Struct encoding', 'List and Set', 'Map', ...) are
@@ -10,7 +10,7 @@ This module is the protocol only: bytes in, primitive values and headers out
 (and the reverse). It knows nothing of Parquet's structs; ``thrift_struct``
 drives it from field tables, and ``metadata`` declares the tables.
 
-Reading is defensive (DESIGN.md, 'Bad input'): every length and count is
+Reading is defensive (docs/architecture.md, 'Bad input'): every length and count is
 checked against the bytes that remain before anything is allocated, nesting is
 limited, and any malformation raises :class:`CorruptThrift` with the absolute
 byte offset of the offending item.
@@ -244,6 +244,10 @@ class CompactReader:
         base_offset: int = 0,
         max_depth: int = DEFAULT_MAX_DEPTH,
     ) -> None:
+        if start < 0:
+            # A negative index would wrap to the end of the data in Python: a
+            # position computed from a corrupt offset must fail here instead.
+            raise CorruptThrift(f"a structure cannot start at position {start}, before the data", base_offset)
         self._data = data
         self.position = start
         self.end = len(data) if end is None else min(end, len(data))

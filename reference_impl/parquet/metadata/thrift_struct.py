@@ -22,8 +22,12 @@ Protocol spec (apache/thrift doc/specs/thrift-compact-protocol.md, 'Struct'):
   required field is :class:`CorruptThrift`;
 * "A Union is encoded exactly the same as a struct with the additional
   restriction that at most 1 field may be encoded";
-* enums are i32 ('Enum encoding'); a value this code does not know is kept
-  as a plain ``int`` instead of failing, so newer files still decode.
+* enums are i32 ('Enum encoding'); a value above the highest this code
+  knows is kept as a plain ``int`` instead of failing, so newer files still
+  decode (their readers decide: a newer version's type is UnsupportedFeature).
+  A negative value is :class:`CorruptMetadata`: parquet.thrift numbers the
+  members of every enum from 0 and a newer version appends members with the
+  next numbers, so no version can hold one (docs/unknown-enum-values.md).
 """
 
 from __future__ import annotations
@@ -33,7 +37,7 @@ from dataclasses import dataclass
 from enum import IntEnum
 from typing import Any, ClassVar, TypeVar
 
-from reference_impl.parquet.errors import CorruptThrift
+from reference_impl.parquet.errors import CorruptMetadata, CorruptThrift
 from reference_impl.parquet.metadata.thrift_compact import (
     BOOL_ELEMENT_TYPES,
     CompactReader,
@@ -182,7 +186,8 @@ TString = _String()
 
 
 class TEnum(ThriftType):
-    """An enum, sent as its i32 ordinal. Unknown ordinals decode to plain ints."""
+    """An enum, sent as its i32 ordinal. Unknown ordinals decode to plain ints;
+    negative ones, which no version of parquet.thrift defines, are CorruptMetadata."""
 
     wire_type = CompactType.I32
 
@@ -194,7 +199,14 @@ class TEnum(ThriftType):
         TI32.write(writer, int(value) if isinstance(value, IntEnum) else value)
 
     def read(self, reader: CompactReader) -> IntEnum | int:
+        offset = reader.offset()
         ordinal = reader.read_i32()
+        if ordinal < 0:
+            raise CorruptMetadata(
+                f"enum {self.name} value {ordinal} is negative: parquet.thrift numbers every "
+                f"enum's members from 0, so no version of the format defines it",
+                offset,
+            )
         try:
             return self.enum_class(ordinal)
         except ValueError:
@@ -303,8 +315,9 @@ class TStruct(ThriftType):
         return decode_struct(self.struct_class, reader)
 
 
-def as_thrift_type(declared: ThriftType | type[ThriftStruct]) -> ThriftType:
-    """Let declarations name a struct class directly instead of TStruct(cls)."""
+def as_thrift_type(declared: ThriftType | type[ThriftStruct] | type[IntEnum]) -> ThriftType:
+    """Let declarations name a struct or enum class directly instead of
+    TStruct(cls) or TEnum(cls)."""
     if isinstance(declared, ThriftType):
         return declared
     if isinstance(declared, type) and issubclass(declared, ThriftStruct):
@@ -368,7 +381,9 @@ class ThriftStruct:
         super().__init_subclass__(**kwargs)
         # @dataclass does not replace a __repr__ already in the class body, so
         # installing it here gives every declared struct the short repr below.
-        cls.__repr__ = ThriftStruct._repr_set_fields  # type: ignore[method-assign]
+        # mypy rejects assigning a method, and one typed for ThriftStruct
+        # rather than object; cls is always a ThriftStruct subclass.
+        cls.__repr__ = ThriftStruct._repr_set_fields  # type: ignore[method-assign, assignment]
 
     def _repr_set_fields(self) -> str:
         """``Name(field=value, ...)`` listing only the fields that are set."""

@@ -1,4 +1,4 @@
-"""Nested encoding: the Dremel levels (parquet-format-docs.txt "Nested Encoding").
+"""Nested encoding: the Dremel levels (README.md, 'Nested Encoding').
 
 =================  ===========================================================
 levels             repetition/definition levels in data pages v1 and v2

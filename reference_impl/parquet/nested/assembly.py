@@ -1,7 +1,7 @@
 """Record assembly: per leaf column values with definition and repetition
 levels -> nested records. The inverse of ``shredding``.
 
-Spec: parquet-format-docs.txt, '3.5 - Nested Encoding' (definition levels:
+Spec: README.md, 'Nested Encoding' (definition levels:
 "how many optional fields in the path for the column are defined";
 repetition levels: "at what repeated field in the path has the value
 repeated") and '3.8 - Nulls'; the Dremel paper (VLDB 2010), 4.3 "Record

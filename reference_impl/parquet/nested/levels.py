@@ -1,6 +1,6 @@
 """Repetition and definition levels as stored in data pages.
 
-Spec: parquet-format-docs.txt, '3.7 - Data Pages': a data page holds "1.
+Spec: README.md, 'Data Pages': a data page holds "1.
 repetition levels data 2. definition levels data 3. encoded values"; "If the
 column is not nested (i.e. the path to the column has length 1), we do not
 encode the repetition levels" and "For data that is required, the definition
@@ -25,14 +25,8 @@ from collections.abc import Sequence
 
 import numpy as np
 
-from reference_impl.parquet.encodings.bit_packed import decode_bit_packed, encode_bit_packed
-from reference_impl.parquet.encodings.rle_hybrid import (
-    bit_width_for,
-    decode_rle_hybrid,
-    decode_rle_hybrid_length_prefixed,
-    encode_rle_hybrid,
-    encode_rle_hybrid_length_prefixed,
-)
+from reference_impl.parquet.encodings.registry import ENCODINGS, Bounds, Use, checked_row
+from reference_impl.parquet.encodings.rle_hybrid import bit_width_for, decode_rle_hybrid, encode_rle_hybrid
 from reference_impl.parquet.errors import InvalidLevelData
 from reference_impl.parquet.metadata.parquet_thrift import Encoding
 
@@ -43,22 +37,19 @@ __all__ = [
     "encode_levels_v2",
 ]
 
-LEVEL_ENCODINGS = (Encoding.RLE, Encoding.BIT_PACKED)
-
 
 def encode_levels_v1(levels: Sequence[int] | np.ndarray, max_level: int, encoding: Encoding) -> bytes:
-    """One level stream of a data page v1: RLE with its 4-byte length, or BIT_PACKED.
+    """One level stream of a data page v1: RLE with its 4-byte length, or BIT_PACKED
+    (the ``registry`` rows with a level codec).
 
     ``b""`` when ``max_level`` is 0 (the stream is not stored).
     """
     if max_level == 0:
         return b""
-    width = bit_width_for(max_level)
-    if encoding == Encoding.RLE:
-        return encode_rle_hybrid_length_prefixed(levels, width)
-    if encoding == Encoding.BIT_PACKED:
-        return encode_bit_packed(levels, bit_width=width)
-    raise ValueError(f"levels are RLE or BIT_PACKED, not {getattr(encoding, 'name', encoding)}")
+    row = ENCODINGS.get(encoding)
+    if row is None or row.levels is None:
+        raise ValueError(f"levels are RLE or BIT_PACKED, not {getattr(encoding, 'name', encoding)}")
+    return row.levels.encode(levels, bit_width_for(max_level))
 
 
 def encode_levels_v2(levels: Sequence[int] | np.ndarray, max_level: int) -> bytes:
@@ -81,21 +72,12 @@ def decode_levels_v1(
 ) -> tuple[np.ndarray, int]:
     """Decode ``count`` ``kind`` ("repetition"/"definition") levels of a data page v1
     from ``data[start:end]``; return them and the position after the stream."""
-    width = bit_width_for(max_level)
-    if encoding == Encoding.RLE:
-        levels, position = decode_rle_hybrid_length_prefixed(
-            data, width, count, start=start, end=end, base_offset=base_offset
-        )
-    elif encoding == Encoding.BIT_PACKED:
-        levels, position = decode_bit_packed(
-            data, count, bit_width=width, start=start, end=end, base_offset=base_offset
-        )
-    else:
-        raise InvalidLevelData(
-            f"{kind} levels in encoding {getattr(encoding, 'name', encoding)}: data page v1 levels "
-            f"are RLE or BIT_PACKED",
-            base_offset + start,
-        )
+    row = checked_row(
+        encoding, Use.LEVELS, None, base_offset + start, what=f"{kind} levels", misplaced=InvalidLevelData
+    )
+    assert row.levels is not None  # every implemented LEVELS row has its codec
+    bounds = Bounds(start=start, end=end, base_offset=base_offset)
+    levels, position = row.levels.decode(data, bit_width_for(max_level), count, bounds)
     _check_maximum(levels, max_level, kind, base_offset + start)
     return levels, position
 

@@ -1,7 +1,7 @@
 """Record shredding ("striping"): nested records -> per leaf column, the values
 with their definition and repetition levels.
 
-Spec: parquet-format-docs.txt, '3.5 - Nested Encoding': "Parquet uses the
+Spec: README.md, 'Nested Encoding': "Parquet uses the
 Dremel encoding with definition and repetition levels. Definition levels
 specify how many optional fields in the path for the column are defined.
 Repetition levels specify at what repeated field in the path has the value

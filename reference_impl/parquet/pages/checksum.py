@@ -1,6 +1,6 @@
 """Page checksums: ``PageHeader.crc``.
 
-Spec: parquet-format-docs.txt '3.7.4 - Checksumming' ("Checksums are calculated
+Spec: README.md, 'Checksumming' ("Checksums are calculated
 using the standard CRC32 algorithm - as used in e.g. GZip - on the serialized
 binary representation of a page (not including the page header itself)") and
 the ``PageHeader.crc`` comment in parquet.thrift:

@@ -1,6 +1,6 @@
 """Page compression: the codecs of ``CompressionCodec``.
 
-Spec: parquet-format-docs.txt '3.7.1 - Compression' (Compression.md), 'Codecs';
+Spec: Compression.md, 'Overview', 'Codecs';
 parquet.thrift ``enum CompressionCodec``. "For all compression codecs except the
 deprecated LZ4 codec, the raw data of a (data or dictionary) page is fed as-is to
 the underlying compression library, without any additional framing or padding.
@@ -12,7 +12,7 @@ frame loops of GZIP and ZSTD, the size checks) and the compression itself is the
 libraries': cramjam (SNAPPY, ZSTD), the standard library's zlib (GZIP), brotli,
 lz4 (LZ4, LZ4_RAW) and lzallright (LZO).
 
-Safety (DESIGN.md, 'Bad input'): ``decompress`` never produces more than the
+Safety (docs/architecture.md, 'Bad input'): ``decompress`` never produces more than the
 page's ``uncompressed_page_size``. Each codec decompresses into a buffer of that
 size or through a streaming decompressor with that cap, so a decompression bomb
 raises instead of allocating; the one exception is LZO (see ``_lzo_chunk``). The

@@ -2,8 +2,8 @@
 
 Spec: parquet.thrift ``struct PageHeader`` ("uncompressed_page_size",
 "compressed_page_size": both "not including the header"), ``DataPageHeader``,
-``DataPageHeaderV2``, ``DictionaryPageHeader``; parquet-format-docs.txt '3.7 -
-Data Pages' and '3.7.1 - Compression' ("the raw data of a (data or dictionary)
+``DataPageHeaderV2``, ``DictionaryPageHeader``; README.md, 'Data
+Pages', and Compression.md, 'Overview' ("the raw data of a (data or dictionary)
 page is fed as-is to the underlying compression library").
 
 What is compressed, page by page::
@@ -73,14 +73,16 @@ class EncodedPage:
         return serialize(self.header) + self.body
 
     @property
-    def encoding(self) -> Encoding:
+    def encoding(self) -> Encoding | int:
         """The encoding of the page's values (or dictionary entries)."""
         inner = (
             self.header.dictionary_page_header
             or self.header.data_page_header
             or self.header.data_page_header_v2
         )
-        return inner.encoding  # type: ignore[union-attr]
+        if inner is None:  # the page builders below always set one
+            raise ValueError(f"page of type {self.header.type!r} has no dictionary or data page header")
+        return inner.encoding
 
 
 def _checked_i32(value: int, what: str) -> int:

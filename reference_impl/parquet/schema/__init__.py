@@ -1,4 +1,4 @@
-"""The schema and its logical types (LogicalTypes.md; parquet-format-docs.txt "Metadata").
+"""The schema and its logical types (LogicalTypes.md; README.md, 'Metadata').
 
 =================  ===========================================================
 flat               ColumnSpec: flat schemas and their SchemaElement form
@@ -6,5 +6,7 @@ converted_types    the ConvertedType a LogicalType implies (backward compatibili
 tree               the schema as a tree: leaves, paths, max definition/repetition levels
 nested_types       LIST and MAP (and their legacy shapes) <-> Python lists and pairs
 logical_values     how logical values are stored in physical values
+variant_encoding   the Variant binary encoding: metadata, values (VariantEncoding.md)
+variant_shredding  shredded VARIANT: typed_value <-> value (VariantShredding.md)
 =================  ===========================================================
 """

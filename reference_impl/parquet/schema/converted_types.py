@@ -49,16 +49,13 @@ def converted_type_for(logical_type: LogicalType | None) -> ConvertedType | None
     kind = logical_type.kind
     if kind in _CONVERTED_FOR_SIMPLE_MEMBER:
         return _CONVERTED_FOR_SIMPLE_MEMBER[kind]
-    if kind == "INTEGER":
-        integer = logical_type.INTEGER
+    if (integer := logical_type.INTEGER) is not None:
         return _INTEGER_CONVERTED.get((integer.bitWidth, integer.isSigned))
-    if kind == "TIME":
+    if (time := logical_type.TIME) is not None:
+        return _by_unit(time.unit, ConvertedType.TIME_MILLIS, ConvertedType.TIME_MICROS)
+    if (timestamp := logical_type.TIMESTAMP) is not None:
         return _by_unit(
-            logical_type.TIME.unit, ConvertedType.TIME_MILLIS, ConvertedType.TIME_MICROS
-        )
-    if kind == "TIMESTAMP":
-        return _by_unit(
-            logical_type.TIMESTAMP.unit,
+            timestamp.unit,
             ConvertedType.TIMESTAMP_MILLIS,
             ConvertedType.TIMESTAMP_MICROS,
         )
@@ -68,6 +65,6 @@ def converted_type_for(logical_type: LogicalType | None) -> ConvertedType | None
 def _by_unit(
     unit: TimeUnit | None, millis: ConvertedType, micros: ConvertedType
 ) -> ConvertedType | None:
-    if unit is None:
+    if unit is None or unit.kind is None:
         return None
     return {"MILLIS": millis, "MICROS": micros}.get(unit.kind)

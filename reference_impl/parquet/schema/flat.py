@@ -66,7 +66,7 @@ class ColumnSpec:
     repetition: FieldRepetitionType
     type_length: int | None = None  # FIXED_LEN_BYTE_ARRAY only
     logical_type: LogicalType | None = None
-    converted_type: ConvertedType | None = None
+    converted_type: ConvertedType | int | None = None
     scale: int | None = None
     precision: int | None = None
 
@@ -237,15 +237,16 @@ def is_flat(tree: SchemaNode) -> bool:
 
 def column_of(node: SchemaNode) -> ColumnSpec:
     """The ColumnSpec of a top-level REQUIRED or OPTIONAL leaf, exactly as the file says."""
-    if not node.is_leaf or node.repetition == FieldRepetitionType.REPEATED:
+    repetition = node.repetition
+    if not node.is_leaf or repetition not in (FieldRepetitionType.REQUIRED, FieldRepetitionType.OPTIONAL):
         raise UnsupportedFeature(
             f"field {node.name!r} is a {'group' if node.is_group else 'REPEATED leaf'}: a nested "
             f"field has no ColumnSpec (use the schema tree and the records)"
         )
     return ColumnSpec(
         name=node.name,
-        physical_type=node.physical_type,
-        repetition=node.repetition,
+        physical_type=node.leaf_type,
+        repetition=repetition,
         type_length=node.type_length if node.physical_type == Type.FIXED_LEN_BYTE_ARRAY else None,
         logical_type=node.logical_type,
         converted_type=node.converted_type,

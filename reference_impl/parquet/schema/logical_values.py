@@ -10,6 +10,11 @@ physical value itself:
   big-endian two's complement ("using the minimum number of bytes" for
   BYTE_ARRAY), on INT32/INT64 as the integer itself.
 - "FLOAT16": IEEE 754 half precision, little endian, in FIXED_LEN_BYTE_ARRAY(2).
+  A half is read as the Python float (an IEEE double) of the same value; a NaN
+  keeps its sign and its 10-bit payload as the top bits of the double's
+  mantissa, as every FLOAT does (``encodings.ieee_float``), so every one of the
+  65,536 bit patterns reads as a distinct double and writes back as the same
+  two bytes.
 - "INTERVAL": three little-endian unsigned 32-bit ints: months, days, millis.
 - INT96 (parquet.thrift `enum Type`, deprecated): 8 bytes little-endian
   nanoseconds of the day, then 4 bytes little-endian Julian day number.
@@ -19,11 +24,19 @@ from __future__ import annotations
 
 import struct
 
+import numpy as np
+
+from reference_impl.parquet.encodings.ieee_float import narrow_float_bits, widen_float_bits
+
 JULIAN_DAY_OF_UNIX_EPOCH = 2_440_588  # 1970-01-01 as a Julian day number
 NANOS_PER_DAY = 86_400 * 1_000_000_000
 INTERVAL_LENGTH = 12
 _INTERVAL = struct.Struct("<III")
 _INT96 = struct.Struct("<qi")  # nanos of day (int64), Julian day (int32)
+
+FLOAT16_LENGTH = 2
+FLOAT16_BITS = 16
+_HALF_BITS = struct.Struct("<H")
 
 
 def to_unsigned(physical: int, bits: int) -> int:
@@ -53,11 +66,16 @@ def decimal_from_bytes(data: bytes) -> int:
 
 
 def float16_to_bytes(value: float) -> bytes:
-    return struct.pack("<e", value)
+    """The half holding exactly ``value``; ValueError if none does (it would round,
+    overflow, or carry NaN payload bits below the top 10 of the mantissa)."""
+    (half,) = narrow_float_bits([value], FLOAT16_BITS).tolist()
+    return _HALF_BITS.pack(half)
 
 
 def float16_from_bytes(data: bytes) -> float:
-    return struct.unpack("<e", data)[0]
+    """The double of the half ``data``, NaN sign and payload kept (see the module docstring)."""
+    (half,) = widen_float_bits(np.array(_HALF_BITS.unpack(data)), FLOAT16_BITS)
+    return half
 
 
 def interval_to_bytes(value: tuple[int, int, int]) -> bytes:

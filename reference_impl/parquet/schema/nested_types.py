@@ -299,7 +299,7 @@ def from_logical(shape: Shape, value: Any, *, leaf: LeafHook | None = None, wher
             raise ValueError(f"{where}[{index}]: a map entry must be a (key, value) pair, got {pair!r}")
         key, item = pair
         entry = {key_name: from_logical(shape.key, key, leaf=leaf, where=f"{where}[{index}].key")}
-        if shape.value is not None:
+        if shape.value is not None and value_name is not None:  # (both or neither)
             entry[value_name] = from_logical(shape.value, item, leaf=leaf, where=f"{where}[{index}].value")
         elif item is not None:
             raise ValueError(f"{where}[{index}]: this map has no value field, the value must be None")
@@ -379,11 +379,10 @@ def list_node(
     """
     if style not in LIST_STYLES:
         raise ValueError(f"list style must be one of {LIST_STYLES}, not {style!r}")
-    if element.repetition == REPEATED:
-        raise ValueError("the element's repetition is its nullability: REQUIRED or OPTIONAL")
+    element_repetition = _nullability(element, "element")
     if style == "three_level":
         element_name = element_name or "element"
-        element = _renamed(element, element_name, element.repetition)
+        element = _renamed(element, element_name, element_repetition)
         inner = group(repeated_name or "list", [element], repetition=REPEATED)
         node = _annotated_group(name, [inner], repetition, "LIST", annotation)
         return _checked_list(node, element_field=element_name)
@@ -432,8 +431,7 @@ def map_node(
         raise ValueError(f"map style must be one of {MAP_STYLES}, not {style!r}")
     if key.repetition != REQUIRED:
         raise ValueError("a map key must be REQUIRED ('Maps')")
-    if value is not None and value.repetition == REPEATED:
-        raise ValueError("the value's repetition is its nullability: REQUIRED or OPTIONAL")
+    value_repetition = None if value is None else _nullability(value, "value")
     names = {
         "standard": ("key_value", "key", "value"),
         "map_key_value": ("map", "key", "value"),
@@ -442,8 +440,8 @@ def map_node(
     }[style]
     kv_name, k_name, v_name = key_value_name or names[0], key_name or names[1], value_name or names[2]
     fields = [_renamed(key, k_name, REQUIRED)]
-    if value is not None:
-        fields.append(_renamed(value, v_name, value.repetition))
+    if value is not None and value_repetition is not None:  # (both or neither)
+        fields.append(_renamed(value, v_name, value_repetition))
     inner_annotation = ConvertedType.MAP_KEY_VALUE if style == "map_key_value_inner" else None
     key_value = group(kv_name, fields, repetition=REPEATED, converted_type=inner_annotation)
     if style == "map_key_value":
@@ -470,6 +468,14 @@ def _annotated_group(
         logical_type=logical if annotation in ("both", "logical_type") else None,
         converted_type=converted if annotation in ("both", "converted_type") else None,
     )
+
+
+def _nullability(node: SchemaNode, what: str) -> FieldRepetitionType:
+    """A list element's or map value's repetition, which says whether it is nullable."""
+    repetition = node.repetition
+    if repetition not in (REQUIRED, OPTIONAL):
+        raise ValueError(f"the {what}'s repetition is its nullability: REQUIRED or OPTIONAL")
+    return repetition
 
 
 def _renamed(node: SchemaNode, name: str, repetition: FieldRepetitionType) -> SchemaNode:

@@ -8,7 +8,7 @@ Spec:
   relationship. This field is not set when the element is a primitive type";
   "The root of the schema does not have a repetition_type. All other nodes must
   have one"; ``type`` is "Not set if the current element is a non-leaf node".
-* parquet-format-docs.txt, '3.5 - Nested Encoding': "The max definition and
+* README.md, 'Nested Encoding': "The max definition and
   repetition levels can be computed from the schema (i.e. how much nesting
   there is)". Along the path from the root to a leaf, every OPTIONAL or REPEATED
   field adds one to the maximum definition level and every REPEATED field adds
@@ -133,6 +133,13 @@ class SchemaNode:
     @property
     def is_group(self) -> bool:
         return self.children is not None
+
+    @property
+    def leaf_type(self) -> Type:
+        """A leaf's physical type, which `__post_init__` guarantees; a group has none."""
+        if self.physical_type is None:
+            raise ValueError(f"group {self.name!r} has no physical type")
+        return self.physical_type
 
     def child(self, name: str) -> SchemaNode:
         for child in self.children or ():
@@ -318,7 +325,7 @@ class _ElementParser:
                 raise self.fail(
                     index, f"the root must have no repetition_type (or REQUIRED), found {repetition}"
                 )
-            return repetition
+            return None if repetition is None else REQUIRED
         if repetition is None:
             raise self.fail(index, "a field without a repetition_type")
         if not isinstance(repetition, FieldRepetitionType):

@@ -1,4 +1,4 @@
-"""Statistics (parquet.thrift "Statistics", "SizeStatistics"; parquet-format-docs.txt "Column chunks").
+"""Statistics (parquet.thrift "Statistics", "SizeStatistics"; PageIndex.md).
 
 =================  ===========================================================
 sort_order         the column orders of min/max statistics (signed, unsigned, undefined)

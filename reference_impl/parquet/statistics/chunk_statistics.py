@@ -1,15 +1,15 @@
 """What the writer records about a column chunk and each of its data pages.
 
 A column chunk's entries (values plus levels, ``shredding``) are cut into pages
-by ``column_chunk``; this module turns a page's share of the entries into its
+by ``chunk_writer``; this module turns a page's share of the entries into its
 :class:`~reference_impl.parquet.indexes.page_index.PageSummary` (the page's values,
 null count, rows, level histograms: everything the page index and the page
 header statistics need) and computes the chunk's own ``Statistics`` and
 ``SizeStatistics``.
 
 Spec: parquet.thrift ``struct Statistics`` (``null_count``: "Count of null
-values in the column"), ``struct SizeStatistics`` and parquet-format-docs.txt
-'3.9 - Page Index'. A "null" here is an entry whose definition level is below
+values in the column"), ``struct SizeStatistics`` and PageIndex.md,
+'Technical Approach'. A "null" here is an entry whose definition level is below
 the maximum, so for a repeated column an empty or null list counts as a null
 too: the entry stores no value, which is what the count is for (a reader uses
 it to know whether a page or chunk holds any values).
@@ -39,7 +39,7 @@ def leaf_statistics(
     return column_statistics(
         values,
         null_count,
-        node.physical_type,
+        node.leaf_type,
         node.logical_type,
         node.converted_type,
         node.type_length,
@@ -62,7 +62,7 @@ def page_summary(
     file (``dataclasses.replace`` them then).
     """
     sizes = size_statistics(
-        leaf.node.physical_type,
+        leaf.node.leaf_type,
         values,
         definition,
         repetition,

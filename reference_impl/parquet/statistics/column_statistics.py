@@ -1,7 +1,7 @@
 """Column chunk and page statistics: parquet.thrift ``struct Statistics``.
 
-Sources (shared/spec, and the current apache/parquet-format parquet.thrift for
-the fields the seed copy lacks):
+Sources (today's apache/parquet-format parquet.thrift; the older copy the
+project started from lacks some of these fields):
 
 * ``struct Statistics``: ``min_value`` / ``max_value`` are "Lower and upper
   bound values for the column, determined by its ColumnOrder"; "Values are
@@ -54,6 +54,7 @@ from __future__ import annotations
 import math
 import struct
 from collections.abc import Sequence
+from typing import SupportsFloat
 
 from reference_impl.parquet.encodings.plain import decode_plain, encode_plain
 from reference_impl.parquet.errors import CorruptMetadata
@@ -206,7 +207,7 @@ def _utf8_upper(prefix: str, length: int) -> bytes | None:
     return None
 
 
-def is_utf8_column(logical_type: LogicalType | None, converted_type: ConvertedType | None) -> bool:
+def is_utf8_column(logical_type: LogicalType | None, converted_type: ConvertedType | int | None) -> bool:
     """True for STRING / ENUM / JSON, whose values must stay valid UTF-8."""
     if logical_type is not None:
         return logical_type.kind in _UTF8_LOGICAL
@@ -223,7 +224,7 @@ def bound_bytes(
     high: object,
     physical_type: Type,
     logical_type: LogicalType | None = None,
-    converted_type: ConvertedType | None = None,
+    converted_type: ConvertedType | int | None = None,
     type_length: int | None = None,
     *,
     truncate_length: int | None = None,
@@ -254,7 +255,7 @@ def column_statistics(
     null_count: int,
     physical_type: Type,
     logical_type: LogicalType | None = None,
-    converted_type: ConvertedType | None = None,
+    converted_type: ConvertedType | int | None = None,
     type_length: int | None = None,
     *,
     truncate_length: int | None = None,
@@ -292,7 +293,7 @@ def statistics_bounds(
     stats: Statistics,
     physical_type: Type,
     logical_type: LogicalType | None = None,
-    converted_type: ConvertedType | None = None,
+    converted_type: ConvertedType | int | None = None,
     type_length: int | None = None,
     *,
     column_order_defined: bool = True,
@@ -333,6 +334,11 @@ def _is_float16(logical_type: LogicalType | None) -> bool:
     return logical_type is not None and logical_type.kind == "FLOAT16"
 
 
+def _is_nan(value: object) -> bool:
+    """NaN, for a decoded FLOAT or DOUBLE bound (a Python or NumPy float)."""
+    return isinstance(value, SupportsFloat) and math.isnan(value)
+
+
 def _float_read_rules(
     low: object, high: object, physical_type: Type, logical_type: LogicalType | None
 ) -> tuple[object, object]:
@@ -344,8 +350,8 @@ def _float_read_rules(
         high = FLOAT16_POS_ZERO if high == FLOAT16_NEG_ZERO else high
         return low, high
     if physical_type in (Type.FLOAT, Type.DOUBLE):
-        low = None if low is None or math.isnan(low) else low
-        high = None if high is None or math.isnan(high) else high
+        low = None if _is_nan(low) else low
+        high = None if _is_nan(high) else high
         low = -0.0 if low == 0.0 else low  # +0.0 == -0.0, so both map to -0.0
         high = 0.0 if high == 0.0 else high
     return low, high
@@ -360,7 +366,7 @@ def _check_ordered(
     high: object,
     physical_type: Type,
     logical_type: LogicalType | None,
-    converted_type: ConvertedType | None,
+    converted_type: ConvertedType | int | None,
     *,
     what: str,
     offset: int | None,

@@ -28,6 +28,7 @@ of its pages' (``merge_size_statistics``).
 from __future__ import annotations
 
 from collections.abc import Sequence
+from typing import cast
 
 import numpy as np
 
@@ -65,7 +66,8 @@ def size_statistics(
     """SizeStatistics of one page or chunk: its non-null ``values`` and its levels."""
     unencoded = None
     if Type(physical_type) == Type.BYTE_ARRAY:
-        unencoded = sum(len(value) for value in values)  # no 4-byte length prefixes
+        byte_arrays = cast(Sequence[bytes], values)  # a BYTE_ARRAY column's values are bytes
+        unencoded = sum(len(value) for value in byte_arrays)  # no 4-byte length prefixes
     return SizeStatistics(
         unencoded_byte_array_data_bytes=unencoded,
         repetition_level_histogram=level_histogram(repetition_levels, max_repetition_level),
@@ -87,15 +89,17 @@ def merge_size_statistics(parts: Sequence[SizeStatistics]) -> SizeStatistics:
 
 
 def _sum_counts(counts: list[int | None]) -> int | None:
-    if not counts or any(count is None for count in counts):
+    known = [count for count in counts if count is not None]
+    if not counts or len(known) != len(counts):
         return None
-    return sum(counts)  # type: ignore[arg-type]
+    return sum(known)
 
 
 def _sum_histograms(histograms: list[list[int] | None]) -> list[int] | None:
-    if not histograms or any(histogram is None for histogram in histograms):
+    known = [histogram for histogram in histograms if histogram is not None]
+    if not histograms or len(known) != len(histograms):
         return None
-    lengths = {len(histogram) for histogram in histograms}  # type: ignore[arg-type]
+    lengths = {len(histogram) for histogram in known}
     if len(lengths) != 1:
         raise ValueError(f"cannot add level histograms of different lengths {sorted(lengths)}")
-    return [sum(column) for column in zip(*histograms, strict=True)]  # type: ignore[misc]
+    return [sum(column) for column in zip(*known, strict=True)]

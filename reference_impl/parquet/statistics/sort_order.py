@@ -1,8 +1,8 @@
 """Column sort orders for min/max statistics, as the Parquet spec defines them.
 
-Sources (shared/spec):
+Sources:
 
-* parquet.thrift ``struct TypeDefinedOrder {}`` and ``union ColumnOrder``: a
+* parquet.thrift ``struct TypeDefinedOrder`` (empty) and ``union ColumnOrder``: a
   column whose ColumnOrder is ``TYPE_ORDER`` orders its ``Statistics.min_value``
   / ``max_value`` (and the ColumnIndex bounds) by "the order defined by its
   logical or physical type (if there is no logical type)". The ``ColumnOrder``
@@ -132,7 +132,7 @@ _LOGICAL_ORDER: dict[str, tuple[SortOrder, frozenset[Type] | None]] = {
 
 
 def _annotation(
-    physical_type: Type, logical_type: LogicalType | None, converted_type: ConvertedType | None
+    physical_type: Type, logical_type: LogicalType | None, converted_type: ConvertedType | int | None
 ) -> tuple[str, SortOrder]:
     """``(annotation name, order)`` for the column; validates the pairing."""
     physical_type = Type(physical_type)
@@ -140,8 +140,8 @@ def _annotation(
         kind = logical_type.kind
         if kind is None:  # a member from a newer spec: unsupported, ignore stats
             return "unknown LogicalType", SortOrder.UNDEFINED
-        if kind == "INTEGER":
-            member = logical_type.INTEGER
+        member = logical_type.INTEGER
+        if member is not None:
             wanted = Type.INT64 if member.bitWidth == 64 else Type.INT32
             if member.bitWidth not in (8, 16, 32, 64) or physical_type != wanted:
                 raise ValueError(f"INTEGER(bitWidth={member.bitWidth}) cannot annotate {physical_type.name}")
@@ -167,7 +167,7 @@ def _check_pairing(name: str, physical_type: Type, allowed: frozenset[Type] | No
 def sort_order(
     physical_type: Type,
     logical_type: LogicalType | None = None,
-    converted_type: ConvertedType | None = None,
+    converted_type: ConvertedType | int | None = None,
 ) -> SortOrder:
     """The TypeDefinedOrder of a leaf column (see the module docstring).
 
@@ -226,7 +226,7 @@ def _binary_decimal_key(value: bytes) -> int:
 def sort_key(
     physical_type: Type,
     logical_type: LogicalType | None = None,
-    converted_type: ConvertedType | None = None,
+    converted_type: ConvertedType | int | None = None,
 ) -> Callable[[Any], Any]:
     """A Python sort key over physical values implementing the column's order.
 
@@ -259,7 +259,7 @@ def min_max(
     values: Iterable[Any],
     physical_type: Type,
     logical_type: LogicalType | None = None,
-    converted_type: ConvertedType | None = None,
+    converted_type: ConvertedType | int | None = None,
 ) -> tuple[Any, Any] | None:
     """``(min, max)`` physical values for Statistics.min_value / max_value.
 

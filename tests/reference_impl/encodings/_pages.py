@@ -6,7 +6,7 @@ payload, walked with the reference Thrift codec. With a non-nullable field the
 data page payload is exactly the encoded values (no levels).
 
 ``single_column_file`` does the opposite: it frames payloads that *we* encoded
-as pages of a minimal file (parquet-format-docs.txt, '3 - File Format'), so
+as pages of a minimal file (README.md, 'File format'), so
 that pyarrow can be asked to read them.
 """
 

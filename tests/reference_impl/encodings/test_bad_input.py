@@ -1,4 +1,4 @@
-"""Truncated and corrupted input, for every decoder of the package (DESIGN.md, 'Bad input').
+"""Truncated and corrupted input, for every decoder of the package (docs/architecture.md, 'Bad input').
 
 Every proper prefix of a valid encoding must be refused with the decoder's
 error class (CorruptPage for values, InvalidLevelData for levels) and an offset

@@ -1,6 +1,6 @@
 """BIT_PACKED (= 4, deprecated): levels packed MSB first, with no length prefix.
 
-parquet-format-docs.txt, "Bit-packed (Deprecated) (BIT_PACKED = 4)".
+Encodings.md, "Bit-packed (Deprecated) (BIT_PACKED = 4)".
 """
 
 from __future__ import annotations

@@ -1,6 +1,6 @@
 """DELTA_BINARY_PACKED (= 5): round trips, the streams a reader must accept, and bad input.
 
-parquet-format-docs.txt, "Delta Encoding (DELTA_BINARY_PACKED = 5)".
+Encodings.md, "Delta Encoding (DELTA_BINARY_PACKED = 5)".
 """
 
 from __future__ import annotations

@@ -1,6 +1,6 @@
 """DELTA_BYTE_ARRAY (= 7): round trips (BYTE_ARRAY and FIXED_LEN_BYTE_ARRAY) and bad input.
 
-parquet-format-docs.txt, "Delta Strings: (DELTA_BYTE_ARRAY = 7)".
+Encodings.md, "Delta Strings: (DELTA_BYTE_ARRAY = 7)".
 """
 
 from __future__ import annotations

@@ -1,6 +1,6 @@
 """DELTA_LENGTH_BYTE_ARRAY (= 6): round trips and bad input.
 
-parquet-format-docs.txt, "Delta-length byte array: (DELTA_LENGTH_BYTE_ARRAY = 6)".
+Encodings.md, "Delta-length byte array: (DELTA_LENGTH_BYTE_ARRAY = 6)".
 """
 
 from __future__ import annotations

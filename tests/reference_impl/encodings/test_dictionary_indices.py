@@ -1,6 +1,6 @@
 """RLE_DICTIONARY (= 8) / PLAIN_DICTIONARY (= 2) data pages: round trips and bad input.
 
-parquet-format-docs.txt, "Dictionary Encoding (PLAIN_DICTIONARY = 2 and RLE_DICTIONARY = 8)".
+Encodings.md, "Dictionary Encoding (PLAIN_DICTIONARY = 2 and RLE_DICTIONARY = 8)".
 """
 
 from __future__ import annotations

@@ -1,6 +1,6 @@
 """RLE (= 3) for BOOLEAN values: the 4-byte length, then the hybrid at bit width 1.
 
-parquet-format-docs.txt, "Run Length Encoding / Bit-Packing Hybrid (RLE = 3)":
+Encodings.md, "Run Length Encoding / Bit-Packing Hybrid (RLE = 3)":
 "Boolean values in data pages, as an alternative to PLAIN encoding".
 """
 

@@ -28,7 +28,7 @@ from reference_impl.parquet.metadata import parquet_thrift as md
 from reference_impl.parquet.metadata.file_layout import ENCRYPTED_FOOTER_MAGIC, FOOTER_LENGTH
 from reference_impl.parquet.metadata.parquet_thrift import FieldRepetitionType, PageType, Type
 from reference_impl.parquet.metadata.thrift_struct import deserialize
-from reference_impl.parquet.pages.column_chunk import read_column_chunk
+from reference_impl.parquet.pages.chunk_reader import read_column_chunk
 from reference_impl.parquet.reader import read_footer_with_decryptor
 from reference_impl.parquet.schema.nested_types import list_node, records_from_logical
 from reference_impl.parquet.schema.tree import group, leaf, leaf_columns, root

@@ -1,6 +1,6 @@
 """Definition and repetition levels worked out by hand, shredded and assembled both ways.
 
-parquet-format-docs.txt ('3.5 - Nested Encoding') describes the levels but has
+README.md, 'Nested Encoding', describes the levels but has
 no worked example, so the first one is the Dremel paper's (Melnik et al., VLDB
 2010, Figures 2 and 3), which the spec's overview names as its algorithm; the
 others are hand-worked. Each ``(value, def, rep)`` triple below is commented.

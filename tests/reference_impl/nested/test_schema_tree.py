@@ -1,6 +1,6 @@
 """The schema tree: SchemaElement list <-> tree, validation, paths and maximum levels.
 
-parquet.thrift 'SchemaElement'; parquet-format-docs.txt '3.5 - Nested Encoding'.
+parquet.thrift 'SchemaElement'; README.md 'Nested Encoding'.
 """
 
 from __future__ import annotations

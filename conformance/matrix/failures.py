@@ -1,0 +1,57 @@
+"""What an exception out of an adapter call says, and the evidence a cell keeps of it.
+
+One classification for every kind of cell (write, read, filtered read, golden, reject):
+
+* ``Unsupported``: the adapter found at run time that it cannot do this (measured);
+* ``HarnessError``: the adapter's own code failed converting the engine's answer
+  (``conformance.engines.base.converting``): a bug of this suite, outcome
+  ``harness-error``, never a verdict on the engine (a reject cell does not count it
+  as a rejection, a read cell not as the engine's error);
+* ``LossyConversion``: the engine answered with a value the canonical model cannot
+  hold: the engine did answer (a reject cell counts it as accepting the file);
+* anything else: the engine's own error.
+"""
+
+from __future__ import annotations
+
+import traceback
+
+from conformance.engines import HarnessError, LossyConversion, Unsupported
+
+UNSUPPORTED, HARNESS, LOSSY, ENGINE = "unsupported", "harness", "lossy", "engine"
+HARNESS_ERROR = "harness-error"  # the outcome of a HARNESS failure
+HARNESS_PREFIX = "harness error: "
+MEASURED = "measured: "
+EVIDENCE_FRAMES = 3  # innermost traceback frames kept in a detail
+
+
+def failure_kind(exc: BaseException) -> str:
+    """UNSUPPORTED, HARNESS, LOSSY or ENGINE: see the module docstring."""
+    if isinstance(exc, Unsupported):
+        return UNSUPPORTED
+    if isinstance(exc, HarnessError):
+        return HARNESS
+    return LOSSY if isinstance(exc, LossyConversion) else ENGINE
+
+
+def failure_outcome(exc: BaseException) -> tuple[str, str]:
+    """(outcome, detail) of a cell whose adapter call raised `exc`: ``unsupported``,
+    ``harness-error``, or ``error`` (the engine's error, a lossy answer too)."""
+    kind = failure_kind(exc)
+    if kind == UNSUPPORTED:
+        text = str(exc)
+        return "unsupported", text if text.startswith(MEASURED) else MEASURED + text
+    if kind == HARNESS:
+        cause = exc.__cause__ or exc
+        return HARNESS_ERROR, f"{HARNESS_PREFIX}{exc}\n{_where(cause)}".rstrip()
+    return "error", describe_exception(exc)
+
+
+def describe_exception(exc: BaseException) -> str:
+    """`Class: message`, then the innermost frames, so the evidence shows where it came from."""
+    return f"{type(exc).__name__}: {exc}\n{_where(exc)}".rstrip()
+
+
+def _where(exc: BaseException) -> str:
+    frames = traceback.extract_tb(exc.__traceback__)[-EVIDENCE_FRAMES:]
+    return "".join(traceback.format_list(frames))

@@ -1,0 +1,400 @@
+"""The Variant binary encoding: the metadata dictionary and the value bytes.
+
+Spec: VariantEncoding.md, 'Metadata encoding', 'Value encoding', 'Encoding
+types', 'Object field ID order and uniqueness'.
+
+Reading takes a value apart only as far as shredding needs: its kind
+(:func:`primitive_type`, :func:`is_object`, :func:`is_array`), an object's
+fields and an array's elements as the encoded bytes of each (copied, never
+re-encoded). Writing builds objects and arrays, and the primitives of the
+'Encoding types' table, in one fixed form (the "reassembly form" of
+docs/canonical-values.md): ``is_large`` only when more than 255 elements, the
+smallest ``field_id_size`` and ``field_offset_size`` that hold the ids and
+offsets, values laid out in field-id order, strings shorter than 64 bytes as
+short strings. The spec allows wider fields ("It is valid for an
+implementation to use a larger value than necessary"); fixing one choice makes
+the reassembled value a function of the variant alone.
+
+Bad bytes raise :class:`CorruptPage` (a variant is a page value whose sizes
+lie) naming ``where`` and the byte offset inside the variant's value or
+metadata; an unknown metadata version raises :class:`UnsupportedFeature`.
+"""
+
+from __future__ import annotations
+
+import struct
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+from enum import IntEnum
+
+from reference_impl.parquet.errors import CorruptPage, UnsupportedFeature
+
+__all__ = [
+    "VARIANT_NULL",
+    "BasicType",
+    "Primitive",
+    "VariantMetadata",
+    "array_elements",
+    "encode_array",
+    "encode_object",
+    "encode_primitive",
+    "encode_string",
+    "is_array",
+    "is_object",
+    "object_fields",
+    "parse_metadata",
+    "primitive_payload",
+    "primitive_type",
+]
+
+METADATA_VERSION = 1
+VERSION_MASK = 0x0F
+SORTED_STRINGS_BIT = 0x10
+OFFSET_SIZE_SHIFT = 6
+BASIC_TYPE_MASK = 0x03
+HEADER_SHIFT = 2
+MAX_SHORT_STRING = 63  # "strings less than 64 bytes"
+MAX_SMALL_COUNT = 255  # "When more than 255 elements are present, is_large must be set"
+LARGE_COUNT_SIZE = 4
+IS_LARGE_OBJECT_BIT = 0x10  # object_header: is_large << 4
+IS_LARGE_ARRAY_BIT = 0x04  # array_header: is_large << 2
+FIELD_ID_SIZE_SHIFT = 2
+SIZE_FIELD = 4  # the 4-byte size before binary and string bytes
+MAX_INT_SIZE = 4
+
+
+class BasicType(IntEnum):
+    """'Encoding types', *Variant basic types*."""
+
+    PRIMITIVE = 0
+    SHORT_STRING = 1
+    OBJECT = 2
+    ARRAY = 3
+
+
+class Primitive(IntEnum):
+    """'Encoding types', *Variant primitive types* (the Type ID column)."""
+
+    NULL = 0
+    TRUE = 1
+    FALSE = 2
+    INT8 = 3
+    INT16 = 4
+    INT32 = 5
+    INT64 = 6
+    DOUBLE = 7
+    DECIMAL4 = 8
+    DECIMAL8 = 9
+    DECIMAL16 = 10
+    DATE = 11
+    TIMESTAMP_MICROS = 12
+    TIMESTAMP_NTZ_MICROS = 13
+    FLOAT = 14
+    BINARY = 15
+    STRING = 16
+    TIME_NTZ_MICROS = 17
+    TIMESTAMP_NANOS = 18
+    TIMESTAMP_NTZ_NANOS = 19
+    UUID = 20
+
+
+# Bytes of value_data after the header byte; None: a 4-byte size, then that many bytes.
+_PRIMITIVE_SIZES: dict[Primitive, int | None] = {
+    Primitive.NULL: 0, Primitive.TRUE: 0, Primitive.FALSE: 0, Primitive.INT8: 1,
+    Primitive.INT16: 2, Primitive.INT32: 4, Primitive.INT64: 8, Primitive.DOUBLE: 8,
+    Primitive.DECIMAL4: 5, Primitive.DECIMAL8: 9, Primitive.DECIMAL16: 17, Primitive.DATE: 4,
+    Primitive.TIMESTAMP_MICROS: 8, Primitive.TIMESTAMP_NTZ_MICROS: 8, Primitive.FLOAT: 4,
+    Primitive.BINARY: None, Primitive.STRING: None, Primitive.TIME_NTZ_MICROS: 8,
+    Primitive.TIMESTAMP_NANOS: 8, Primitive.TIMESTAMP_NTZ_NANOS: 8, Primitive.UUID: 16,
+}
+
+VARIANT_NULL = bytes([Primitive.NULL << HEADER_SHIFT | BasicType.PRIMITIVE])
+"""'Value encoding': basic type 0 (primitive) and physical type 0 (null)."""
+
+
+# ---------------------------------------------------------------------------
+# Metadata
+# ---------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class VariantMetadata:
+    """A decoded metadata: the dictionary strings in order."""
+
+    names: tuple[str, ...]
+
+    def field_id(self, name: str, where: str) -> int:
+        """The id of ``name`` (its first entry when the dictionary is not unique).
+        VariantShredding.md, 'Variant Metadata': "All field names of a Variant,
+        whether shredded or not, must be present in the metadata"."""
+        try:
+            return self.names.index(name)
+        except ValueError:
+            raise CorruptPage(f"{where}: field name {name!r} is not in the variant metadata") from None
+
+    def name(self, field_id: int, where: str) -> str:
+        if field_id >= len(self.names):
+            raise CorruptPage(f"{where}: field id {field_id} past the metadata's {len(self.names)} names")
+        return self.names[field_id]
+
+
+def parse_metadata(data: bytes, where: str) -> VariantMetadata:
+    """'Metadata encoding': header, dictionary_size, dictionary_size + 1 offsets, bytes."""
+    cursor = _Cursor(data, f"{where}, variant metadata")
+    header = cursor.unsigned(1)
+    if header & VERSION_MASK != METADATA_VERSION:
+        version = header & VERSION_MASK
+        raise UnsupportedFeature(f"{where}: variant metadata version {version} (only 1 is defined)")
+    offset_size = (header >> OFFSET_SIZE_SHIFT) + 1
+    count = cursor.unsigned(offset_size)
+    offsets = [cursor.unsigned(offset_size) for _ in range(cursor.bounded(count + 1, offset_size))]
+    start = cursor.position
+    if offsets[0] != 0 or offsets != sorted(offsets) or start + offsets[-1] > len(data):
+        raise CorruptPage(f"{where}, variant metadata: string offsets {offsets[:8]} do not fit its "
+                          f"{len(data) - start} bytes of strings")
+    strings = [data[start + a : start + b] for a, b in zip(offsets, offsets[1:], strict=False)]
+    return VariantMetadata(tuple(_utf8(s, f"{where}, variant metadata") for s in strings))
+
+
+# ---------------------------------------------------------------------------
+# Values: reading
+# ---------------------------------------------------------------------------
+
+
+def basic_type(value: bytes, where: str) -> BasicType:
+    if not value:
+        raise CorruptPage(f"{where}: an empty variant value (it needs at least its header byte)")
+    return BasicType(value[0] & BASIC_TYPE_MASK)
+
+
+def is_object(value: bytes, where: str) -> bool:
+    return basic_type(value, where) is BasicType.OBJECT
+
+
+def is_array(value: bytes, where: str) -> bool:
+    return basic_type(value, where) is BasicType.ARRAY
+
+
+def primitive_type(value: bytes, where: str) -> Primitive | None:
+    """The primitive type of a value (a short string is ``STRING``), or None for
+    an object or an array; an unknown type id raises."""
+    kind = basic_type(value, where)
+    if kind is BasicType.SHORT_STRING:
+        return Primitive.STRING
+    if kind is not BasicType.PRIMITIVE:
+        return None
+    type_id = value[0] >> HEADER_SHIFT
+    if type_id not in Primitive._value2member_map_:
+        raise CorruptPage(f"{where}: variant primitive type id {type_id} is not in 'Encoding types'")
+    return Primitive(type_id)
+
+
+def primitive_payload(value: bytes, where: str) -> bytes:
+    """The value_data of a primitive (a string's or binary's bytes without their size)."""
+    if primitive_type(value, where) is None:
+        raise CorruptPage(f"{where}: a variant object or array where a primitive was expected")
+    size = value_size(value, 0, len(value), where)
+    skip = 1 + (SIZE_FIELD if _sized(value[0]) else 0)
+    return value[skip:size]
+
+
+def _sized(head: int) -> bool:
+    """A binary or long string: a 4-byte size precedes its bytes."""
+    basic = head & BASIC_TYPE_MASK
+    return basic == BasicType.PRIMITIVE and _PRIMITIVE_SIZES.get(Primitive(head >> HEADER_SHIFT), 0) is None
+
+
+def object_fields(value: bytes, metadata: VariantMetadata, where: str) -> dict[str, bytes]:
+    """'Value Data for Object': each field's name and encoded value, in field-id order.
+    Raises for duplicate names ("Field names are required to be unique")."""
+    layout = _Container.of(value, 0, len(value), where)
+    cursor = _Cursor(value, where, layout.ids_start)
+    ids = [cursor.unsigned(layout.id_size) for _ in range(layout.count)]
+    fields: dict[str, bytes] = {}
+    for field_id, child in zip(ids, layout.children(value, where), strict=True):
+        name = metadata.name(field_id, where)
+        if name in fields:
+            raise CorruptPage(f"{where}: variant object has field {name!r} twice")
+        fields[name] = child
+    return fields
+
+
+def array_elements(value: bytes, where: str) -> list[bytes]:
+    """'Value Data for Array': each element's encoded value, in order."""
+    return _Container.of(value, 0, len(value), where).children(value, where)
+
+
+@dataclass(frozen=True)
+class _Container:
+    """Where the parts of an object or array start ('Value Header for Object',
+    'Value Header for Array'); ``id_size`` is 0 for an array."""
+
+    count: int
+    ids_start: int
+    id_size: int
+    offsets: tuple[int, ...]
+    values_start: int
+
+    @classmethod
+    def of(cls, data: bytes, start: int, end: int, where: str) -> _Container:
+        header = data[start] >> HEADER_SHIFT
+        offset_size = (header & BASIC_TYPE_MASK) + 1
+        if data[start] & BASIC_TYPE_MASK == BasicType.OBJECT:
+            id_size = ((header >> FIELD_ID_SIZE_SHIFT) & BASIC_TYPE_MASK) + 1
+            large = header & IS_LARGE_OBJECT_BIT
+        else:
+            id_size, large = 0, header & IS_LARGE_ARRAY_BIT
+        cursor = _Cursor(data[:end], where, start + 1)
+        count = cursor.unsigned(LARGE_COUNT_SIZE if large else 1)
+        ids_start = cursor.position
+        cursor.skip(cursor.bounded(count, id_size) * id_size)
+        offsets = tuple(cursor.unsigned(offset_size) for _ in range(cursor.bounded(count + 1, offset_size)))
+        if cursor.position + offsets[-1] > end or any(o >= offsets[-1] for o in offsets[:-1]):
+            raise CorruptPage(f"{where}: variant field offsets {list(offsets[:8])} run past the "
+                              f"{end - cursor.position} bytes of values (at byte {cursor.position})")
+        return cls(count, ids_start, id_size, offsets, cursor.position)
+
+    @property
+    def size(self) -> int:
+        return self.values_start + self.offsets[-1]
+
+    def children(self, data: bytes, where: str) -> list[bytes]:
+        end = self.size
+        starts = [self.values_start + o for o in self.offsets[:-1]]
+        return [data[s : s + value_size(data, s, end, where)] for s in starts]
+
+
+def value_size(data: bytes, start: int, end: int, where: str) -> int:
+    """The size of the encoded value at ``start``, which must end by ``end``."""
+    head = data[start]
+    kind = BasicType(head & BASIC_TYPE_MASK)
+    if kind is BasicType.SHORT_STRING:
+        size = 1 + (head >> HEADER_SHIFT)
+    elif kind is BasicType.PRIMITIVE:
+        size = _primitive_size(data, start, end, where)
+    else:
+        size = _Container.of(data, start, end, where).size - start
+    if start + size > end:
+        raise CorruptPage(f"{where}: a variant value at byte {start} needs {size} bytes, "
+                          f"{end - start} remain")
+    return size
+
+
+def _primitive_size(data: bytes, start: int, end: int, where: str) -> int:
+    type_id = data[start] >> HEADER_SHIFT
+    if type_id not in Primitive._value2member_map_:
+        raise CorruptPage(f"{where}: variant primitive type id {type_id} at byte {start} is not in "
+                          f"'Encoding types'")
+    size = _PRIMITIVE_SIZES[Primitive(type_id)]
+    if size is None:
+        return 1 + SIZE_FIELD + _Cursor(data[:end], where, start + 1).unsigned(SIZE_FIELD)
+    return 1 + size
+
+
+# ---------------------------------------------------------------------------
+# Values: writing (the reassembly form, see the module docstring)
+# ---------------------------------------------------------------------------
+
+
+def encode_primitive(kind: Primitive, payload: bytes = b"") -> bytes:
+    """A primitive value: its header byte, then ``payload`` (with the 4-byte size
+    first for binary and string)."""
+    size = _PRIMITIVE_SIZES[kind]
+    if size is None:
+        payload = struct.pack("<I", len(payload)) + payload
+    elif len(payload) != size:
+        raise ValueError(f"variant {kind.name} takes {size} bytes of value_data, not {len(payload)}")
+    return bytes([kind << HEADER_SHIFT | BasicType.PRIMITIVE]) + payload
+
+
+def encode_string(text: bytes) -> bytes:
+    """A UTF-8 string: a short string when shorter than 64 bytes, else a STRING primitive."""
+    if len(text) <= MAX_SHORT_STRING:
+        return bytes([len(text) << HEADER_SHIFT | BasicType.SHORT_STRING]) + text
+    return encode_primitive(Primitive.STRING, text)
+
+
+def encode_object(fields: Mapping[str, bytes], metadata: VariantMetadata, where: str) -> bytes:
+    """An object of encoded ``fields``, ids and offsets "in lexicographical order of
+    the corresponding field names" (unsigned UTF-8 byte order), values in that order."""
+    names = sorted(fields, key=lambda name: name.encode("utf-8"))
+    ids = [metadata.field_id(name, where) for name in names]
+    values = [fields[name] for name in names]
+    id_size = _int_size(max(ids, default=0))
+    offsets, offset_size, large = _layout(values)
+    header = (IS_LARGE_OBJECT_BIT if large else 0) | (id_size - 1) << FIELD_ID_SIZE_SHIFT | (offset_size - 1)
+    return (bytes([header << HEADER_SHIFT | BasicType.OBJECT]) + _count(len(values), large)
+            + b"".join(_uint(i, id_size) for i in ids) + offsets + b"".join(values))
+
+
+def encode_array(elements: Sequence[bytes]) -> bytes:
+    """An array of encoded ``elements``, in order."""
+    offsets, offset_size, large = _layout(elements)
+    header = (IS_LARGE_ARRAY_BIT if large else 0) | (offset_size - 1)
+    return (bytes([header << HEADER_SHIFT | BasicType.ARRAY]) + _count(len(elements), large)
+            + offsets + b"".join(elements))
+
+
+def _layout(values: Sequence[bytes]) -> tuple[bytes, int, bool]:
+    """The offsets list of ``values`` laid out in order, its field size, is_large."""
+    ends = [0]
+    for v in values:
+        ends.append(ends[-1] + len(v))
+    size = _int_size(ends[-1])
+    return b"".join(_uint(e, size) for e in ends), size, len(values) > MAX_SMALL_COUNT
+
+
+def _count(count: int, large: bool) -> bytes:
+    return _uint(count, LARGE_COUNT_SIZE if large else 1)
+
+
+def _int_size(largest: int) -> int:
+    """The fewest bytes (1 to 4) that hold ``largest`` unsigned."""
+    size = max(1, (largest.bit_length() + 7) // 8)
+    if size > MAX_INT_SIZE:
+        raise ValueError(f"{largest} does not fit the 4-byte ids and offsets of the variant encoding")
+    return size
+
+
+def _uint(value: int, size: int) -> bytes:
+    return value.to_bytes(size, "little")
+
+
+# ---------------------------------------------------------------------------
+# Bounds-checked reading
+# ---------------------------------------------------------------------------
+
+
+class _Cursor:
+    def __init__(self, data: bytes, where: str, position: int = 0) -> None:
+        self.data, self.where, self.position = data, where, position
+
+    def unsigned(self, size: int) -> int:
+        end = self.position + size
+        if end > len(self.data):
+            raise CorruptPage(f"{self.where}: {size}-byte field at byte {self.position} runs past "
+                              f"its {len(self.data)} bytes")
+        value = int.from_bytes(self.data[self.position : end], "little")
+        self.position = end
+        return value
+
+    def skip(self, size: int) -> None:
+        if self.position + size > len(self.data):
+            raise CorruptPage(f"{self.where}: {size} bytes at byte {self.position} run past its "
+                              f"{len(self.data)} bytes")
+        self.position += size
+
+    def bounded(self, count: int, size: int) -> int:
+        """``count``, after checking that ``count`` fields of ``size`` bytes fit."""
+        if self.position + count * size > len(self.data):
+            raise CorruptPage(f"{self.where}: {count} fields of {size} bytes at byte {self.position} "
+                              f"run past its {len(self.data)} bytes")
+        return count
+
+
+def _utf8(data: bytes, where: str) -> str:
+    try:
+        return data.decode("utf-8")
+    except UnicodeDecodeError as error:
+        raise CorruptPage(f"{where}: a string that is not UTF-8 ({error.reason} at byte "
+                          f"{error.start})") from None
