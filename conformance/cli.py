@@ -325,6 +325,7 @@ def _golden_verify(args) -> int:
     from conformance.engines import DEFAULT_ENGINES
     from conformance.golden.verify import CorpusError, verify
     from conformance.report import write_reports
+    from conformance.report.outcomes import HARNESS_ERROR
     from conformance.report.policy import failing_outcomes
 
     readers = _split_commas(args.engines) or list(DEFAULT_ENGINES)
@@ -341,7 +342,7 @@ def _golden_verify(args) -> int:
     reference_failures = [r for r in result.records if r["reader"] == "reference" and r["outcome"] != "pass"]
     for r in reference_failures:
         print(f"reference: {r['outcome']}: {r['file']}: {r['detail'].splitlines()[0]}", file=sys.stderr)
-    failed = reference_failures or any(r["outcome"] in fail_on for r in result.records)
+    failed = reference_failures or any(r["outcome"] in fail_on | {HARNESS_ERROR} for r in result.records)
     return EXIT_FAILED if failed else EXIT_OK
 
 

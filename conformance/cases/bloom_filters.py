@@ -1,6 +1,6 @@
 """Split-block Bloom filters on every physical type they apply to.
 
-Spec: parquet-format-docs.txt '3.6 - Bloom Filter' (the SBBF, xxHash64 of the
+Spec: BloomFilter.md 'Technical Approach' (the SBBF, xxHash64 of the
 PLAIN encoding without a length prefix, header + bitset located by
 ColumnMetaData.bloom_filter_offset / bloom_filter_length).
 
@@ -21,7 +21,7 @@ from conformance.values import types as T
 from .model import Case, WriteOptions
 from .predicate import Predicate
 
-SPEC = ("parquet-format-docs.txt: 3.6 - Bloom Filter",)
+SPEC = ("BloomFilter.md: Technical Approach",)
 ROWS = 200
 ROW_GROUP_ROWS = 100
 

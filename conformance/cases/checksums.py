@@ -1,6 +1,6 @@
 """Page checksums: PageHeader.crc on every kind of page.
 
-Spec: parquet-format-docs.txt '3.7.4 - Checksumming'; parquet.thrift
+Spec: README.md 'Checksumming'; parquet.thrift
 `PageHeader.crc` (CRC32 of the page's bytes as stored, after compression).
 
 Data page v1 and v2, dictionary pages, compressed and uncompressed. Readers
@@ -17,7 +17,7 @@ from conformance.values import types as T
 
 from .model import Case, WriteOptions
 
-SPEC = ("parquet-format-docs.txt: 3.7.4 - Checksumming", "parquet.thrift: struct PageHeader")
+SPEC = ("README.md: Checksumming", "parquet.thrift: struct PageHeader")
 ROWS = 50
 PAGE_ROWS = 12
 SCHEMA = Schema((Field("n", T.integer(64), True), Field("s", T.string(), True)))

@@ -1,7 +1,7 @@
 """Every compression codec, in both data page versions.
 
-Spec: parquet-format-docs.txt "Compression" (each codec's heading) and
-parquet.thrift `enum CompressionCodec`; for data page v2 also "Data Pages"
+Spec: Compression.md "Codecs" (each codec's heading) and parquet.thrift
+`enum CompressionCodec`; for data page v2 also README.md "Data Pages"
 (levels are never compressed, `is_compressed` may be false).
 """
 
@@ -31,7 +31,7 @@ def _case(codec: str, version: int, is_compressed: bool = True) -> Case:
         id=f"codec/{codec.lower()}-v{version}{flag}",
         title=f"{codec}, data page v{version}"
               + ("" if is_compressed else ", pages marked is_compressed=false"),
-        spec=(f"parquet-format-docs.txt: Compression, {codec}",
+        spec=(f"Compression.md: Codecs, {codec}",
               "parquet.thrift: enum CompressionCodec", "parquet.thrift: struct DataPageHeaderV2"),
         schema=SCHEMA, rows=_rows(),
         # Each writer's own encodings: the case is about the codec.

@@ -109,7 +109,7 @@ def _with_nulls(values: Sequence[Any]) -> list[Any]:
 
 def _page_versions(encoding: str) -> tuple[int, ...]:
     # PLAIN_DICTIONARY is the data page v1 name of dictionary indices; every other
-    # encoding may sit in either page version (parquet-format-docs.txt "Dictionary
+    # encoding may sit in either page version (Encodings.md "Dictionary
     # Encoding"; writers differ in which they produce, so both are cases).
     return (1,) if encoding == "PLAIN_DICTIONARY" else (1, 2)
 

@@ -1,8 +1,8 @@
 """Parquet Modular Encryption: every algorithm, footer mode, key layout and key size.
 
-Spec: parquet-format-docs.txt '3.7.3 - Parquet Modular Encryption' ('4.2 Parquet
-encryption algorithms', '4.3 Key metadata', '4.4 Additional Authenticated Data',
-'5.3 Protection of sensitive metadata').
+Spec: Encryption.md '3 Technical Approach', '4.2 Parquet encryption algorithms',
+'4.3 Key metadata', '4.4 Additional Authenticated Data', '5.3 Protection of
+sensitive metadata', '5.4 Encrypted footer mode', '5.5 Plaintext footer mode'.
 
 One table (nulls, a string, a list, several pages and row groups and a page
 index, so the pages, headers, indexes and column metadata are there to encrypt)
@@ -26,10 +26,9 @@ from conformance.values import types as T
 from .encryption_options import FILE_NAME, EncryptionOptions
 from .model import Case, WriteOptions
 
-SPEC = ("parquet-format-docs.txt: 3.7.3 - Parquet Modular Encryption",
-        "parquet-format-docs.txt: 4.2 Parquet encryption algorithms")
-SPEC_FOOTER = "parquet-format-docs.txt: 5.3 Protection of sensitive metadata"
-SPEC_AAD = "parquet-format-docs.txt: 4.4.1 AAD prefix"
+SPEC = ("Encryption.md: 3 Technical Approach", "Encryption.md: 4.2 Parquet encryption algorithms")
+SPEC_FOOTER = "Encryption.md: 5.5 Plaintext footer mode"
+SPEC_AAD = "Encryption.md: 4.4.1 AAD prefix"
 ROWS = 40
 SCHEMA = Schema((Field("id", T.integer(64), False), Field("name", T.string(), True),
                  Field("score", T.floating(64), True), Field("tags", T.list_of(T.string()), True)))
@@ -76,7 +75,7 @@ def cases() -> list[Case]:
     out += [_case(f"{management}-bloom-filter",
                   f"the Bloom filter header and bitset modules, {management} keys",
                   EncryptionOptions(column_keys=SECRET_COLUMNS, key_management=management),
-                  ("parquet-format-docs.txt: 3.6 - Bloom Filter",), WITH_BLOOM_FILTER)
+                  ("BloomFilter.md: Technical Approach, Encryption",), WITH_BLOOM_FILTER)
             for management in ("kms", "explicit")]
     out += [
         _case("kms-double-wrapping", "data keys wrapped through a key-encryption key",

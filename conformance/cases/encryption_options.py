@@ -1,9 +1,9 @@
 """How a case asks for Parquet Modular Encryption, engine-neutrally.
 
-Spec: parquet-format-docs.txt '3.7.3 - Parquet Modular Encryption': the two
-algorithms ('4.2 Parquet encryption algorithms'), 128/192/256-bit AES keys, the
-footer encrypted or plaintext and signed ('5.3 Protection of sensitive
-metadata'), a footer key with per-column keys or the footer key for every column
+Spec: Encryption.md '3 Technical Approach': the two algorithms ('4.2 Parquet
+encryption algorithms'), 128/192/256-bit AES keys, the footer encrypted or
+plaintext and signed ('5.4 Encrypted footer mode', '5.5 Plaintext footer
+mode'), a footer key with per-column keys or the footer key for every column
 ("uniform"), columns left unencrypted, the AAD prefix stored or to be supplied
 ('4.4.1 AAD prefix') and the key metadata ('4.3 Key metadata').
 

@@ -14,8 +14,19 @@ from typing import Any
 
 from conformance.values import Field, Schema
 from conformance.values import types as T
+from reference_impl.parquet.schema.variant_encoding import (
+    VARIANT_NULL,
+    BasicType,
+    Primitive,
+    encode_array,
+    encode_metadata,
+    encode_object,
+    encode_primitive,
+    encode_string,
+    parse_metadata,
+)
 
-from .model import Case
+from .model import Case, WriteOptions
 
 INT32_MIN, INT32_MAX = -(2**31), 2**31 - 1
 INT64_MIN, INT64_MAX = -(2**63), 2**63 - 1
@@ -37,6 +48,73 @@ def _wkb_point(x: float, y: float) -> bytes:
 # 0x09 a short string of length 2 (then its bytes).
 VARIANT_EMPTY_METADATA = b"\x01\x00\x00"
 VARIANT_VALUES = [b"\x00", b"\x04", b"\x0c\x2a", b"\x09hi"]
+
+
+# Shredded VARIANT (VariantShredding.md): values built with the Variant encoders,
+# then shredded by each writer into the case's shredding schema.
+def _int(kind: Primitive, n: int) -> bytes:
+    width = {Primitive.INT8: 1, Primitive.INT16: 2, Primitive.INT64: 8}[kind]
+    return encode_primitive(kind, n.to_bytes(width, "little", signed=True))
+
+
+def _text(s: str) -> bytes:
+    return encode_string(s.encode("utf-8"))
+
+
+def _variants(names: Sequence[str], values: Sequence[Any]) -> list[Any]:
+    """``values`` (encoded bytes, or dicts of field name -> value for objects) as
+    canonical variants sharing one metadata of ``names``."""
+    metadata = encode_metadata(names)
+    names_of = parse_metadata(metadata, "case")
+
+    def encode(v: Any) -> bytes:
+        if isinstance(v, dict):
+            return encode_object({k: encode(x) for k, x in v.items()}, names_of, "case")
+        return v
+
+    return [None if v is None else (metadata, encode(v)) for v in values]
+
+
+LONG_TEXT = "y" * 70  # past the 63 bytes of a short string
+# {"d": "not an object", "c": []} with its values in insertion order (d's first), as
+# Spark lays them out: 1-byte ids and offsets, field ids [c=0, d=1], c's offset past d's value ("The `value`
+# list can be in any order"; VariantEncoding.md, 'Value Data for Object').
+_D, _C = _text("not an object"), encode_array([])
+INSERTION_ORDER_OBJECT = bytes([BasicType.OBJECT, 2, 0, 1, len(_D), 0, len(_D) + len(_C)]) + _D + _C
+
+# (name, shredding schema, metadata names, values, spec sections)
+_SHREDDED: list[tuple[str, Any, list[str], list[Any], str]] = [
+    ("int64", "int64", [],
+     [_int(Primitive.INT64, 34), VARIANT_NULL, _text("n/a"), _int(Primitive.INT64, 100),
+      _int(Primitive.INT8, 1), None], "Primitive Types"),
+    ("string", "string", [],
+     [_text("x"), _text(LONG_TEXT), _int(Primitive.INT8, 7), _text(""), None], "Primitive Types"),
+    ("object", {"object": {"a": "int8", "b": "string"}}, ["a", "b", "z"],
+     [{"a": _int(Primitive.INT8, 1), "b": _text("x"),
+       "z": encode_primitive(Primitive.DOUBLE, struct.pack("<d", 2.5))},
+      {"a": _text("no")}, {"b": _text(LONG_TEXT)}, {"a": VARIANT_NULL}, {},
+      _int(Primitive.INT8, 7), None], "Objects"),
+    ("array", {"array": "string"}, [],
+     [encode_array([_text("p"), _text("q")]), encode_array([_text("p"), _int(Primitive.INT8, 3)]),
+      encode_array([]), encode_array([VARIANT_NULL]), _text("not an array"), None], "Arrays"),
+    ("nested", {"object": {"c": {"array": "string"}, "d": {"object": {"e": "int8"}}}},
+     ["c", "d", "e", "f"],
+     [{"c": encode_array([_text("p"), _int(Primitive.INT8, 3)]),
+       "d": {"e": _int(Primitive.INT8, 4), "f": VARIANT_NULL}},
+      INSERTION_ORDER_OBJECT, {"d": _int(Primitive.INT16, 4)}, None], "Nesting"),
+]
+
+
+def _shredded_case(name: str, shredding: Any, names: list[str], values: list[Any],
+                   section: str) -> Case:
+    return Case(
+        id=f"logical/variant-shredded-{name}",
+        title=f"VARIANT shredded as {shredding}: values that fit typed_value and values that do not",
+        spec=(f"VariantShredding.md: {section}", "VariantShredding.md: Reconstructing a Shredded Variant",
+              "LogicalTypes.md: VARIANT"),
+        schema=Schema((Field("v", T.variant(), True),)),
+        rows=tuple((v,) for v in _variants(names, values)),
+        options=WriteOptions(variant_shredding={"v": shredding}))
 
 
 def _decimal_edges(precision: int) -> list[int]:
@@ -116,4 +194,5 @@ def cases() -> list[Case]:
         spec=("LogicalTypes.md: UNKNOWN (always null)",),
         schema=Schema((Field("nothing", T.unknown(), True), Field("id", T.integer(32), False))),
         rows=tuple((None, i) for i in range(4)), extra_features=("nulls:all",)))
+    out.extend(_shredded_case(*shredded) for shredded in _SHREDDED)
     return out

@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import dataclasses
 import fnmatch
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any, Protocol, TypeVar
 
@@ -31,11 +31,16 @@ PREDICATE_TAG = "predicate"
 LIES = ("statistics", "page_index", "bloom_filter", "crc")
 NESTED_STYLES = ("standard", "two_level", "array", "tuple", "unannotated", "map_key_value",
                  "misnamed")
+# VariantShredding.md, 'Shredded Value Types': the Variant types a primitive typed_value holds.
+SHREDDED_PRIMITIVES = ("boolean", "int8", "int16", "int32", "int64", "float", "double", "date",
+                       "time", "timestamptz(6)", "timestampntz(6)", "timestamptz(9)",
+                       "timestampntz(9)", "binary", "string", "uuid")
+VARIANT_SHREDDED_TAG = "variant:shredded"
 
 
 @dataclass(frozen=True)
 class WriteOptions:
-    """Abstract write options (parquet-format-docs.txt, "File format", "Data Pages").
+    """Abstract write options (README.md, "File format", "Data Pages").
 
     Each engine maps them to its own knobs or declares, with the reason, that it
     cannot express them.
@@ -52,8 +57,8 @@ class WriteOptions:
     level_encoding: str = "RLE"  # data page v1 definition/repetition levels
     v2_is_compressed: bool = True  # DataPageHeaderV2.is_compressed
     nested_style: str = "standard"
-    # Metadata for readers to prune with (parquet-format-docs.txt, "Metadata", "Page
-    # Index", "Bloom Filter", "Checksumming"). None / () leaves each to the writer's default.
+    # Metadata for readers to prune with (README.md, "Metadata", "Checksumming";
+    # PageIndex.md and BloomFilter.md, "Technical Approach"). None / () leaves each to the writer's default.
     statistics: bool | None = None  # True: ColumnMetaData.statistics on every chunk; False: none
     statistics_truncate_length: int | None = None  # max bytes of a binary min/max bound
     page_index: bool | None = None  # True: ColumnIndex + OffsetIndex; False: neither
@@ -64,8 +69,12 @@ class WriteOptions:
     # TEST-ONLY: metadata the writer makes untrue on purpose, to show which readers trust
     # what (reference_impl.parquet.writer_options.LIES); only the reference writes lies.
     lies: tuple[str, ...] = ()
-    # Parquet Modular Encryption (parquet-format-docs.txt '3.7.3'); None: a plaintext file.
+    # Parquet Modular Encryption (Encryption.md '3 Technical Approach'); None: a plaintext file.
     encryption: EncryptionOptions | None = None
+    # Top-level VARIANT column -> its shredding schema (VariantShredding.md, 'Value
+    # Shredding'): a name of SHREDDED_PRIMITIVES, {"array": <element>} or
+    # {"object": {field name: <field>, ...}}; unlisted VARIANT columns are unshredded.
+    variant_shredding: Mapping[str, Any] = field(default_factory=dict)
 
     def __post_init__(self) -> None:
         for name, value, allowed in (("encoding", self.encoding, (*ENCODINGS, None)),
@@ -78,6 +87,8 @@ class WriteOptions:
         if self.level_encoding == "BIT_PACKED" and self.page_version != 1:
             raise ValueError("BIT_PACKED levels exist only in data page v1")
         self._check_metadata_options()
+        for column, shredding in self.variant_shredding.items():
+            check_shredding(shredding, f"variant_shredding[{column!r}]")
 
     def _check_metadata_options(self) -> None:
         for name in ("statistics", "page_index", "page_checksum"):
@@ -109,6 +120,10 @@ class WriteOptions:
         out["bloom_filter_columns"] = list(self.bloom_filter_columns)
         out["lies"] = list(self.lies)
         out["encryption"] = None if self.encryption is None else self.encryption.to_json()
+        # Only when set: the documents of cases without it stay as they were.
+        out.pop("variant_shredding")
+        if self.variant_shredding:
+            out["variant_shredding"] = dict(self.variant_shredding)
         return out
 
     @classmethod
@@ -119,6 +134,7 @@ class WriteOptions:
         kwargs["lies"] = tuple(doc["lies"])
         if doc["encryption"] is not None:
             kwargs["encryption"] = EncryptionOptions.from_json(doc["encryption"])
+        kwargs["variant_shredding"] = doc.get("variant_shredding", {})  # absent before it existed
         return cls(**kwargs)
 
     def tags(self, row_count: int) -> set[str]:
@@ -151,7 +167,25 @@ class WriteOptions:
         tags.update(f"lie:{lie}" for lie in self.lies)
         if self.encryption is not None:
             tags.update(self.encryption.tags())
+        if self.variant_shredding:
+            tags.add(VARIANT_SHREDDED_TAG)
         return tags
+
+
+def check_shredding(shredding: Any, where: str) -> None:
+    """A shredding schema (see `WriteOptions.variant_shredding`), or ValueError naming where."""
+    if isinstance(shredding, str):
+        if shredding not in SHREDDED_PRIMITIVES:
+            raise ValueError(f"{where}: {shredding!r} is not one of {SHREDDED_PRIMITIVES}")
+    elif isinstance(shredding, dict) and list(shredding) == ["array"]:
+        check_shredding(shredding["array"], f"{where}.array")
+    elif (isinstance(shredding, dict) and list(shredding) == ["object"]
+          and isinstance(shredding["object"], dict) and shredding["object"]):
+        for name, child in shredding["object"].items():
+            check_shredding(child, f"{where}.object[{name!r}]")
+    else:
+        raise ValueError(f"{where}: a shredding schema is a primitive name, {{'array': ...}} or "
+                         f"{{'object': {{name: ...}}}} with at least one field, not {shredding!r}")
 
 
 @dataclass(frozen=True)
@@ -178,6 +212,10 @@ class Case:
             if by_name[name].type.is_nested:
                 raise ValueError(f"bloom filter column {name!r} is nested; bloom filters are per "
                                  "leaf column, name a primitive top-level column")
+        for name in self.options.variant_shredding:
+            if name not in by_name or by_name[name].type.kind != "variant":
+                raise ValueError(f"variant_shredding column {name!r} is not a top-level VARIANT "
+                                 f"column of the schema {list(by_name)}")
         encrypted = self.options.encryption.column_keys if self.options.encryption else ()
         for name in encrypted:
             if name not in by_name or by_name[name].type.is_nested:

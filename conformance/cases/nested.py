@@ -2,7 +2,7 @@
 and the legacy shapes readers must still understand.
 
 Spec: LogicalTypes.md "Nested Types", "Lists", "Maps" and their
-"Backward-compatibility rules"; parquet-format-docs.txt "Nested Encoding"
+"Backward-compatibility rules"; README.md "Nested Encoding"
 (definition and repetition levels). Standard cases are written in the 3-level
 form; `legacy/*` cases ask for a legacy layout (`WriteOptions.nested_style`),
 which only a writer that can produce it (the reference) writes.
@@ -17,7 +17,7 @@ from conformance.values import types as T
 
 from .model import Case, WriteOptions
 
-SPEC_NESTED = "parquet-format-docs.txt: Nested Encoding"
+SPEC_NESTED = "README.md: Nested Encoding"
 SPEC_LISTS = "LogicalTypes.md: Lists"
 SPEC_MAPS = "LogicalTypes.md: Maps"
 SPEC_LIST_COMPAT = "LogicalTypes.md: Lists, Backward-compatibility rules"

@@ -1,6 +1,6 @@
 """The page index: ColumnIndex and OffsetIndex over many pages, and page skipping.
 
-Spec: parquet-format-docs.txt '3.9 - Page Index'; parquet.thrift `struct
+Spec: PageIndex.md 'Technical Approach'; parquet.thrift `struct
 ColumnIndex` (null_pages, boundary_order), `struct OffsetIndex`, `struct
 PageLocation`.
 
@@ -21,7 +21,7 @@ from conformance.values import types as T
 from .model import Case, WriteOptions
 from .predicate import Predicate
 
-SPEC = ("parquet-format-docs.txt: 3.9 - Page Index", "parquet.thrift: struct ColumnIndex",
+SPEC = ("PageIndex.md: Technical Approach", "parquet.thrift: struct ColumnIndex",
         "parquet.thrift: struct OffsetIndex")
 ROWS = 60
 PAGE_ROWS = 7

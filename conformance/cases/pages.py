@@ -1,7 +1,7 @@
 """Pages and row groups: many pages per chunk, page boundaries at any row, both page versions.
 
-Spec: parquet-format-docs.txt "File Layout", "Data Pages", "Row Group Size",
-"Data Page Size"; parquet.thrift `struct PageHeader`, `DataPageHeader`,
+Spec: README.md "File format", "Data Pages", "Configurations" (row group and
+data page size); parquet.thrift `struct PageHeader`, `DataPageHeader`,
 `DataPageHeaderV2`, `DictionaryPageHeader`.
 """
 
@@ -12,7 +12,7 @@ from conformance.values import types as T
 
 from .model import Case, WriteOptions
 
-SPEC = ("parquet-format-docs.txt: Data Pages", "parquet.thrift: struct PageHeader")
+SPEC = ("README.md: Data Pages", "parquet.thrift: struct PageHeader")
 ROWS = 100
 SCHEMA = Schema((Field("n", T.integer(32), True), Field("s", T.string(), True),
                  Field("b", T.boolean(), False)))
@@ -44,7 +44,7 @@ def cases() -> list[Case]:
               ("parquet.thrift: struct DictionaryPageHeader",)),
         _case("row-groups-and-pages", "row groups of 30 rows, pages of 8 rows",
               WriteOptions(encoding=None, row_group_size=30, page_row_limit=8),
-              ("parquet-format-docs.txt: Row Group Size",)),
+              ("README.md: Configurations",)),
         _case("compressed-many-pages-v2", "ZSTD v2 pages of 11 rows",
               WriteOptions(encoding=None, codec="ZSTD", page_version=2, page_row_limit=11)),
     ]

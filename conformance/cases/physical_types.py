@@ -1,7 +1,7 @@
 """Flat columns of every physical type, required and optional, with edge values.
 
 Spec: parquet.thrift `enum Type` and `enum FieldRepetitionType`;
-parquet-format-docs.txt "Plain: (PLAIN = 0)"; LogicalTypes.md "STRING",
+Encodings.md "Plain: (PLAIN = 0)"; LogicalTypes.md "STRING",
 "Signed Integers", "Unsigned Integers". Every case here is PLAIN, uncompressed,
 data page v1: the baseline every implementation must read.
 """
@@ -24,7 +24,7 @@ from .model import Case, WriteOptions
 SPEC_TYPES = "parquet.thrift: enum Type"
 SPEC_REPETITION = "parquet.thrift: enum FieldRepetitionType"
 SPEC_PLAIN = spec_entry(Encoding.PLAIN)
-SPEC_LAYOUT = "parquet-format-docs.txt: File Layout"
+SPEC_LAYOUT = "README.md: File format"
 
 FLOAT32_MAX = struct.unpack("<f", bytes.fromhex("ffff7f7f"))[0]
 FLOAT32_MIN_SUBNORMAL = struct.unpack("<f", bytes.fromhex("01000000"))[0]
@@ -130,7 +130,7 @@ def _shape_cases() -> list[Case]:
                        T.string(), True, [None] * 7, ("LogicalTypes.md: STRING",),
                        extra=("nulls:all",)),
         Case("shape/row-groups", "common types, 10 rows in row groups of 3 rows",
-             (SPEC_TYPES, SPEC_LAYOUT, "parquet-format-docs.txt: Row Group Size"),
+             (SPEC_TYPES, SPEC_LAYOUT, "README.md: Configurations"),
              every_type, tuple(rows_many), WriteOptions(row_group_size=3)),
     ]
 

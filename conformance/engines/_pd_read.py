@@ -24,6 +24,11 @@ again through fastparquet's own column reader into a masked array
 levels apart from the values. Struct columns come back flattened into dotted
 columns (`s.x`, `s.y`); they are nested again, and a row whose every child is
 null is a LossyConversion (a null struct and a struct of nulls look alike).
+
+fastparquet sometimes answers with data whose shape contradicts the file's schema
+or itself (a column of the schema missing from the frame, MAP entries that are not
+(key, value) pairs, dictionary codes outside the categories). That is fastparquet's
+answer, recorded as its verdict (`ContradictoryAnswer`), never a bug of this adapter.
 """
 
 from __future__ import annotations
@@ -55,6 +60,14 @@ _LOGICAL_UNITS = {"MILLIS": "ms", "MICROS": "us", "NANOS": "ns"}
 
 
 ENGINE = "fastparquet"  # what a conversion failure names (`base.converting`)
+MAP_ENTRY_FIELDS = 2  # a MAP entry is a (key, value) pair
+SHOWN_CODES = 5  # out-of-range dictionary codes quoted as evidence
+
+
+class ContradictoryAnswer(LossyConversion):
+    """fastparquet's answer contradicts the file's schema or itself, so no canonical
+    value can be taken from it. A LossyConversion: the engine did answer (a read cell
+    records it as fastparquet's error, a bad-file cell as accepting the file)."""
 
 
 def read_fastparquet(path: Path) -> Table:
@@ -118,8 +131,10 @@ def schema_type(se) -> DataType:
             return DataType("list", element=_list_element(se))
         if (_logical(se, "MAP") is not None or _converted(se) in ("MAP", "MAP_KEY_VALUE")):
             (_, kv), = _children(se)
-            kids = dict(_children(kv))
-            key, value = kids["key"], kids.get("value")
+            # By position, not by name: misnamed key and value fields are legal
+            # (LogicalTypes.md, 'Maps', 'Backward-compatibility rules').
+            kids = [child for _, child in _children(kv)]
+            key, value = kids[0], kids[1] if len(kids) > 1 else None
             return DataType("map", key=Field("key", schema_type(key), False),
                             value=Field("value", schema_type(value) if value is not None
                                         else DataType("unknown"),
@@ -185,9 +200,14 @@ class _Reader:
         self.pf, self.df = pf, df
 
     def field(self, path: str, se) -> tuple[DataType, list[Any]]:
-        if se.num_children and path not in self.df.columns:
-            return self._struct(path, se)
-        return self.series(path, self.df[path], se)
+        if path in self.df.columns:
+            return self.series(path, self.df[path], se)
+        if se.num_children and schema_type(se).kind == "struct":
+            return self._struct(path, se)  # flattened into dotted columns
+        # Measured: fastparquet drops a group annotated MAP_KEY_VALUE from its frame without
+        # an error (a legal MAP: LogicalTypes.md, 'Maps', 'Backward-compatibility rules').
+        raise ContradictoryAnswer(f"column {path!r} of the file's schema is missing from "
+                                  f"fastparquet's answer (its columns: {list(self.df.columns)})")
 
     def _struct(self, path: str, se) -> tuple[DataType, list[Any]]:
         names, types, columns, required_child = [], [], [], False
@@ -240,6 +260,13 @@ class _Reader:
 
         codes = s.cat.codes.to_numpy()
         categories = s.cat.categories
+        # Measured: fastparquet reads its own v1 BOOLEAN dictionary pages into codes
+        # outside the categories (-30, 122 for 2 categories); -1 is pandas' null.
+        outside = codes[(codes < -1) | (codes >= len(categories))]
+        if len(outside):
+            shown = sorted(set(outside.tolist()))[:SHOWN_CODES]
+            raise ContradictoryAnswer(f"column {path!r}: fastparquet returned dictionary codes "
+                                      f"{shown} outside the {len(categories)} categories it returned")
         if len(categories) == 0:
             return schema_type(se), [None] * len(s)
         dense = pd.Series(categories.take(np.where(codes < 0, 0, codes)))
@@ -363,6 +390,17 @@ def _objects(path: str, s, se) -> tuple[DataType, list[Any]]:
                           f"a {declared.describe()} column")
 
 
+def _map_entries(v: Any, path: str) -> list[tuple[Any, Any]]:
+    """The (key, value) entries of a MAP value as fastparquet built it (a dict, or pairs)."""
+    entries = list(v.items()) if isinstance(v, dict) else list(v)
+    for entry in entries:
+        if not (isinstance(entry, (tuple, list, np.ndarray)) and len(entry) == MAP_ENTRY_FIELDS):
+            # Measured: a MAP whose values are structs comes back as a list of its keys.
+            raise ContradictoryAnswer(f"column {path!r}: fastparquet returned a MAP value whose "
+                                      f"entry {entry!r} is not a (key, value) pair")
+    return [(k, x) for k, x in entries]
+
+
 def _py(t: DataType, v: Any, path: str) -> Any:
     """A value inside a LIST/MAP as fastparquet built it, checked against the schema type."""
     if v is None:
@@ -372,8 +410,9 @@ def _py(t: DataType, v: Any, path: str) -> Any:
             if isinstance(v, (list, np.ndarray)):
                 return [_py(t.list_element.type, e, path) for e in list(v)]
         case "map":
-            items = v.items() if isinstance(v, dict) else v
-            return [(_py(t.map_key.type, k, path), _py(t.map_value.type, x, path)) for k, x in items]
+            if isinstance(v, (dict, list, np.ndarray)):
+                return [(_py(t.map_key.type, k, path), _py(t.map_value.type, x, path))
+                        for k, x in _map_entries(v, path)]
         case "struct":
             if isinstance(v, dict):
                 return {f.name: _py(f.type, v.get(f.name), path) for f in t.fields}

@@ -90,6 +90,7 @@ CAPABILITIES = Capabilities(
         **{f"type:{kind}": "fastparquet's writer knows no such annotation (no GEOMETRY, "
                            "GEOGRAPHY or VARIANT anywhere in its source)"
            for kind in ("GEOMETRY", "GEOGRAPHY", "VARIANT")},
+        "variant:shredded": "fastparquet's writer knows no VARIANT annotation, shredded or not",
         "type:FLOAT16": "fastparquet writes float16 data as FLOAT (writer.py typemap "
                         "'float16': (FLOAT, None, 16)), never FLOAT16",
         "type:DECIMAL(*)": "fastparquet writes decimal.Decimal objects as DOUBLE "

@@ -142,6 +142,7 @@ CAPABILITIES = Capabilities(
                                "larger min/max instead of truncating them (measured: a 5001-byte "
                                "string gets Statistics with null_count only)",
         **{f"type:{kind.upper()}": reason for kind, reason in NO_ARROW_FORM.items()},
+        "variant:shredded": NO_ARROW_FORM["variant"],
         "type:ENUM": "Arrow has no enum type and pyarrow never writes the ENUM annotation "
                      "(strings are written as STRING)",
         "type:BSON": "Arrow has no BSON type; pyarrow never writes the BSON annotation",

@@ -29,6 +29,13 @@ the other columns stay plaintext), `parquet.encryption.plaintext.footer`,
 `parquet.encryption.data.key.length.bits`, key material stored in the footer. Reads go
 through the same factory: the key material in each key_metadata names its master key.
 
+VARIANT: values cross as `VariantVal(value, metadata)`, the bytes as they are. Spark
+4.3 shreds what it writes when `spark.sql.variant.writeShredding.enabled` is true, by
+the schema in `spark.sql.variant.forceShreddingSchemaForTest` (a Spark DDL type, one
+for every VARIANT column of the write); the adapter sets both for each write of a
+VARIANT column (shredding off unless `WriteOptions.variant_shredding` asks for it) and
+puts the session's values back after it.
+
 Checksummed read (`read_verifying_checksums`): the read option
 `parquet.page.verify-checksum.enabled=true` (parquet-java's, off by default).
 
@@ -96,7 +103,7 @@ CAPABILITIES = Capabilities(
     writes=("physical:*", "type:*", "repetition:*", "encoding:*", "page:v1", "page:v2",
             "row_groups:*", "pages:multiple", "dictionary:fallback", "rows:*", "nulls:*",
             "statistics", "statistics:none", "statistics:truncate", "page_index", "bloom", "crc",
-            "encryption:*", *(f"codec:{c}" for c in _CODECS)),
+            "encryption:*", "variant:shredded", *(f"codec:{c}" for c in _CODECS)),
     cannot_read=ENCRYPTION_CANNOT_READ,
     cannot_write={
         **ENCRYPTION_CANNOT_WRITE,
@@ -110,8 +117,6 @@ CAPABILITIES = Capabilities(
         "type:UNKNOWN": _NO_SPARK_TYPE,
         "type:TIMESTAMP(ns,*)": "Spark timestamps have microsecond precision",
         "type:TIME(*)": "PySpark cannot build TIME values from integers exactly",
-        "type:VARIANT": "Spark's VariantType is written shredded or with its own layout; "
-                        "not mapped yet",
         "type:GEOMETRY": _NO_SPARK_TYPE, "type:GEOGRAPHY": _NO_SPARK_TYPE,
         "encoding:DELTA_LENGTH_BYTE_ARRAY": "parquet-java's writers never produce "
                                            "DELTA_LENGTH_BYTE_ARRAY (DefaultV1/V2ValuesWriterFactory)",
@@ -169,7 +174,7 @@ class SparkEngine(Engine):
         staged = spark.createDataFrame(rows, _staging_schema(case.schema))
         df = staged.select(*[_from_staging(F.col(f"`{f.name}`"), f) for f in case.schema])
         out_dir = path.with_name(path.name + ".spark-out")
-        with _java_causes():
+        with _java_causes(), _session_conf(spark, _variant_conf(case)):
             df.coalesce(1).write.mode("overwrite").options(**options).parquet(str(out_dir))
         parts = sorted(out_dir.glob("part-*.parquet"))
         if len(parts) != 1:
@@ -220,6 +225,60 @@ class SparkEngine(Engine):
             rows = [tuple(_from_spark_value(f.type, v) for f, v in zip(schema, row, strict=True))
                     for row in collected]
         return Table(schema, tuple(rows))
+
+
+# ---- VARIANT shredding ------------------------------------------------------------
+
+SHREDDING_ENABLED = "spark.sql.variant.writeShredding.enabled"
+SHREDDING_SCHEMA = "spark.sql.variant.forceShreddingSchemaForTest"
+# WriteOptions.variant_shredding primitive names -> Spark DDL types (Spark SQL reference,
+# 'Data Types'); time, nanosecond timestamps and uuid have no Spark type.
+_SHREDDED_DDL = {"boolean": "boolean", "int8": "tinyint", "int16": "smallint", "int32": "int",
+                 "int64": "bigint", "float": "float", "double": "double", "date": "date",
+                 "timestamptz(6)": "timestamp", "timestampntz(6)": "timestamp_ntz",
+                 "binary": "binary", "string": "string"}
+
+
+@contextlib.contextmanager
+def _session_conf(spark, settings: dict[str, str]):
+    """``settings`` on the session for one write; the previous values (or none) after it."""
+    previous = {key: spark.conf.get(key, None) for key in settings}
+    try:
+        for key, value in settings.items():
+            spark.conf.set(key, value)
+        yield
+    finally:
+        for key, value in previous.items():
+            spark.conf.unset(key) if value is None else spark.conf.set(key, value)
+
+
+def _variant_conf(case: Case) -> dict[str, str]:
+    """The shredding settings of a write with VARIANT columns (none without)."""
+    variants = [f.name for f in case.schema if f.type.kind == "variant"]
+    if not variants:
+        return {}
+    shredding = case.options.variant_shredding
+    if not shredding:
+        return {SHREDDING_ENABLED: "false"}
+    schemas = {_shredding_ddl(shredding.get(name)) for name in variants}
+    if len(schemas) > 1:
+        raise Unsupported(f"VARIANT columns {variants} shredded differently; Spark takes one "
+                          f"shredding schema ({SHREDDING_SCHEMA}) for every VARIANT column")
+    return {SHREDDING_ENABLED: "true", SHREDDING_SCHEMA: schemas.pop()}
+
+
+def _shredding_ddl(shredding) -> str:
+    if shredding is None:
+        raise Unsupported("a write with shredded and unshredded VARIANT columns: Spark shreds "
+                          "every VARIANT column of a write or none")
+    if isinstance(shredding, str):
+        if shredding not in _SHREDDED_DDL:
+            raise Unsupported(f"a VARIANT shredded as {shredding}: {_NO_SPARK_TYPE}")
+        return _SHREDDED_DDL[shredding]
+    if "array" in shredding:
+        return f"array<{_shredding_ddl(shredding['array'])}>"
+    fields = ", ".join(f"`{name}`: {_shredding_ddl(c)}" for name, c in shredding["object"].items())
+    return f"struct<{fields}>"
 
 
 # ---- encryption ------------------------------------------------------------------
@@ -405,6 +464,8 @@ def _staging_type(t: DataType):
                              t.map_value.nullable)
         case "struct":
             return _staging_schema(t.fields)
+        case "variant":
+            return S.VariantType()
     raise Unsupported(f"{t.describe()}: {_NO_SPARK_TYPE}")
 
 
@@ -433,6 +494,11 @@ def _to_spark_value(t: DataType, v):
             return {_to_spark_value(t.map_key.type, k): _to_spark_value(t.map_value.type, x) for k, x in v}
         case "struct":
             return tuple(_to_spark_value(f.type, v[f.name]) for f in t.fields)
+        case "variant":
+            from pyspark.sql.types import VariantVal
+
+            metadata, value = v
+            return VariantVal(value, metadata)
     return v
 
 
@@ -498,7 +564,8 @@ def _type_from_spark(dtype) -> DataType:
               S.FloatType: T.floating(32), S.DoubleType: T.floating(64),
               S.StringType: T.string(), S.BinaryType: T.binary(), S.DateType: T.date(),
               S.TimestampType: T.timestamp("us", True),
-              S.TimestampNTZType: T.timestamp("us", False), S.NullType: T.unknown()}
+              S.TimestampNTZType: T.timestamp("us", False), S.NullType: T.unknown(),
+              S.VariantType: T.variant()}
     for spark_type, canonical in simple.items():
         if isinstance(dtype, spark_type):
             return _without_physical(canonical)
@@ -536,4 +603,6 @@ def _from_spark_value(t: DataType, v):
                     for k, x in v.items()]
         case "struct":
             return {f.name: _from_spark_value(f.type, v[f.name]) for f in t.fields}
+        case "variant":  # a VariantVal: the unshredded bytes, however the file held them
+            return bytes(v.metadata), bytes(v.value)
     return v

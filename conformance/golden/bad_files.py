@@ -3,13 +3,15 @@
 Modelled on toml-test's ``invalid/`` tree and test262's ``negative: {type}``:
 every entry names its one fault, the expected error *class* from the closed
 vocabulary of ``reference_impl/parquet/errors.py`` (never a message text) and
-the spec sections it violates (of parquet-format-docs.txt unless named):
+the spec sections it violates:
 
-* '3 - File Format': the leading and trailing magic, the 4-byte footer length;
-* '3.3 - Metadata' / parquet.thrift: the footer, ColumnMetaData offsets, PageHeader;
-* 'Run Length Encoding / Bit-Packing Hybrid (RLE = 3)': the level data;
-* 'Dictionary Encoding (PLAIN_DICTIONARY = 2 and RLE_DICTIONARY = 8)';
-* '3.7.1 - Compression', '3.7.4 - Checksumming', '3.7.3 - Parquet Modular Encryption'.
+* README.md 'File format': the leading and trailing magic, the 4-byte footer length;
+* README.md 'Metadata' / parquet.thrift: the footer, ColumnMetaData offsets, PageHeader;
+* README.md 'Nested Encoding' and Encodings.md 'Run Length Encoding / Bit-Packing
+  Hybrid (RLE = 3)': the level data;
+* Encodings.md 'Dictionary Encoding (PLAIN_DICTIONARY = 2 and RLE_DICTIONARY = 8)';
+* Compression.md 'Codecs', README.md 'Checksumming', Encryption.md '3 Technical
+  Approach' and '5.4 Encrypted footer mode'.
 
 Each file is made in code: the reference writer writes a small valid file, then
 exactly one thing is changed, located through the file's own metadata
@@ -46,21 +48,20 @@ from reference_impl.parquet.writer_options import WriterOptions
 
 __all__ = ["BadFile", "ReadOptions", "bad_files", "write_bad_files"]
 
-DOCS = "parquet-format-docs.txt"
 # Enums of parquet.thrift number their members from 0 (docs/unknown-enum-values.md).
 NEGATIVE_ENUM_VALUE = -1
-SPEC_FORMAT = f"{DOCS}: 3 - File Format"
-SPEC_METADATA = f"{DOCS}: 3.3 - Metadata"
+SPEC_FORMAT = "README.md: File format"
+SPEC_METADATA = "README.md: Metadata"
 SPEC_FILE_METADATA = "parquet.thrift: struct FileMetaData"
 SPEC_COLUMN_METADATA = "parquet.thrift: struct ColumnMetaData"
 SPEC_PAGE_HEADER = "parquet.thrift: struct PageHeader"
 SPEC_RLE = spec_entry(md.Encoding.RLE)
-SPEC_NESTED = f"{DOCS}: 3.5 - Nested Encoding"
+SPEC_NESTED = "README.md: Nested Encoding"
 SPEC_DICTIONARY = spec_entry(md.Encoding.RLE_DICTIONARY)
-SPEC_COMPRESSION = f"{DOCS}: 3.7.1 - Compression"
-SPEC_CHECKSUM = f"{DOCS}: 3.7.4 - Checksumming"
-SPEC_ENCRYPTION = f"{DOCS}: 3.7.3 - Parquet Modular Encryption"
-SPEC_ENCRYPTED_FOOTER = f"{DOCS}: 5.3 Protection of sensitive metadata"
+SPEC_COMPRESSION = "Compression.md: Codecs"
+SPEC_CHECKSUM = "README.md: Checksumming"
+SPEC_ENCRYPTION = "Encryption.md: 3 Technical Approach"
+SPEC_ENCRYPTED_FOOTER = "Encryption.md: 5.4 Encrypted footer mode"
 
 MAGIC = b"PAR1"
 MAGIC_LENGTH = len(MAGIC)

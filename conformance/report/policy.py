@@ -3,10 +3,9 @@
 A conformance run exists to find engines that disagree with the spec, so by
 default findings about engines under test do not fail the command: only the
 suite itself being broken does: the reference disagreeing with itself (a cell
-whose writer and reader are both ``reference`` that is not ``pass``).
-``harness-error`` cells (the suite's adapter code failed converting a peer's
-answer) are reported apart from every engine verdict; the suite's own tests
-fail on them, and ``fail_on={"harness-error"}`` makes a run fail on them too.
+whose writer and reader are both ``reference`` that is not ``pass``), or any
+``harness-error`` cell (the suite's adapter code failed converting an engine's
+answer: a bug of this suite, reported apart from every engine verdict).
 
 CI jobs that guard an engine ask for more with ``fail_on``: a set of
 outcomes (e.g. ``{"mismatch", "crash"}``) any cell of which fails the run,
@@ -19,7 +18,7 @@ from __future__ import annotations
 from collections.abc import Collection
 
 from .dataset import ReportSummary
-from .outcomes import OUTCOMES, PASS
+from .outcomes import HARNESS_ERROR, OUTCOMES, PASS
 
 ANY = "any"
 FAIL_ON_CHOICES: tuple[str, ...] = (*(o for o in OUTCOMES if o != PASS), ANY)
@@ -44,14 +43,14 @@ def failing_outcomes(fail_on: Collection[str]) -> frozenset[str]:
 def exit_code(summary: ReportSummary, fail_on: Collection[str] = frozenset()) -> int:
     """1 if the run fails the policy, else 0.
 
-    Fails when the reference's self-check has a non-pass cell, or when any cell's
-    outcome is one of ``failing_outcomes(fail_on)``.
+    Fails when the reference's self-check has a non-pass cell, when any cell is a
+    ``harness-error``, or when any cell's outcome is one of ``failing_outcomes(fail_on)``.
     """
     if isinstance(fail_on, str):
         raise TypeError("fail_on must be a collection of outcome names, not a string")
-    extra = failing_outcomes(fail_on)
+    failing = failing_outcomes(fail_on) | {HARNESS_ERROR}
     if summary.reference_failures():
         return 1
-    if any(cell.outcome in extra for cell in summary.cells):
+    if any(cell.outcome in failing for cell in summary.cells):
         return 1
     return 0

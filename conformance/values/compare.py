@@ -6,6 +6,7 @@ the same *value*. A value is compared by meaning, not by representation: an
 INT(8) read back as a wider signed integer is equal if the number is the same;
 a TIMESTAMP(ms) read back as TIMESTAMP(us) is equal if it names the same instant.
 Floats compare by their exact 64-bit pattern, so -0.0 != 0.0 and NaN == NaN.
+A VARIANT compares by the value its bytes encode, not by the bytes (`variant`).
 What a representation change loses (a different number, a string turned into
 bytes, a UTC-adjusted timestamp read as local time) is a difference.
 """
@@ -19,6 +20,7 @@ from typing import Any
 from .codec import float_bits, to_json
 from .table import Table
 from .types import UNITS_PER_SECOND, DataType
+from .variant import describe, first_difference, variant_key
 
 MAX_REPORTED_DIFFERENCES = 20
 NANOS_PER_SECOND = UNITS_PER_SECOND["ns"]
@@ -90,6 +92,8 @@ def semantic_key(t: DataType, v: Any) -> Any:
             return tuple((semantic_key(t.map_key.type, k), semantic_key(t.map_value.type, x)) for k, x in v)
         case "struct":
             return tuple(semantic_key(f.type, v[f.name]) for f in t.fields)
+        case "variant":
+            return variant_key(v)
     return v
 
 
@@ -102,8 +106,8 @@ def diff_tables(expected: Table, actual: Table) -> str | None:
     if len(expected.rows) != len(actual.rows):
         lines.append(f"row count: expected {len(expected.rows)}, got {len(actual.rows)}")
     cell_diffs = list(_cell_differences(expected, actual))
-    for row, name, want, got in cell_diffs[:MAX_REPORTED_DIFFERENCES]:
-        lines.append(f"row {row}, column {name!r}: expected {want}, got {got}")
+    for row, name, want, got, detail in cell_diffs[:MAX_REPORTED_DIFFERENCES]:
+        lines.append(f"row {row}, column {name!r}: expected {want}, got {got}{detail}")
     if len(cell_diffs) > MAX_REPORTED_DIFFERENCES:
         lines.append(f"... and {len(cell_diffs) - MAX_REPORTED_DIFFERENCES} more differing cells")
     return "\n".join(lines) or None
@@ -125,12 +129,25 @@ def _schema_problems(expected: Table, actual: Table) -> list[str]:
 def _cell_differences(expected: Table, actual: Table):
     for r, (erow, arow) in enumerate(zip(expected.rows, actual.rows, strict=False)):
         for i, (ef, af) in enumerate(zip(expected.schema, actual.schema, strict=True)):
-            if semantic_key(ef.type, erow[i]) != semantic_key(af.type, arow[i]):
+            want, got = semantic_key(ef.type, erow[i]), semantic_key(af.type, arow[i])
+            if want != got:
                 # Name the types when they differ: "-1" means little without its unit.
                 typed = ef.type.describe() != af.type.describe()
-                yield (r, ef.name, _show(ef.type, erow[i], typed), _show(af.type, arow[i], typed))
+                yield (r, ef.name, _show(ef.type, erow[i], typed), _show(af.type, arow[i], typed),
+                       _detail(ef.type, want, got))
 
 
 def _show(t: DataType, v: Any, typed: bool) -> str:
-    text = json.dumps(to_json(t, v), ensure_ascii=False)
+    if t.kind == "variant" and v is not None:
+        text = describe(variant_key(v))
+    else:
+        text = json.dumps(to_json(t, v), ensure_ascii=False)
     return f"{text} ({t.describe()})" if typed else text
+
+
+def _detail(t: DataType, want: Any, got: Any) -> str:
+    """Where inside a variant the values differ: a large object differs in one place."""
+    difference = None if t.kind != "variant" or None in (want, got) else first_difference(want, got)
+    if difference is None or difference[0] == "$":  # the whole value: the line shows it
+        return ""
+    return f" (at {difference[0]}: {difference[1]})"

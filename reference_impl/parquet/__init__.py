@@ -6,11 +6,12 @@ modules):
 
 =================  ===========================================================
 errors             the closed vocabulary of errors, each with a byte offset
+varint             ULEB128 and zigzag integers (Thrift's and the encodings')
 metadata/          the Thrift Compact Protocol, the structs of parquet.thrift,
                    the "PAR1" framing
 schema/            flat and tree schemas, logical types, LIST and MAP, how
                    logical values are stored in physical ones
-encodings/         every encoding, one module each; ULEB128/zigzag varints;
+encodings/         every encoding, one module each; the encoding table;
                    the values section of a page; dictionaries
 nested/            repetition/definition levels, record shredding and assembly
 pages/             page headers and bodies, codecs, CRCs, column chunks

@@ -21,6 +21,8 @@ CorruptThrift             a Thrift Compact Protocol structure is malformed
 CorruptMetadata           the footer decodes but contradicts itself or the file
 CorruptPage               a page's sizes or value counts lie
 InvalidLevelData          definition/repetition level data is malformed
+InvalidValue              a decoded value breaks its column's logical type
+                          (a STRING, ENUM or JSON value that is not UTF-8)
 DecompressionFailed       a compressed page does not decompress to its size
 ChecksumMismatch          a page's CRC32 differs from the crc in its header
 UnsupportedFeature        a valid feature this implementation does not decode
@@ -44,6 +46,7 @@ __all__ = [
     "DecryptionFailed",
     "FooterLengthOutOfRange",
     "InvalidLevelData",
+    "InvalidValue",
     "MissingKey",
     "ParquetError",
     "TruncatedFile",
@@ -96,6 +99,17 @@ class CorruptPage(ParquetError):
 class InvalidLevelData(ParquetError):
     """Definition or repetition levels are malformed: a run claims more bytes than
     remain, a level exceeds the maximum level, or the runs end too early."""
+
+
+class InvalidValue(ParquetError):
+    """A value decodes, but its bytes are not what its column's logical type says
+    they are: a STRING, ENUM or JSON value that is not UTF-8 (LogicalTypes.md,
+    'STRING', 'ENUM', 'JSON'; see ``pages.utf8_values``). Not CorruptPage: the
+    page's sizes and counts hold; one value is wrong. The message names the
+    column, the row group, the page, the value's index among the page's values
+    and the first bad byte within the value; the offset is the page header's
+    (a value has no single place in the file when the page is compressed, or
+    DELTA_BYTE_ARRAY builds it from the previous value's prefix)."""
 
 
 class DecompressionFailed(ParquetError):

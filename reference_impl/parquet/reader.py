@@ -27,6 +27,7 @@ authenticate raises :class:`DecryptionFailed` and nothing of it is returned; a
 key that is needed and not available raises :class:`MissingKey` naming the
 column. ``columns`` reads a projection, so the plaintext columns of a file
 read without any key.
+A STRING, ENUM or JSON value that is not UTF-8 is InvalidValue (``utf8_values``).
 Anything malformed raises the specific error of ``errors`` with the byte
 offset, the column path, the row group and the page ordinal. Every length and
 count is checked against the bytes that hold it before it is used.
@@ -64,9 +65,11 @@ from reference_impl.parquet.metadata.parquet_thrift import FileMetaData, RowGrou
 from reference_impl.parquet.metadata.thrift_struct import deserialize
 from reference_impl.parquet.nested.assembly import assemble_records
 from reference_impl.parquet.pages.chunk_reader import ChunkData, read_column_chunk
+from reference_impl.parquet.pages.utf8_values import check_utf8
 from reference_impl.parquet.schema.flat import ColumnSpec, column_of, is_flat
 from reference_impl.parquet.schema.nested_types import LeafHook, records_to_logical
 from reference_impl.parquet.schema.tree import LeafColumn, SchemaNode, leaf_columns, schema_tree_from_elements
+from reference_impl.parquet.schema.type_rules import check_type_rules
 
 __all__ = [
     "LeafData",
@@ -180,6 +183,7 @@ def read_parquet(
     metadata, footer_start, decryptor = read_footer_with_decryptor(file, decryption=decryption)
     full_tree = schema_tree_from_elements(metadata.schema, offset=footer_start)
     all_leaves = leaf_columns(full_tree)
+    check_type_rules(all_leaves, footer_start)
     _check_row_groups(metadata, all_leaves, footer_start)
     tree = full_tree if columns is None else _projected(full_tree, all_leaves, columns)
     leaves = leaf_columns(tree)
@@ -217,16 +221,19 @@ def _read_chunk(
 ) -> ChunkData:
     chunk = row_group.columns[leaf.index]
     crypto = decryptor.column(leaf, chunk, index) if decryptor is not None else None
-    return read_column_chunk(
+    where = f"column {leaf.dotted_path}, row group {index}"
+    data = read_column_chunk(
         file,
         leaf,
         chunk,
         row_group.num_rows,
-        where=f"column {leaf.dotted_path}, row group {index}",
+        where=where,
         footer_start=footer_start,
         verify_checksums=verify_checksums,
         crypto=crypto,
     )
+    check_utf8(leaf, data, where)
+    return data
 
 
 def _projected(tree: SchemaNode, leaves: list[LeafColumn], columns: Sequence[str]) -> SchemaNode:

@@ -26,8 +26,9 @@ Metadata written beyond the required fields: the schema exactly as the tree
 says (``leaf``, ``group``, ``list_node`` and ``map_node`` set LogicalType *and*
 the ConvertedType LogicalTypes.md defines for it, 'Compatibility'; a node built
 with ``converted_type=None`` is written without one, which is how the
-reference produces LogicalType-only files), column_orders with TypeDefinedOrder
-for every leaf (parquet.thrift 'FileMetaData.column_orders'), encoding_stats,
+reference produces LogicalType-only files), column_orders for every leaf
+(parquet.thrift 'FileMetaData.column_orders'): TypeDefinedOrder, and
+Int96TimestampOrder for INT96 (``sort_order.written_column_order``), encoding_stats,
 row group ordinal, created_by. ``ColumnChunk.file_offset`` is 0, as the current
 parquet.thrift asks of writers that store no ColumnMetaData outside the footer.
 
@@ -65,19 +66,18 @@ from reference_impl.parquet.lies import false_statistics
 from reference_impl.parquet.metadata.file_layout import ENCRYPTED_FOOTER_MAGIC, FOOTER_LENGTH, MAGIC
 from reference_impl.parquet.metadata.parquet_thrift import (
     ColumnMetaData,
-    ColumnOrder,
     FieldRepetitionType,
     FileMetaData,
     KeyValue,
     RowGroup,
     Type,
-    TypeDefinedOrder,
 )
 from reference_impl.parquet.metadata.thrift_struct import serialize
 from reference_impl.parquet.nested.shredding import shred_records
 from reference_impl.parquet.pages.chunk_writer import WrittenChunk, write_column_chunk
 from reference_impl.parquet.schema.flat import ColumnSpec, schema_tree_of
 from reference_impl.parquet.schema.tree import LeafColumn, SchemaNode, leaf_columns, schema_tree_to_elements
+from reference_impl.parquet.statistics.sort_order import written_column_order
 from reference_impl.parquet.writer_options import DEFAULT_CREATED_BY, WriterOptions
 
 __all__ = ["DEFAULT_CREATED_BY", "WriterOptions", "write_parquet", "write_table"]
@@ -136,7 +136,7 @@ def write_table(
         row_groups=row_groups,
         key_value_metadata=_key_values(options.key_value_metadata),
         created_by=options.created_by,
-        column_orders=[ColumnOrder(TYPE_ORDER=TypeDefinedOrder()) for _ in leaves],
+        column_orders=[written_column_order(leaf.node.leaf_type) for leaf in leaves],
     )
     if encryptor is not None:
         for ordinal, chunks in enumerate(written):

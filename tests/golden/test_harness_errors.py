@@ -109,7 +109,7 @@ def test_a_read_cell_tells_a_conversion_bug_from_an_engine_error(tmp_path, writt
     assert refused["detail"].startswith("ArrowInvalid: ")
 
 
-def test_a_harness_error_is_reported_apart_and_fails_a_run_that_asks(tmp_path, written):
+def test_a_harness_error_is_reported_apart_and_fails_the_run(tmp_path, written):
     case = case_by_id(CASE)
     reference = ReferenceEngine.name
     cells = [written, run_cell(read_request("t", case, written, engine_info(reference)), tmp_path)]
@@ -118,13 +118,53 @@ def test_a_harness_error_is_reported_apart_and_fails_a_run_that_asks(tmp_path, w
     buggy = run_cell(read_request("t", case, written, engine_info(BUGGY)), tmp_path)
     results = pa.Table.from_pylist([*cells, buggy], schema=RESULT_SCHEMA)
     assert buggy["outcome"] == "harness-error"
-    assert exit_code(summarise(results), {"harness-error"}) == 1
+    assert exit_code(summarise(results)) == 1  # without any --fail-on
+    lossy = run_cell(read_request("t", case, written, engine_info(LOSSY)), tmp_path)
+    assert lossy["outcome"] == "error"  # the engine's verdict: a finding, not a failed run
+    assert exit_code(summarise(pa.Table.from_pylist([*cells, lossy], schema=RESULT_SCHEMA))) == 0
     (tmp_path / "results").mkdir()
     pq.write_table(results, tmp_path / "results" / "part-0.parquet")
     report = write_reports(tmp_path / "results", tmp_path / "report")
     assert report.counts["harness-error"] == 1
     assert "o-harness-error" in report.files["index.html"].read_text()
     assert 'type="harness-error"' in report.files["junit.xml"].read_text()
+
+
+# Files whose fastparquet answer contradicts the file's schema or itself (measured,
+# fastparquet 2026.9.0, pandas 3.1.1): each was a harness-error cell; each is fastparquet's
+# verdict, recorded with the evidence (conformance/engines/_pd_read.py ContradictoryAnswer).
+CONTRADICTORY_ANSWERS = [
+    # a legacy MAP_KEY_VALUE group missing from the frame
+    ("reference", "nested/legacy-map-key-value",
+     "ContradictoryAnswer: column 'm' of the file's schema is missing from fastparquet's "
+     "answer (its columns: ['id'])"),
+    # the map's struct values dropped: a list of keys for each map
+    ("reference", "nested/map-of-structs",
+     "ContradictoryAnswer: column 'm': fastparquet returned a MAP value whose entry "
+     "np.int32(1) is not a (key, value) pair"),
+    # fastparquet's own v1 BOOLEAN dictionary pages read into codes beyond its categories
+    ("fastparquet", "encoding/rle_dictionary-boolean-required-v1",
+     "ContradictoryAnswer: column 'value': fastparquet returned dictionary codes "),
+]
+
+
+@pytest.mark.parametrize(("writer", "case_id", "evidence"), CONTRADICTORY_ANSWERS)
+def test_a_fastparquet_answer_that_contradicts_the_schema_is_its_error(tmp_path, writer, case_id,
+                                                                      evidence):
+    case = case_by_id(case_id)
+    written = run_cell(write_request("t", case, engine_info(writer)), tmp_path)
+    cell = run_cell(read_request("t", case, written, engine_info("fastparquet")), tmp_path)
+    assert (cell["outcome"], cell["detail"][:len(evidence)]) == ("error", evidence)
+
+
+def test_fastparquet_finds_a_misnamed_maps_key_and_value_by_position(tmp_path):
+    """LogicalTypes.md, 'Maps', 'Backward-compatibility rules': key and value fields named
+    otherwise are still the map's; fastparquet then answers nulls, a mismatch of its own."""
+    case = case_by_id("nested/legacy-misnamed-map")
+    written = run_cell(write_request("t", case, engine_info("reference")), tmp_path)
+    cell = run_cell(read_request("t", case, written, engine_info("fastparquet")), tmp_path)
+    assert cell["outcome"] == "mismatch"  # the types agree, only the values differ
+    assert cell["detail"].startswith("""row 0, column 'm': expected [["a", 1], ["b", null]], got null""")
 
 
 def test_an_engine_call_inside_a_conversion_stays_the_engines_verdict():

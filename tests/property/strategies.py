@@ -55,7 +55,7 @@ KIND_SPEC = {
     "float": "LogicalTypes.md: FLOAT16", "unknown": "LogicalTypes.md: UNKNOWN (always null)",
 }
 LEGACY_SPEC = "LogicalTypes.md: {}, Backward-compatibility rules"
-SPEC_NULLS_AND_NESTING = "parquet-format-docs.txt: Nested Encoding"
+SPEC_NULLS_AND_NESTING = "README.md: Nested Encoding"
 
 Supports = Callable[[str], bool]  # whether a feature tag may be drawn
 
@@ -164,8 +164,8 @@ def rows(schema: Schema) -> st.SearchStrategy[tuple[tuple, ...]]:
 @st.composite
 def write_options(draw, encoding: str | None, nested_style: str,
                   supports: Supports = everything) -> WriteOptions:
-    """Every knob of the page layout a writer is asked for (parquet-format-docs.txt,
-    "Data Pages", "Compression", "Row Group Size", "Dictionary Encoding")."""
+    """Every knob of the page layout a writer is asked for (README.md, "Data Pages",
+    "Configurations"; Compression.md, "Codecs"; Encodings.md, "Dictionary Encoding")."""
     versions = (1,) if encoding == "PLAIN_DICTIONARY" else (1, 2)  # v1's name for the indices
     page_version = _choices(draw, versions, lambda v: f"page:v{v}", supports)
     dictionary = encoding in DICTIONARY_ENCODINGS and supports("dictionary:fallback")
@@ -194,8 +194,8 @@ def _sizes(tag: str, supports: Supports) -> st.SearchStrategy[int | None]:
 def spec_sections(schema: Schema, options: WriteOptions) -> tuple[str, ...]:
     """The spec sections the case exercises: its encoding, codec, page version, level
     encoding, nested and logical types."""
-    sections = ["parquet.thrift: enum Type", f"parquet-format-docs.txt: Compression, {options.codec}",
-                "parquet-format-docs.txt: Data Pages"]
+    sections = ["parquet.thrift: enum Type", f"Compression.md: Codecs, {options.codec}",
+                "README.md: Data Pages"]
     if options.encoding is not None:
         sections.append(ENCODING_SPEC[options.encoding])
     if options.page_version == 2:

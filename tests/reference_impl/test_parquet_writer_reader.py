@@ -22,8 +22,8 @@ from reference_impl.parquet.metadata.parquet_thrift import (
 )
 from reference_impl.parquet.metadata.thrift_struct import deserialize
 from reference_impl.parquet.reader import read_footer, read_parquet
-from reference_impl.parquet.schema.converted_types import converted_type_for
 from reference_impl.parquet.schema.flat import ColumnSpec
+from reference_impl.parquet.schema.type_rules import converted_type_for
 from reference_impl.parquet.writer import DEFAULT_CREATED_BY, write_parquet
 from tests.reference_impl.parquet_helpers import budget, canonical, flat_tables
 

@@ -206,7 +206,7 @@ def test_an_encoding_on_a_type_it_does_not_apply_to() -> None:
 
 def test_unknown_codec_is_unsupported() -> None:
     pages = pages_of(one_column(TEXT, WORDS))
-    with pytest.raises(UnsupportedFeature, match="compression codec 42"):
+    with pytest.raises(UnsupportedFeature, match="ColumnMetaData.codec: CompressionCodec value 42"):
         read_parquet(rebuilt(pages, codec=42))
 
 

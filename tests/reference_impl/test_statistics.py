@@ -279,7 +279,8 @@ def test_nan_is_never_a_bound():
 
 def test_all_null_and_undefined_order_write_only_counts():
     assert column_statistics([], 4, Type.INT32) == Statistics(null_count=4)
-    assert column_statistics([bytes(12)], 0, Type.INT96) == Statistics(null_count=0)
+    interval = column_statistics([bytes(12)], 0, Type.FIXED_LEN_BYTE_ARRAY, None, ConvertedType.INTERVAL, 12)
+    assert interval == Statistics(null_count=0)
 
 
 def test_boolean_statistics():

@@ -523,7 +523,8 @@ def test_findings_as_json() -> None:
 
 
 def test_a_column_of_undefined_order_gets_no_bounds_from_the_reference() -> None:
-    tree = root([leaf("t", Type.INT96, repetition=REQUIRED)])
+    interval = dict(type_length=12, converted_type=md.ConvertedType.INTERVAL)  # LogicalTypes.md 'INTERVAL'
+    tree = root([leaf("t", Type.FIXED_LEN_BYTE_ARRAY, repetition=REQUIRED, **interval)])
     sink = io.BytesIO()
     write_table(sink, tree, [{"t": bytes([k] * 12)} for k in range(9)], WriterOptions(page_index=True))
     raw = sink.getvalue()

@@ -37,8 +37,8 @@ from reference_impl.parquet.encodings.rle_hybrid import (
     decode_rle_hybrid,
     encode_rle_hybrid,
 )
-from reference_impl.parquet.encodings.varint import decode_uleb128
 from reference_impl.parquet.errors import CorruptPage
+from reference_impl.parquet.varint import decode_uleb128
 
 __all__ = ["decode_dictionary_indices", "encode_dictionary_indices"]
 

@@ -240,7 +240,7 @@ ENCODINGS: dict[int, EncodingRow] = {
             values=BYTE_STREAM_SPLIT,
         ),
         EncodingRow(
-            10, "ALP", ENCODINGS_MD, "Adaptive Lossless floating-Point: (ALP = 10)",
+            Encoding.ALP, Encoding.ALP.name, ENCODINGS_MD, "Adaptive Lossless floating-Point: (ALP = 10)",
             Use.VALUES, FLOATS,
         ),
     )

@@ -60,7 +60,13 @@ from reference_impl.parquet.reader import read_footer_with_decryptor, values_wit
 from reference_impl.parquet.schema.flat import is_flat
 from reference_impl.parquet.schema.tree import LeafColumn, leaf_columns, schema_tree_from_elements
 from reference_impl.parquet.statistics.column_statistics import decode_bound, statistics_bounds
-from reference_impl.parquet.statistics.sort_order import SortOrder, sort_key, sort_order
+from reference_impl.parquet.statistics.sort_order import (
+    TYPE_ORDER,
+    SortOrder,
+    file_column_order,
+    sort_key,
+    sort_order,
+)
 
 __all__ = ["OPS", "Predicate", "ScanResult", "scan"]
 
@@ -153,6 +159,7 @@ class _Column:
     leaf: LeafColumn
     key: Key
     ordered: bool
+    column_order: str  # the member of its ColumnOrder the bounds are read under
 
     @property
     def floating(self) -> bool:
@@ -207,14 +214,18 @@ def _predicate_column(metadata: FileMetaData, predicate: Predicate, footer_start
         raise ValueError(f"predicate column {predicate.column!r} is not a column: {sorted(leaves)}")
     leaf = leaves[predicate.column]
     node = leaf.node
-    order = sort_order(node.leaf_type, node.logical_type, node.converted_type)
+    # An INT96 column is ordered only under INT96_TIMESTAMP_ORDER; without column_orders (or
+    # with a member this code does not know) the bounds are read as the type orders them.
+    column_order = file_column_order(metadata, leaf.index, len(leaves)) or TYPE_ORDER
+    types = (node.leaf_type, node.logical_type, node.converted_type)
+    order = sort_order(*types, column_order=column_order)
     ordered = order is not SortOrder.UNDEFINED
     if not ordered and predicate.op not in ("==", "!=", *NULL_TESTS):
         raise UnsupportedFeature(
             f"'{predicate.op}' on column {leaf.dotted_path}: its sort order is undefined"
         )
-    key = sort_key(node.leaf_type, node.logical_type, node.converted_type) if ordered else bytes
-    return _Column(leaf, key, ordered)
+    key = sort_key(*types, column_order=column_order) if ordered else bytes
+    return _Column(leaf, key, ordered, column_order)
 
 
 def _row_group_excluded(
@@ -229,7 +240,8 @@ def _row_group_excluded(
         bounds = None
         if column.ordered:
             low, high = statistics_bounds(meta.statistics, node.leaf_type, node.logical_type,
-                                          node.converted_type, node.type_length, what=where)
+                                          node.converted_type, node.type_length,
+                                          column_order=column.column_order, what=where)
             bounds = None if low is None or high is None else (low, high)
         if not predicate.might_match(bounds, meta.statistics.null_count, meta.num_values, column.key,
                                      floating=column.floating):

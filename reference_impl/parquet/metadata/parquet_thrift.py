@@ -99,6 +99,7 @@ class Encoding(IntEnum):
     DELTA_BYTE_ARRAY = 7
     RLE_DICTIONARY = 8
     BYTE_STREAM_SPLIT = 9
+    ALP = 10  # in Preview: no module implements it (encodings.registry)
 
 
 class CompressionCodec(IntEnum):
@@ -559,8 +560,15 @@ class TypeDefinedOrder(ThriftStruct):
 
 
 @dataclass
+class Int96TimestampOrder(ThriftStruct):
+    """Order an INT96 column's min/max chronologically (``statistics.sort_order``)."""
+
+
+@dataclass
 class ColumnOrder(ThriftUnion):
     TYPE_ORDER: TypeDefinedOrder | None = thrift_field(1, TypeDefinedOrder)
+    # 2: IEEE_754_TOTAL_ORDER is not implemented: read as a member this code does not know.
+    INT96_TIMESTAMP_ORDER: Int96TimestampOrder | None = thrift_field(3, Int96TimestampOrder)
 
 
 # ---------------------------------------------------------------------------

@@ -24,7 +24,9 @@ Protocol spec (apache/thrift doc/specs/thrift-compact-protocol.md, 'Struct'):
   restriction that at most 1 field may be encoded";
 * enums are i32 ('Enum encoding'); a value above the highest this code
   knows is kept as a plain ``int`` instead of failing, so newer files still
-  decode (their readers decide: a newer version's type is UnsupportedFeature).
+  decode, as an :class:`UnknownEnumValue` that remembers its enum and byte
+  offset (their readers decide, through ``metadata.unknown_enum_values``: a
+  newer version's type is UnsupportedFeature).
   A negative value is :class:`CorruptMetadata`: parquet.thrift numbers the
   members of every enum from 0 and a newer version appends members with the
   next numbers, so no version can hold one (docs/unknown-enum-values.md).
@@ -60,6 +62,7 @@ __all__ = [
     "TString",
     "TStruct",
     "ThriftStruct",
+    "UnknownEnumValue",
     "ThriftType",
     "ThriftUnion",
     "decode_struct",
@@ -185,8 +188,34 @@ TBinary = _Binary()
 TString = _String()
 
 
+class UnknownEnumValue(int):
+    """An enum ordinal the enum does not know, decoded: an ``int`` (it compares and
+    encodes as its value) that keeps the enum's name and the value's byte offset,
+    so the code that needs a known member can say what and where."""
+
+    enum_name: str
+    offset: int | None
+
+    def __new__(cls, value: int, enum_name: str, offset: int | None) -> UnknownEnumValue:
+        self = super().__new__(cls, value)
+        self.enum_name = enum_name
+        self.offset = offset
+        return self
+
+    def __reduce__(self) -> tuple[Any, ...]:
+        return UnknownEnumValue, (int(self), self.enum_name, self.offset)
+
+    @property
+    def name(self) -> str:
+        """What messages call it, where they would name a member."""
+        return f"unknown {self.enum_name} {int(self)}"
+
+    def __repr__(self) -> str:
+        return repr(int(self))  # what messages showed before the class existed
+
+
 class TEnum(ThriftType):
-    """An enum, sent as its i32 ordinal. Unknown ordinals decode to plain ints;
+    """An enum, sent as its i32 ordinal. Unknown ordinals decode to UnknownEnumValue;
     negative ones, which no version of parquet.thrift defines, are CorruptMetadata."""
 
     wire_type = CompactType.I32
@@ -198,7 +227,7 @@ class TEnum(ThriftType):
     def write(self, writer: CompactWriter, value: Any) -> None:
         TI32.write(writer, int(value) if isinstance(value, IntEnum) else value)
 
-    def read(self, reader: CompactReader) -> IntEnum | int:
+    def read(self, reader: CompactReader) -> IntEnum | UnknownEnumValue:
         offset = reader.offset()
         ordinal = reader.read_i32()
         if ordinal < 0:
@@ -210,7 +239,7 @@ class TEnum(ThriftType):
         try:
             return self.enum_class(ordinal)
         except ValueError:
-            return ordinal  # a value from a newer spec: keep it, do not fail
+            return UnknownEnumValue(ordinal, self.name, offset)  # maybe a newer spec's: kept
 
 
 class TList(ThriftType):

@@ -9,5 +9,6 @@ chunk_writer       writing a column chunk: page planning, dictionary fallback,
                    ColumnMetaData
 chunk_reader       reading a column chunk: its metadata checked, its pages
                    walked into values and levels
+utf8_values        the values of a STRING column that are not UTF-8
 =================  ===========================================================
 """

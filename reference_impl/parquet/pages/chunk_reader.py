@@ -48,6 +48,7 @@ from reference_impl.parquet.metadata.parquet_thrift import (
     PageHeader,
     PageType,
 )
+from reference_impl.parquet.metadata.unknown_enum_values import require_known
 from reference_impl.parquet.nested.levels import decode_levels_v1, decode_levels_v2
 from reference_impl.parquet.pages.checksum import verify_page_crc
 from reference_impl.parquet.pages.compression import CODECS
@@ -132,8 +133,10 @@ def check_chunk_metadata(
     meta = chunk.meta_data if crypto is None else crypto.file.column_metadata(crypto, chunk)
     if meta is None:
         raise CorruptMetadata(f"{where}: column chunk without meta_data", footer_start)
-    if meta.codec not in CODECS:
-        raise UnsupportedFeature(f"{where}: compression codec {_name(meta.codec)}", footer_start)
+    with _located(where):
+        codec = require_known(CompressionCodec, meta.codec, "ColumnMetaData.codec")
+    if codec not in CODECS:
+        raise UnsupportedFeature(f"{where}: compression codec {codec.name}", footer_start)
     if meta.type != leaf.node.physical_type:
         raise CorruptMetadata(
             f"{where}: chunk type {_name(meta.type)} differs from the schema's "
@@ -186,7 +189,7 @@ class _ChunkReader:
         self.leaf = leaf
         self.meta = meta
         self.where = where
-        self.codec = CompressionCodec(meta.codec)
+        self.codec = CompressionCodec(meta.codec)  # known: check_chunk_metadata
         self.node = leaf.node
         self.dictionary: list[object] | None = None
         self.values: list[object] = []

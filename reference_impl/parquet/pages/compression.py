@@ -35,9 +35,9 @@ import lz4.block
 import lz4.frame
 import lzallright
 
-from reference_impl.parquet.encodings.varint import decode_uleb128
 from reference_impl.parquet.errors import DecompressionFailed, ParquetError, UnsupportedFeature
 from reference_impl.parquet.metadata.parquet_thrift import CompressionCodec
+from reference_impl.parquet.varint import decode_uleb128
 
 __all__ = ["CODECS", "Codec", "compress", "decompress"]
 

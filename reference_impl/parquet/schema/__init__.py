@@ -2,7 +2,8 @@
 
 =================  ===========================================================
 flat               ColumnSpec: flat schemas and their SchemaElement form
-converted_types    the ConvertedType a LogicalType implies (backward compatibility)
+type_rules         which physical types each annotation may annotate; the
+                   ConvertedType each LogicalType implies
 tree               the schema as a tree: leaves, paths, max definition/repetition levels
 nested_types       LIST and MAP (and their legacy shapes) <-> Python lists and pairs
 logical_values     how logical values are stored in physical values

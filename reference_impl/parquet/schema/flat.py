@@ -13,7 +13,7 @@ Any schema, nested included, is a ``schema_tree.SchemaNode`` tree;
 
 Logical types (LogicalTypes.md, 'Compatibility'): "Parquet writers must always
 write LogicalType annotations where applicable, but must also write the
-corresponding ConvertedType annotations (if any)"; ``converted_types`` holds
+corresponding ConvertedType annotations (if any)"; ``type_rules`` holds
 that correspondence; DECIMAL additionally needs ``scale`` and ``precision``
 on the SchemaElement.
 
@@ -35,8 +35,8 @@ from reference_impl.parquet.metadata.parquet_thrift import (
     SchemaElement,
     Type,
 )
-from reference_impl.parquet.schema.converted_types import converted_type_for
 from reference_impl.parquet.schema.tree import SchemaNode, root
+from reference_impl.parquet.schema.type_rules import converted_type_for
 
 __all__ = [
     "ROOT_NAME",

@@ -51,7 +51,7 @@ from reference_impl.parquet.metadata.parquet_thrift import (
     SchemaElement,
     Type,
 )
-from reference_impl.parquet.schema.converted_types import converted_type_for
+from reference_impl.parquet.schema.type_rules import converted_type_for
 
 __all__ = [
     "MAX_NESTING_DEPTH",

@@ -3,10 +3,13 @@
 Spec: VariantEncoding.md, 'Metadata encoding', 'Value encoding', 'Encoding
 types', 'Object field ID order and uniqueness'.
 
-Reading takes a value apart only as far as shredding needs: its kind
+Reading takes a value apart as far as shredding needs: its kind
 (:func:`primitive_type`, :func:`is_object`, :func:`is_array`), an object's
 fields and an array's elements as the encoded bytes of each (copied, never
-re-encoded). Writing builds objects and arrays, and the primitives of the
+re-encoded). :func:`decode_variant` goes all the way, to the value a variant
+*means*, free of its layout: each primitive as its Variant type and value, an
+object as its fields by name, an array as its elements in order (see
+:class:`VariantPrimitive`). Writing builds objects and arrays, and the primitives of the
 'Encoding types' table, in one fixed form (the "reassembly form" of
 docs/canonical-values.md): ``is_large`` only when more than 255 elements, the
 smallest ``field_id_size`` and ``field_offset_size`` that hold the ids and
@@ -33,9 +36,15 @@ __all__ = [
     "VARIANT_NULL",
     "BasicType",
     "Primitive",
+    "VariantArray",
     "VariantMetadata",
+    "VariantObject",
+    "VariantPrimitive",
+    "VariantValue",
     "array_elements",
+    "decode_variant",
     "encode_array",
+    "encode_metadata",
     "encode_object",
     "encode_primitive",
     "encode_string",
@@ -61,6 +70,8 @@ IS_LARGE_ARRAY_BIT = 0x04  # array_header: is_large << 2
 FIELD_ID_SIZE_SHIFT = 2
 SIZE_FIELD = 4  # the 4-byte size before binary and string bytes
 MAX_INT_SIZE = 4
+MAX_DECIMAL_SCALE = 38  # "1-byte scale in range [0, 38]"
+MAX_NESTING = 200  # deeper values are refused (UnsupportedFeature) before Python's recursion limit
 
 
 class BasicType(IntEnum):
@@ -292,8 +303,111 @@ def _primitive_size(data: bytes, start: int, end: int, where: str) -> int:
 
 
 # ---------------------------------------------------------------------------
+# Values: decoding to what they mean
+# ---------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class VariantPrimitive:
+    """A primitive ('Encoding types', *Variant primitive types*): its type and value.
+
+    ``value`` is None for null, true and false (the type says which); an int for
+    the integers, date, times and timestamps; the IEEE bit pattern for float and
+    double (so -0.0 differs from 0.0 and a NaN keeps its payload); ``(scale,
+    unscaled)`` for the decimals; ``str`` for a string, short or long (one type,
+    two encodings: 'Value Data for Short string'); ``bytes`` for binary and uuid.
+    """
+
+    type: Primitive
+    value: object
+
+
+@dataclass(frozen=True)
+class VariantObject:
+    """An object: its fields by name, sorted by name (unsigned UTF-8 bytes) whatever
+    order the values had in the bytes ("The `value` list can be in any order")."""
+
+    fields: tuple[tuple[str, VariantValue], ...]
+
+
+@dataclass(frozen=True)
+class VariantArray:
+    """An array: "An ordered sequence of variant values"."""
+
+    elements: tuple[VariantValue, ...]
+
+
+VariantValue = VariantPrimitive | VariantObject | VariantArray
+
+
+def decode_variant(metadata: bytes, value: bytes, where: str) -> VariantValue:
+    """What ``(metadata, value)`` means; bad bytes raise :class:`CorruptPage`,
+    among them bytes after the value (its sizes then lie)."""
+    names = parse_metadata(metadata, where)
+    size = value_size(value, 0, len(value), where) if value else 0
+    if size != len(value):
+        raise CorruptPage(f"{where}: {len(value) - size} bytes after the {size}-byte variant value")
+    return _decode(value, names, where, depth=0)
+
+
+def _decode(value: bytes, metadata: VariantMetadata, where: str, depth: int) -> VariantValue:
+    if depth > MAX_NESTING:
+        raise UnsupportedFeature(f"{where}: a variant nested deeper than {MAX_NESTING} levels")
+    if is_object(value, where):
+        fields = object_fields(value, metadata, where)
+        return VariantObject(tuple((name, _decode(fields[name], metadata, f"{where}.{name}", depth + 1))
+                                   for name in sorted(fields, key=lambda n: n.encode("utf-8"))))
+    if is_array(value, where):
+        return VariantArray(tuple(_decode(e, metadata, f"{where}[{i}]", depth + 1)
+                                  for i, e in enumerate(array_elements(value, where))))
+    kind = primitive_type(value, where)
+    assert kind is not None  # neither object nor array
+    return VariantPrimitive(kind, _primitive_value(kind, primitive_payload(value, where), where))
+
+
+# value_data read as one little-endian number ('Encoding types', *Binary format*);
+# float and double as unsigned: their bit patterns.
+_NUMBER_FORMATS = {Primitive.INT8: "<b", Primitive.INT16: "<h", Primitive.INT32: "<i",
+                   Primitive.INT64: "<q", Primitive.DATE: "<i", Primitive.FLOAT: "<I",
+                   Primitive.DOUBLE: "<Q", Primitive.TIMESTAMP_MICROS: "<q",
+                   Primitive.TIMESTAMP_NTZ_MICROS: "<q", Primitive.TIME_NTZ_MICROS: "<q",
+                   Primitive.TIMESTAMP_NANOS: "<q", Primitive.TIMESTAMP_NTZ_NANOS: "<q"}
+_DECIMALS = (Primitive.DECIMAL4, Primitive.DECIMAL8, Primitive.DECIMAL16)
+
+
+def _primitive_value(kind: Primitive, payload: bytes, where: str) -> object:
+    if kind in _NUMBER_FORMATS:
+        return struct.unpack(_NUMBER_FORMATS[kind], payload)[0]
+    if kind in _DECIMALS:
+        scale = payload[0]
+        if scale > MAX_DECIMAL_SCALE:
+            raise CorruptPage(f"{where}: variant {kind.name.lower()} scale {scale} is outside "
+                              f"[0, {MAX_DECIMAL_SCALE}]")
+        return scale, int.from_bytes(payload[1:], "little", signed=True)
+    if kind is Primitive.STRING:
+        return _utf8(payload, where)
+    if kind in (Primitive.BINARY, Primitive.UUID):
+        return payload
+    return None  # null, true and false: the type is the whole value
+
+
+# ---------------------------------------------------------------------------
 # Values: writing (the reassembly form, see the module docstring)
 # ---------------------------------------------------------------------------
+
+
+def encode_metadata(names: Sequence[str]) -> bytes:
+    """'Metadata encoding' of a dictionary of ``names`` in their order, ``sorted_strings``
+    set when they are unique and sorted, the smallest offset size that holds the offsets."""
+    strings = [name.encode("utf-8") for name in names]
+    ends = [0]
+    for string in strings:
+        ends.append(ends[-1] + len(string))
+    size = _int_size(max(ends[-1], len(strings)))
+    is_sorted = strings == sorted(set(strings))
+    header = METADATA_VERSION | (SORTED_STRINGS_BIT if is_sorted else 0) | (size - 1) << OFFSET_SIZE_SHIFT
+    return (bytes([header]) + _uint(len(strings), size) + b"".join(_uint(e, size) for e in ends)
+            + b"".join(strings))
 
 
 def encode_primitive(kind: Primitive, payload: bytes = b"") -> bytes:

@@ -41,6 +41,9 @@ from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from typing import Any
 
+import numpy as np
+
+from reference_impl.parquet.encodings.ieee_float import narrow_float_bits, widen_float_bits
 from reference_impl.parquet.errors import CorruptMetadata, CorruptPage
 from reference_impl.parquet.metadata.parquet_thrift import (
     FieldRepetitionType,
@@ -362,11 +365,28 @@ def _primitive_of(node: SchemaNode) -> Primitive | None:
 
 # Variant types whose value_data is one little-endian number ('Encoding types').
 _NUMBERS = {Primitive.INT8: "<b", Primitive.INT16: "<h", Primitive.INT32: "<i", Primitive.INT64: "<q",
-            Primitive.FLOAT: "<f", Primitive.DOUBLE: "<d", Primitive.DATE: "<i",
+            Primitive.DOUBLE: "<d", Primitive.DATE: "<i",
             Primitive.TIMESTAMP_MICROS: "<q", Primitive.TIMESTAMP_NTZ_MICROS: "<q",
             Primitive.TIME_NTZ_MICROS: "<q", Primitive.TIMESTAMP_NANOS: "<q",
             Primitive.TIMESTAMP_NTZ_NANOS: "<q", Primitive.DECIMAL4: "<i", Primitive.DECIMAL8: "<q"}
 _DECIMAL_KINDS = (Primitive.DECIMAL4, Primitive.DECIMAL8, Primitive.DECIMAL16)
+# A Variant float is a 4-byte IEEE float; its bit pattern goes through ieee_float, since
+# struct's "<f" would quiet a signalling NaN.
+FLOAT_BITS = 32
+_FLOAT_PATTERN = struct.Struct("<I")
+
+
+def _float_bytes(value: float, where: str) -> bytes:
+    try:
+        (pattern,) = narrow_float_bits([value], FLOAT_BITS).tolist()
+    except ValueError as error:
+        raise CorruptPage(f"{where}: {error}") from None
+    return _FLOAT_PATTERN.pack(pattern)
+
+
+def _float_value(payload: bytes) -> float:
+    (value,) = widen_float_bits(np.array(_FLOAT_PATTERN.unpack(payload)), FLOAT_BITS)
+    return value
 
 
 def _to_variant(typed: PrimitiveTyped, physical: Any, where: str) -> bytes:
@@ -383,6 +403,8 @@ def _to_variant(typed: PrimitiveTyped, physical: Any, where: str) -> bytes:
     if kind is Primitive.DECIMAL16:
         unscaled = physical if isinstance(physical, int) else int.from_bytes(physical, "big", signed=True)
         return encode_primitive(kind, scale + _little_endian(unscaled, DECIMAL16_BYTES, where))
+    if kind is Primitive.FLOAT:
+        return encode_primitive(kind, _float_bytes(physical, where))
     try:
         return encode_primitive(kind, scale + struct.pack(_NUMBERS[kind], physical))
     except struct.error:
@@ -401,6 +423,8 @@ def _from_variant(typed: PrimitiveTyped, value: bytes, where: str) -> Any:
         if typed.node.physical_type == Type.FIXED_LEN_BYTE_ARRAY:
             return unscaled.to_bytes(typed.node.type_length or 0, "big", signed=True)
         return unscaled.to_bytes(DECIMAL16_BYTES, "big", signed=True)
+    if kind is Primitive.FLOAT:
+        return _float_value(payload)
     offset = 1 if kind in _DECIMAL_KINDS else 0
     return struct.unpack(_NUMBERS[kind], payload[offset:])[0]
 

@@ -52,14 +52,21 @@ Decisions where the texts leave room:
 from __future__ import annotations
 
 import math
-import struct
-from collections.abc import Sequence
-from typing import SupportsFloat
+from collections.abc import Callable, Sequence
+from typing import Any, SupportsFloat
 
 from reference_impl.parquet.encodings.plain import decode_plain, encode_plain
 from reference_impl.parquet.errors import CorruptMetadata
 from reference_impl.parquet.metadata.parquet_thrift import ConvertedType, LogicalType, Statistics, Type
-from reference_impl.parquet.statistics.sort_order import SortOrder, min_max, sort_key, sort_order
+from reference_impl.parquet.schema.logical_values import FLOAT16_LENGTH, float16_from_bytes
+from reference_impl.parquet.statistics.sort_order import (
+    TYPE_ORDER,
+    SortOrder,
+    min_max,
+    sort_key,
+    sort_order,
+    written_column_order,
+)
 
 __all__ = [
     "bound_bytes",
@@ -211,7 +218,7 @@ def is_utf8_column(logical_type: LogicalType | None, converted_type: ConvertedTy
     """True for STRING / ENUM / JSON, whose values must stay valid UTF-8."""
     if logical_type is not None:
         return logical_type.kind in _UTF8_LOGICAL
-    return converted_type is not None and ConvertedType(converted_type) in _UTF8_CONVERTED
+    return converted_type in _UTF8_CONVERTED  # an unknown ConvertedType is no UTF-8 one
 
 
 def _truncates(physical_type: Type, order: SortOrder) -> bool:
@@ -263,9 +270,12 @@ def column_statistics(
 ) -> Statistics:
     """Statistics for a column chunk or page whose non-null values are ``values``.
 
-    min/max are absent when ``min_max`` finds none (UNDEFINED order, no values,
-    only NaN); ``null_count`` is always written; ``distinct_count`` only when
-    asked (see the module docstring for what "distinct" means).
+    The bounds follow the ColumnOrder the reference writer gives the column
+    (``written_column_order``: INT96 chronologically, every other type by
+    TYPE_ORDER). min/max are absent when ``min_max`` finds none (UNDEFINED
+    order, no values, only NaN); ``null_count`` is always written;
+    ``distinct_count`` only when asked (see the module docstring for what
+    "distinct" means).
     """
     if null_count < 0:
         raise ValueError(f"null_count must be >= 0, got {null_count}")
@@ -273,7 +283,8 @@ def column_statistics(
     stats = Statistics(null_count=null_count)
     if distinct_count:
         stats.distinct_count = len({encode_bound(physical_type, v, type_length) for v in values})
-    extremes = min_max(values, physical_type, logical_type, converted_type)
+    column_order = written_column_order(physical_type).kind or TYPE_ORDER
+    extremes = min_max(values, physical_type, logical_type, converted_type, column_order=column_order)
     if extremes is None:
         return stats
     low, high, low_exact, high_exact = bound_bytes(
@@ -297,19 +308,22 @@ def statistics_bounds(
     type_length: int | None = None,
     *,
     column_order_defined: bool = True,
+    column_order: str = TYPE_ORDER,
     what: str = "",
     offset: int | None = None,
 ) -> tuple[object | None, object | None]:
     """Decoded ``(lower bound, upper bound)`` a reader may rely on; None where none.
 
     ``column_order_defined`` is False when the file has no ``column_orders``
-    (then ``min_value`` / ``max_value`` mean nothing, FileMetaData field 7).
-    A ColumnOrder member this reader does not know means "min and max stats for
-    this column should be ignored": do not call this function for it.
+    (then ``min_value`` / ``max_value`` mean nothing, FileMetaData field 7);
+    ``column_order`` is the member of the column's ColumnOrder (an INT96
+    column's bounds count only under ``INT96_TIMESTAMP_ORDER``). A ColumnOrder
+    member this reader does not know means "min and max stats for this column
+    should be ignored": do not call this function for it.
     Raises CorruptMetadata for a bound of the wrong size or min > max.
     """
     physical_type = Type(physical_type)
-    order = sort_order(physical_type, logical_type, converted_type)
+    order = sort_order(physical_type, logical_type, converted_type, column_order=column_order)
     if order is SortOrder.UNDEFINED:
         return None, None
     signed = order is SortOrder.SIGNED
@@ -322,7 +336,8 @@ def statistics_bounds(
         return decode_bound(physical_type, raw, type_length, what=what, offset=offset)
 
     low, high = _float_read_rules(decoded(low_raw), decoded(high_raw), physical_type, logical_type)
-    _check_ordered(low, high, physical_type, logical_type, converted_type, what=what, offset=offset)
+    key = sort_key(physical_type, logical_type, converted_type, column_order=column_order)
+    _check_ordered(low, high, key, what=what, offset=offset)
     return low, high
 
 
@@ -358,22 +373,14 @@ def _float_read_rules(
 
 
 def _nan16(raw: object) -> bool:
-    return len(raw) == 2 and math.isnan(struct.unpack("<e", raw)[0])  # type: ignore[arg-type]
+    return len(raw) == FLOAT16_LENGTH and math.isnan(float16_from_bytes(raw))  # type: ignore[arg-type]
 
 
 def _check_ordered(
-    low: object,
-    high: object,
-    physical_type: Type,
-    logical_type: LogicalType | None,
-    converted_type: ConvertedType | int | None,
-    *,
-    what: str,
-    offset: int | None,
+    low: object, high: object, key: Callable[[Any], Any], *, what: str, offset: int | None
 ) -> None:
     if low is None or high is None:
         return
-    key = sort_key(physical_type, logical_type, converted_type)
     if key(low) > key(high):
         label = f"{what}: " if what else ""
         raise CorruptMetadata(f"{label}min {low!r} is greater than max {high!r}", offset)

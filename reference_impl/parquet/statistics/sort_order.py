@@ -24,7 +24,18 @@ Points where the texts need reading together:
   "INTERVAL - unsigned comparison", but LogicalTypes.md 'INTERVAL' says "The
   sort order used for INTERVAL is undefined" and that such statistics must be
   ignored. The newer LogicalTypes.md text wins here: UNDEFINED.
-* INT96: "INT96 (only used for legacy timestamps) - undefined".
+* INT96: "INT96 (only used for legacy timestamps) - depends on sort order":
+  "Writers that emit stats for such columns should use the
+  INT96_TIMESTAMP_ORDER" and order "the last 4 bytes (days) as a little-endian
+  32-bit signed integer", then "the first 8 bytes as a little-endian 64-bit
+  signed integer (nanos)" (:data:`SortOrder.INT96_TIMESTAMP`); "If TYPE_ORDER
+  is used for an INT96 column, readers should ignore all statistics", so INT96
+  is UNDEFINED under TYPE_ORDER. parquet.thrift 'INT96_TIMESTAMP_ORDER': "Only
+  columns of physical type INT96 may use this ordering"; on any other column,
+  and under a ColumnOrder member this code does not implement
+  (``IEEE_754_TOTAL_ORDER``), the order is UNDEFINED ("If the reader does not
+  support the value of this union, min and max stats for this column should be
+  ignored").
 * LIST, MAP (and MAP_KEY_VALUE) are "undefined"; they and VARIANT annotate
   groups, which are not leaf columns and carry no statistics. VARIANT's section
   states no order at all, so it is UNDEFINED here, as is UNKNOWN (NullType,
@@ -49,20 +60,62 @@ only when no LogicalType is present.
 from __future__ import annotations
 
 import math
-import struct
 from collections.abc import Callable, Iterable
 from enum import Enum
 from typing import Any
 
-from reference_impl.parquet.metadata.parquet_thrift import ConvertedType, LogicalType, Type
+from reference_impl.parquet.metadata.parquet_thrift import (
+    ColumnOrder,
+    ConvertedType,
+    FileMetaData,
+    Int96TimestampOrder,
+    LogicalType,
+    Type,
+    TypeDefinedOrder,
+)
+from reference_impl.parquet.metadata.unknown_enum_values import enum_name
+from reference_impl.parquet.schema.logical_values import FLOAT16_LENGTH, float16_from_bytes
 
-__all__ = ["SortOrder", "min_max", "sort_key", "sort_order"]
+__all__ = [
+    "INT96_TIMESTAMP_ORDER",
+    "TYPE_ORDER",
+    "SortOrder",
+    "file_column_order",
+    "min_max",
+    "sort_key",
+    "sort_order",
+    "written_column_order",
+]
 
 
 class SortOrder(Enum):
     SIGNED = "signed"
     UNSIGNED = "unsigned"
     UNDEFINED = "undefined"
+    INT96_TIMESTAMP = "INT96 chronological"  # days, then nanoseconds of the day
+
+
+# The members of parquet.thrift ``union ColumnOrder`` this code implements.
+TYPE_ORDER = "TYPE_ORDER"
+INT96_TIMESTAMP_ORDER = "INT96_TIMESTAMP_ORDER"
+INT96_LENGTH = 12
+INT96_NANOS_LENGTH = 8  # the first 8 bytes: nanoseconds of the day; the last 4: the day
+
+
+def written_column_order(physical_type: Type) -> ColumnOrder:
+    """The ColumnOrder the reference writer gives a column of ``physical_type``."""
+    if physical_type == Type.INT96:
+        return ColumnOrder(INT96_TIMESTAMP_ORDER=Int96TimestampOrder())
+    return ColumnOrder(TYPE_ORDER=TypeDefinedOrder())
+
+
+def file_column_order(metadata: FileMetaData, leaf_index: int, leaf_count: int) -> str | None:
+    """The ColumnOrder member the file names for leaf ``leaf_index``; None when the file
+    has no ``column_orders`` for its leaves or the member is one this code does not know."""
+    orders = metadata.column_orders
+    if orders is None or len(orders) != leaf_count:
+        return None
+    return orders[leaf_index].kind
 
 
 _INTEGRAL = frozenset({Type.INT32, Type.INT64})
@@ -74,7 +127,7 @@ _PHYSICAL_ORDER = {
     Type.BOOLEAN: SortOrder.SIGNED,  # "false, true"
     Type.INT32: SortOrder.SIGNED,
     Type.INT64: SortOrder.SIGNED,
-    Type.INT96: SortOrder.UNDEFINED,
+    Type.INT96: SortOrder.UNDEFINED,  # under TYPE_ORDER; see INT96_TIMESTAMP_ORDER
     Type.FLOAT: SortOrder.SIGNED,
     Type.DOUBLE: SortOrder.SIGNED,
     Type.BYTE_ARRAY: SortOrder.UNSIGNED,
@@ -132,10 +185,16 @@ _LOGICAL_ORDER: dict[str, tuple[SortOrder, frozenset[Type] | None]] = {
 
 
 def _annotation(
-    physical_type: Type, logical_type: LogicalType | None, converted_type: ConvertedType | int | None
+    physical_type: Type,
+    logical_type: LogicalType | None,
+    converted_type: ConvertedType | int | None,
+    column_order: str = TYPE_ORDER,
 ) -> tuple[str, SortOrder]:
-    """``(annotation name, order)`` for the column; validates the pairing."""
+    """``(annotation name, order)`` for the column under ``column_order``; validates the pairing."""
     physical_type = Type(physical_type)
+    if column_order != TYPE_ORDER:
+        chronological = column_order == INT96_TIMESTAMP_ORDER and physical_type == Type.INT96
+        return column_order, SortOrder.INT96_TIMESTAMP if chronological else SortOrder.UNDEFINED
     if logical_type is not None:
         kind = logical_type.kind
         if kind is None:  # a member from a newer spec: unsupported, ignore stats
@@ -150,6 +209,8 @@ def _annotation(
         _check_pairing(kind, physical_type, allowed)
         return kind, order
     if converted_type is not None:
+        if converted_type not in _CONVERTED_ORDER:  # unknown (metadata.unknown_enum_values): ignore stats
+            return enum_name(ConvertedType, converted_type), SortOrder.UNDEFINED
         converted_type = ConvertedType(converted_type)
         order, allowed = _CONVERTED_ORDER[converted_type]
         _check_pairing(converted_type.name, physical_type, allowed)
@@ -168,13 +229,16 @@ def sort_order(
     physical_type: Type,
     logical_type: LogicalType | None = None,
     converted_type: ConvertedType | int | None = None,
+    *,
+    column_order: str = TYPE_ORDER,
 ) -> SortOrder:
-    """The TypeDefinedOrder of a leaf column (see the module docstring).
+    """The order of a leaf column under ``column_order``, a ColumnOrder member's name
+    (see the module docstring).
 
     Raises ValueError for a group annotation (MAP, LIST, VARIANT) or an
     annotation the spec does not allow on ``physical_type``.
     """
-    return _annotation(physical_type, logical_type, converted_type)[1]
+    return _annotation(physical_type, logical_type, converted_type, column_order)[1]
 
 
 # -- keys ---------------------------------------------------------------------
@@ -188,9 +252,9 @@ def _float_key(value: float) -> float:
 
 
 def _float16_value(value: bytes) -> float:
-    if len(value) != 2:
-        raise ValueError(f"FLOAT16 value must be 2 bytes, got {len(value)}")
-    return struct.unpack("<e", bytes(value))[0]
+    if len(value) != FLOAT16_LENGTH:
+        raise ValueError(f"FLOAT16 value must be {FLOAT16_LENGTH} bytes, got {len(value)}")
+    return float16_from_bytes(bytes(value))
 
 
 def _float16_key(value: bytes) -> float:
@@ -215,6 +279,15 @@ def _bytes_key(value: bytes) -> bytes:
     return bytes(value)
 
 
+def _int96_timestamp_key(value: bytes) -> tuple[int, int]:
+    """parquet.thrift ``ColumnOrder``: the days first, then the nanoseconds, both signed."""
+    if len(value) != INT96_LENGTH:
+        raise ValueError(f"INT96 value must be {INT96_LENGTH} bytes, got {len(value)}")
+    nanos = int.from_bytes(value[:INT96_NANOS_LENGTH], "little", signed=True)
+    days = int.from_bytes(value[INT96_NANOS_LENGTH:], "little", signed=True)
+    return days, nanos
+
+
 def _binary_decimal_key(value: bytes) -> int:
     if len(value) == 0:
         raise ValueError("a binary DECIMAL needs at least one byte")
@@ -227,6 +300,8 @@ def sort_key(
     physical_type: Type,
     logical_type: LogicalType | None = None,
     converted_type: ConvertedType | int | None = None,
+    *,
+    column_order: str = TYPE_ORDER,
 ) -> Callable[[Any], Any]:
     """A Python sort key over physical values implementing the column's order.
 
@@ -235,9 +310,11 @@ def sort_key(
     ValueError on NaN, which the spec leaves unordered (``min_max`` drops it).
     """
     physical_type = Type(physical_type)
-    name, order = _annotation(physical_type, logical_type, converted_type)
+    name, order = _annotation(physical_type, logical_type, converted_type, column_order)
     if order is SortOrder.UNDEFINED:
         raise ValueError(f"the sort order of {name} on {physical_type.name} is undefined")
+    if order is SortOrder.INT96_TIMESTAMP:
+        return _int96_timestamp_key
     if name == "FLOAT16":
         return _float16_key
     if physical_type in (Type.FLOAT, Type.DOUBLE):
@@ -260,6 +337,8 @@ def min_max(
     physical_type: Type,
     logical_type: LogicalType | None = None,
     converted_type: ConvertedType | int | None = None,
+    *,
+    column_order: str = TYPE_ORDER,
 ) -> tuple[Any, Any] | None:
     """``(min, max)`` physical values for Statistics.min_value / max_value.
 
@@ -273,10 +352,10 @@ def min_max(
     positive), `-0.0` should be written into the min statistics field".
     """
     physical_type = Type(physical_type)
-    name, order = _annotation(physical_type, logical_type, converted_type)
+    name, order = _annotation(physical_type, logical_type, converted_type, column_order)
     if order is SortOrder.UNDEFINED:
         return None
-    key = sort_key(physical_type, logical_type, converted_type)
+    key = sort_key(physical_type, logical_type, converted_type, column_order=column_order)
     present = [value for value in values if value is not None]
     is_float16 = name == "FLOAT16"
     if is_float16 or physical_type in (Type.FLOAT, Type.DOUBLE):

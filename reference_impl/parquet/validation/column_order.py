@@ -6,7 +6,9 @@ means "min and max stats for this column should be ignored", and "Without
 column_orders, the meaning of the min_value and max_value fields ... is
 undefined". The type-defined orders are README.md, 'Sort Order', and
 ``statistics.sort_order``; LogicalTypes.md, 'FLOAT16': "The primitive type is
-a 2-byte `FIXED_LEN_BYTE_ARRAY`", sorted "Like `FLOAT` and `DOUBLE`".
+a 2-byte `FIXED_LEN_BYTE_ARRAY`", sorted "Like `FLOAT` and `DOUBLE`". An INT96
+column's bounds are judged chronologically under ``INT96_TIMESTAMP_ORDER`` and
+mean nothing under ``TYPE_ORDER`` ("readers should ignore all statistics").
 
 ``struct Statistics`` gives the deprecated ``min`` / ``max`` their own order:
 "determined by signed comparison only" (:func:`legacy_key`).
@@ -32,7 +34,14 @@ from reference_impl.parquet.statistics.column_statistics import (
     FLOAT16_POS_ZERO,
     decode_bound,
 )
-from reference_impl.parquet.statistics.sort_order import SortOrder, sort_key, sort_order
+from reference_impl.parquet.statistics.sort_order import (
+    INT96_TIMESTAMP_ORDER,
+    TYPE_ORDER,
+    SortOrder,
+    file_column_order,
+    sort_key,
+    sort_order,
+)
 
 __all__ = ["FLOAT_TYPES", "MAX", "MIN", "Key", "Order", "bits", "column_order"]
 
@@ -43,6 +52,8 @@ INTEGER_TYPES = frozenset({Type.INT32, Type.INT64})
 # comparing the flipped bytes unsigned is comparing the originals signed.
 SIGNED_BYTES = bytes(byte ^ 0x80 for byte in range(256))
 MIN, MAX = "min", "max"
+IMPLEMENTED_ORDERS = frozenset({TYPE_ORDER, INT96_TIMESTAMP_ORDER})
+DOUBLE_PATTERN = struct.Struct("<d")
 
 Key = Callable[[Any], Any]
 
@@ -85,22 +96,24 @@ class Order:
 
 def bits(value: object, order: Order) -> object:
     """A hashable stand-in for a value's bit pattern (floats compare by value in Python)."""
-    if order.physical_type == Type.FLOAT:
-        return struct.pack("<f", value)
-    if order.physical_type == Type.DOUBLE:
-        return struct.pack("<d", value)
+    if order.physical_type in FLOAT_TYPES:
+        # The reader widens every FLOAT bit pattern to a distinct double, signalling NaNs
+        # included (``encodings.ieee_float``): the double's bits tell FLOATs apart too.
+        return DOUBLE_PATTERN.pack(value)
     return value  # FLOAT16 values are their two bytes already
 
 
 def column_order(metadata: FileMetaData, leaf: LeafColumn, leaf_count: int) -> Order:
     """The order ``leaf``'s statistics are judged by (see the module docstring)."""
     node = leaf.node
-    type_order, reason = _type_order(leaf)
+    member = file_column_order(metadata, leaf.index, leaf_count)
+    type_order, reason = _type_order(leaf, member)
     if type_order is not SortOrder.UNDEFINED:
         reason = _column_orders_problem(metadata, leaf.index, leaf_count)
     physical_type = node.leaf_type
     types = (physical_type, node.logical_type, node.converted_type)
-    type_key = None if type_order is SortOrder.UNDEFINED else sort_key(*types)
+    in_force = member or TYPE_ORDER
+    type_key = None if type_order is SortOrder.UNDEFINED else sort_key(*types, column_order=in_force)
     signed = type_order is SortOrder.SIGNED
     return Order(
         physical_type=physical_type,
@@ -117,11 +130,14 @@ def _is_float16(node: SchemaNode) -> bool:
     return node.logical_type is not None and node.logical_type.kind == "FLOAT16"
 
 
-def _type_order(leaf: LeafColumn) -> tuple[SortOrder, str]:
-    """The order of the column's type, and why it is undefined ("" when it is not)."""
+def _type_order(leaf: LeafColumn, member: str | None) -> tuple[SortOrder, str]:
+    """The order of the column's type under its ColumnOrder ``member`` (None: TYPE_ORDER
+    is assumed, ``_column_orders_problem`` tells why it does not hold), and why it is
+    undefined ("" when it is not)."""
     node = leaf.node
+    types = (node.leaf_type, node.logical_type, node.converted_type)
     try:
-        type_order = sort_order(node.leaf_type, node.logical_type, node.converted_type)
+        type_order = sort_order(*types, column_order=member or TYPE_ORDER)
     except ValueError as error:  # an annotation the spec does not allow on this type
         return SortOrder.UNDEFINED, str(error)
     if _is_float16(node) and node.type_length != FLOAT16_LENGTH:
@@ -131,7 +147,8 @@ def _type_order(leaf: LeafColumn) -> tuple[SortOrder, str]:
             f"only FIXED_LEN_BYTE_ARRAY({FLOAT16_LENGTH}) holds a FLOAT16"
         )
     if type_order is SortOrder.UNDEFINED:
-        return type_order, f"the sort order of {leaf.dotted_path}'s type is undefined"
+        under = f" under its ColumnOrder {member}" if member else ""
+        return type_order, f"the sort order of {leaf.dotted_path}'s type is undefined{under}"
     return type_order, ""
 
 
@@ -140,8 +157,8 @@ def _column_orders_problem(metadata: FileMetaData, index: int, leaf_count: int) 
     orders = metadata.column_orders
     if orders is None or len(orders) != leaf_count:
         return "the file has no column_orders for its columns, so min_value/max_value mean nothing"
-    if orders[index].kind != "TYPE_ORDER":
-        return "its ColumnOrder is not TYPE_ORDER: min and max stats should be ignored"
+    if orders[index].kind not in IMPLEMENTED_ORDERS:
+        return "its ColumnOrder is not one this reader implements: min and max stats should be ignored"
     return ""
 
 

@@ -107,6 +107,13 @@ which are checked alike (``statistics_checks``, ``bounds``):
   page types can have a CRC"; every page that carries one is verified
   (``checksum.verify_page_crc``), one finding per bad page (``page`` is None
   for a dictionary page; the message gives its offset).
+* ``unknown_enum_value`` (nonconforming): README.md, 'Extensibility': an enum
+  value this reference does not know where it only describes (the leaf's
+  ``converted_type``, ``encoding_stats``, ``encodings``, a skipped page's
+  type), with its field path, value and byte offset (``unknown_enum_checks``).
+* ``string.utf8`` (nonconforming): LogicalTypes.md, 'STRING': a STRING, ENUM
+  or JSON value that is not UTF-8, per data page, with the value's index and
+  its first bad byte (``string_checks``; the reader raises InvalidValue).
 """
 
 from __future__ import annotations

@@ -51,12 +51,16 @@ from reference_impl.parquet.validation.findings import NONCONFORMING, SEVERITIES
 from reference_impl.parquet.validation.page_index_checks import check_column_index, check_offset_index
 from reference_impl.parquet.validation.size_statistics_checks import check_size_statistics
 from reference_impl.parquet.validation.statistics_checks import check_statistics
+from reference_impl.parquet.validation.string_checks import check_utf8_strings
+from reference_impl.parquet.validation.type_rule_checks import check_type_rules
+from reference_impl.parquet.validation.unknown_enum_checks import check_unknown_enum_values
 from reference_impl.parquet.validation.variant_shredding_checks import check_variant_shredding
 
 __all__ = ["NONCONFORMING", "SEVERITIES", "UNTRUE", "Finding", "validate"]
 
 # The checks of a decoded chunk beyond its statistics, in report order.
-CHUNK_CHECKS = (check_column_index, check_offset_index, check_size_statistics, check_bloom_filter, check_crcs)
+CHUNK_CHECKS = (check_column_index, check_offset_index, check_size_statistics, check_bloom_filter, check_crcs,
+                check_unknown_enum_values, check_utf8_strings)
 
 
 def validate(
@@ -70,7 +74,7 @@ def validate(
     metadata, footer_start, decryptor = read_footer_with_decryptor(file, decryption=decryption)
     leaves = leaf_columns(schema_tree_from_elements(metadata.schema, offset=footer_start))
     orders = [column_order(metadata, leaf, len(leaves)) for leaf in leaves]
-    findings: list[Finding] = []
+    findings = check_type_rules(leaves)
     for ordinal, row_group in enumerate(metadata.row_groups):
         if len(row_group.columns) != len(leaves):
             raise CorruptMetadata(

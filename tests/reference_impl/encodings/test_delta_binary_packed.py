@@ -15,8 +15,8 @@ from reference_impl.parquet.encodings.delta_binary_packed import (
     decode_delta_binary_packed,
     encode_delta_binary_packed,
 )
-from reference_impl.parquet.encodings.varint import encode_uleb128, zigzag_encode
 from reference_impl.parquet.errors import CorruptPage
+from reference_impl.parquet.varint import encode_uleb128, zigzag_encode
 from tests.reference_impl.encodings.strategies import (
     VALID_BLOCK_PARAMETERS,
     int_sequences,

@@ -40,10 +40,10 @@ from reference_impl.parquet.encodings.dictionary_indices import (
 )
 from reference_impl.parquet.encodings.plain import decode_plain, encode_plain
 from reference_impl.parquet.encodings.rle_boolean import decode_rle_boolean, encode_rle_boolean
-from reference_impl.parquet.encodings.varint import decode_uleb128, encode_uleb128, zigzag_encode
 from reference_impl.parquet.errors import CorruptPage
 from reference_impl.parquet.metadata.parquet_thrift import Encoding, PageType, Type
 from reference_impl.parquet.schema.flat import ColumnSpec
+from reference_impl.parquet.varint import decode_uleb128, encode_uleb128, zigzag_encode
 from tests.reference_impl.encodings._pages import (
     OPTIONAL,
     REQUIRED,

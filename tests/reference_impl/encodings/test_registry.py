@@ -23,7 +23,7 @@ from reference_impl.parquet.encodings.registry import ENCODINGS, Use, encodings_
 from reference_impl.parquet.errors import CorruptPage, InvalidLevelData, UnsupportedFeature
 from reference_impl.parquet.metadata import parquet_thrift as md
 from reference_impl.parquet.metadata.parquet_thrift import Encoding, Type
-from reference_impl.parquet.metadata.thrift_struct import serialize
+from reference_impl.parquet.metadata.thrift_struct import deserialize, serialize
 from reference_impl.parquet.nested.levels import decode_levels_v1
 from reference_impl.parquet.reader import read_parquet
 from reference_impl.parquet.schema.tree import leaf, root, schema_tree_to_elements
@@ -124,6 +124,16 @@ def test_alp_is_known_but_not_implemented() -> None:
     with pytest.raises(UnsupportedFeature, match=r"encoding ALP \(Encodings.md, 'Adaptive Lossless") as info:
         read_parquet(file)
     assert info.value.offset == values_at
+
+
+def test_alp_decodes_as_the_member_of_enum_encoding() -> None:
+    """parquet.thrift ``enum Encoding`` ends with ``ALP = 10``: a page header naming it reads
+    as ``Encoding.ALP``, not as an encoding unknown to the enum."""
+    file, values_at = _file_with_page(ALP, Type.DOUBLE)
+    header_at = len(MAGIC)
+    header, _ = deserialize(md.PageHeader, file, start=header_at, end=values_at)
+    assert header.data_page_header.encoding is Encoding.ALP
+    assert ENCODINGS[Encoding.ALP].name == Encoding.ALP.name
 
 
 def test_alp_on_a_type_it_does_not_apply_to_is_corrupt() -> None:
