@@ -9,8 +9,10 @@
     conformance golden   generate the golden corpus (golden_files/), or verify it with engines
 
 Exit codes: 0 success; 1 a failure the policy counts (`run`), or the engine could
-not read the file (`read`), or an "untrue" finding (`validate`); 2 usage errors
-(argparse's convention), or a file `validate` cannot read.
+not read the file (`read`; the reference reads a file that breaks a rule with a
+single reading, naming each breach on stderr, unless `--strict`), or an "untrue"
+finding (`validate`); 2 usage errors (argparse's convention), or a file `validate`
+cannot read.
 
 Engines are named one way everywhere: `--engines A,B` (repeatable, comma-separated)
 where a command takes several, `--engine NAME` where it takes exactly one (`read`).
@@ -65,6 +67,10 @@ def _parser() -> argparse.ArgumentParser:
 
     read = sub.add_parser("read", help="print one file's canonical JSON document")
     read.add_argument("--engine", default="reference", help="engine that reads (default reference)")
+    read.add_argument("--strict", action="store_true",
+                      help="the reference reader refuses a file that breaks any rule, even one with a "
+                           "single reading (docs/lenient-readings.md); without it, each such breach "
+                           "is one line on stderr")
     _key_arguments(read)
     read.add_argument("file", type=Path)
 
@@ -222,6 +228,7 @@ def _outcome_line(records: list[dict]) -> str:
 def _read(args) -> int:
     from conformance.engines import UnknownEngine, get_engine
     from conformance.engines.reference import ReferenceEngine
+    from reference_impl.leniency import Breach
 
     try:
         engine = get_engine(args.engine)
@@ -229,21 +236,28 @@ def _read(args) -> int:
     except (UnknownEngine, _BadKeys) as exc:
         print(f"conformance read: {exc}", file=sys.stderr)
         return EXIT_USAGE
+    if (decryption is not None or args.strict) and args.engine != "reference":
+        print("conformance read: explicit keys and --strict are for the reference reader "
+              "(--engine reference); other engines open encrypted files through their own key "
+              "tools and have their own leniency", file=sys.stderr)
+        return EXIT_USAGE
     if decryption is not None:
-        if args.engine != "reference":
-            print("conformance read: explicit keys are for the reference reader (--engine reference); "
-                  "other engines open encrypted files through their own key tools", file=sys.stderr)
-            return EXIT_USAGE
         engine = ReferenceEngine(decryption)
     if not args.file.is_file():
         print(f"conformance read: no such file: {args.file}", file=sys.stderr)
         return EXIT_USAGE
+    breaches: list[Breach] = []
     try:
-        table = engine.read(args.file)
+        if isinstance(engine, ReferenceEngine):
+            table, breaches = engine.read_with_breaches(args.file, strict=args.strict)
+        else:
+            table = engine.read(args.file)
     except Exception as exc:  # noqa: BLE001 - any failure to read is the answer
         print(f"{type(exc).__name__}: {exc}", file=sys.stderr)
         return EXIT_FAILED
     print(table.to_json_text())
+    for found in breaches:  # read with findings: the rows, and every rule the file breaks
+        print(found.describe(), file=sys.stderr)
     return EXIT_OK
 
 

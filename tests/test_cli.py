@@ -16,7 +16,10 @@ import pytest
 from conformance.cases import case_by_id
 from conformance.cli import _parser
 from conformance.engines import get_engine
+from conformance.golden.bad_files import plain_required
+from conformance.golden.lenient_data_files import file_num_rows_zero
 from conformance.values import Table, diff_tables
+from reference_impl.parquet.reader import FILE_NUM_ROWS_ZERO
 
 
 def conformance(*args: str) -> subprocess.CompletedProcess:
@@ -146,3 +149,18 @@ def test_output_folders_are_ignored_by_git():
     for folder in sorted(folders):
         checked = subprocess.run(["git", "check-ignore", "--no-index", "-q", f"{folder}/"], cwd=REPO)
         assert checked.returncode == 0, f"{folder}/ is not in .gitignore"
+
+
+def test_read_names_each_breach_on_stderr_and_read_strict_refuses_the_file(tmp_path):
+    path, original = tmp_path / "zero-rows.parquet", tmp_path / "original.parquet"
+    path.write_bytes(file_num_rows_zero())
+    original.write_bytes(plain_required())
+    done = conformance("read", str(path))
+    assert done.returncode == 0, done.stderr
+    assert done.stdout == conformance("read", str(original)).stdout  # the original's rows
+    [line] = done.stderr.splitlines()
+    assert line.startswith(f"MUST {FILE_NUM_ROWS_ZERO.id}: FileMetaData.num_rows is 0")
+    assert "byte offset" in line and FILE_NUM_ROWS_ZERO.sentence in line
+    strict = conformance("read", "--strict", str(path))
+    assert strict.returncode == 1 and not strict.stdout
+    assert strict.stderr.startswith(f"CorruptMetadata: MUST {FILE_NUM_ROWS_ZERO.id}")

@@ -19,7 +19,9 @@ This adapter only translates:
 
 Reading derives the reader's view of every column from the file's own schema
 tree (its logical shape: which groups are lists, maps, structs, variants),
-never from the case.
+never from the case. It is lenient (`reference_impl.leniency`, docs/lenient-readings.md):
+a file that breaks a rule with a single reading is read, and `read_with_breaches`
+names every rule it breaks.
 """
 
 from __future__ import annotations
@@ -45,6 +47,7 @@ from conformance.kms.case_keys import (
 from conformance.values import DataType, Field, Schema, Table
 from conformance.values import types as T
 from conformance.values.codec import uuid_from_bytes, uuid_to_bytes
+from reference_impl.leniency import Breach, reading
 from reference_impl.parquet.encodings.values import check_value_encoding
 from reference_impl.parquet.encryption.nonces import DeterministicRandomness, Randomness, SystemRandomness
 from reference_impl.parquet.encryption.properties import (
@@ -141,15 +144,27 @@ class ReferenceEngine(Engine):
 
     def read_filtered(self, path: Path, predicate: Predicate) -> Table:
         """The rows `reference_impl.parquet.indexes.pruning.scan` finds, pruning with every
-        structure the file has (statistics, page index, Bloom filters)."""
+        structure the file has (statistics, page index, Bloom filters); read leniently."""
         table = self.read(path)
         column_type = next(f.type for f in table.schema if f.name == predicate.column)
         physical = _to_physical(column_type, predicate.value)
-        found = scan(path, ScanPredicate(predicate.column, predicate.op, physical),
-                     decryption=self._decryption(path))
+        with reading():
+            found = scan(path, ScanPredicate(predicate.column, predicate.op, physical),
+                         decryption=self._decryption(path))
         return Table(table.schema, tuple(table.rows[row] for row in found.rows))
 
     def read(self, path: Path) -> Table:
+        """The file's rows, read leniently (a breach is collected, see `read_with_breaches`)."""
+        return self.read_with_breaches(path)[0]
+
+    def read_with_breaches(self, path: Path, strict: bool = False) -> tuple[Table, list[Breach]]:
+        """The file's rows and every rule it breaks that has a single reading
+        (`reference_impl.leniency`); with `strict`, such a breach raises its documented error."""
+        with reading(strict=strict) as breaches:
+            table = self._read(path)
+        return table, breaches
+
+    def _read(self, path: Path) -> Table:
         result = read_parquet(path, decryption=self._decryption(path))
         # The reference's own verdicts on the values (a documented ParquetError) stay its
         # verdicts; anything else raised while converting is our bug.

@@ -1,9 +1,12 @@
-"""The bad-file corpus: files every Parquet reader must reject, one fault each.
+"""Bad files: the entry model of the bad-file corpus and the faults of a file's structure.
 
 Modelled on toml-test's ``invalid/`` tree and test262's ``negative: {type}``:
 every entry names its one fault, the expected error *class* from the closed
-vocabulary of ``reference_impl/parquet/errors.py`` (never a message text) and
-the spec sections it violates:
+vocabulary of ``reference_impl/parquet/errors.py`` (never a message text), the
+spec sections it violates and its verdict (Wycheproof's ``result``: ``bad``, a
+reader must reject it, or ``acceptable``, see :class:`BadFile`). The whole
+corpus (these entries, the type rules', the lenient readings') is
+``bad_corpus.bad_files``. This module's faults:
 
 * README.md 'File format': the leading and trailing magic, the 4-byte footer length;
 * README.md 'Metadata' / parquet.thrift: the footer, ColumnMetaData offsets, PageHeader;
@@ -24,16 +27,15 @@ from __future__ import annotations
 
 import hashlib
 import io
-import json
 import struct
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field, replace
 from functools import cache, partial
-from pathlib import Path
-from typing import Any
+from typing import Any, Literal
 
 from conformance.cases.encodings import spec_entry
 from conformance.kms.case_keys import FOOTER_ROLE, UNNAMED_KEY_BITS, explicit_key
+from conformance.values import Table
 from reference_impl.parquet.encryption import (
     DeterministicRandomness,
     FileDecryptionProperties,
@@ -46,7 +48,7 @@ from reference_impl.parquet.schema.tree import leaf, root
 from reference_impl.parquet.writer import write_table
 from reference_impl.parquet.writer_options import WriterOptions
 
-__all__ = ["BadFile", "ReadOptions", "bad_files", "write_bad_files"]
+__all__ = ["ACCEPTABLE", "BAD", "BadFile", "ReadOptions", "Verdict", "fault_files", "file_name"]
 
 # Enums of parquet.thrift number their members from 0 (docs/unknown-enum-values.md).
 NEGATIVE_ENUM_VALUE = -1
@@ -86,6 +88,9 @@ INDEX = "index.json"
 FIELD_DELTA_MASK = 0xF0  # Thrift compact field header: delta << 4 | type
 UNKNOWN_COMPACT_TYPE = 0x0F  # compact types are 1..12
 SUFFIX = ".parquet"
+Verdict = Literal["bad", "acceptable"]
+BAD: Verdict = "bad"
+ACCEPTABLE: Verdict = "acceptable"
 
 
 @dataclass(frozen=True)
@@ -115,11 +120,20 @@ class ReadOptions:
 
 @dataclass(frozen=True)
 class BadFile:
-    """One file that must be rejected with ``error_class``.
+    """One file that breaks one rule; under strict reading it is rejected with ``error_class``.
 
     ``original`` makes the valid file ``make`` was mutated from. When the fault
     is in the reading (a wrong or missing key), the bytes are the original's and
     ``valid_read_options`` are the options under which that file reads.
+
+    ``verdict``, like Wycheproof's ``result``, says what a reader may do with it:
+
+    * ``bad``: the file has no single reading; every reader must reject it;
+    * ``acceptable``: the file breaks a rule but has exactly one reading, the rows
+      of its ``original``; a reader passes by reading exactly those rows or by
+      rejecting it cleanly, and fails by returning other rows or crashing. The
+      reference reads it leniently (``reference_impl.leniency.reading``), naming
+      the rule it breaks, and raises ``error_class`` when reading strictly.
     """
 
     id: str
@@ -130,16 +144,22 @@ class BadFile:
     original: Callable[[], bytes]
     read_options: ReadOptions = ReadOptions()
     valid_read_options: ReadOptions | None = None
+    verdict: Verdict = BAD
 
-    def to_json(self, raw: bytes) -> dict[str, Any]:
-        return {
+    def to_json(self, raw: bytes, expected: Table | None = None) -> dict[str, Any]:
+        """The index.json entry; ``expected``: an acceptable file's single reading."""
+        entry = {
             "id": self.id,
+            "verdict": self.verdict,
             "fault": self.fault,
             "error_class": self.error_class,
             "spec": list(self.spec),
             "read_options": self.read_options.to_json(),
             "sha256": hashlib.sha256(raw).hexdigest(),
         }
+        if expected is not None:
+            entry["expected"] = expected.to_document()
+        return entry
 
 
 # ---------------------------------------------------------------------------
@@ -622,30 +642,12 @@ def _checksums_and_keys() -> list[BadFile]:
     ]
 
 
-def bad_files() -> list[BadFile]:
-    """The catalogue; ids are unique."""
-    entries = [*_framing(), *_metadata_and_pages(), *_codecs(), *_checksums_and_keys()]
-    ids = [entry.id for entry in entries]
-    if len(set(ids)) != len(ids):
-        raise AssertionError(f"duplicate bad-file ids in {ids}")
-    return entries
+def fault_files() -> list[BadFile]:
+    """This module's entries: faults of the framing, metadata, pages, codecs, checksums
+    and keys (the whole corpus: ``bad_corpus.bad_files``)."""
+    return [*_framing(), *_metadata_and_pages(), *_codecs(), *_checksums_and_keys()]
 
 
 def file_name(entry: BadFile) -> str:
     """``<id>.parquet``, relative to the corpus directory (an id's ``/`` is a folder)."""
     return entry.id + SUFFIX
-
-
-def write_bad_files(directory: Path) -> list[Path]:
-    """Write ``<id>.parquet`` per entry and one index.json listing them all."""
-    directory.mkdir(parents=True, exist_ok=True)
-    paths, index = [], []
-    for entry in bad_files():
-        raw = entry.make()
-        path = directory / file_name(entry)
-        path.parent.mkdir(parents=True, exist_ok=True)
-        path.write_bytes(raw)
-        paths.append(path)
-        index.append(entry.to_json(raw))
-    (directory / INDEX).write_text(json.dumps(index, indent=2) + "\n")
-    return paths

@@ -41,7 +41,7 @@ from conformance.matrix.cells import VALIDATOR
 from conformance.matrix.progress import ProgressCallback
 from conformance.matrix.run import RunConfig, run_matrix, selected_cases
 
-from .bad_files import write_bad_files
+from .bad_corpus import write_bad_files
 from .manifest import write_manifest
 from .paths import BAD_DIR, CASES_DIR, EXPECTED, SCHEMA_DIR, SCHEMAS
 

@@ -1,12 +1,14 @@
-"""The bad-file cells of the matrix: every reader must reject every bad file.
+"""The bad-file cells of the matrix: every reader reads every file of the bad-file corpus.
 
-The idea is JSONTestSuite's ``n_`` files and toml-test's ``invalid/`` tree: a
-parser that accepts input the spec forbids is wrong, however plausible the
-values it returns. The files are the catalogue of ``conformance.golden.bad_files``
-(one fault each, its documented error class, its spec sections); this module
-plans one ``reject`` cell per (bad file, reader) and runs it.
+The idea is JSONTestSuite's ``n_`` and ``i_`` files, toml-test's ``invalid/``
+tree and Wycheproof's ``result``: a parser that accepts input the spec forbids
+is wrong, however plausible the values it returns. The files are the corpus of
+``conformance.golden.bad_corpus`` (one fault each, its documented error class,
+its spec sections, its verdict); this module plans one ``reject`` cell per
+(file, reader) and runs it, judging by the file's verdict.
 
-Outcomes of a reject cell (the matrix's vocabulary, read for "must reject"):
+Outcomes of a reject cell for a ``bad`` file (the matrix's vocabulary, read for
+"must reject"):
 
 * ``pass``: the engine raised, detail ``rejected: <Class>: <message>``. For the
   reference the class must also be the catalogue's ``error_class``;
@@ -14,6 +16,21 @@ Outcomes of a reject cell (the matrix's vocabulary, read for "must reject"):
   rejected (<fault>): returned N rows`` and a preview, or ``returned values its
   adapter cannot convert exactly`` for a ``LossyConversion``), or the reference
   raised another class than the documented one (detail names both);
+
+For an ``acceptable`` file (one rule broken, exactly one reading: its original's
+rows):
+
+* ``pass``: the reader returned exactly the original's rows (``conformance.values.
+  diff_tables``; detail ``read its single reading: ...``) or raised its own error
+  (detail ``rejected cleanly: <Class>: <message>``). The reference must read it,
+  leniently (``reference_impl.leniency.reading``), naming the rule it breaks, and
+  raise ``error_class`` when reading strictly;
+* ``mismatch``: the reader returned other rows (detail ``returned other rows than
+  its single reading (<fault>):`` and the diff), or the reference rejected it or
+  read it without naming a rule (detail ``not read leniently: ...``);
+
+For both:
+
 * ``unsupported``: the adapter raised ``Unsupported``, with its reason;
 * ``harness-error``: the adapter's own code failed converting what the engine
   returned (``conformance.matrix.failures``): a bug of this suite, not a rejection;
@@ -24,7 +41,8 @@ How each reader reads (``mode`` of the request):
 
 * ``catalogue`` (the reference): ``read_parquet`` with the entry's exact
   ``ReadOptions`` (checksum verification, explicit keys, or none), the reader its
-  adapter uses;
+  adapter uses; an acceptable file also through the adapter, inside ``reading()``,
+  for its rows;
 * ``engine`` (every other reader): the adapter's ``read(path)``; where the entry
   asks for checksum verification, ``read_verifying_checksums`` when the adapter
   has one, else the engine's defaults, and the detail says which. A peer cannot
@@ -62,14 +80,16 @@ from conformance.matrix.failures import (
     failure_kind,
     failure_outcome,
 )
-from conformance.values import Table
+from conformance.values import Table, diff_tables
+from reference_impl.leniency import reading
 from reference_impl.parquet import errors
 from reference_impl.parquet.reader import read_parquet
 
-from .bad_files import BadFile, bad_files, file_name, write_bad_files
+from .bad_corpus import bad_files, expected_reading, reference_reading, write_bad_files
+from .bad_files import ACCEPTABLE, BadFile, file_name
 
-__all__ = ["BAD_FILES_DIR", "CASE_PREFIX", "REFERENCE", "VERDICTS", "WRITER", "fault_of",
-           "plan_rejects", "reject_cell", "selected_bad_files", "verdict"]
+__all__ = ["BAD_FILES_DIR", "CASE_PREFIX", "PASSING", "REFERENCE", "VERDICTS", "WRITER", "fault_of",
+           "file_verdict_of", "plan_rejects", "reject_cell", "selected_bad_files", "verdict"]
 
 PHASE = "reject"
 WRITER = "bad-files"  # the "writer" of a reject cell: the catalogue
@@ -83,9 +103,15 @@ PREVIEW_ROWS = 3
 REJECTED = "rejected"
 ACCEPTED = "accepted"
 WRONG_CLASS = "wrong class"
+# An acceptable file's outcomes (its verdict, ``BadFile.verdict``).
+SINGLE_READING = "read its single reading"
+REJECTED_CLEANLY = "rejected cleanly"
+OTHER_ROWS = "returned other rows"
+NOT_LENIENT = "not read leniently"  # the reference only
 # What a reject cell's outcome and detail say about the reader, most alarming first.
-VERDICTS = (HARNESS_ERROR, ACCEPTED, WRONG_CLASS, "crash", "timeout", "error", "unsupported",
-            REJECTED)
+VERDICTS = (HARNESS_ERROR, ACCEPTED, OTHER_ROWS, WRONG_CLASS, NOT_LENIENT, "crash", "timeout",
+            "error", "unsupported", REJECTED, SINGLE_READING, REJECTED_CLEANLY)
+PASSING = (REJECTED, SINGLE_READING, REJECTED_CLEANLY)
 NO_KEYS_NOTE = ("the engine was not handed this file's keys (read(path) takes none); its "
                 "adapter offers the suite's key for files whose metadata names none, which is this "
                 "file's footer key: a rejection may still be for the key, not the fault")
@@ -107,9 +133,10 @@ def case_id(entry: BadFile) -> str:
 
 
 def features(entry: BadFile) -> list[str]:
-    """``bad:<error class>`` and ``fault:<area>`` (the id's first part: framing, page, ...)."""
+    """``bad:<error class>``, ``fault:<area>`` (the id's first part: framing, page, ...) and
+    ``verdict:<bad|acceptable>``."""
     area = entry.id.partition("/")[0]
-    return [f"bad:{entry.error_class}", f"fault:{area}"]
+    return [f"bad:{entry.error_class}", f"fault:{area}", f"verdict:{entry.verdict}"]
 
 
 def selected_bad_files(case_globs: Sequence[str] = (), feature_patterns: Sequence[str] = ()
@@ -160,14 +187,27 @@ def fault_of(cell_case_id: str) -> str | None:
     return None if entry is None else entry.fault
 
 
+def file_verdict_of(cell_case_id: str) -> str | None:
+    """The catalogue's verdict (bad / acceptable) of a reject cell's ``bad/<id>``; None for an
+    id it no longer has."""
+    entry = _catalogue().get(cell_case_id.removeprefix(CASE_PREFIX))
+    return None if entry is None else entry.verdict
+
+
+@cache
+def _expected(entry_id: str) -> Table:
+    return expected_reading(_catalogue()[entry_id])
+
+
 def reject_cell(request: dict, workdir: Path) -> tuple[str, str, dict]:
     """(outcome, detail, extra) of one reject cell; see the module docstring."""
     entry = _catalogue()[request["bad_file"]]
     path = workdir / request["file"]
     if not path.is_file():
         return "error", f"no bad file at {path}: the plan wrote none there", {}
+    acceptable = entry.verdict == ACCEPTABLE
     if request["mode"] == CATALOGUE_MODE:
-        return (*_catalogue_read(entry, path), {})
+        return (*(_catalogue_single_reading if acceptable else _catalogue_read)(entry, path), {})
     return (*_engine_read(get_engine(request["engine"]), entry, path), {})
 
 
@@ -183,6 +223,23 @@ def _catalogue_read(entry: BadFile, path: Path) -> tuple[str, str]:
     return "mismatch", _accepted(entry, _returned(len(records), repr(records[:PREVIEW_ROWS])))
 
 
+def _catalogue_single_reading(entry: BadFile, path: Path) -> tuple[str, str]:
+    """An acceptable file: rejected with ``error_class`` strictly, read leniently with the
+    original's rows and at least one rule named."""
+    with reading(strict=True):
+        strict = _catalogue_read(entry, path)
+    if strict[0] != "pass":
+        return strict
+    try:
+        table, breaches = reference_reading(entry, path)
+    except Exception as exc:  # noqa: BLE001 - the verdict names it
+        return "mismatch", f"{NOT_LENIENT}: rejected a file with a single reading: {describe_exception(exc)}"
+    if not breaches:
+        return "mismatch", f"{NOT_LENIENT}: read it without naming the rule it breaks ({entry.fault})"
+    named = "; ".join(found.describe() for found in breaches)
+    return _single_reading_verdict(entry, table, f"names {named}")
+
+
 def _engine_read(engine: Engine, entry: BadFile, path: Path) -> tuple[str, str]:
     verifying = entry.read_options.verify_checksums and engine.checksum_verification is not None
     notes = _read_notes(engine, entry, verifying)
@@ -190,18 +247,30 @@ def _engine_read(engine: Engine, entry: BadFile, path: Path) -> tuple[str, str]:
         table = engine.read_verifying_checksums(path) if verifying else engine.read(path)
     except Exception as exc:  # noqa: BLE001 - rejecting is the expected answer
         return _with_notes(_failure_verdict(entry, exc), notes)
+    if entry.verdict == ACCEPTABLE:
+        return _with_notes(_single_reading_verdict(entry, table), notes)
     return _with_notes(("mismatch", _accepted(entry, _returned(len(table.rows), _preview(table)))),
                        notes)
+
+
+def _single_reading_verdict(entry: BadFile, table: Table, how: str = "") -> tuple[str, str]:
+    """An acceptable file read: pass with exactly its original's rows, else the diff."""
+    difference = diff_tables(_expected(entry.id), table)
+    if difference is not None:
+        return "mismatch", _other_rows(entry, difference)
+    said = f"; {how}" if how else ""
+    return "pass", f"{SINGLE_READING}: {len(table.rows)} rows, its original's{said}"
 
 
 def _failure_verdict(entry: BadFile, exc: Exception) -> tuple[str, str]:
     """Only the engine's own error is a rejection (``conformance.matrix.failures``)."""
     kind = failure_kind(exc)
+    acceptable = entry.verdict == ACCEPTABLE
     if kind == ENGINE:
-        return "pass", f"{REJECTED}: {describe_exception(exc)}"
+        return "pass", f"{REJECTED_CLEANLY if acceptable else REJECTED}: {describe_exception(exc)}"
     if kind == LOSSY:
-        return "mismatch", _accepted(entry, "returned values its adapter cannot convert "
-                                            f"exactly: {describe_exception(exc)}")
+        what = f"returned values its adapter cannot convert exactly: {describe_exception(exc)}"
+        return "mismatch", _other_rows(entry, what) if acceptable else _accepted(entry, what)
     return failure_outcome(exc)
 
 
@@ -227,6 +296,10 @@ def _accepted(entry: BadFile, what: str) -> str:
     return f"{ACCEPTED} a file that must be rejected ({entry.fault}): {what}"
 
 
+def _other_rows(entry: BadFile, what: str) -> str:
+    return f"{OTHER_ROWS} than its single reading ({entry.fault}):\n{what}"
+
+
 def _returned(rows: int, preview: str) -> str:
     return f"returned {rows} rows\nfirst rows: {preview}"
 
@@ -236,9 +309,10 @@ def _preview(table: Table) -> str:
 
 
 def verdict(outcome: str, detail: str) -> str:
-    """What a reject cell says about its reader, one of ``VERDICTS``."""
+    """What a reject cell says about its reader, one of ``VERDICTS`` (its detail's start
+    tells them apart; a ``mismatch`` without one of them is the reference's wrong class)."""
     if outcome == "pass":
-        return REJECTED
+        return next((v for v in (SINGLE_READING, REJECTED_CLEANLY) if detail.startswith(v)), REJECTED)
     if outcome == "mismatch":
-        return ACCEPTED if detail.startswith(ACCEPTED) else WRONG_CLASS
+        return next((v for v in (ACCEPTED, OTHER_ROWS, NOT_LENIENT) if detail.startswith(v)), WRONG_CLASS)
     return outcome

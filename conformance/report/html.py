@@ -13,9 +13,11 @@ Layout, top to bottom:
    is never the only cue); the full breakdown is in its tooltip.
 3. The writers' write phase: per writer, the count of each outcome.
 4. The metadata validation per writer: the validator's findings by kind.
-5. Bad files (must reject): per reader, its verdicts on the bad-file corpus
-   (rejected, accepted, ...), and an anchored section per reader listing each file
-   it did not reject with the fault and the evidence (``rejections``).
+5. Bad files (must reject): per reader, what it did with the bad-file corpus
+   (rejected, accepted, read its single reading, rejected cleanly, returned other
+   rows, ...), and an anchored section per reader listing each file it failed on
+   with the file's verdict (bad / acceptable), the fault and the evidence
+   (``rejections``).
 6. One grid per feature tag, each in a collapsible ``<details>`` whose
    summary shows the tag's pass ratio and worst outcome, grouped under a
    heading per tag prefix (``type``, ``encoding``, ... and ``other`` for
@@ -43,7 +45,7 @@ from .dataset import REJECT, Cell, ReportSummary, engine_order
 from .findings import VALIDATOR, findings_by_writer
 from .grid import Grid, Tally, feature_grids, group_by_prefix, run_grid
 from .outcomes import DESCRIPTIONS, OUTCOMES, PASS, severity
-from .rejections import VERDICTS, ReaderRejections, cell_verdict, fault, rejections_by_reader
+from .rejections import VERDICTS, ReaderRejections, cell_verdict, fault, file_verdict, rejections_by_reader
 from .text import truncate, visible_controls
 
 DETAIL_LIMIT = 20_000
@@ -415,9 +417,12 @@ def _bad_files(summary: ReportSummary) -> str:
         rows.append(f'<tr><th scope="row">{esc(reader)}</th><td>{esc(tally.version)}</td>{counts}'
                     f"<td>{tally.total}</td><td>{link}</td></tr>")
     parts = ['<p class="muted">Every reader reads every file of the bad-file corpus, one fault '
-             "each, and must reject it: <em>accepted</em> means it returned data, <em>wrong "
-             "class</em> that the reference raised another error than the catalogue documents. "
-             "These cells are not in the grids above.</p>",
+             "each. A <em>bad</em> file it must reject: <em>accepted</em> means it returned data, "
+             "<em>wrong class</em> that the reference raised another error than the catalogue "
+             "documents. An <em>acceptable</em> file has exactly one reading: the reader passes "
+             "when it <em>read its single reading</em> or <em>rejected cleanly</em>, fails when "
+             "it <em>returned other rows</em>; the reference must read it leniently, naming the "
+             "rule (<em>not read leniently</em>). These cells are not in the grids above.</p>",
              f"<table><thead><tr><th>Reader</th><th>Version</th>{head}<th>total</th>"
              f"<th>Details</th></tr></thead><tbody>{''.join(rows)}</tbody></table>"]
     parts += [_bad_file_findings(reader, tally) for reader, tally in readers.items() if tally.findings]
@@ -426,14 +431,16 @@ def _bad_files(summary: ReportSummary) -> str:
 
 def _bad_file_findings(reader: str, tally: ReaderRejections) -> str:
     rows = "".join(
-        f'<tr><td><code>{esc(c.case_id)}</code></td><td>{_badge(c.outcome, cell_verdict(c))}</td>'
-        f"<td>{esc(fault(c))}</td><td><pre>{esc(truncate(c.detail, DETAIL_LIMIT))}</pre></td></tr>"
+        f'<tr><td><code>{esc(c.case_id)}</code></td><td>{esc(file_verdict(c))}</td>'
+        f"<td>{_badge(c.outcome, cell_verdict(c))}</td><td>{esc(fault(c))}</td>"
+        f"<td><pre>{esc(truncate(c.detail, DETAIL_LIMIT))}</pre></td></tr>"
         for c in tally.findings)
-    return (f'<section class="group" id="{group_id(REJECT, "", reader)}"><h3>{esc(reader)} did not '
-            f'reject <small class="muted">{len(tally.findings)} of {tally.total}</small></h3>'
+    return (f'<section class="group" id="{group_id(REJECT, "", reader)}"><h3>{esc(reader)} failed '
+            f'<small class="muted">{len(tally.findings)} of {tally.total}</small></h3>'
             '<table class="fails"><colgroup><col class="c-case"><col class="c-outcome">'
-            '<col class="c-tags"><col></colgroup><thead><tr><th>File</th><th>Verdict</th>'
-            f"<th>Fault</th><th>Evidence</th></tr></thead><tbody>{rows}</tbody></table></section>")
+            '<col class="c-outcome"><col class="c-tags"><col></colgroup><thead><tr><th>File</th>'
+            "<th>Verdict</th><th>What it did</th><th>Fault</th><th>Evidence</th></tr></thead>"
+            f"<tbody>{rows}</tbody></table></section>")
 
 
 def to_html(summary: ReportSummary) -> str:

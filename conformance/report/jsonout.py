@@ -15,7 +15,8 @@ Schema (``schema_version`` 1; UTF-8, strict JSON: no NaN or Infinity)::
       "bad_files": {                  # reject cells per reader (rejections)
         reader: {"version": str, "total": int,
                  "counts": {verdict: int, ...},   # rejection.VERDICTS, all of them
-                 "findings": [{"case_id": "bad/<id>", "file": str, "verdict": str,
+                 "findings": [{"case_id": "bad/<id>", "file": str,
+                               "file_verdict": "bad" | "acceptable", "verdict": str,
                                "outcome": str, "fault": str, "detail": str}, ...]}, ...
       },
       "cells": [                      # every row of the results dataset,

@@ -20,7 +20,7 @@ from .dataset import REJECT, Cell, ReportSummary, engine_order
 from .findings import findings_by_writer
 from .grid import Grid, Tally, run_grid
 from .outcomes import DESCRIPTIONS, OUTCOMES, PASS, severity
-from .rejections import VERDICTS, cell_verdict, fault, rejections_by_reader
+from .rejections import VERDICTS, cell_verdict, fault, file_verdict, rejections_by_reader
 from .text import first_lines, visible_controls
 
 DETAIL_LINES = 3
@@ -165,16 +165,19 @@ def _bad_files(summary: ReportSummary) -> list[str]:
     if not readers:
         return []
     lines = ["## Bad files (must reject)", "",
-             "Every reader reads every file of the bad-file corpus, one fault each; it must "
-             "reject them all. *accepted*: it returned data; *wrong class*: the reference raised "
-             "another error than the catalogue documents.", ""]
+             "Every reader reads every file of the bad-file corpus, one fault each. A *bad* file "
+             "it must reject: *accepted*: it returned data; *wrong class*: the reference raised "
+             "another error than the catalogue documents. An *acceptable* file has exactly one "
+             "reading: a reader passes when it *read its single reading* or *rejected cleanly*, "
+             "fails when it *returned other rows*; the reference must read it leniently, naming "
+             "the rule (*not read leniently*).", ""]
     rows = [[md_text(reader), md_text(tally.version) or "—",
              *(str(tally.verdicts[v]) for v in VERDICTS), str(tally.total)]
             for reader, tally in readers.items()]
     lines += [*_table(["Reader", "Version", *VERDICTS, "total"], rows), ""]
     for reader, tally in readers.items():
         if tally.findings:
-            lines += [f"### {md_code(reader)} did not reject ({len(tally.findings)})", ""]
+            lines += [f"### {md_code(reader)} failed ({len(tally.findings)})", ""]
             for cell in tally.findings:
                 lines += _bad_file_item(cell)
             lines.append("")
@@ -182,7 +185,8 @@ def _bad_files(summary: ReportSummary) -> list[str]:
 
 
 def _bad_file_item(cell: Cell) -> list[str]:
-    lines = [f"- **{cell_verdict(cell)}** {md_code(cell.case_id)}: {md_text(fault(cell))}"]
+    lines = [f"- **{cell_verdict(cell)}** {md_code(cell.case_id)} ({file_verdict(cell)}): "
+             f"{md_text(fault(cell))}"]
     detail = first_lines(cell.detail, DETAIL_LINES, DETAIL_WIDTH)
     return [*lines, "", *md_block(detail, indent="  "), ""] if detail else lines
 

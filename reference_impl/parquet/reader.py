@@ -31,6 +31,13 @@ A STRING, ENUM or JSON value that is not UTF-8 is InvalidValue (``utf8_values``)
 Anything malformed raises the specific error of ``errors`` with the byte
 offset, the column path, the row group and the page ordinal. Every length and
 count is checked against the bytes that hold it before it is used.
+
+A broken rule that leaves exactly one reading (docs/lenient-readings.md: here
+:data:`FILE_NUM_ROWS_ZERO`, in ``chunk_reader`` and ``variant_shredding`` the
+others) is a breach (``reference_impl.leniency``): inside ``reading()`` the
+caller gets the rows and the list of breaches, otherwise (or with
+``strict=True``) the rule's documented error. :func:`read_parquet` has no flag
+for it: the caller decides with the block.
 """
 
 from __future__ import annotations
@@ -43,6 +50,7 @@ from typing import Any, BinaryIO
 
 import numpy as np
 
+from reference_impl.leniency import Rule, Strength, breach
 from reference_impl.parquet.encryption.decryptor import (
     FileDecryptor,
     read_encrypted_footer,
@@ -70,17 +78,33 @@ from reference_impl.parquet.schema.flat import ColumnSpec, column_of, is_flat
 from reference_impl.parquet.schema.nested_types import LeafHook, records_to_logical
 from reference_impl.parquet.schema.tree import LeafColumn, SchemaNode, leaf_columns, schema_tree_from_elements
 from reference_impl.parquet.schema.type_rules import check_type_rules
+from reference_impl.parquet.schema.variant_shredding import check_variant_groups
 
 __all__ = [
+    "FILE_NUM_ROWS_ZERO",
     "LeafData",
     "ParquetContents",
     "read_footer",
     "read_footer_with_decryptor",
     "read_parquet",
+    "check_file_num_rows",
     "values_with_nulls",
 ]
 
 Source = str | os.PathLike[str] | bytes | bytearray | memoryview | BinaryIO
+
+# A file's row count is the sum of its row groups'; 0 there, beside row groups
+# that hold rows, is a count the writer never filled in, not a second answer.
+# Any other disagreement leaves two readings: CorruptMetadata.
+FILE_NUM_ROWS_ZERO = Rule(
+    id="parquet.footer.file-num-rows-zero",
+    format="parquet",
+    spec="parquet.thrift: FileMetaData.num_rows",
+    sentence="Number of rows in this file",
+    strength=Strength.MUST,
+    reading="the rows of the row groups (the sum of RowGroup.num_rows)",
+    error=CorruptMetadata,
+)
 
 
 @dataclass(eq=False)
@@ -184,6 +208,7 @@ def read_parquet(
     full_tree = schema_tree_from_elements(metadata.schema, offset=footer_start)
     all_leaves = leaf_columns(full_tree)
     check_type_rules(all_leaves, footer_start)
+    check_variant_groups(full_tree, footer_start)
     _check_row_groups(metadata, all_leaves, footer_start)
     tree = full_tree if columns is None else _projected(full_tree, all_leaves, columns)
     leaves = leaf_columns(tree)
@@ -369,7 +394,6 @@ def _check_row_group_ordinals(metadata: FileMetaData, footer_start: int) -> None
 
 
 def _check_row_groups(metadata: FileMetaData, leaves: list[LeafColumn], footer_start: int) -> None:
-    total_rows = 0
     for index, row_group in enumerate(metadata.row_groups):
         if len(row_group.columns) != len(leaves):
             raise CorruptMetadata(
@@ -379,8 +403,16 @@ def _check_row_groups(metadata: FileMetaData, leaves: list[LeafColumn], footer_s
             )
         if row_group.num_rows < 0:
             raise CorruptMetadata(f"row group {index} has {row_group.num_rows} rows", footer_start)
-        total_rows += row_group.num_rows
-    if total_rows != metadata.num_rows:
+    check_file_num_rows(metadata, footer_start)
+
+
+def check_file_num_rows(metadata: FileMetaData, footer_start: int) -> None:
+    """FileMetaData.num_rows against its row groups' (:data:`FILE_NUM_ROWS_ZERO` for a 0)."""
+    total_rows = sum(row_group.num_rows for row_group in metadata.row_groups)
+    if metadata.num_rows == 0 and total_rows:
+        where = f"FileMetaData.num_rows is 0, the row groups hold {total_rows}"
+        breach(FILE_NUM_ROWS_ZERO, where, footer_start)
+    elif total_rows != metadata.num_rows:
         raise CorruptMetadata(
             f"FileMetaData.num_rows is {metadata.num_rows}, the row groups hold {total_rows}",
             footer_start,

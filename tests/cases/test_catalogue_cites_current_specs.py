@@ -7,7 +7,7 @@ from __future__ import annotations
 
 from conformance.cases import all_cases
 from conformance.cases.model import WriteOptions
-from conformance.golden.bad_files import bad_files
+from conformance.golden.bad_corpus import bad_files
 from conformance.values import Field, Schema
 from conformance.values import types as T
 from tests.property.strategies import spec_sections

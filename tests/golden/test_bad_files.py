@@ -1,11 +1,14 @@
-"""The bad-file corpus (conformance/golden/bad_files.py; issue 6, item 3).
+"""The bad-file corpus (conformance/golden/bad_corpus.py; issue 6, item 3).
 
-Every bad file is rejected by the reference reader with exactly its documented
-error class from the closed vocabulary of ``reference_impl/parquet/errors.py``,
-with the byte offset every reader-side error carries (docs/architecture.md, 'Bad input'),
-within a small time budget (no hang, no allocation a corrupt length claims).
-Generation is deterministic, each fault is really there, and the files
-written and the catalogue match one to one (a ratchet).
+Every bad file is rejected by the reference reader reading strictly with exactly
+its documented error class from the closed vocabulary of
+``reference_impl/parquet/errors.py``, with the byte offset every reader-side
+error carries (docs/architecture.md, 'Bad input'), within a small time budget
+(no hang, no allocation a corrupt length claims). An acceptable file is read
+leniently with exactly its original's rows, naming the rule it breaks. Every
+forbidden pair of the type rules has its bad file. Generation is deterministic,
+each fault is really there, and the files written, the catalogue and
+index.json (its JSON Schema too) match one to one (a ratchet).
 """
 
 from __future__ import annotations
@@ -18,28 +21,71 @@ from pathlib import Path
 
 import pytest
 
-from conformance.golden.bad_files import INDEX, SUFFIX, BadFile, bad_files, file_name, write_bad_files
+from conformance.golden.bad_corpus import bad_files, expected_reading, reference_reading, write_bad_files
+from conformance.golden.bad_files import ACCEPTABLE, BAD, INDEX, SUFFIX, BadFile, file_name
+from conformance.golden.type_rule_files import LEAF_ROWS, forbidden_types
+from conformance.golden.verify import CorpusError, check_document
+from conformance.values import diff_tables
+from reference_impl.leniency import reading
 from reference_impl.parquet import errors
 from reference_impl.parquet.reader import read_parquet
 
 READ_BUDGET_SECONDS = 10
 GENERATION_BUDGET_SECONDS = 120
 REPOSITORY = Path(__file__).resolve().parents[2]
+BAD_INDEX_SCHEMA = "bad-index.schema.json"
 ENTRIES = bad_files()
+ACCEPTABLE_ENTRIES = [entry for entry in ENTRIES if entry.verdict == ACCEPTABLE]
+TYPE_RULE_PREFIX = "type-rule/"
+
+
 def _by_id(entry: BadFile) -> str:
     return entry.id
 
 
 @pytest.mark.timeout(READ_BUDGET_SECONDS)
 @pytest.mark.parametrize("entry", ENTRIES, ids=_by_id)
-def test_the_reader_rejects_each_bad_file_with_its_error_class(entry: BadFile) -> None:
+def test_the_strict_reader_rejects_each_file_with_its_error_class(entry: BadFile) -> None:
     raw = entry.make()
     error_class = getattr(errors, entry.error_class)
-    with pytest.raises(errors.ParquetError) as info:
+    with pytest.raises(errors.ParquetError) as info, reading(strict=True):
         read_parquet(raw, **entry.read_options.kwargs())
     assert type(info.value) is error_class, f"{entry.id}: {info.value!r}"
     assert info.value.offset is not None, f"{entry.id}: no byte offset"
     assert 0 <= info.value.offset <= len(raw)
+
+
+@pytest.mark.timeout(READ_BUDGET_SECONDS)
+@pytest.mark.parametrize("entry", ACCEPTABLE_ENTRIES, ids=_by_id)
+def test_an_acceptable_file_reads_leniently_as_its_original_naming_the_rule(entry: BadFile,
+                                                                           tmp_path: Path) -> None:
+    raw = entry.make()
+    with reading() as breaches:
+        records = read_parquet(raw, **entry.read_options.kwargs()).records
+    assert records == read_parquet(entry.original(), **entry.read_options.kwargs()).records
+    assert breaches and all(found.rule.error is getattr(errors, entry.error_class) for found in breaches)
+    path = tmp_path / "acceptable.parquet"
+    path.write_bytes(raw)
+    table, named = reference_reading(entry, path)
+    assert diff_tables(expected_reading(entry), table) is None
+    assert {found.rule.id for found in named} == {found.rule.id for found in breaches}
+
+
+def test_there_are_acceptable_files_and_every_file_has_a_verdict() -> None:
+    assert ACCEPTABLE_ENTRIES
+    assert {entry.verdict for entry in ENTRIES} == {BAD, ACCEPTABLE}
+
+
+def test_every_forbidden_pair_of_the_type_rules_has_its_bad_file() -> None:
+    type_rules = {entry.id: entry for entry in ENTRIES if entry.id.startswith(TYPE_RULE_PREFIX)}
+    pairs = [(row, physical) for row in LEAF_ROWS for physical, _ in forbidden_types(row)]
+    assert len(type_rules) == len(pairs)
+    for entry in type_rules.values():
+        assert (entry.verdict, entry.error_class) == (BAD, "CorruptMetadata")
+        assert len(entry.spec) == 1 and entry.spec[0].startswith("LogicalTypes.md: ")
+    stem = "type-rule/integer-8-true-on-int64"
+    assert type_rules[stem].spec == ("LogicalTypes.md: Signed Integers",)
+    assert "LogicalType INTEGER(8, true)" in type_rules[stem].fault
 
 
 @pytest.mark.parametrize("entry", ENTRIES, ids=_by_id)
@@ -61,6 +107,7 @@ def test_the_catalogue_is_well_formed() -> None:
     assert len({file_name(entry) for entry in ENTRIES}) == len(ids)
     for entry in ENTRIES:
         assert entry.error_class in errors.__all__ and entry.error_class != "ParquetError"
+        assert entry.verdict in (BAD, ACCEPTABLE)
         # that each section exists is tests/specs/test_citations.py's check
         assert entry.spec
         assert entry.fault.endswith(".")
@@ -68,7 +115,7 @@ def test_the_catalogue_is_well_formed() -> None:
 
 def _generate_in_a_fresh_process(directory: Path) -> None:
     """A new interpreter: nothing cached from this one (the originals are memoised)."""
-    code = "import sys, pathlib; from conformance.golden.bad_files import write_bad_files; "
+    code = "import sys, pathlib; from conformance.golden.bad_corpus import write_bad_files; "
     code += "write_bad_files(pathlib.Path(sys.argv[1]))"
     subprocess.run([sys.executable, "-c", code, str(directory)], check=True, cwd=REPOSITORY)
 
@@ -96,9 +143,24 @@ def test_every_written_file_has_a_catalogue_entry_and_back(tmp_path: Path) -> No
     assert on_disk == {p.relative_to(tmp_path).as_posix() for p in written}
     assert on_disk == {file_name(entry) for entry in ENTRIES}
     index = json.loads((tmp_path / INDEX).read_text())
+    check_document(BAD_INDEX_SCHEMA, index, tmp_path / INDEX)
     assert [item["id"] for item in index] == [entry.id for entry in ENTRIES]
     for item, entry in zip(index, ENTRIES, strict=True):
         raw = (tmp_path / file_name(entry)).read_bytes()
         assert item["sha256"] == hashlib.sha256(raw).hexdigest()
-        assert item["error_class"] == entry.error_class
-        assert set(item) == {"id", "fault", "error_class", "spec", "read_options", "sha256"}
+        assert (item["error_class"], item["verdict"]) == (entry.error_class, entry.verdict)
+        keys = {"id", "verdict", "fault", "error_class", "spec", "read_options", "sha256"}
+        if entry.verdict == ACCEPTABLE:
+            assert item["expected"] == expected_reading(entry).to_document()
+            keys.add("expected")
+        assert set(item) == keys
+
+
+def test_the_index_schema_ties_the_expected_rows_to_the_verdict(tmp_path: Path) -> None:
+    entry = ACCEPTABLE_ENTRIES[0]
+    acceptable = entry.to_json(entry.make(), expected_reading(entry))
+    check_document(BAD_INDEX_SCHEMA, [acceptable], tmp_path)
+    without_rows = {key: value for key, value in acceptable.items() if key != "expected"}
+    for wrong in (without_rows, {**acceptable, "verdict": BAD}, {**acceptable, "verdict": "valid"}):
+        with pytest.raises(CorpusError):
+            check_document(BAD_INDEX_SCHEMA, [wrong], tmp_path)

@@ -18,7 +18,7 @@ from conformance.cases import case_by_id
 from conformance.engines import Capabilities, Engine, LossyConversion, converting
 from conformance.engines.base import HarnessError, engine_call
 from conformance.engines.reference import ReferenceEngine
-from conformance.golden.bad_files import bad_files
+from conformance.golden.bad_corpus import bad_files
 from conformance.golden.rejection import ACCEPTED, REJECTED, plan_rejects, verdict
 from conformance.matrix.cells import RESULT_SCHEMA, engine_info, read_request, write_request
 from conformance.matrix.execute import run_cell

@@ -2,7 +2,10 @@
 
 Every reader reads every bad file; accepting one or returning data from it is a
 finding (``mismatch``), a crash is a finding (``crash``), raising is ``pass``; the
-reference must also raise the catalogue's error class. The engines are real
+reference must also raise the catalogue's error class. An acceptable file passes
+with exactly its original's rows or a clean rejection, and returning other rows
+is a ``mismatch`` with the diff; the reference must read it leniently, naming the
+rule, and reject it strictly. The engines are real
 (reference, pyarrow, DuckDB, fastparquet; Spark in tests/matrix/test_run_matrix.py);
 where a test pins an engine's verdict, it is the one measured with the versions of
 docs/engine-notes.md, and the test says so.
@@ -18,13 +21,18 @@ import pyarrow as pa
 import pyarrow.parquet as pq
 import pytest
 
-from conformance.golden.bad_files import bad_files, file_name
+from conformance.golden.bad_corpus import bad_files
+from conformance.golden.bad_files import ACCEPTABLE, BAD, file_name, plain_optional
 from conformance.golden.rejection import (
     ACCEPTED,
     BAD_FILES_DIR,
     NO_CHECKSUM_NOTE,
     NO_KEYS_NOTE,
+    NOT_LENIENT,
+    OTHER_ROWS,
     REJECTED,
+    REJECTED_CLEANLY,
+    SINGLE_READING,
     VERDICTS,
     WRITER,
     plan_rejects,
@@ -44,6 +52,9 @@ CRASHING = "tests.support.crashing_engine:CrashingEngine"
 ENTRIES = bad_files()
 BYTE_FAULTS = [e for e in ENTRIES if e.valid_read_options is None]
 KEY_FAULTS = [e for e in ENTRIES if e.valid_read_options is not None]
+BAD_ENTRIES = [e for e in ENTRIES if e.verdict == BAD]
+ACCEPTABLE_ENTRIES = [e for e in ENTRIES if e.verdict == ACCEPTABLE]
+FINDINGS = (ACCEPTED, OTHER_ROWS)  # what a peer's reading of a file can be found guilty of
 
 
 @pytest.fixture(scope="module")
@@ -88,7 +99,7 @@ def test_requests_name_the_catalogue_file_its_hash_and_subject(requests, run_dir
         assert (run_dir / r["file"]).read_bytes() == entry.make()
         assert len(r["file_sha256"]) == 64
         assert r["subject"] == {"format": "parquet", "spec": list(entry.spec), "features": [
-            f"bad:{entry.error_class}", f"fault:{entry.id.split('/')[0]}"]}
+            f"bad:{entry.error_class}", f"fault:{entry.id.split('/')[0]}", f"verdict:{entry.verdict}"]}
 
 
 def _ids(entries) -> list[str]:
@@ -103,6 +114,7 @@ def test_bad_files_are_selected_like_cases():
         e.id for e in ENTRIES if e.id.startswith("framing/")]
     assert _ids(selected_bad_files((), ["fault:encryption", "bad:MissingKey"])) == [
         e.id for e in ENTRIES if e.id.startswith("encryption/") and e.error_class == "MissingKey"]
+    assert _ids(selected_bad_files((), ["verdict:acceptable"])) == _ids(ACCEPTABLE_ENTRIES)
 
 
 def test_a_run_of_bad_files_only_needs_no_case_and_can_turn_them_off():
@@ -113,11 +125,20 @@ def test_a_run_of_bad_files_only_needs_no_case_and_can_turn_them_off():
 
 # ---- outcomes -------------------------------------------------------------------------
 
-@pytest.mark.parametrize("entry", ENTRIES, ids=lambda e: e.id)
+@pytest.mark.parametrize("entry", BAD_ENTRIES, ids=lambda e: e.id)
 def test_the_reference_rejects_each_bad_file_with_its_class(records, entry):
     cell = _cell(records, "reference", entry.id)
     assert cell["outcome"] == "pass", cell["detail"]
     assert cell["detail"].startswith(f"{REJECTED}: {entry.error_class}: ")
+
+
+@pytest.mark.parametrize("entry", ACCEPTABLE_ENTRIES, ids=lambda e: e.id)
+def test_the_reference_reads_each_acceptable_file_leniently_naming_the_rule(records, entry):
+    cell = _cell(records, "reference", entry.id)
+    assert cell["outcome"] == "pass", cell["detail"]
+    assert cell["detail"].startswith(f"{SINGLE_READING}: ")
+    assert " names " in cell["detail"] and "read as: " in cell["detail"]
+    assert verdict(cell["outcome"], cell["detail"]) == SINGLE_READING
 
 
 def test_peer_cells_are_outcomes_of_the_vocabulary_with_evidence(records):
@@ -127,11 +148,14 @@ def test_peer_cells_are_outcomes_of_the_vocabulary_with_evidence(records):
         assert cell["outcome"] in OUTCOMES
         assert cell["outcome"] != "harness-error", cell["detail"]  # the suite's own bug
         assert cell["detail"], cell["cell_id"]
-        if cell["outcome"] == "pass":
-            assert cell["detail"].startswith(f"{REJECTED}: ")
-        if cell["outcome"] == "mismatch":
+        found = verdict(cell["outcome"], cell["detail"])
+        if cell["case_id"].removeprefix("bad/") in {e.id for e in ACCEPTABLE_ENTRIES}:
+            assert found in (SINGLE_READING, REJECTED_CLEANLY, OTHER_ROWS, "crash", "timeout"), found
+            continue
+        assert found in (REJECTED, ACCEPTED, "crash", "timeout"), found
+        if found == ACCEPTED:
             assert cell["detail"].startswith(f"{ACCEPTED} a file that must be rejected (")
-            assert "returned 10 rows" in cell["detail"] and "first rows: " in cell["detail"]
+            assert "): returned " in cell["detail"]  # rows and a preview, or unconvertible values
 
 
 def test_checksum_verification_is_asked_for_where_the_adapter_has_it(records):
@@ -172,6 +196,63 @@ def test_returning_data_is_a_mismatch_with_the_rows(requests, tmp_path):
     assert cell["detail"].startswith(f"{ACCEPTED} a file that must be rejected ({entry.fault}): "
                                      "returned 10 rows")
     assert verdict(cell["outcome"], cell["detail"]) == ACCEPTED
+
+
+def _with_file(requests, cell_id: str, raw: bytes, folder: Path) -> dict:
+    """The planned cell ``cell_id``, its file replaced by ``raw`` in ``folder``."""
+    request = next(r for r in requests if r["cell_id"] == cell_id)
+    (folder / request["file"]).parent.mkdir(parents=True, exist_ok=True)
+    (folder / request["file"]).write_bytes(raw)
+    return run_cell(request, folder)
+
+
+ZERO_ROWS = "lenient/file-num-rows-zero"  # acceptable, its original: bad_files.plain_required
+
+
+def _acceptable(bad_id: str):
+    return next(e for e in ACCEPTABLE_ENTRIES if e.id == bad_id)
+
+
+def test_an_acceptable_file_read_as_its_original_passes(requests, tmp_path):
+    entry = _acceptable(ZERO_ROWS)
+    cell = _with_file(requests, f"reject/pyarrow/{entry.id}", entry.original(), tmp_path)
+    assert cell["outcome"] == "pass", cell["detail"]
+    assert cell["detail"].startswith(f"{SINGLE_READING}: 10 rows")
+    assert verdict(cell["outcome"], cell["detail"]) == SINGLE_READING
+
+
+def test_an_acceptable_file_rejected_cleanly_passes(requests, tmp_path):
+    magic = next(e for e in ENTRIES if e.id == "framing/bad-trailing-magic")
+    cell = _with_file(requests, f"reject/pyarrow/{ZERO_ROWS}", magic.make(), tmp_path)
+    assert cell["outcome"] == "pass"
+    assert cell["detail"].startswith(f"{REJECTED_CLEANLY}: ")
+    assert verdict(cell["outcome"], cell["detail"]) == REJECTED_CLEANLY
+
+
+def test_an_acceptable_file_read_as_other_rows_is_a_mismatch_with_the_diff(requests, tmp_path):
+    entry = _acceptable(ZERO_ROWS)
+    # every third value null: the same column, other rows than the original's
+    cell = _with_file(requests, f"reject/pyarrow/{entry.id}", plain_optional(), tmp_path)
+    assert cell["outcome"] == "mismatch"
+    assert cell["detail"].startswith(f"{OTHER_ROWS} than its single reading ({entry.fault}):\n")
+    assert "row 1, column 'x': expected 1, got null" in cell["detail"]
+    assert verdict(cell["outcome"], cell["detail"]) == OTHER_ROWS
+
+
+def test_the_reference_rejecting_an_acceptable_file_is_not_lenient(requests, tmp_path):
+    # A type-rule file: CorruptMetadata, as the entry documents, but under lenient reading too.
+    refused = next(e for e in ENTRIES if e.id == "type-rule/string-on-int32")
+    cell = _with_file(requests, f"reject/reference/{ZERO_ROWS}", refused.make(), tmp_path)
+    assert cell["outcome"] == "mismatch"
+    assert cell["detail"].startswith(f"{NOT_LENIENT}: rejected a file with a single reading: CorruptMetadata")
+    assert verdict(cell["outcome"], cell["detail"]) == NOT_LENIENT
+
+
+def test_the_reference_reading_an_acceptable_file_strictly_must_reject_it(requests, tmp_path):
+    entry = _acceptable(ZERO_ROWS)
+    cell = _with_file(requests, f"reject/reference/{entry.id}", entry.original(), tmp_path)
+    assert cell["outcome"] == "mismatch"
+    assert cell["detail"].startswith(f"{ACCEPTED} a file that must be rejected ({entry.fault})")
 
 
 def test_a_missing_bad_file_is_an_error_not_a_rejection(requests, tmp_path):
@@ -218,21 +299,26 @@ def report(records, crash_record, tmp_path_factory):
 
 
 def _accepted(records) -> list[dict]:
-    return [r for r in records.values() if verdict(r["outcome"], r["detail"]) == ACCEPTED]
+    """Cells whose reader returned rows it must not: a bad file's, or other rows than an
+    acceptable file's single reading."""
+    return [r for r in records.values() if verdict(r["outcome"], r["detail"]) in FINDINGS]
 
 
 def test_the_json_report_counts_verdicts_per_reader_and_lists_what_was_not_rejected(report, records):
     document = json.loads(report.files["results.json"].read_text())
     bad = document["bad_files"]
     assert list(bad) == ["reference", "crashing", "duckdb", "fastparquet", "pyarrow"]
-    assert bad["reference"]["counts"] == {v: (len(ENTRIES) if v == REJECTED else 0) for v in VERDICTS}
+    reference = {REJECTED: len(BAD_ENTRIES), SINGLE_READING: len(ACCEPTABLE_ENTRIES)}
+    assert bad["reference"]["counts"] == {v: reference.get(v, 0) for v in VERDICTS}
     assert bad["crashing"]["findings"][0]["verdict"] == "crash"
     for peer in PEERS:
         accepted = sorted(r["case_id"] for r in _accepted(records) if r["reader"] == peer)
-        assert bad[peer]["counts"][ACCEPTED] == len(accepted)
+        assert sum(bad[peer]["counts"][v] for v in FINDINGS) == len(accepted)
         listed = bad[peer]["findings"]
         assert sorted(f["case_id"] for f in listed) == accepted
-        assert all(f["fault"] and f["detail"].startswith(ACCEPTED) for f in listed)
+        for f in listed:
+            expected_start = ACCEPTED if f["file_verdict"] == BAD else OTHER_ROWS
+            assert f["fault"] and f["detail"].startswith(expected_start)
         assert bad[peer]["total"] == len(BYTE_FAULTS)
 
 
@@ -241,10 +327,15 @@ def test_html_and_markdown_have_the_bad_files_section(report, records):
     markdown = report.files["REPORT.md"].read_text()
     assert '<h2 id="bad-files">Bad files (must reject)</h2>' in page
     assert "## Bad files (must reject)" in markdown
-    assert "crashing" in page.split('id="bad-files"')[1] and "### `crashing` did not reject (1)" in markdown
+    assert "crashing" in page.split('id="bad-files"')[1] and "### `crashing` failed (1)" in markdown
+    for name in (SINGLE_READING, REJECTED_CLEANLY, OTHER_ROWS):
+        assert f"<th>{name}</th>" in page and f"| {name} |" in markdown
+    by_id = {e.id: e for e in ENTRIES}
     for record in _accepted(records):
         assert record["case_id"] in page.split('id="bad-files"')[1]
-        assert f"**{ACCEPTED}** `{record['case_id']}`" in markdown
+        found = verdict(record["outcome"], record["detail"])
+        file_verdict = by_id[record["case_id"].removeprefix("bad/")].verdict
+        assert f"**{found}** `{record['case_id']}` ({file_verdict})" in markdown
 
 
 def test_reject_cells_stay_out_of_the_grids(report):

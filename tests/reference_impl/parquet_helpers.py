@@ -32,6 +32,7 @@ from reference_impl.parquet.metadata.thrift_struct import (
     TMap,
     TSet,
     TString,
+    TStringOrBytes,
     TStruct,
     field_table,
 )
@@ -89,7 +90,7 @@ def values_of(thrift_type: ThriftType, *, unknown_enums: bool = True) -> st.Sear
         return st.floats(allow_nan=False)
     if thrift_type is TBinary:
         return st.binary(max_size=12)
-    if thrift_type is TString:
+    if thrift_type in (TString, TStringOrBytes):
         return st.text(max_size=8)
     if isinstance(thrift_type, TEnum):
         known = st.sampled_from(list(thrift_type.enum_class))
@@ -149,6 +150,7 @@ _TTYPE_OF_PRIMITIVE = {
     TDouble: TType.DOUBLE,
     TBinary: TType.STRING,
     TString: TType.STRING,
+    TStringOrBytes: TType.STRING,
 }
 
 
@@ -183,7 +185,7 @@ def thrift_write_value(protocol: TCompactProtocol, thrift_type: ThriftType, valu
         protocol.writeDouble(value)
     elif thrift_type is TBinary:
         protocol.writeBinary(value)
-    elif thrift_type is TString:
+    elif thrift_type in (TString, TStringOrBytes):
         protocol.writeString(value)
     elif isinstance(thrift_type, TSet):
         protocol.writeSetBegin(ttype_of(thrift_type.element), len(value))
@@ -253,7 +255,7 @@ def thrift_read_value(protocol: TCompactProtocol, thrift_type: ThriftType) -> An
         return protocol.readDouble()
     if thrift_type is TBinary:
         return protocol.readBinary()
-    if thrift_type is TString:
+    if thrift_type in (TString, TStringOrBytes):
         return protocol.readString()
     if isinstance(thrift_type, TList):
         _, size = protocol.readListBegin()

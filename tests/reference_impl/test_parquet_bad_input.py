@@ -14,6 +14,7 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
+from reference_impl.leniency import reading
 from reference_impl.parquet.encodings.plain import encode_plain
 from reference_impl.parquet.encodings.rle_hybrid import encode_rle_hybrid_length_prefixed
 from reference_impl.parquet.errors import (
@@ -30,6 +31,7 @@ from reference_impl.parquet.errors import (
 from reference_impl.parquet.metadata import parquet_thrift as md
 from reference_impl.parquet.metadata.parquet_thrift import Encoding, FieldRepetitionType, PageType, Type
 from reference_impl.parquet.metadata.thrift_struct import serialize
+from reference_impl.parquet.pages.chunk_reader import PAGE_PAST_CHUNK
 from reference_impl.parquet.reader import read_footer, read_parquet
 from reference_impl.parquet.schema.flat import ColumnSpec, schema_elements
 from reference_impl.parquet.writer import write_parquet
@@ -290,7 +292,7 @@ def test_malformed_schemas() -> None:
         (
             [replace(root, repetition_type=FieldRepetitionType.REPEATED), *leaves],
             CorruptMetadata,
-            "the root must have no repetition_type",
+            "root-repetition-type",  # a breach: refused when read strictly, as here
         ),
         ([root, leaves[0], leaves[0], leaves[2]], CorruptMetadata, "duplicate"),
         ([], CorruptMetadata, "empty"),
@@ -352,14 +354,20 @@ def test_page_sizes_that_disagree_or_are_negative() -> None:
 
 
 def test_page_header_cut_by_the_chunk_end() -> None:
+    """The header delimits the page: read past the chunk's declared end (a breach), or
+    refused strictly (docs/lenient-readings.md)."""
     header, body = data_page(1, encode_plain(Type.INT32, [1]))
     raw = file_with_pages(INT32_REQUIRED, [(header, body)], 1)
     footer, _ = read_footer(raw)
     meta = footer.row_groups[0].columns[0].meta_data
     meta.total_compressed_size = 3  # inside the page header
-    with pytest.raises(CorruptThrift) as info:
-        read_parquet(with_footer(raw, footer))
+    cut = with_footer(raw, footer)
+    with pytest.raises(CorruptPage, match=PAGE_PAST_CHUNK.id) as info:
+        read_parquet(cut)
     assert info.value.offset >= 4
+    with reading() as breaches:
+        assert read_parquet(cut).data == {"x": [1]}
+    assert [found.rule for found in breaches] == [PAGE_PAST_CHUNK]
 
 
 def test_invalid_definition_levels() -> None:

@@ -11,109 +11,45 @@ likewise. docs/type-rules.md starts with the table's ``markdown()``.
 
 from __future__ import annotations
 
-import io
 import json
-import struct
-import typing
-from dataclasses import replace
 from pathlib import Path
 
 import pytest
 
+from conformance.golden.type_rule_files import (
+    COLUMN,
+    LEAF_ROWS,
+    WRONG_LENGTH,
+    annotated_file,
+    annotations_of,
+    forbidden_types,
+)
 from reference_impl.parquet.errors import CorruptMetadata
 from reference_impl.parquet.metadata import parquet_thrift as md
 from reference_impl.parquet.metadata.parquet_thrift import ConvertedType, LogicalType, Type
-from reference_impl.parquet.metadata.thrift_struct import serialize
 from reference_impl.parquet.reader import read_footer, read_parquet
-from reference_impl.parquet.schema.tree import leaf, root
 from reference_impl.parquet.schema.type_rules import (
-    ALL_TYPES,
-    GROUP,
     TYPE_RULES,
-    TypeRule,
     decimal_max_precision,
     markdown,
 )
 from reference_impl.parquet.validation.validate import validate
-from reference_impl.parquet.writer import write_table
 
 ROOT = Path(__file__).resolve().parents[2]
 DOCS = ROOT / "docs" / "type-rules.md"
 SECTIONS = ROOT / "docs" / "spec-sections.json"
-MAGIC = b"PAR1"
-FOOTER_LENGTH = struct.Struct("<I")
-COLUMN = "c"
-WRONG_LENGTH = 3  # no row needs a FIXED_LEN_BYTE_ARRAY(3)
-INT96_LENGTH = 12
-VALUES = {
-    Type.BOOLEAN: True, Type.INT32: 1, Type.INT64: 1, Type.INT96: bytes(INT96_LENGTH), Type.FLOAT: 1.0,
-    Type.DOUBLE: 1.0, Type.BYTE_ARRAY: b"a",
-}
-UNITS = {"MILLIS": md.MilliSeconds, "MICROS": md.MicroSeconds, "NANOS": md.NanoSeconds}
-LEAF_ROWS = [row for row in TYPE_RULES if row.physical_types not in (GROUP, ALL_TYPES)]
-
-
-def _file(physical: Type, length: int | None = None, **annotations: object) -> bytes:
-    """A one-column file of ``physical``, with ``annotations`` edited into its SchemaElement."""
-    sink = io.BytesIO()
-    value = b"x" * length if length is not None else VALUES[physical]
-    node = leaf(COLUMN, physical, repetition=md.FieldRepetitionType.REQUIRED, type_length=length)
-    write_table(sink, root([node]), [{COLUMN: value}])
-    raw = sink.getvalue()
-    footer, start = read_footer(raw)
-    footer.schema[1] = replace(footer.schema[1], **annotations)
-    body = serialize(footer)
-    return raw[:start] + body + FOOTER_LENGTH.pack(len(body)) + MAGIC
-
-
-def _logical_type(row: TypeRule) -> LogicalType:
-    name, _, parameters = row.annotation.partition("(")
-    parameters = parameters.rstrip(")")
-    if name == "INTEGER":
-        bits, signed = parameters.split(", ")
-        return LogicalType(INTEGER=md.IntType(bitWidth=int(bits), isSigned=signed == "true"))
-    if name in ("TIME", "TIMESTAMP"):
-        member = md.TimeType if name == "TIME" else md.TimestampType
-        unit = md.TimeUnit(**{parameters: UNITS[parameters]()})
-        return LogicalType(**{name: member(isAdjustedToUTC=True, unit=unit)})
-    if name == "DECIMAL":
-        return LogicalType(DECIMAL=md.DecimalType(scale=0, precision=1))
-    member_type = typing.get_args(typing.get_type_hints(LogicalType)[name])[0]
-    return LogicalType(**{name: member_type()})
-
-
-def _annotations(row: TypeRule) -> list[tuple[str, dict[str, object]]]:
-    """Each way a file can carry the row: its LogicalType alone, its ConvertedType alone."""
-    decimal = {"precision": 1, "scale": 0} if row.annotation == "DECIMAL" else {}
-    ways = []
-    if row.logical:
-        ways.append((f"LogicalType {row.annotation}", {"logicalType": _logical_type(row)}))
-    if row.converted_type is not None:
-        converted = {"converted_type": row.converted_type, **decimal}
-        ways.append((f"ConvertedType {row.converted_type.name}", converted))
-    return ways
-
-
-def _forbidden(row: TypeRule) -> list[tuple[Type, int | None]]:
-    wrong = [(t, WRONG_LENGTH if t == Type.FIXED_LEN_BYTE_ARRAY else None)
-             for t in Type if t not in row.physical_types]
-    if row.type_length is not None:
-        wrong.append((Type.FIXED_LEN_BYTE_ARRAY, WRONG_LENGTH))
-    return wrong
-
-
 FAULTS = [
     pytest.param(physical, length, name, annotations, row,
                  id=f"{name}-on-{physical.name}{'' if length is None else f'({length})'}")
     for row in LEAF_ROWS
-    for name, annotations in _annotations(row)
-    for physical, length in _forbidden(row)
+    for name, annotations in annotations_of(row)
+    for physical, length in forbidden_types(row)
 ]
 
 
 @pytest.mark.parametrize(("physical", "length", "name", "annotations", "row"), FAULTS)
 def test_a_forbidden_pair_is_refused_and_reported(physical, length, name, annotations, row) -> None:
-    raw = _file(physical, length, **annotations)
+    raw = annotated_file(physical, length, **annotations)
     with pytest.raises(CorruptMetadata) as caught:
         read_parquet(raw)
     message = str(caught.value)
@@ -129,14 +65,14 @@ def test_a_forbidden_pair_is_refused_and_reported(physical, length, name, annota
 ALLOWED = [
     pytest.param(physical, row.type_length or WRONG_LENGTH, annotations, id=f"{name}-on-{physical.name}")
     for row in LEAF_ROWS
-    for name, annotations in _annotations(row)
+    for name, annotations in annotations_of(row)
     for physical in sorted(row.physical_types)
 ]
 
 
 @pytest.mark.parametrize(("physical", "length", "annotations"), ALLOWED)
 def test_an_allowed_pair_reads_without_a_finding(physical, length, annotations) -> None:
-    raw = _file(physical, length if physical == Type.FIXED_LEN_BYTE_ARRAY else None, **annotations)
+    raw = annotated_file(physical, length if physical == Type.FIXED_LEN_BYTE_ARRAY else None, **annotations)
     assert read_parquet(raw).leaves[0].values
     assert not [f for f in validate(raw) if f.kind.startswith("type.")]
 
@@ -157,7 +93,7 @@ INT_32 = {"converted_type": ConvertedType.DECIMAL, "scale": 0}
      "type.decimal_scale"),
 ])
 def test_a_broken_parameter_is_refused_and_reported(physical, length, annotations, kind) -> None:
-    raw = _file(physical, length, **annotations)
+    raw = annotated_file(physical, length, **annotations)
     with pytest.raises(CorruptMetadata, match=f"column {COLUMN}: "):
         read_parquet(raw)
     assert [f.kind for f in validate(raw) if f.kind.startswith("type.")] == [kind]

@@ -9,7 +9,7 @@ from __future__ import annotations
 import pytest
 
 from conformance.cases import all_cases
-from conformance.golden.bad_files import bad_files
+from conformance.golden.bad_corpus import bad_files
 from conformance.specs import citations
 from conformance.specs.citations import check_source, check_tree, entry_citation, unresolved
 from conformance.specs.headings import declared_names, markdown_headings, text_headings

@@ -34,6 +34,7 @@ from reference_impl.parquet.metadata.thrift_struct import (
     ThriftUnion,
     TList,
     TString,
+    TStringOrBytes,
     thrift_field,
 )
 
@@ -469,7 +470,7 @@ class PageHeader(ThriftStruct):
 @dataclass
 class KeyValue(ThriftStruct):
     key: str = thrift_field(1, TString, required=True)
-    value: str | None = thrift_field(2, TString)
+    value: str | bytes | None = thrift_field(2, TStringOrBytes)  # bytes: not UTF-8 (a breach)
 
 
 @dataclass

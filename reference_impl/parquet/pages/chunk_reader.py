@@ -18,6 +18,12 @@ values as entries have the maximum definition level, and refuses a page of
 more than ``MAX_PAGE_ENTRIES`` entries (a resource limit, see there). Every error names the
 column, the row group and the page ordinal, and carries the byte offset.
 
+Two broken rules have a single reading (``reference_impl.leniency``): a
+DataPageHeaderV2.num_rows that disagrees with the repetition levels
+(:data:`V2_NUM_ROWS`: the levels count the rows), and a plaintext page that
+runs past its chunk's declared ``total_compressed_size`` while it stays before
+the footer (:data:`PAGE_PAST_CHUNK`: the header delimits the page).
+
 Encrypted chunks ('3.7.3 - Parquet Modular Encryption'): each page header and
 each page is an encrypted module read with the chunk's ``ColumnDecryptor``. The
 data page ordinal of the AADs counts data pages from 0; the dictionary page has
@@ -34,6 +40,7 @@ from dataclasses import dataclass, field, replace
 
 import numpy as np
 
+from reference_impl.leniency import Rule, Strength, breach
 from reference_impl.parquet.encodings.dictionary import decode_dictionary_page, lookup
 from reference_impl.parquet.encodings.registry import Use, encodings_for
 from reference_impl.parquet.encodings.values import decode_values
@@ -56,13 +63,50 @@ from reference_impl.parquet.pages.encrypted_pages import PAGE_MODULES
 from reference_impl.parquet.pages.page import Content, page_content, read_page_header
 from reference_impl.parquet.schema.tree import LeafColumn
 
-__all__ = ["ChunkData", "PageExtent", "check_chunk_metadata", "chunk_range", "read_column_chunk"]
+__all__ = [
+    "PAGE_PAST_CHUNK",
+    "V2_NUM_ROWS",
+    "ChunkData",
+    "PageExtent",
+    "check_chunk_metadata",
+    "chunk_range",
+    "read_column_chunk",
+]
 
 # A resource limit, not a rule of the format: level runs can claim any number of
 # entries in a few bytes (legitimately: one RLE run for a page of nulls), and this
 # reader materialises a page's levels at once, so a page may hold at most this
 # many entries (writers cut pages at about 20,000 rows by default).
 MAX_PAGE_ENTRIES = 1 << 26
+
+
+# The repetition levels say where every row starts; num_rows only repeats them
+# (parquet-cpp-arrow 8.0 wrote num_values there for repeated columns).
+V2_NUM_ROWS = Rule(
+    id="parquet.page.v2-num-rows",
+    format="parquet",
+    spec="parquet.thrift: DataPageHeaderV2.num_rows",
+    sentence="Number of rows in this data page.",
+    strength=Strength.MUST,
+    reading="the rows the repetition levels start (entries at repetition level 0)",
+    error=CorruptPage,
+)
+
+
+# A page header delimits its page (compressed_page_size); a chunk whose declared
+# size falls short of its pages leaves that reading the only one, as long as
+# the page stays in the data region, before the footer.
+PAGE_PAST_CHUNK = Rule(
+    id="parquet.chunk.page-past-chunk",
+    format="parquet",
+    spec="parquet.thrift: ColumnMetaData.total_compressed_size",
+    sentence="total byte size of all compressed, and potentially encrypted, pages in this column chunk "
+    "(including the headers)",
+    strength=Strength.MUST,
+    reading="the page as its header delimits it (compressed_page_size), read past the chunk's declared "
+    "end while it stays before the footer",
+    error=CorruptPage,
+)
 
 
 def _name(value: object) -> str:
@@ -180,9 +224,11 @@ class _ChunkReader:
         meta: ColumnMetaData,
         where: str,
         verify_checksums: bool,
+        data_end: int,
         crypto: ColumnDecryptor | None = None,
     ) -> None:
         self.file = file
+        self.data_end = data_end  # where the data region ends: the footer's start
         self.crypto = crypto
         self.data_pages = 0  # data pages read so far: the page ordinal of the AADs
         self.verify_checksums = verify_checksums
@@ -197,10 +243,15 @@ class _ChunkReader:
         self.repetition: list[np.ndarray] = []
         self.extents: list[PageExtent] = []
         self.entries = 0
+        self.ordinal = 0  # of the page being read, every page type counted
+
+    @property
+    def page_where(self) -> str:
+        return f"{self.where}, page {self.ordinal}"
 
     def read(self, start: int, end: int) -> ChunkData:
+        """The chunk's pages from ``start``, declared to end at ``end``."""
         position = start
-        ordinal = 0
         # Pages until the chunk's entries are all read; each header takes at
         # least one byte, so this ends.
         while self.entries < self.meta.num_values:
@@ -209,9 +260,9 @@ class _ChunkReader:
                     f"{self.where}: the chunk ends after {self.entries} of its {self.meta.num_values} values",
                     position,
                 )
-            with _located(f"{self.where}, page {ordinal}"):
+            with _located(self.page_where):
                 position = self.page(position, end)
-            ordinal += 1
+            self.ordinal += 1
         count = self.entries
         return ChunkData(
             values=self.values,
@@ -222,7 +273,16 @@ class _ChunkReader:
 
     def page(self, position: int, chunk_end: int) -> int:
         if self.crypto is None:
-            header, body_start, body_end = read_page_header(self.file, position, chunk_end)
+            header, body_start, body_end = read_page_header(
+                self.file, position, self.data_end, region="the data region (the footer starts there)"
+            )
+            if body_end > chunk_end:
+                breach(
+                    PAGE_PAST_CHUNK,
+                    f"{self.page_where}: the page ends {body_end - chunk_end} byte(s) past the end of "
+                    f"its column chunk (declared to end at {chunk_end})",
+                    position,
+                )
             self.check_crc(header, body_start, body_end, position)
             body = Content(self.file, body_start, body_end, True, body_start)
         else:
@@ -457,9 +517,10 @@ class _ChunkReader:
             )
         rows = count if repetition is None else int(np.count_nonzero(repetition == 0))
         if num_rows != rows:
-            raise CorruptPage(
-                f"DataPageHeaderV2.num_rows is {num_rows}, but {rows} of the page's entries start a "
-                f"row (repetition level 0)",
+            breach(
+                V2_NUM_ROWS,
+                f"{self.page_where}: DataPageHeaderV2.num_rows is {num_rows}, but {rows} of the page's "
+                f"entries start a row (repetition level 0)",
                 position,
             )
 
@@ -537,4 +598,4 @@ def read_column_chunk(
             f"{where}: chunk [{start}, {end}) lies outside the data region [{len(MAGIC)}, {footer_start})",
             footer_start,
         )
-    return _ChunkReader(file, leaf, meta, where, verify_checksums, crypto).read(start, end)
+    return _ChunkReader(file, leaf, meta, where, verify_checksums, footer_start, crypto).read(start, end)

@@ -171,10 +171,14 @@ def data_page_v2(
 # ---------------------------------------------------------------------------
 
 
-def read_page_header(file: bytes, position: int, chunk_end: int) -> tuple[PageHeader, int, int]:
+def read_page_header(
+    file: bytes, position: int, chunk_end: int, *, region: str = "its column chunk"
+) -> tuple[PageHeader, int, int]:
     """The header at ``position``; return it, where its body starts and ends.
 
-    The body must lie inside the column chunk and the sizes must not be negative.
+    The page must lie before ``chunk_end``, the end of ``region`` (the column
+    chunk, or a wider region for a reader that reads past it), and the sizes
+    must not be negative.
     """
     header, body_start = deserialize(PageHeader, file, start=position, end=chunk_end)
     if header.compressed_page_size < 0 or header.uncompressed_page_size < 0:
@@ -187,7 +191,7 @@ def read_page_header(file: bytes, position: int, chunk_end: int) -> tuple[PageHe
     if body_end > chunk_end:
         raise CorruptPage(
             f"page body of {header.compressed_page_size} bytes runs {body_end - chunk_end} byte(s) "
-            f"past the end of its column chunk",
+            f"past the end of {region}",
             position,
         )
     return header, body_start, body_end

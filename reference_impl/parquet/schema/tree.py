@@ -43,6 +43,7 @@ from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
 from typing import Any
 
+from reference_impl.leniency import Rule, Strength, breach
 from reference_impl.parquet.errors import CorruptMetadata, UnsupportedFeature
 from reference_impl.parquet.metadata.parquet_thrift import (
     ConvertedType,
@@ -56,6 +57,8 @@ from reference_impl.parquet.schema.type_rules import converted_type_for
 __all__ = [
     "MAX_NESTING_DEPTH",
     "ROOT_NAME",
+    "ROOT_PHYSICAL_TYPE",
+    "ROOT_REPETITION",
     "FieldLevels",
     "LeafColumn",
     "SchemaNode",
@@ -242,10 +245,21 @@ def schema_tree_from_elements(
     Raises :class:`CorruptMetadata` (message naming the element index) when the
     list is not a well-formed tree: a ``num_children`` that runs past the end of
     the list, elements left over after the root's subtree, a leaf without a
-    physical type, a group with one, a non-root field without a repetition type,
-    a root with a repetition other than absent or REQUIRED, a group without
-    children, duplicate sibling names. ``offset`` (where the FileMetaData
-    starts) is reported in errors, as the decoded schema has no finer position.
+    physical type, a non-root group with one, a root with a physical type and
+    no ``num_children``, a non-root field without a repetition type, a group
+    without children, duplicate sibling names. Each of these has more than one
+    reading (docs/architecture.md, 'Verdicts'): a missing repetition could be
+    any of three, each giving the column other levels; an empty OPTIONAL or
+    REPEATED group has no column to say whether it is present; siblings of one
+    name give two columns one ``path_in_schema``.
+
+    A root with a repetition other than REQUIRED (:data:`ROOT_REPETITION`) or
+    with a physical type beside its ``num_children`` (:data:`ROOT_PHYSICAL_TYPE`)
+    has one reading and is read, as a breach. A REQUIRED root is read as one
+    without repetition and is no breach: Arrow C++ writes it on every file and
+    REQUIRED adds no level, so both readings agree. ``offset`` (where the
+    FileMetaData starts) is reported in errors and breaches, as the decoded
+    schema has no finer position.
     """
     if not elements:
         raise CorruptMetadata("schema is empty: the root element is missing", offset)
@@ -259,6 +273,29 @@ def schema_tree_from_elements(
             offset,
         )
     return tree
+
+
+ROOT_REPETITION = Rule(
+    id="parquet.schema.root-repetition-type",
+    format="parquet",
+    spec="parquet.thrift: struct SchemaElement, SchemaElement.repetition_type",
+    sentence="The root of the schema does not have a repetition_type.",
+    strength=Strength.MUST,
+    reading="the root's repetition_type is ignored: the root is on no column's path, "
+    "so it adds to no definition or repetition level",
+    error=CorruptMetadata,
+)
+
+ROOT_PHYSICAL_TYPE = Rule(
+    id="parquet.schema.root-physical-type",
+    format="parquet",
+    spec="parquet.thrift: struct SchemaElement, SchemaElement.type",
+    sentence="Data type for this field. Not set if the current element is a non-leaf node",
+    strength=Strength.MUST,
+    reading="the root's type is ignored: the root is the group its num_children says "
+    "(the first element is the root of the tree the columns are the leaves of)",
+    error=CorruptMetadata,
+)
 
 
 class _ElementParser:
@@ -277,13 +314,12 @@ class _ElementParser:
                 f"schema element {index}: nesting deeper than {MAX_NESTING_DEPTH} levels", self.offset
             )
         element = self.elements[index]
-        repetition = self.repetition(index, is_root=depth == 0)
-        is_leaf = element.type is not None and not element.num_children
-        if depth == 0 and element.type is not None:
-            raise self.fail(index, f"the root must be a group, but it has physical type {element.type}")
-        if is_leaf:
+        is_root = depth == 0
+        repetition = self.root_repetition(index) if is_root else self.repetition(index)
+        physical_type = self.root_type(index) if is_root else element.type
+        if physical_type is not None and not element.num_children:
             return self.leaf(index, repetition), index + 1
-        if element.type is not None:
+        if physical_type is not None:
             raise self.fail(
                 index, f"a group (num_children={element.num_children}) with a physical type {element.type}"
             )
@@ -292,7 +328,7 @@ class _ElementParser:
         if element.num_children < 0:
             raise self.fail(index, f"negative num_children {element.num_children}")
         if element.num_children == 0 and depth > 0:
-            raise self.fail(index, "a group with no children (it would have no column to store it)")
+            raise self.fail(index, "a group with no children (no column stores whether it is present)")
         children = []
         next_index = index + 1
         for count in range(element.num_children):
@@ -307,7 +343,9 @@ class _ElementParser:
         names = [child.name for child in children]
         duplicates = sorted({n for n in names if names.count(n) > 1})
         if duplicates:
-            raise self.fail(index, f"duplicate child names {duplicates}")
+            raise self.fail(
+                index, f"duplicate child names {duplicates} (their columns share one path_in_schema)"
+            )
         node = SchemaNode(
             name=element.name,
             repetition=repetition,
@@ -318,16 +356,39 @@ class _ElementParser:
         )
         return node, next_index
 
-    def repetition(self, index: int, *, is_root: bool) -> FieldRepetitionType | None:
+    def root_repetition(self, index: int) -> FieldRepetitionType | None:
+        """The root's repetition as the node keeps it: absent, or REQUIRED (see
+        :func:`schema_tree_from_elements`); any other is a breach and ignored."""
         repetition = self.elements[index].repetition_type
-        if is_root:
-            if repetition not in (None, REQUIRED):
-                raise self.fail(
-                    index, f"the root must have no repetition_type (or REQUIRED), found {repetition}"
-                )
-            return None if repetition is None else REQUIRED
         if repetition is None:
-            raise self.fail(index, "a field without a repetition_type")
+            return None
+        if repetition == REQUIRED:
+            return REQUIRED
+        where = (f"schema element {index} ({self.elements[index].name!r}): "
+                 f"the root has repetition_type {_enum_name(repetition)}")
+        breach(ROOT_REPETITION, where, self.offset)
+        return None
+
+    def root_type(self, index: int) -> Type | None:
+        """``None``: the root is a group; a type beside num_children is a breach."""
+        element = self.elements[index]
+        if element.type is None:
+            return None
+        if element.num_children is None:
+            raise self.fail(index, f"the root must be a group, but it has physical type {element.type}")
+        where = (f"schema element {index} ({element.name!r}): "
+                 f"the root has physical type {_enum_name(element.type)}")
+        breach(ROOT_PHYSICAL_TYPE, where, self.offset)
+        return None
+
+    def repetition(self, index: int) -> FieldRepetitionType:
+        repetition = self.elements[index].repetition_type
+        if repetition is None:
+            raise self.fail(
+                index,
+                "a field without a repetition_type (REQUIRED, OPTIONAL and REPEATED would "
+                "give its column different levels)",
+            )
         if not isinstance(repetition, FieldRepetitionType):
             raise UnsupportedFeature(
                 f"schema element {index} ({self.elements[index].name!r}): repetition type {repetition}",
@@ -355,6 +416,11 @@ class _ElementParser:
             precision=element.precision,
             field_id=element.field_id,
         )
+
+
+def _enum_name(value: int) -> str:
+    """A member's name; an unknown value (``UnknownEnumValue``) names itself too."""
+    return str(getattr(value, "name", value))
 
 
 # ---------------------------------------------------------------------------

@@ -30,6 +30,10 @@ Every rule of the spec the structure or the data can break is a :class:`Rule`
 :func:`strict` (the reader's) raises for a rule whose breach leaves the value
 ambiguous (:class:`CorruptMetadata` for the schema, :class:`CorruptPage` for
 the data) and reads past the others; the validator collects every breach.
+The reader names two of those it reads past (:func:`check_variant_groups`): an
+OPTIONAL ``metadata`` (:data:`OPTIONAL_METADATA`) and a ``value`` of the other
+repetition (:data:`VALUE_REPETITION`) are breaches of ``reference_impl.leniency``,
+so they are never read silently.
 After a breach a non-strict walk goes on as the spec says engines that read
 anyway do: "the `typed_value` column must be used".
 """
@@ -37,12 +41,13 @@ anyway do: "the `typed_value` column must be used".
 from __future__ import annotations
 
 import struct
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Iterator, Mapping
 from dataclasses import dataclass
 from typing import Any
 
 import numpy as np
 
+from reference_impl import leniency
 from reference_impl.parquet.encodings.ieee_float import narrow_float_bits, widen_float_bits
 from reference_impl.parquet.errors import CorruptMetadata, CorruptPage
 from reference_impl.parquet.metadata.parquet_thrift import (
@@ -57,6 +62,7 @@ from reference_impl.parquet.schema.nested_types import (
     Shape,
     StructShape,
     list_node,
+    logical_shape,
 )
 from reference_impl.parquet.schema.tree import SchemaNode, group, leaf
 from reference_impl.parquet.schema.variant_encoding import (
@@ -77,7 +83,9 @@ from reference_impl.parquet.schema.variant_encoding import (
 )
 
 __all__ = [
+    "OPTIONAL_METADATA",
     "RULES",
+    "VALUE_REPETITION",
     "ArrayTyped",
     "ObjectTyped",
     "PrimitiveTyped",
@@ -85,6 +93,7 @@ __all__ = [
     "ShreddedPair",
     "Sink",
     "VariantLayout",
+    "check_variant_groups",
     "is_variant",
     "reconstruct_variant",
     "shred_variant",
@@ -175,11 +184,59 @@ Sink = Callable[[Rule, str, str], None]
 """Told of each breach: the rule, where (field path, list index), what was found."""
 
 
+# The lenient readings of the reader (``reference_impl.leniency``): the group's
+# fields read as the spec's, each value read where it is present.
+OPTIONAL_METADATA = leniency.Rule(
+    id="parquet.variant.optional-metadata",
+    format="parquet",
+    spec="VariantEncoding.md: Variant in Parquet",
+    sentence=RULES["metadata_repetition"].text,
+    strength=leniency.Strength.MUST,
+    reading="a `metadata` that is present is read as the required one; a row without it is "
+    "refused (CorruptPage)",
+    error=CorruptMetadata,
+)
+VALUE_REPETITION = leniency.Rule(
+    id="parquet.variant.value-repetition",
+    format="parquet",
+    spec="VariantEncoding.md: Variant in Parquet",
+    sentence=RULES["value_repetition"].text,
+    strength=leniency.Strength.MUST,
+    reading="`value` read where present, whatever its repetition; a null one with no "
+    "`typed_value` is Variant null",
+    error=CorruptMetadata,
+)
+_LENIENT = {rule.kind: lenient for rule, lenient in (
+    (RULES["metadata_repetition"], OPTIONAL_METADATA), (RULES["value_repetition"], VALUE_REPETITION))}
+
+
 def strict(rule: Rule, where: str, found: str) -> None:
-    """The reader's sink: a breach that leaves the value ambiguous is an error."""
+    """The reader's sink: a breach that leaves the value ambiguous is an error (the
+    lenient readings are named by :func:`check_variant_groups`, which the reader calls)."""
     if not rule.readable:
         error = CorruptMetadata if rule.schema else CorruptPage
         raise error(f"{where}: {found}; {rule.quote()}")
+
+
+def check_variant_groups(tree: SchemaNode, offset: int) -> None:
+    """A breach (``leniency``, at ``offset``: the schema's place) for each VARIANT group of
+    ``tree`` with an OPTIONAL ``metadata`` or a ``value`` of the other repetition; the
+    reader's check of the schema. The other rules are the logical reading's (:func:`strict`)."""
+
+    def lenient(rule: Rule, where: str, found: str) -> None:
+        if rule.kind in _LENIENT:
+            leniency.breach(_LENIENT[rule.kind], f"{where}: {found}", offset)
+
+    for path, node in _variant_groups(tree, ()):
+        variant_layout(logical_shape(node, offset=offset), f"field {'.'.join(path)!r}", lenient)
+
+
+def _variant_groups(node: SchemaNode, path: tuple[str, ...]) -> Iterator[tuple[tuple[str, ...], SchemaNode]]:
+    for child in node.children or ():
+        if is_variant(child):
+            yield (*path, child.name), child
+        else:
+            yield from _variant_groups(child, (*path, child.name))
 
 
 # ---------------------------------------------------------------------------

@@ -15,5 +15,6 @@ type_rule_checks          annotations on physical types they may not annotate
 unknown_enum_checks       enum values the reference does not know, and where
 string_checks             STRING values that are not UTF-8
 variant_shredding_checks  the shredding rules of VARIANT columns, row by row
+rule_checks               rules the reader reads past (lenient readings)
 ========================  ====================================================
 """

@@ -114,6 +114,9 @@ which are checked alike (``statistics_checks``, ``bounds``):
 * ``string.utf8`` (nonconforming): LogicalTypes.md, 'STRING': a STRING, ENUM
   or JSON value that is not UTF-8, per data page, with the value's index and
   its first bad byte (``string_checks``; the reader raises InvalidValue).
+* ``rule.<id>`` (nonconforming): a rule of docs/lenient-readings.md that the
+  file breaks and the reader reads past, with the quoted sentence, its strength,
+  where and the byte offset (``rule_checks``).
 """
 
 from __future__ import annotations

@@ -30,18 +30,22 @@ Decisions:
   column whose key is not available raises the reader's ``MissingKey``; a
   module that does not authenticate raises ``DecryptionFailed``, never a
   finding: the file is not the writer's.
+* A rule the file breaks that has a single reading (``reference_impl.leniency``)
+  is read past, as the reader does, and reported as a ``rule.<id>`` finding
+  (``rule_checks``): every read of ``validate`` is inside one ``reading`` block.
 """
 
 from __future__ import annotations
 
 import os
 
+from reference_impl.leniency import reading
 from reference_impl.parquet.encryption.decryptor import ColumnDecryptor
 from reference_impl.parquet.encryption.properties import FileDecryptionProperties
 from reference_impl.parquet.errors import CorruptMetadata, ParquetError
 from reference_impl.parquet.metadata.parquet_thrift import ColumnChunk
 from reference_impl.parquet.pages.chunk_reader import read_column_chunk
-from reference_impl.parquet.reader import read_footer_with_decryptor
+from reference_impl.parquet.reader import check_file_num_rows, read_footer_with_decryptor
 from reference_impl.parquet.schema.tree import LeafColumn, leaf_columns, schema_tree_from_elements
 from reference_impl.parquet.validation.bloom_filter_checks import check_bloom_filter
 from reference_impl.parquet.validation.chunk import Chunk
@@ -49,6 +53,7 @@ from reference_impl.parquet.validation.column_order import Order, column_order
 from reference_impl.parquet.validation.crc_checks import check_crcs, crc_of_undecodable_chunk
 from reference_impl.parquet.validation.findings import NONCONFORMING, SEVERITIES, UNTRUE, Finding, Report
 from reference_impl.parquet.validation.page_index_checks import check_column_index, check_offset_index
+from reference_impl.parquet.validation.rule_checks import RuleFindings
 from reference_impl.parquet.validation.size_statistics_checks import check_size_statistics
 from reference_impl.parquet.validation.statistics_checks import check_statistics
 from reference_impl.parquet.validation.string_checks import check_utf8_strings
@@ -71,10 +76,16 @@ def validate(
     Raises the reader's ParquetError when the file cannot be read.
     """
     file = source if isinstance(source, bytes) else _read_bytes(source)
+    with reading() as breaches:
+        return _findings(file, decryption, RuleFindings(breaches))
+
+
+def _findings(file: bytes, decryption: FileDecryptionProperties | None, rules: RuleFindings) -> list[Finding]:
     metadata, footer_start, decryptor = read_footer_with_decryptor(file, decryption=decryption)
+    check_file_num_rows(metadata, footer_start)
     leaves = leaf_columns(schema_tree_from_elements(metadata.schema, offset=footer_start))
     orders = [column_order(metadata, leaf, len(leaves)) for leaf in leaves]
-    findings = check_type_rules(leaves)
+    findings = check_type_rules(leaves) + rules.at()
     for ordinal, row_group in enumerate(metadata.row_groups):
         if len(row_group.columns) != len(leaves):
             raise CorruptMetadata(
@@ -87,8 +98,9 @@ def validate(
             findings += _validate_chunk(
                 file, leaf, chunk, row_group.num_rows, footer_start, order, report, crypto
             )
+            findings += rules.at(leaf.dotted_path, ordinal)
     findings += check_variant_shredding(file, decryption=decryption)
-    return findings
+    return findings + rules.at()
 
 
 def _read_bytes(path: str | os.PathLike) -> bytes:

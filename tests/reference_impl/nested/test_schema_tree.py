@@ -203,11 +203,12 @@ MALFORMED = {
     "root with a type": ([SchemaElement(name="schema", type=Type.INT32)], "the root must be a group"),
     "root OPTIONAL": (
         [SchemaElement(name="schema", num_children=1, repetition_type=OPTIONAL), _leaf("a")],
-        r"schema element 0 \('schema'\): the root must have no repetition_type \(or REQUIRED\)",
+        # read strictly (outside leniency.reading) the lenient rule is the error
+        r"parquet\.schema\.root-repetition-type",
     ),
     "root REPEATED": (
         [SchemaElement(name="schema", num_children=1, repetition_type=REPEATED), _leaf("a")],
-        "the root must have no repetition_type",
+        r"parquet\.schema\.root-repetition-type",
     ),
     "field without repetition": ([ROOT, _leaf("a", None)], r"schema element 1 \('a'\): a field without"),
     "group with no children": ([ROOT, _group("g", 0)], r"schema element 1 \('g'\): a group with no children"),

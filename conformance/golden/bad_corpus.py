@@ -1,0 +1,74 @@
+"""The bad-file corpus: every catalogue of bad files, and its index.json.
+
+The entries come from their catalogues: the faults of a file's structure
+(``bad_files``), one annotation on a physical type its LogicalTypes.md section
+forbids (``type_rule_files``) and the lenient readings of the data path and the
+metadata (``lenient_data_files``, ``lenient_metadata_files``): their acceptable
+files and the rules of theirs that no single reading saves (bad files).
+
+``bad/index.json`` (``schemas/bad-index.schema.json``) lists every entry: id,
+verdict, fault, error class, spec sections, read options, sha256 and, for an
+acceptable file, its single reading (``expected``: the canonical rows the
+reference reads from its valid original, docs/canonical-values.md).
+"""
+
+from __future__ import annotations
+
+import json
+import tempfile
+from pathlib import Path
+
+from conformance.engines.reference import ReferenceEngine
+from conformance.values import Table
+from reference_impl.leniency import Breach
+
+from .bad_files import ACCEPTABLE, INDEX, BadFile, fault_files, file_name
+from .lenient_data_files import acceptable_files as acceptable_data_files
+from .lenient_data_files import bad_files_of_rules as bad_data_files
+from .lenient_metadata_files import acceptable_files as acceptable_metadata_files
+from .lenient_metadata_files import bad_files_of_rules as bad_metadata_files
+from .type_rule_files import type_rule_files
+
+__all__ = ["bad_files", "expected_reading", "reference_reading", "write_bad_files"]
+
+
+def bad_files() -> list[BadFile]:
+    """The corpus; ids are unique."""
+    entries = [*fault_files(), *type_rule_files(), *bad_data_files(), *bad_metadata_files(),
+               *acceptable_data_files(), *acceptable_metadata_files()]
+    ids = [entry.id for entry in entries]
+    if len(set(ids)) != len(ids):
+        raise AssertionError(f"duplicate bad-file ids in {ids}")
+    return entries
+
+
+def reference_reading(entry: BadFile, path: Path) -> tuple[Table, list[Breach]]:
+    """The canonical rows the reference's adapter reads leniently from ``path``, with the
+    keys of ``entry``'s read options (what peers' readings are compared with), and the
+    rules the file breaks."""
+    engine = ReferenceEngine(entry.read_options.kwargs()["decryption"])
+    return engine.read_with_breaches(path)
+
+
+def expected_reading(entry: BadFile) -> Table:
+    """An acceptable file's single reading: the rows of its valid original."""
+    with tempfile.TemporaryDirectory() as folder:
+        path = Path(folder) / file_name(entry).replace("/", "-")
+        path.write_bytes(entry.original())
+        return reference_reading(entry, path)[0]
+
+
+def write_bad_files(directory: Path) -> list[Path]:
+    """Write ``<id>.parquet`` per entry and one index.json listing them all."""
+    directory.mkdir(parents=True, exist_ok=True)
+    paths, index = [], []
+    for entry in bad_files():
+        raw = entry.make()
+        path = directory / file_name(entry)
+        path.parent.mkdir(parents=True, exist_ok=True)
+        path.write_bytes(raw)
+        paths.append(path)
+        expected = expected_reading(entry) if entry.verdict == ACCEPTABLE else None
+        index.append(entry.to_json(raw, expected))
+    (directory / INDEX).write_text(json.dumps(index, indent=2) + "\n")
+    return paths
