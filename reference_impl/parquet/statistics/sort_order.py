@@ -75,6 +75,7 @@ from reference_impl.parquet.metadata.parquet_thrift import (
 )
 from reference_impl.parquet.metadata.unknown_enum_values import enum_name
 from reference_impl.parquet.schema.logical_values import FLOAT16_LENGTH, float16_from_bytes
+from reference_impl.parquet.schema.type_rules import TypeRule, rule_for_converted, rule_for_logical
 
 __all__ = [
     "INT96_TIMESTAMP_ORDER",
@@ -118,9 +119,7 @@ def file_column_order(metadata: FileMetaData, leaf_index: int, leaf_count: int) 
     return orders[leaf_index].kind
 
 
-_INTEGRAL = frozenset({Type.INT32, Type.INT64})
 _BINARY = frozenset({Type.BYTE_ARRAY, Type.FIXED_LEN_BYTE_ARRAY})
-_DECIMAL_PHYSICAL = _INTEGRAL | _BINARY
 
 # Physical type alone ('In the absence of logical types ...').
 _PHYSICAL_ORDER = {
@@ -134,52 +133,22 @@ _PHYSICAL_ORDER = {
     Type.FIXED_LEN_BYTE_ARRAY: SortOrder.UNSIGNED,
 }
 
-# ConvertedType -> (order, physical types it may annotate; None = not a leaf).
+# The order of each annotation; which physical types it may annotate is the table of
+# type rules' (``schema.type_rules``), checked by ``_check_pairing``.
 _CT = ConvertedType
-_CONVERTED_ORDER: dict[ConvertedType, tuple[SortOrder, frozenset[Type] | None]] = {
-    _CT.UTF8: (SortOrder.UNSIGNED, _BINARY),
-    _CT.ENUM: (SortOrder.UNSIGNED, _BINARY),
-    _CT.JSON: (SortOrder.UNSIGNED, _BINARY),
-    _CT.BSON: (SortOrder.UNSIGNED, _BINARY),
-    _CT.INT_8: (SortOrder.SIGNED, frozenset({Type.INT32})),
-    _CT.INT_16: (SortOrder.SIGNED, frozenset({Type.INT32})),
-    _CT.INT_32: (SortOrder.SIGNED, frozenset({Type.INT32})),
-    _CT.INT_64: (SortOrder.SIGNED, frozenset({Type.INT64})),
-    _CT.UINT_8: (SortOrder.UNSIGNED, frozenset({Type.INT32})),
-    _CT.UINT_16: (SortOrder.UNSIGNED, frozenset({Type.INT32})),
-    _CT.UINT_32: (SortOrder.UNSIGNED, frozenset({Type.INT32})),
-    _CT.UINT_64: (SortOrder.UNSIGNED, frozenset({Type.INT64})),
-    _CT.DECIMAL: (SortOrder.SIGNED, _DECIMAL_PHYSICAL),
-    _CT.DATE: (SortOrder.SIGNED, frozenset({Type.INT32})),
-    _CT.TIME_MILLIS: (SortOrder.SIGNED, frozenset({Type.INT32})),
-    _CT.TIME_MICROS: (SortOrder.SIGNED, frozenset({Type.INT64})),
-    _CT.TIMESTAMP_MILLIS: (SortOrder.SIGNED, frozenset({Type.INT64})),
-    _CT.TIMESTAMP_MICROS: (SortOrder.SIGNED, frozenset({Type.INT64})),
-    _CT.INTERVAL: (SortOrder.UNDEFINED, frozenset({Type.FIXED_LEN_BYTE_ARRAY})),
-    _CT.LIST: (SortOrder.UNDEFINED, None),
-    _CT.MAP: (SortOrder.UNDEFINED, None),
-    _CT.MAP_KEY_VALUE: (SortOrder.UNDEFINED, None),
+_CONVERTED_ORDER: dict[ConvertedType, SortOrder] = {
+    **dict.fromkeys((_CT.UTF8, _CT.ENUM, _CT.JSON, _CT.BSON), SortOrder.UNSIGNED),
+    **dict.fromkeys((_CT.UINT_8, _CT.UINT_16, _CT.UINT_32, _CT.UINT_64), SortOrder.UNSIGNED),
+    **dict.fromkeys((_CT.INT_8, _CT.INT_16, _CT.INT_32, _CT.INT_64, _CT.DECIMAL, _CT.DATE,
+                     _CT.TIME_MILLIS, _CT.TIME_MICROS, _CT.TIMESTAMP_MILLIS,
+                     _CT.TIMESTAMP_MICROS), SortOrder.SIGNED),
+    **dict.fromkeys((_CT.INTERVAL, _CT.LIST, _CT.MAP, _CT.MAP_KEY_VALUE), SortOrder.UNDEFINED),
 }
-
-_ALL_PHYSICAL = frozenset(Type)
-# LogicalType member -> (order, physical types it may annotate; None = group).
-_LOGICAL_ORDER: dict[str, tuple[SortOrder, frozenset[Type] | None]] = {
-    "STRING": (SortOrder.UNSIGNED, _BINARY),
-    "ENUM": (SortOrder.UNSIGNED, _BINARY),
-    "JSON": (SortOrder.UNSIGNED, _BINARY),
-    "BSON": (SortOrder.UNSIGNED, _BINARY),
-    "UUID": (SortOrder.UNSIGNED, frozenset({Type.FIXED_LEN_BYTE_ARRAY})),
-    "DECIMAL": (SortOrder.SIGNED, _DECIMAL_PHYSICAL),
-    "DATE": (SortOrder.SIGNED, frozenset({Type.INT32})),
-    "TIME": (SortOrder.SIGNED, _INTEGRAL),
-    "TIMESTAMP": (SortOrder.SIGNED, frozenset({Type.INT64})),
-    "FLOAT16": (SortOrder.SIGNED, frozenset({Type.FIXED_LEN_BYTE_ARRAY})),
-    "UNKNOWN": (SortOrder.UNDEFINED, _ALL_PHYSICAL),
-    "GEOMETRY": (SortOrder.UNDEFINED, frozenset({Type.BYTE_ARRAY})),
-    "GEOGRAPHY": (SortOrder.UNDEFINED, frozenset({Type.BYTE_ARRAY})),
-    "MAP": (SortOrder.UNDEFINED, None),
-    "LIST": (SortOrder.UNDEFINED, None),
-    "VARIANT": (SortOrder.UNDEFINED, None),
+_LOGICAL_ORDER: dict[str, SortOrder] = {
+    **dict.fromkeys(("STRING", "ENUM", "JSON", "BSON", "UUID"), SortOrder.UNSIGNED),
+    **dict.fromkeys(("DECIMAL", "DATE", "TIME", "TIMESTAMP", "FLOAT16"), SortOrder.SIGNED),
+    **dict.fromkeys(("UNKNOWN", "GEOMETRY", "GEOGRAPHY", "MAP", "LIST", "VARIANT"),
+                    SortOrder.UNDEFINED),
     # "INTEGER" depends on isSigned; handled in _annotation.
 }
 
@@ -199,29 +168,27 @@ def _annotation(
         kind = logical_type.kind
         if kind is None:  # a member from a newer spec: unsupported, ignore stats
             return "unknown LogicalType", SortOrder.UNDEFINED
+        _check_pairing(kind, physical_type, rule_for_logical(logical_type))
         member = logical_type.INTEGER
         if member is not None:
-            wanted = Type.INT64 if member.bitWidth == 64 else Type.INT32
-            if member.bitWidth not in (8, 16, 32, 64) or physical_type != wanted:
-                raise ValueError(f"INTEGER(bitWidth={member.bitWidth}) cannot annotate {physical_type.name}")
             return kind, SortOrder.SIGNED if member.isSigned else SortOrder.UNSIGNED
-        order, allowed = _LOGICAL_ORDER[kind]
-        _check_pairing(kind, physical_type, allowed)
-        return kind, order
+        return kind, _LOGICAL_ORDER[kind]
     if converted_type is not None:
         if converted_type not in _CONVERTED_ORDER:  # unknown (metadata.unknown_enum_values): ignore stats
             return enum_name(ConvertedType, converted_type), SortOrder.UNDEFINED
         converted_type = ConvertedType(converted_type)
-        order, allowed = _CONVERTED_ORDER[converted_type]
-        _check_pairing(converted_type.name, physical_type, allowed)
-        return converted_type.name, order
+        _check_pairing(converted_type.name, physical_type, rule_for_converted(converted_type))
+        return converted_type.name, _CONVERTED_ORDER[converted_type]
     return physical_type.name, _PHYSICAL_ORDER[physical_type]
 
 
-def _check_pairing(name: str, physical_type: Type, allowed: frozenset[Type] | None) -> None:
-    if allowed is None:
+def _check_pairing(name: str, physical_type: Type, row: TypeRule | None) -> None:
+    """The table of type rules' verdict on ``name`` over ``physical_type``."""
+    if row is None:
+        raise ValueError(f"{name} has no row in the table of type rules (schema.type_rules)")
+    if not row.physical_types:
         raise ValueError(f"{name} annotates a group, not a leaf column with statistics")
-    if physical_type not in allowed:
+    if physical_type not in row.physical_types:
         raise ValueError(f"{name} cannot annotate physical type {physical_type.name}")
 
 
