@@ -295,6 +295,12 @@ def _with_footer(raw: bytes, footer: md.FileMetaData) -> bytes:
     return _splice(raw, start, len(raw) - TAIL_LENGTH, serialize(footer))
 
 
+def _with_footer_bytes(raw: bytes, encoded: bytes) -> bytes:
+    """``raw`` with its footer replaced by ``encoded``, of any length (the footer length
+    field says the new one)."""
+    return raw[: _footer_start(raw)] + encoded + FOOTER_LENGTH.pack(len(encoded)) + MAGIC
+
+
 def _with_footer_length(raw: bytes, length: int) -> bytes:
     start = len(raw) - TAIL_LENGTH
     return _splice(raw, start, start + FOOTER_LENGTH.size, FOOTER_LENGTH.pack(length))
@@ -337,9 +343,8 @@ def footer_length_past_start() -> bytes:
 def footer_cut_short() -> bytes:
     """The footer's last byte (its stop field) dropped, the length saying so."""
     raw = plain_required()
-    start = _footer_start(raw)
-    footer = raw[start : len(raw) - TAIL_LENGTH]
-    return raw[:start] + footer[:-1] + FOOTER_LENGTH.pack(len(footer) - 1) + MAGIC
+    footer = raw[_footer_start(raw) : len(raw) - TAIL_LENGTH]
+    return _with_footer_bytes(raw, footer[:-1])
 
 
 def footer_bad_field_type() -> bytes:

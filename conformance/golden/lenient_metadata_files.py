@@ -29,13 +29,11 @@ from typing import Any
 
 from conformance.golden.bad_files import (
     COLUMN,
-    FOOTER_LENGTH,
-    MAGIC,
     REQUIRED,
     ROWS,
     BadFile,
-    _footer_start,
     _with_footer,
+    _with_footer_bytes,
     plain_required,
 )
 from reference_impl.leniency import Rule
@@ -104,15 +102,9 @@ def two_columns() -> bytes:
 # ---------------------------------------------------------------------------
 
 
-def _with_resized_footer(raw: bytes, footer: md.FileMetaData) -> bytes:
-    """``raw`` with its footer replaced by ``footer``, whose encoding may be longer."""
-    encoded = serialize(footer)
-    return raw[: _footer_start(raw)] + encoded + FOOTER_LENGTH.pack(len(encoded)) + MAGIC
-
-
 def _with_schema(raw: bytes, schema: list[md.SchemaElement]) -> bytes:
     footer, _ = read_footer(raw)
-    return _with_resized_footer(raw, replace(footer, schema=schema))
+    return _with_footer_bytes(raw, serialize(replace(footer, schema=schema)))
 
 
 def field_with_other_wire_type() -> bytes:
@@ -121,7 +113,7 @@ def field_with_other_wire_type() -> bytes:
     column = footer.row_groups[0].columns[0]
     fields = {f.name: getattr(column.meta_data, f.name) for f in dataclasses.fields(md.ColumnMetaData)}
     column.meta_data = _PreReleaseColumnMetaData(**{**fields, "bloom_filter_length": PRE_RELEASE_LIST})
-    return _with_resized_footer(raw, footer)
+    return _with_footer_bytes(raw, serialize(footer))
 
 
 def key_value_not_utf8() -> bytes:

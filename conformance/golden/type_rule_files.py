@@ -30,7 +30,7 @@ from reference_impl.parquet.schema.tree import leaf, root
 from reference_impl.parquet.schema.type_rules import ALL_TYPES, GROUP, TYPE_RULES, Citation, TypeRule
 from reference_impl.parquet.writer import write_table
 
-from .bad_files import FOOTER_LENGTH, MAGIC, BadFile
+from .bad_files import BadFile, _with_footer_bytes
 
 __all__ = ["COLUMN", "LEAF_ROWS", "WRONG_LENGTH", "annotated_file", "annotations_of", "forbidden_types",
            "logical_type_of", "type_rule_files"]
@@ -63,10 +63,9 @@ def _plain_file(physical: Type, length: int | None) -> bytes:
 def annotated_file(physical: Type, length: int | None = None, **annotations: Any) -> bytes:
     """A one-column file of ``physical``, with ``annotations`` edited into its SchemaElement."""
     raw = _plain_file(physical, length)
-    footer, start = read_footer(raw)
+    footer, _ = read_footer(raw)
     footer.schema[1] = replace(footer.schema[1], **annotations)
-    body = serialize(footer)  # longer than the original's: the footer length follows it
-    return raw[:start] + body + FOOTER_LENGTH.pack(len(body)) + MAGIC
+    return _with_footer_bytes(raw, serialize(footer))  # longer than the original's footer
 
 
 def logical_type_of(row: TypeRule) -> LogicalType:

@@ -48,6 +48,8 @@ NUMERIC_DTYPES: dict[Type, np.dtype] = {
 FLOAT_BITS = 32
 INT96_BYTES = 12
 BYTE_ARRAY_LENGTH = struct.Struct("<I")  # the 4-byte little-endian length prefix
+# The physical types whose values are ``bytes``.
+BYTE_TYPES = frozenset({Type.BYTE_ARRAY, Type.FIXED_LEN_BYTE_ARRAY})
 BITS_PER_BYTE = 8
 
 

@@ -45,6 +45,7 @@ from reference_impl.parquet.metadata.thrift_struct import deserialize, serialize
 from reference_impl.parquet.pages.compression import compress, decompress
 
 __all__ = [
+    "DATA_PAGE_TYPES",
     "Content",
     "EncodedPage",
     "data_page_v1",
@@ -55,6 +56,8 @@ __all__ = [
 ]
 
 MAX_I32 = (1 << 31) - 1  # page sizes and counts are i32 in the headers
+# The pages that hold values (the others: dictionary and index pages).
+DATA_PAGE_TYPES = frozenset({PageType.DATA_PAGE, PageType.DATA_PAGE_V2})
 
 
 # ---------------------------------------------------------------------------

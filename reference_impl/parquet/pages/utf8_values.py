@@ -26,16 +26,15 @@ from collections.abc import Iterator
 from dataclasses import dataclass
 from typing import cast
 
+from reference_impl.parquet.encodings.plain import BYTE_TYPES
 from reference_impl.parquet.errors import InvalidValue
-from reference_impl.parquet.metadata.parquet_thrift import PageType, Type
 from reference_impl.parquet.pages.chunk_reader import ChunkData, PageExtent
+from reference_impl.parquet.pages.page import DATA_PAGE_TYPES
 from reference_impl.parquet.schema.tree import LeafColumn
 from reference_impl.parquet.statistics.column_statistics import is_utf8_column
 
 __all__ = ["InvalidUtf8", "check_utf8", "invalid_utf8_values"]
 
-DATA_PAGE_TYPES = frozenset({PageType.DATA_PAGE, PageType.DATA_PAGE_V2})
-BYTE_TYPES = frozenset({Type.BYTE_ARRAY, Type.FIXED_LEN_BYTE_ARRAY})
 
 
 @dataclass(frozen=True)

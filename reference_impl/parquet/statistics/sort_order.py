@@ -64,6 +64,7 @@ from collections.abc import Callable, Iterable
 from enum import Enum
 from typing import Any
 
+from reference_impl.parquet.encodings.plain import BYTE_TYPES
 from reference_impl.parquet.metadata.parquet_thrift import (
     ColumnOrder,
     ConvertedType,
@@ -119,7 +120,6 @@ def file_column_order(metadata: FileMetaData, leaf_index: int, leaf_count: int) 
     return orders[leaf_index].kind
 
 
-_BINARY = frozenset({Type.BYTE_ARRAY, Type.FIXED_LEN_BYTE_ARRAY})
 
 # Physical type alone ('In the absence of logical types ...').
 _PHYSICAL_ORDER = {
@@ -286,7 +286,7 @@ def sort_key(
         return _float16_key
     if physical_type in (Type.FLOAT, Type.DOUBLE):
         return _float_key
-    if physical_type in _BINARY:
+    if physical_type in BYTE_TYPES:
         return _binary_decimal_key if name == "DECIMAL" else _bytes_key
     if order is SortOrder.UNSIGNED:
         return _unsigned64_key if physical_type == Type.INT64 else _unsigned32_key

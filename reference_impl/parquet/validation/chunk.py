@@ -15,15 +15,15 @@ from functools import cached_property
 import numpy as np
 
 from reference_impl.parquet.encryption.decryptor import ColumnDecryptor
-from reference_impl.parquet.metadata.parquet_thrift import ColumnChunk, ColumnMetaData, PageType
+from reference_impl.parquet.metadata.parquet_thrift import ColumnChunk, ColumnMetaData
 from reference_impl.parquet.pages.chunk_reader import ChunkData, PageExtent
+from reference_impl.parquet.pages.page import DATA_PAGE_TYPES
 from reference_impl.parquet.schema.tree import LeafColumn
 from reference_impl.parquet.validation.column_order import Order
 from reference_impl.parquet.validation.findings import Report
 
-__all__ = ["DATA_PAGE_TYPES", "Chunk"]
+__all__ = ["Chunk"]
 
-DATA_PAGE_TYPES = frozenset({PageType.DATA_PAGE, PageType.DATA_PAGE_V2})
 
 
 @dataclass

@@ -26,6 +26,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
+from reference_impl.parquet.encodings.plain import BYTE_TYPES
 from reference_impl.parquet.metadata.parquet_thrift import FileMetaData, Type
 from reference_impl.parquet.schema.logical_values import FLOAT16_LENGTH, float16_from_bytes
 from reference_impl.parquet.schema.tree import LeafColumn, SchemaNode
@@ -46,7 +47,6 @@ from reference_impl.parquet.statistics.sort_order import (
 __all__ = ["FLOAT_TYPES", "MAX", "MIN", "Key", "Order", "bits", "column_order"]
 
 FLOAT_TYPES = frozenset({Type.FLOAT, Type.DOUBLE})
-BINARY_TYPES = frozenset({Type.BYTE_ARRAY, Type.FIXED_LEN_BYTE_ARRAY})
 INTEGER_TYPES = frozenset({Type.INT32, Type.INT64})
 # Flipping the top bit maps signed bytes (-128..127) onto 0..255 in order, so
 # comparing the flipped bytes unsigned is comparing the originals signed.
@@ -172,6 +172,6 @@ def legacy_key(physical_type: Type, type_key: Key | None, signed: bool) -> Key |
         return type_key  # "signed comparison of the represented value"
     if physical_type in INTEGER_TYPES:
         return int  # the physical values are signed integers already
-    if physical_type in BINARY_TYPES:
+    if physical_type in BYTE_TYPES:
         return _signed_bytes_key
     return None  # INT96: no signed comparison to speak of

@@ -19,8 +19,8 @@ from reference_impl.parquet.metadata.file_layout import MAGIC
 from reference_impl.parquet.metadata.parquet_thrift import ColumnChunk
 from reference_impl.parquet.pages.checksum import verify_page_crc
 from reference_impl.parquet.pages.chunk_reader import chunk_range
-from reference_impl.parquet.pages.page import read_page_header
-from reference_impl.parquet.validation.chunk import DATA_PAGE_TYPES, Chunk
+from reference_impl.parquet.pages.page import DATA_PAGE_TYPES, read_page_header
+from reference_impl.parquet.validation.chunk import Chunk
 from reference_impl.parquet.validation.findings import UNTRUE, Finding, Report
 
 __all__ = ["check_crcs", "crc_of_undecodable_chunk"]
