@@ -27,6 +27,7 @@ from reference_impl.parquet.schema.variant_encoding import (
 )
 
 from .model import Case, WriteOptions
+from .physical_types import nan_payloads
 
 INT32_MIN, INT32_MAX = -(2**31), 2**31 - 1
 INT64_MIN, INT64_MAX = -(2**63), 2**63 - 1
@@ -136,6 +137,7 @@ _LOGICAL: list[tuple[str, T.DataType, list[Any], str]] = [
                                                             -129], "DECIMAL"),
     ("float16", T.floating(16), [0.0, -0.0, 1.0, -2.5, FLOAT16_MAX, -FLOAT16_MAX,
                                  FLOAT16_MIN_SUBNORMAL, math.inf, -math.inf, math.nan], "FLOAT16"),
+    ("float16-nan-payloads", T.floating(16), nan_payloads(16), "FLOAT16"),
     ("date", T.date(), [INT32_MIN, -1, 0, 19_000, INT32_MAX], "DATE"),
     ("time-millis-utc", T.time("ms", True), [0, 1, MILLIS_PER_DAY - 1], "TIME"),
     ("time-millis-local", T.time("ms", False), [0, 1, MILLIS_PER_DAY - 1], "TIME"),

@@ -13,9 +13,12 @@ import struct
 from collections.abc import Sequence
 from typing import Any
 
+import numpy as np
+
 from conformance.values import Field, Schema
 from conformance.values import types as T
 from conformance.values.codec import int_range
+from reference_impl.parquet.encodings.ieee_float import widen_float_bits
 from reference_impl.parquet.metadata.parquet_thrift import Encoding
 
 from .encodings import spec_entry
@@ -35,6 +38,22 @@ NANOS_PER_DAY = 86_400 * 10**9
 def _float_edges(maximum: float, min_subnormal: float) -> list[float]:
     return [0.0, -0.0, 1.5, -2.25, maximum, -maximum, min_subnormal,
             math.inf, -math.inf, math.nan]
+
+
+# NaNs that differ only in sign, quiet bit or payload, as IEEE 754 bit patterns: their
+# canonical values keep every bit (docs/canonical-values.md), so a reader or writer that
+# quiets or rewrites a NaN is seen.
+NAN_BITS = {
+    16: (0x7C01, 0xFC01, 0x7E01, 0xFE00, 0x7FFF),
+    32: (0x7F800001, 0xFF800001, 0x7FC00001, 0xFFC00000, 0x7FFFFFFF),
+    64: (0x7FF0000000000001, 0xFFF0000000000001, 0x7FF8000000000001, 0xFFF8000000000000,
+         0x7FFFFFFFFFFFFFFF),
+}
+
+
+def nan_payloads(bits: int) -> list[float]:
+    """The NaNs of ``NAN_BITS[bits]`` as canonical floats of that width."""
+    return widen_float_bits(np.array(NAN_BITS[bits], dtype=np.uint64).astype(f"<u{bits // 8}"), bits)
 
 
 def _int_edges(bits: int, signed: bool) -> list[int]:
@@ -66,6 +85,8 @@ _TYPED_EDGES: list[tuple[str, T.DataType, list[Any], tuple[str, ...]]] = [
      ("parquet.thrift: enum Type (INT96, deprecated)",)),
     ("float", T.floating(32), _float_edges(FLOAT32_MAX, FLOAT32_MIN_SUBNORMAL), ()),
     ("double", T.floating(64), _float_edges(1.7976931348623157e308, DOUBLE_MIN_SUBNORMAL), ()),
+    ("float-nan-payloads", T.floating(32), nan_payloads(32), ()),
+    ("double-nan-payloads", T.floating(64), nan_payloads(64), ()),
     ("binary", T.binary(), [b"", b"\x00", b"\xff\xfe\x00\x01", b"parquet", bytes(range(256))], ()),
     ("string", T.string(),
      ["", "a", "héllo wörld", "日本語テキスト", "emoji \U0001f389 and \u0000 nul"],
