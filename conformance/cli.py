@@ -227,7 +227,7 @@ def _outcome_line(records: list[dict]) -> str:
 
 def _read(args) -> int:
     from conformance.engines import UnknownEngine, get_engine
-    from conformance.engines.reference import ReferenceEngine
+    from conformance.engines.parquet.reference import ReferenceEngine
     from reference_impl.leniency import Breach
 
     try:
@@ -361,7 +361,7 @@ def _golden_verify(args) -> int:
 
 
 def _validate(args) -> int:
-    from conformance.engines.reference import decryption_properties
+    from conformance.engines.parquet.reference import decryption_properties
     from reference_impl.parquet.errors import ParquetError
     from reference_impl.parquet.validation.validate import NONCONFORMING, UNTRUE, validate
 

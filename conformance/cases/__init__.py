@@ -7,7 +7,8 @@ from __future__ import annotations
 import functools
 from collections import Counter
 
-from . import (
+from .model import Case, WriteOptions, select
+from .parquet import (
     bloom_filters,
     checksums,
     codecs,
@@ -20,7 +21,6 @@ from . import (
     physical_types,
     statistics,
 )
-from .model import Case, WriteOptions, select
 
 _AREAS = (physical_types, logical_types, encodings, codecs, pages, nested, statistics, page_index,
           bloom_filters, checksums, encryption)

@@ -12,11 +12,11 @@ from .base import Capabilities, Engine, HarnessError, LossyConversion, Unsupport
 
 # Built-in engines: name -> "module:Class" (imported lazily: each pulls in a big library).
 BUILTIN = {
-    "reference": "conformance.engines.reference:ReferenceEngine",
-    "pyarrow": "conformance.engines.pyarrow_engine:PyArrowEngine",
-    "fastparquet": "conformance.engines.fastparquet_engine:FastparquetEngine",
-    "duckdb": "conformance.engines.duckdb_engine:DuckDBEngine",
-    "spark": "conformance.engines.spark_engine:SparkEngine",
+    "reference": "conformance.engines.parquet.reference:ReferenceEngine",
+    "pyarrow": "conformance.engines.parquet.pyarrow_engine:PyArrowEngine",
+    "fastparquet": "conformance.engines.parquet.fastparquet_engine:FastparquetEngine",
+    "duckdb": "conformance.engines.parquet.duckdb_engine:DuckDBEngine",
+    "spark": "conformance.engines.parquet.spark_engine:SparkEngine",
 }
 DEFAULT_ENGINES = tuple(BUILTIN)
 

@@ -18,7 +18,7 @@ import json
 import tempfile
 from pathlib import Path
 
-from conformance.engines.reference import ReferenceEngine
+from conformance.engines.parquet.reference import ReferenceEngine
 from conformance.values import Table
 from reference_impl.leniency import Breach
 

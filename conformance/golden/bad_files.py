@@ -33,7 +33,7 @@ from dataclasses import dataclass, field, replace
 from functools import cache, partial
 from typing import Any, Literal
 
-from conformance.cases.encodings import spec_entry
+from conformance.cases.parquet.encodings import spec_entry
 from conformance.kms.case_keys import FOOTER_ROLE, UNNAMED_KEY_BITS, explicit_key
 from conformance.values import Table
 from reference_impl.parquet.encryption import (

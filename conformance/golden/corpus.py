@@ -47,7 +47,7 @@ from .paths import BAD_DIR, CASES_DIR, EXPECTED, SCHEMA_DIR, SCHEMAS
 
 EXPECTED_VERSION = 1
 REFERENCE = "reference"
-GOLDEN_WRITER = "conformance.engines.reference:GoldenReferenceEngine"
+GOLDEN_WRITER = "conformance.engines.parquet.reference:GoldenReferenceEngine"
 PASS = "pass"
 VALID, ACCEPTABLE = "valid", "acceptable"
 FILE_SUFFIX = ".parquet"

@@ -15,7 +15,7 @@ from pathlib import Path
 
 from conformance.cases.predicate import Predicate
 from conformance.engines import get_engine
-from conformance.engines.reference import decryption_properties
+from conformance.engines.parquet.reference import decryption_properties
 from conformance.golden.rejection import reject_cell
 from conformance.values import Table, diff_tables
 from reference_impl.parquet.validation.validate import validate

@@ -10,8 +10,8 @@ import json
 import pytest
 
 from conformance.cases import Case, WriteOptions, all_cases
-from conformance.engines.reference import ReferenceEngine
-from conformance.engines.spark_engine import SHREDDING_ENABLED, SHREDDING_SCHEMA, _variant_conf
+from conformance.engines.parquet.reference import ReferenceEngine
+from conformance.engines.parquet.spark_engine import SHREDDING_ENABLED, SHREDDING_SCHEMA, _variant_conf
 from conformance.values import Field, Schema, diff_tables
 from conformance.values import types as T
 from reference_impl.parquet.reader import read_footer

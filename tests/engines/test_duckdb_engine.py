@@ -12,7 +12,7 @@ import pytest
 
 from conformance.cases import Case, case_by_id
 from conformance.engines.base import Unsupported
-from conformance.engines.duckdb_engine import DuckDBEngine, copy_options
+from conformance.engines.parquet.duckdb_engine import DuckDBEngine, copy_options
 from conformance.values import Field, Schema
 from conformance.values import types as T
 from tests.engines._helpers import single_column_case as _case

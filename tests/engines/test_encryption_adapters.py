@@ -146,7 +146,7 @@ def test_pyarrow_finding_uniform_encryption_ignores_plaintext_footer(tmp_path):
     import pyarrow.parquet as pq
     import pyarrow.parquet.encryption as pe
 
-    from conformance.engines.pyarrow_engine import crypto_factory
+    from conformance.engines.parquet.pyarrow_engine import crypto_factory
 
     config = pe.EncryptionConfiguration(footer_key="footer_key", uniform_encryption=True,
                                         plaintext_footer=True)
@@ -336,7 +336,7 @@ def test_the_reference_reads_and_validates_spark_encrypted_files(spark, case_id,
     """parquet-java 1.17 pads the Thrift of its encrypted modules (footer, ColumnMetaData,
     Bloom filter header) with zero bytes; the reference reads through the padding."""
     from conformance.cases import case_by_id
-    from conformance.engines.reference import decryption_properties
+    from conformance.engines.parquet.reference import decryption_properties
     from reference_impl.parquet.validation.validate import validate
 
     case = case_by_id(case_id)

@@ -18,9 +18,9 @@ import pyarrow.parquet as pq
 import pytest
 
 from conformance.cases import Case, case_by_id
-from conformance.engines._pd_read import _to_unit, schema_type
 from conformance.engines.base import LossyConversion, Unsupported
-from conformance.engines.fastparquet_engine import FastparquetEngine, build_frame
+from conformance.engines.parquet._pd_read import _to_unit, schema_type
+from conformance.engines.parquet.fastparquet_engine import FastparquetEngine, build_frame
 from conformance.values import DataType, Field, Schema, float_bits
 from conformance.values import types as T
 from tests.engines._helpers import single_column_case as _case
@@ -237,7 +237,7 @@ def test_schema_types(tmp_path):
 
 
 def test_categorical_columns_are_decoded():
-    from conformance.engines._pd_read import _Reader
+    from conformance.engines.parquet._pd_read import _Reader
 
     class _Schema:
         @staticmethod

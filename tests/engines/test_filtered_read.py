@@ -98,7 +98,7 @@ def test_duckdb_orders_nan_above_every_value(pyarrow_file, predicate):
 
 
 def test_duckdb_builds_exact_constants():
-    from conformance.engines.duckdb_engine import where_clause
+    from conformance.engines.parquet.duckdb_engine import where_clause
 
     def where(column, op, value, t):
         return where_clause(Predicate(column, op, value).bind(Schema((Field(column, t),))))

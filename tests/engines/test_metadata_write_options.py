@@ -8,7 +8,7 @@ import pytest
 from conformance.cases import Case, WriteOptions
 from conformance.engines import get_engine
 from conformance.engines.base import Unsupported
-from conformance.engines.spark_engine import SparkEngine
+from conformance.engines.parquet.spark_engine import SparkEngine
 from conformance.values import Field, Schema
 from conformance.values import types as T
 from tests.engines._metadata_probe import chunk_metadata

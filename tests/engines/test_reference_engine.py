@@ -22,7 +22,7 @@ from conformance.cases import Case, WriteOptions, all_cases
 from conformance.engines import get_engine
 from conformance.engines.arrow_values import arrow_to_table
 from conformance.engines.base import Unsupported
-from conformance.engines.reference import CAPABILITIES, writer_options_for
+from conformance.engines.parquet.reference import CAPABILITIES, writer_options_for
 from conformance.values import Field, Schema, Table, diff_tables
 from conformance.values import types as T
 from reference_impl.parquet.metadata import parquet_thrift as M

@@ -14,7 +14,7 @@ from pathlib import Path
 import pytest
 
 from conformance.cases import all_cases, case_by_id
-from conformance.engines.reference import GoldenReferenceEngine
+from conformance.engines.parquet.reference import GoldenReferenceEngine
 from conformance.golden.bad_corpus import write_bad_files
 from conformance.golden.bad_files import INDEX
 from conformance.golden.corpus import REFERENCE, golden_file

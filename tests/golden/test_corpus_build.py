@@ -13,7 +13,7 @@ from pathlib import Path
 import pytest
 
 from conformance.cases import case_by_id
-from conformance.engines.reference import GoldenReferenceEngine
+from conformance.engines.parquet.reference import GoldenReferenceEngine
 from conformance.golden.corpus import (
     PEER_READS_REFERENCE,
     REFERENCE_READS_PEER,

@@ -17,7 +17,7 @@ import pytest
 from conformance.cases import case_by_id
 from conformance.engines import Capabilities, Engine, LossyConversion, converting
 from conformance.engines.base import HarnessError, engine_call
-from conformance.engines.reference import ReferenceEngine
+from conformance.engines.parquet.reference import ReferenceEngine
 from conformance.golden.bad_corpus import bad_files
 from conformance.golden.rejection import ACCEPTED, REJECTED, plan_rejects, verdict
 from conformance.matrix.cells import RESULT_SCHEMA, engine_info, read_request, write_request
@@ -132,7 +132,7 @@ def test_a_harness_error_is_reported_apart_and_fails_the_run(tmp_path, written):
 
 # Files whose fastparquet answer contradicts the file's schema or itself (measured,
 # fastparquet 2026.9.0, pandas 3.1.1): each was a harness-error cell; each is fastparquet's
-# verdict, recorded with the evidence (conformance/engines/_pd_read.py ContradictoryAnswer).
+# verdict, recorded with the evidence (conformance/engines/parquet/_pd_read.py ContradictoryAnswer).
 CONTRADICTORY_ANSWERS = [
     # a legacy MAP_KEY_VALUE group missing from the frame
     ("reference", "nested/legacy-map-key-value",

@@ -15,7 +15,7 @@ from pathlib import Path
 
 import pytest
 
-from conformance.engines.reference import ReferenceEngine
+from conformance.engines.parquet.reference import ReferenceEngine
 from conformance.golden import lenient_data_files as files
 from conformance.golden.bad_files import _pages, compressed_size_lies, num_rows_mismatch, read_footer
 from reference_impl.leniency import Rule, reading

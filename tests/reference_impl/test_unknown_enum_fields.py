@@ -12,7 +12,7 @@ from collections.abc import Callable
 import pytest
 
 from conformance.engines.base import Unsupported
-from conformance.engines.reference import canonical_type
+from conformance.engines.parquet.reference import canonical_type
 from reference_impl.parquet.encodings.rle_hybrid import encode_rle_hybrid_length_prefixed
 from reference_impl.parquet.errors import UnsupportedFeature
 from reference_impl.parquet.metadata import parquet_thrift as md

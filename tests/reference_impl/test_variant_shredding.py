@@ -14,7 +14,7 @@ from pathlib import Path
 
 import pytest
 
-from conformance.engines.reference import ReferenceEngine
+from conformance.engines.parquet.reference import ReferenceEngine
 from reference_impl.parquet.errors import CorruptMetadata, CorruptPage
 from reference_impl.parquet.metadata import parquet_thrift as M
 from reference_impl.parquet.schema.nested_types import StructShape, logical_shape, records_from_logical

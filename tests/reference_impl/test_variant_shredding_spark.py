@@ -18,7 +18,7 @@ from pathlib import Path
 
 import pytest
 
-from conformance.engines.reference import ReferenceEngine
+from conformance.engines.parquet.reference import ReferenceEngine
 from reference_impl.parquet.reader import read_footer
 from reference_impl.parquet.schema.tree import schema_text, schema_tree_from_elements
 from reference_impl.parquet.schema.variant_encoding import (

@@ -21,8 +21,8 @@ from typing import Any
 from conformance.values import DataType, Field, Schema
 from conformance.values import types as T
 
-from .model import Case, WriteOptions
-from .predicate import Predicate
+from ..model import Case, WriteOptions
+from ..predicate import Predicate
 
 SPEC = ("parquet.thrift: struct Statistics", "parquet.thrift: union ColumnOrder")
 SPEC_UNSIGNED = "LogicalTypes.md: Unsigned Integers"

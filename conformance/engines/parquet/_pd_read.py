@@ -41,7 +41,7 @@ import numpy as np
 from conformance.values import DataType, Field, Schema, Table
 from reference_impl.parquet.encodings.ieee_float import widen_float_bits
 
-from .base import LossyConversion, converting, engine_call
+from ..base import LossyConversion, converting, engine_call
 
 INT64_MIN = -(2**63)  # pandas' NaT
 NANOS = {"s": 10**9, "ms": 10**6, "us": 10**3, "ns": 1}

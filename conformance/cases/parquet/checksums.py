@@ -15,7 +15,7 @@ from __future__ import annotations
 from conformance.values import Field, Schema
 from conformance.values import types as T
 
-from .model import Case, WriteOptions
+from ..model import Case, WriteOptions
 
 SPEC = ("README.md: Checksumming", "parquet.thrift: struct PageHeader")
 ROWS = 50

@@ -12,7 +12,7 @@ import itertools
 from conformance.values import Field, Schema
 from conformance.values import types as T
 
-from .model import CODECS, Case, WriteOptions
+from ..model import CODECS, Case, WriteOptions
 
 ROWS = 500
 SCHEMA = Schema((Field("id", T.integer(64), False), Field("name", T.string(), True),

@@ -15,7 +15,7 @@ from typing import Any
 from conformance.values import Field, Schema
 from conformance.values import types as T
 
-from .model import Case, WriteOptions
+from ..model import Case, WriteOptions
 
 SPEC_NESTED = "README.md: Nested Encoding"
 SPEC_LISTS = "LogicalTypes.md: Lists"

@@ -23,8 +23,8 @@ import itertools
 from conformance.values import Field, Schema
 from conformance.values import types as T
 
-from .encryption_options import FILE_NAME, EncryptionOptions
-from .model import Case, WriteOptions
+from ..encryption_options import FILE_NAME, EncryptionOptions
+from ..model import Case, WriteOptions
 
 SPEC = ("Encryption.md: 3 Technical Approach", "Encryption.md: 4.2 Parquet encryption algorithms")
 SPEC_FOOTER = "Encryption.md: 5.5 Plaintext footer mode"

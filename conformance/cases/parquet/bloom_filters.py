@@ -18,8 +18,8 @@ from typing import Any
 from conformance.values import DataType, Field, Schema
 from conformance.values import types as T
 
-from .model import Case, WriteOptions
-from .predicate import Predicate
+from ..model import Case, WriteOptions
+from ..predicate import Predicate
 
 SPEC = ("BloomFilter.md: Technical Approach",)
 ROWS = 200

@@ -56,8 +56,8 @@ from conformance.cases.predicate import Predicate
 from conformance.values import Field, Schema, Table, semantic_key
 from reference_impl.parquet.encodings.ieee_float import narrow_float_bits
 
+from ..base import Capabilities, Engine, LossyConversion, Unsupported, converting
 from ._pd_read import _REQUIRED, _Reader
-from .base import Capabilities, Engine, LossyConversion, Unsupported, converting
 
 INT64_MIN = -(2**63)  # pandas' NaT: no datetime64/timedelta64 value can be it
 

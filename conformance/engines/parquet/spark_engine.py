@@ -60,8 +60,8 @@ from conformance.values import DataType, Field, Schema, Table
 from conformance.values import types as T
 from conformance.values.codec import decimal_from_unscaled, unscaled_from_decimal
 
+from ..base import Capabilities, Engine, Unsupported, converting
 from ._parquet_leaves import leaves
-from .base import Capabilities, Engine, Unsupported, converting
 
 NANOS_PER_MICRO = 1_000
 VERIFY_CHECKSUM_OPTION = "parquet.page.verify-checksum.enabled"  # parquet-java, default false

@@ -21,7 +21,7 @@ from conformance.values import types as T
 from reference_impl.parquet.encodings.registry import ENCODINGS, EncodingRow, Use
 from reference_impl.parquet.metadata.parquet_thrift import Encoding
 
-from .model import Case, WriteOptions
+from ..model import Case, WriteOptions
 
 
 def spec_entry(encoding: Encoding | int) -> str:

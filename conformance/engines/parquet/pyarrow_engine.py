@@ -70,9 +70,9 @@ from conformance.cases.predicate import Predicate
 from conformance.values import DataType, Table
 from conformance.values.types import decimal_min_bytes
 
+from ..arrow_values import NO_ARROW_FORM, array_to_arrow, engine_table, table_to_arrow
+from ..base import Capabilities, Engine, FileEncryption, Unsupported, file_encryption
 from ._parquet_leaves import all_fields, leaves
-from .arrow_values import NO_ARROW_FORM, array_to_arrow, engine_table, table_to_arrow
-from .base import Capabilities, Engine, FileEncryption, Unsupported, file_encryption
 
 LIES_REASON = ("deliberately untrue metadata (WriteOptions.lies) is written by the reference "
                "writer only")

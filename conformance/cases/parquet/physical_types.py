@@ -21,8 +21,8 @@ from conformance.values.codec import int_range
 from reference_impl.parquet.encodings.ieee_float import widen_float_bits
 from reference_impl.parquet.metadata.parquet_thrift import Encoding
 
+from ..model import Case, WriteOptions
 from .encodings import spec_entry
-from .model import Case, WriteOptions
 
 SPEC_TYPES = "parquet.thrift: enum Type"
 SPEC_REPETITION = "parquet.thrift: enum FieldRepetitionType"

@@ -18,8 +18,8 @@ from __future__ import annotations
 from conformance.values import Field, Schema
 from conformance.values import types as T
 
-from .model import Case, WriteOptions
-from .predicate import Predicate
+from ..model import Case, WriteOptions
+from ..predicate import Predicate
 
 SPEC = ("PageIndex.md: Technical Approach", "parquet.thrift: struct ColumnIndex",
         "parquet.thrift: struct OffsetIndex")

@@ -82,9 +82,9 @@ from conformance.cases.predicate import Predicate
 from conformance.values import DataType, Field, Table
 from conformance.values.codec import format_decimal, format_float
 
+from ..arrow_values import NO_ARROW_FORM, engine_table, table_to_arrow
+from ..base import Capabilities, Engine, Unsupported, file_encryption
 from ._parquet_leaves import all_fields, leaves
-from .arrow_values import NO_ARROW_FORM, engine_table, table_to_arrow
-from .base import Capabilities, Engine, Unsupported, file_encryption
 
 DUCKDB_VECTOR_SIZE = 2048  # rows; DuckDB's row-group granularity (measured)
 DECIMAL_MAX_PRECISION = 38

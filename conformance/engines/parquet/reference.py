@@ -92,8 +92,8 @@ from reference_impl.parquet.writer_options import (
     WriterOptions,
 )
 
+from ..base import Capabilities, Engine, Unsupported, converting, file_encryption
 from ._parquet_leaves import leaves
-from .base import Capabilities, Engine, Unsupported, converting, file_encryption
 
 CREATED_BY = "columnar-conformance reference_impl"
 _NOT_YET = "the reference implementation does not implement this yet"

@@ -26,7 +26,7 @@ from reference_impl.parquet.schema.variant_encoding import (
     parse_metadata,
 )
 
-from .model import Case, WriteOptions
+from ..model import Case, WriteOptions
 from .physical_types import nan_payloads
 
 INT32_MIN, INT32_MAX = -(2**31), 2**31 - 1

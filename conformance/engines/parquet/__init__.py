@@ -1,0 +1,1 @@
+"""Parquet adapters: one module per engine, writing and reading Parquet files."""
