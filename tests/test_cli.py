@@ -37,6 +37,30 @@ def test_read_prints_the_canonical_document(tmp_path):
     assert diff_tables(case.expected, table) is None
 
 
+@pytest.mark.parametrize("engine", ["reference", "pyarrow", "pyorc"])
+def test_read_tells_an_orc_file_by_its_magic_and_prints_its_document(tmp_path, engine):
+    case = case_by_id("orc/nested/list-of-struct")
+    path = tmp_path / "no-suffix"  # the magic decides, not the name
+    get_engine("reference", "orc").write(case, path)
+    done = conformance("read", "--engine", engine, str(path))
+    assert done.returncode == 0, done.stderr
+    assert diff_tables(case.expected, Table.from_document(json.loads(done.stdout))) is None
+
+
+def test_read_with_an_engine_without_an_orc_adapter_is_a_usage_error(tmp_path):
+    path = tmp_path / "f.orc"
+    get_engine("reference", "orc").write(case_by_id("orc/types/boolean"), path)
+    done = conformance("read", "--engine", "duckdb", str(path))
+    assert done.returncode == 2 and "has no orc adapter" in done.stderr
+
+
+def test_validate_says_it_does_not_judge_orc_files_yet(tmp_path):
+    path = tmp_path / "f.orc"
+    get_engine("reference", "orc").write(case_by_id("orc/types/boolean"), path)
+    done = conformance("validate", str(path))
+    assert done.returncode == 2 and "checks Parquet files only" in done.stderr
+
+
 def test_read_of_a_bad_file_exits_1_with_the_error_class(tmp_path):
     path = tmp_path / "bad.parquet"
     path.write_bytes(b"PAR1 this is not a parquet file PAR2")
@@ -59,9 +83,11 @@ def test_engines_lists_versions_and_capabilities():
     done = conformance("engines", "--json", "--engines", "reference,pyarrow")
     assert done.returncode == 0, done.stderr
     described = json.loads(done.stdout)
-    assert [d["name"] for d in described] == ["reference", "pyarrow"]
+    # One adapter per format each engine handles.
+    assert [(d["name"], d["format"]) for d in described] == [
+        ("reference", "parquet"), ("reference", "orc"), ("pyarrow", "parquet"), ("pyarrow", "orc")]
     import pyarrow
-    assert described[1]["version"] == pyarrow.__version__
+    assert described[2]["version"] == described[3]["version"] == pyarrow.__version__
     assert "encoding:PLAIN" in described[0]["capabilities"]["writes"]
 
 

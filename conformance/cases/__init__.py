@@ -8,6 +8,10 @@ import functools
 from collections import Counter
 
 from .model import Case, WriteOptions, select
+from .orc import codecs as orc_codecs
+from .orc import column_types, stripes
+from .orc import encodings as orc_encodings
+from .orc import nested as orc_nested
 from .parquet import (
     bloom_filters,
     checksums,
@@ -24,13 +28,14 @@ from .parquet import (
 
 _AREAS = (physical_types, logical_types, encodings, codecs, pages, nested, statistics, page_index,
           bloom_filters, checksums, encryption)
+_ORC_AREAS = (column_types, orc_nested, orc_encodings, orc_codecs, stripes)
 
 
 @functools.cache
 def _catalogue() -> dict[str, Case]:
     """Built once per process: building and validating every case is not free, and a
     matrix worker looks a case up for every cell."""
-    cases = [case for area in _AREAS for case in area.cases()] + _regressions()
+    cases = [case for area in (*_AREAS, *_ORC_AREAS) for case in area.cases()] + _regressions()
     duplicates = sorted(i for i, n in Counter(c.id for c in cases).items() if n > 1)
     if duplicates:
         raise ValueError(f"duplicate case ids: {duplicates}")

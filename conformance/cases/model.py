@@ -18,6 +18,8 @@ from typing import Any, Protocol, TypeVar
 from conformance.values import DataType, Field, Schema, Table
 
 from .encryption_options import EncryptionOptions
+from .orc import types as orc_types
+from .orc.options import OrcWriteOptions
 from .predicate import Predicate
 
 # Encodings and codecs by their parquet.thrift enum names.
@@ -195,7 +197,8 @@ class Case:
     spec: tuple[str, ...]  # spec sections (docs/citations.md, 'Entries'), e.g. "parquet.thrift: enum Type"
     schema: Schema
     rows: tuple[tuple[Any, ...], ...]
-    options: WriteOptions = field(default_factory=WriteOptions)
+    # The format's write options: WriteOptions for Parquet, OrcWriteOptions for ORC.
+    options: WriteOptions | OrcWriteOptions = field(default_factory=WriteOptions)
     extra_features: tuple[str, ...] = ()  # tags the schema/options cannot show, e.g. "nulls:all"
     format: str = "parquet"
     # Readers are asked for the rows matching it (Engine.read_filtered), pruning with
@@ -204,26 +207,52 @@ class Case:
 
     def __post_init__(self) -> None:
         self.expected.validate()
+        if self.format not in FORMAT_OPTIONS:
+            raise ValueError(f"format must be one of {sorted(FORMAT_OPTIONS)}, not {self.format!r}")
+        if not isinstance(self.options, FORMAT_OPTIONS[self.format]):
+            raise ValueError(f"a {self.format} case takes {FORMAT_OPTIONS[self.format].__name__}, "
+                             f"not {type(self.options).__name__}")
+        if isinstance(self.options, WriteOptions):
+            self._check_parquet_options(self.options)
+        else:
+            for f in self.schema:
+                orc_types.field_tags(f)  # ValueError for a type ORC has no kind for
+        if self.predicate is not None:
+            # Bound: readers get the column's type with the value (frozen, hence setattr).
+            object.__setattr__(self, "predicate", self.predicate.bind(self.schema))
+
+    def _check_parquet_options(self, options: WriteOptions) -> None:
         by_name = {f.name: f for f in self.schema}
-        for name in self.options.bloom_filter_columns:
+        for name in options.bloom_filter_columns:
             if name not in by_name:
                 raise ValueError(f"bloom filter column {name!r} is not a top-level column of "
                                  f"the schema {list(by_name)}")
             if by_name[name].type.is_nested:
                 raise ValueError(f"bloom filter column {name!r} is nested; bloom filters are per "
                                  "leaf column, name a primitive top-level column")
-        for name in self.options.variant_shredding:
+        for name in options.variant_shredding:
             if name not in by_name or by_name[name].type.kind != "variant":
                 raise ValueError(f"variant_shredding column {name!r} is not a top-level VARIANT "
                                  f"column of the schema {list(by_name)}")
-        encrypted = self.options.encryption.column_keys if self.options.encryption else ()
+        encrypted = options.encryption.column_keys if options.encryption else ()
         for name in encrypted:
             if name not in by_name or by_name[name].type.is_nested:
                 raise ValueError(f"encryption column key for {name!r}: not a primitive top-level column "
                                  f"of the schema {list(by_name)}")
-        if self.predicate is not None:
-            # Bound: readers get the column's type with the value (frozen, hence setattr).
-            object.__setattr__(self, "predicate", self.predicate.bind(self.schema))
+
+    @property
+    def parquet_options(self) -> WriteOptions:
+        """The options of a Parquet case (ValueError for another format's)."""
+        if not isinstance(self.options, WriteOptions):
+            raise ValueError(f"case {self.id!r} is a {self.format} case, not a Parquet one")
+        return self.options
+
+    @property
+    def orc_options(self) -> OrcWriteOptions:
+        """The options of an ORC case (ValueError for another format's)."""
+        if not isinstance(self.options, OrcWriteOptions):
+            raise ValueError(f"case {self.id!r} is a {self.format} case, not an ORC one")
+        return self.options
 
     @property
     def filtered(self) -> Table:
@@ -239,8 +268,9 @@ class Case:
     @property
     def features(self) -> tuple[str, ...]:
         tags = set(self.extra_features)
+        tagged = field_tags if self.format == "parquet" else orc_types.field_tags
         for f in self.schema:
-            tags.update(field_tags(f))
+            tags.update(tagged(f))
         tags.update(self.options.tags(len(self.rows)))
         if self.predicate is not None:
             tags.add(PREDICATE_TAG)
@@ -265,11 +295,17 @@ class Case:
         the schema, options and predicate do not derive."""
         table = Table.from_document(doc)
         case = cls(doc["id"], doc["title"], tuple(doc["spec"]), table.schema, table.rows,
-                   WriteOptions.from_json(doc["options"]), format=doc["format"],
+                   FORMAT_OPTIONS[doc["format"]].from_json(doc["options"]), format=doc["format"],
                    predicate=(Predicate.from_json(doc["predicate"], table.schema)
                               if "predicate" in doc else None))
         extra = tuple(sorted(set(doc["features"]) - set(case.features)))
         return dataclasses.replace(case, extra_features=extra) if extra else case
+
+
+# Each format's write options.
+FORMAT_OPTIONS: dict[str, type[WriteOptions] | type[OrcWriteOptions]] = {
+    "parquet": WriteOptions, "orc": OrcWriteOptions}
+FORMATS = tuple(FORMAT_OPTIONS)
 
 
 def field_tags(f: Field) -> set[str]:

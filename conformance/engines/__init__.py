@@ -1,7 +1,11 @@
-"""Engine adapters, looked up by name or by an importable `package.module:Class` spec.
+"""Engine adapters, looked up by name and format, or by an importable
+`package.module:Class` spec.
 
-The spec form lets another team plug a Python adapter in without editing this
-registry (and lets the tests add a deliberately crashing engine).
+An engine name stands for one adapter per format it handles (``pyarrow`` is
+``pyarrow.parquet`` for Parquet and ``pyarrow.orc`` for ORC); the matrix pairs
+writers and readers per format. The spec form lets another team plug a Python
+adapter in without editing this registry (and lets the tests add a deliberately
+crashing engine); such an adapter handles the one format its class declares.
 """
 
 from __future__ import annotations
@@ -10,39 +14,70 @@ import importlib
 
 from .base import Capabilities, Engine, HarnessError, LossyConversion, Unsupported, converting
 
-# Built-in engines: name -> "module:Class" (imported lazily: each pulls in a big library).
-BUILTIN = {
-    "reference": "conformance.engines.parquet.reference:ReferenceEngine",
-    "pyarrow": "conformance.engines.parquet.pyarrow_engine:PyArrowEngine",
-    "fastparquet": "conformance.engines.parquet.fastparquet_engine:FastparquetEngine",
-    "duckdb": "conformance.engines.parquet.duckdb_engine:DuckDBEngine",
-    "spark": "conformance.engines.parquet.spark_engine:SparkEngine",
+# Built-in engines: name -> format -> "module:Class" (imported lazily: each pulls in a big library).
+BUILTIN: dict[str, dict[str, str]] = {
+    "reference": {"parquet": "conformance.engines.parquet.reference:ReferenceEngine",
+                  "orc": "conformance.engines.orc.reference:OrcReferenceEngine"},
+    "pyarrow": {"parquet": "conformance.engines.parquet.pyarrow_engine:PyArrowEngine",
+                "orc": "conformance.engines.orc.pyarrow_orc:PyArrowOrcEngine"},
+    "fastparquet": {"parquet": "conformance.engines.parquet.fastparquet_engine:FastparquetEngine"},
+    "duckdb": {"parquet": "conformance.engines.parquet.duckdb_engine:DuckDBEngine"},
+    "spark": {"parquet": "conformance.engines.parquet.spark_engine:SparkEngine",
+              "orc": "conformance.engines.orc.spark_orc:SparkOrcEngine"},
+    "pyorc": {"orc": "conformance.engines.orc.pyorc_engine:PyorcEngine"},
 }
 DEFAULT_ENGINES = tuple(BUILTIN)
+# The reference writer of the golden corpus (seeded randomness: the corpus regenerates
+# byte for byte); not a default engine.
+GOLDEN_REFERENCE = "golden-reference"
+BUILTIN[GOLDEN_REFERENCE] = {
+    "parquet": "conformance.engines.parquet.reference:GoldenReferenceEngine",
+    "orc": BUILTIN["reference"]["orc"]}  # the ORC reference writer draws no random bytes
+DEFAULT_FORMAT = "parquet"
 
-_instances: dict[str, Engine] = {}
+_instances: dict[tuple[str, str], Engine] = {}
 
 
 class UnknownEngine(LookupError):
     pass
 
 
-def engine_class(spec: str) -> type[Engine]:
-    target = BUILTIN.get(spec, spec)
+def formats_of(spec: str) -> tuple[str, ...]:
+    """The formats engine `spec` has an adapter for."""
+    if spec in BUILTIN:
+        return tuple(BUILTIN[spec])
+    return (_imported(spec).format,)
+
+
+def engine_class(spec: str, fmt: str = DEFAULT_FORMAT) -> type[Engine]:
+    if spec in BUILTIN:
+        target = BUILTIN[spec].get(fmt)
+        if target is None:
+            raise UnknownEngine(f"engine {spec!r} has no {fmt} adapter; it handles "
+                                f"{', '.join(BUILTIN[spec])}")
+        return _imported(target)
+    cls = _imported(spec)
+    if cls.format != fmt:
+        raise UnknownEngine(f"adapter {spec!r} handles {cls.format}, not {fmt}")
+    return cls
+
+
+def _imported(target: str) -> type[Engine]:
     module_name, sep, class_name = target.partition(":")
     if not sep:
-        raise UnknownEngine(f"unknown engine {spec!r}; known: {', '.join(BUILTIN)} "
+        raise UnknownEngine(f"unknown engine {target!r}; known: {', '.join(DEFAULT_ENGINES)} "
                             "(or give package.module:Class)")
     return getattr(importlib.import_module(module_name), class_name)
 
 
-def get_engine(spec: str) -> Engine:
-    """The one instance of an engine per process (Spark's session is expensive)."""
-    if spec not in _instances:
-        _instances[spec] = engine_class(spec)()
-    return _instances[spec]
+def get_engine(spec: str, fmt: str = DEFAULT_FORMAT) -> Engine:
+    """The one instance of an engine's adapter for `fmt` per process (Spark's session is
+    expensive)."""
+    if (spec, fmt) not in _instances:
+        _instances[spec, fmt] = engine_class(spec, fmt)()
+    return _instances[spec, fmt]
 
 
-__all__ = ["BUILTIN", "Capabilities", "DEFAULT_ENGINES", "Engine", "HarnessError",
-           "LossyConversion", "Unsupported", "UnknownEngine", "converting", "engine_class",
-           "get_engine"]
+__all__ = ["BUILTIN", "Capabilities", "DEFAULT_ENGINES", "DEFAULT_FORMAT", "Engine",
+           "GOLDEN_REFERENCE", "HarnessError", "LossyConversion", "Unsupported", "UnknownEngine",
+           "converting", "engine_class", "formats_of", "get_engine"]

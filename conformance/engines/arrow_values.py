@@ -8,8 +8,11 @@ Two directions, both exact:
   decimal128/decimal256 from the unscaled integer, TIMESTAMP(unit, utc) ->
   timestamp(unit, tz="UTC" | None), UUID -> the `arrow.uuid` extension type,
   JSON -> `arrow.json`, INT96 -> timestamp("ns"), INTERVAL -> month_day_nano
-  when every field fits, UNKNOWN -> null). What has no Arrow form raises
-  `Unsupported` with the reason.
+  when every field fits, UNKNOWN -> null, ORC's UNION -> a sparse union whose
+  type codes are the tags). What has no Arrow form (ORC's CHAR and VARCHAR, a null
+  UNION: Arrow unions have no validity of their own) raises `Unsupported` with the
+  reason, as does a temporal value beyond Arrow's 64-bit count (a nanosecond
+  timestamp before 1677 or after 2262).
 - Arrow -> canonical (`arrow_to_table`): a reader's *own* view. The canonical
   type is derived from the Arrow type alone (the Parquet physical type is not
   knowable from Arrow, so `physical` is None); dictionary arrays are decoded;
@@ -52,6 +55,8 @@ NO_ARROW_FORM = {
     "geometry": "pyarrow has no GEOMETRY type (no GeoArrow extension is registered)",
     "geography": "pyarrow has no GEOGRAPHY type (no GeoArrow extension is registered)",
     "variant": "pyarrow has no VARIANT type",
+    "char": "Arrow has no CHAR type (text of a declared length)",
+    "varchar": "Arrow has no VARCHAR type (text of a declared length)",
 }
 _FLOAT_TYPES = {16: pa.float16(), 32: pa.float32(), 64: pa.float64()}
 
@@ -108,7 +113,10 @@ def arrow_type(t: DataType) -> pa.DataType:
             return pa.map_(arrow_field(t.map_key), arrow_field(t.map_value))
         case "struct":
             return pa.struct([arrow_field(f) for f in t.fields])
-        case "geometry" | "geography" | "variant":
+        case "union":
+            return pa.sparse_union([arrow_field(f) for f in t.fields],
+                                   type_codes=list(range(len(t.fields))))
+        case "geometry" | "geography" | "variant" | "char" | "varchar":
             raise Unsupported(f"{t.describe()}: {NO_ARROW_FORM[t.kind]}")
     raise AssertionError(f"unhandled kind {t.kind}")
 
@@ -139,7 +147,9 @@ def array_to_arrow(t: DataType, values: Sequence[Any]) -> pa.Array:
         case "boolean" | "int" | "binary" | "bson" | "string" | "enum" | "fixed":
             return pa.array(values, type=target)
         case "int96" | "timestamp" | "date" | "time":
-            return pa.array(values, type=_storage_int(target)).view(target)
+            storage = _storage_int(target)
+            _check_storage_range(t, values, storage.bit_width)
+            return pa.array(values, type=storage).view(target)
         case "float":
             return _floats_to_arrow(t.bit_width, values, mask)
         case "decimal":
@@ -183,7 +193,32 @@ def array_to_arrow(t: DataType, values: Sequence[Any]) -> pa.Array:
                 raise Unsupported("a STRUCT without fields has no Arrow form")
             return pa.StructArray.from_arrays(children, fields=list(target),
                                               mask=pa.array(mask, pa.bool_()))
+        case "union":
+            return _union_to_arrow(t, values, target)
     raise AssertionError(f"unhandled kind {t.kind}")
+
+
+def _union_to_arrow(t: DataType, values: Sequence[Any], target: pa.DataType) -> pa.Array:
+    """A sparse union: every child as long as the array, holding its tag's rows."""
+    if any(v is None for v in values):
+        raise Unsupported("a null UNION value has no Arrow form: Arrow unions have no validity "
+                          "bitmap of their own, only their children do")
+    tags = [tag for tag, _ in values]
+    children = [array_to_arrow(f.type, [v if tag == i else None for tag, v in values])
+                for i, f in enumerate(t.fields)]
+    return pa.UnionArray.from_sparse(pa.array(tags, pa.int8()), children,
+                                     field_names=[f.name for f in target],
+                                     type_codes=list(target.type_codes))
+
+
+def _check_storage_range(t: DataType, values: Sequence[Any], bits: int) -> None:
+    """Unsupported for a temporal value Arrow's signed `bits`-bit count cannot hold (an
+    ORC nanosecond timestamp before 1677 or after 2262)."""
+    limit = 2 ** (bits - 1)
+    outside = next((v for v in values if v is not None and not -limit <= v < limit), None)
+    if outside is not None:
+        raise Unsupported(f"{t.describe()} value {outside} is outside the {bits}-bit count "
+                          "Arrow stores it in")
 
 
 def _storage_int(t: pa.DataType) -> pa.DataType:
@@ -255,6 +290,9 @@ def canonical_type(t: pa.DataType) -> DataType:
     if pa.types.is_struct(t):
         return DataType("struct", fields=tuple(_canonical_field(t.field(i))
                                                for i in range(t.num_fields)))
+    if pa.types.is_union(t):  # the alternatives by position: the tag is the child's index
+        return DataType("union", fields=tuple(Field(str(i), canonical_type(t.field(i).type))
+                                              for i in range(t.num_fields)))
     raise LossyConversion(f"Arrow type {t} has no canonical form")
 
 
@@ -306,6 +344,15 @@ def engine_table(engine: str, table: pa.Table) -> Table:
         return arrow_to_table(table)
 
 
+def _strings(arr: pa.Array) -> list:
+    """A string array's values; an engine that hands back a "string" that is not UTF-8
+    (pyarrow reading an ORC file, which checks nothing) gave no text to compare."""
+    try:
+        return arr.to_pylist()
+    except UnicodeDecodeError as exc:
+        raise LossyConversion(f"the engine returned a string value that is not UTF-8: {exc}") from exc
+
+
 def arrow_to_table(table: pa.Table) -> Table:
     """A reader's Arrow table as a canonical table, type by type from the Arrow schema."""
     fields, columns = [], []
@@ -331,10 +378,11 @@ def array_to_values(arr: pa.Array) -> list[Any]:
     if pa.types.is_null(t):
         return [None] * len(arr)
     valid = _validity(arr)
+    if pa.types.is_string(t) or pa.types.is_large_string(t) or pa.types.is_string_view(t):
+        return _strings(arr)
     if (pa.types.is_boolean(t) or pa.types.is_integer(t) or pa.types.is_binary(t)
             or pa.types.is_large_binary(t) or pa.types.is_binary_view(t)
-            or pa.types.is_fixed_size_binary(t) or pa.types.is_string(t)
-            or pa.types.is_large_string(t) or pa.types.is_string_view(t)):
+            or pa.types.is_fixed_size_binary(t)):
         return arr.to_pylist()
     if pa.types.is_floating(t):
         raw = np.asarray(arr.view(_unsigned_of_width(t.bit_width)).fill_null(0))
@@ -363,6 +411,8 @@ def array_to_values(arr: pa.Array) -> list[Any]:
         child_values = [array_to_values(c) for c in children]
         return [dict(zip(names, (cv[i] for cv in child_values), strict=True)) if ok else None
                 for i, ok in enumerate(valid)]
+    if pa.types.is_union(t):
+        return _union_values(arr)
     raise LossyConversion(f"Arrow type {t} has no canonical form")
 
 
@@ -419,6 +469,23 @@ def _list_values(arr: pa.Array, valid: list[bool]) -> list[Any]:
         offsets = arr.offsets.to_pylist()
         starts, ends = offsets[:-1], offsets[1:]
     return [child[s:e] if ok else None for s, e, ok in zip(starts, ends, valid, strict=True)]
+
+
+def _union_values(arr: pa.UnionArray) -> list[Any]:
+    """(tag, value) pairs, the tag being the child's index. An Arrow union has no nulls of
+    its own: a null child value is read as (tag, None)."""
+    t = arr.type
+    index_of_code = {code: i for i, code in enumerate(t.type_codes)}
+    children = [array_to_values(arr.field(i)) for i in range(t.num_fields)]
+    # From the buffers: pyarrow 26's `type_codes`/`offsets` ignore a slice's offset (measured).
+    rows = slice(arr.offset, arr.offset + len(arr))
+    codes = np.frombuffer(arr.buffers()[1], dtype=np.int8)[rows].tolist()
+    if t.mode == "sparse":  # field(i) is already sliced to the array's rows
+        positions = list(range(len(arr)))
+    else:
+        positions = np.frombuffer(arr.buffers()[2], dtype=np.int32)[rows].tolist()
+    return [(index_of_code[code], children[index_of_code[code]][position])
+            for code, position in zip(codes, positions, strict=True)]
 
 
 def _map_values(arr: pa.MapArray, valid: list[bool]) -> list[Any]:

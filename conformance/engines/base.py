@@ -118,6 +118,7 @@ class Engine(ABC):
 
     name: str
     distribution: str  # the installed distribution whose version the engine reports
+    format: str = "parquet"  # the file format this adapter writes and reads
     capabilities: Capabilities
     # Whether the harness may run calls in a throwaway subprocess. An engine that
     # needs the run's shared state (Spark's session) runs in the driver instead.
@@ -153,7 +154,7 @@ class Engine(ABC):
         raise Unsupported(f"{self.name} has no filtered read in this adapter")
 
     def describe(self) -> dict:
-        return {"name": self.name, "version": self.version,
+        return {"name": self.name, "version": self.version, "format": self.format,
                 "capabilities": self.capabilities.to_json()}
 
 

@@ -1,12 +1,13 @@
 """The bad-file corpus: every catalogue of bad files, and its index.json.
 
-The entries come from their catalogues: the faults of a file's structure
-(``bad_files``), one annotation on a physical type its LogicalTypes.md section
-forbids (``type_rule_files``) and the lenient readings of the data path and the
-metadata (``lenient_data_files``, ``lenient_metadata_files``): their acceptable
-files and the rules of theirs that no single reading saves (bad files).
+The entries come from their catalogues: the faults of a Parquet file's structure
+(``bad_files``), of an ORC file's (``orc_bad_files``), one annotation on a physical
+type its LogicalTypes.md section forbids (``type_rule_files``) and the lenient
+readings of the data path and the metadata (``lenient_data_files``,
+``lenient_metadata_files``): their acceptable files and the rules of theirs that no
+single reading saves (bad files).
 
-``bad/index.json`` (``schemas/bad-index.schema.json``) lists every entry: id,
+``bad/index.json`` (``schemas/bad-index.schema.json``) lists every entry: id, format,
 verdict, fault, error class, spec sections, read options, sha256 and, for an
 acceptable file, its single reading (``expected``: the canonical rows the
 reference reads from its valid original, docs/canonical-values.md).
@@ -18,6 +19,7 @@ import json
 import tempfile
 from pathlib import Path
 
+from conformance.engines.orc.reference import OrcReferenceEngine
 from conformance.engines.parquet.reference import ReferenceEngine
 from conformance.values import Table
 from reference_impl.leniency import Breach
@@ -27,6 +29,7 @@ from .lenient_data_files import acceptable_files as acceptable_data_files
 from .lenient_data_files import bad_files_of_rules as bad_data_files
 from .lenient_metadata_files import acceptable_files as acceptable_metadata_files
 from .lenient_metadata_files import bad_files_of_rules as bad_metadata_files
+from .orc_bad_files import ORC, orc_bad_files
 from .type_rule_files import type_rule_files
 
 __all__ = ["bad_files", "expected_reading", "reference_reading", "write_bad_files"]
@@ -35,7 +38,7 @@ __all__ = ["bad_files", "expected_reading", "reference_reading", "write_bad_file
 def bad_files() -> list[BadFile]:
     """The corpus; ids are unique."""
     entries = [*fault_files(), *type_rule_files(), *bad_data_files(), *bad_metadata_files(),
-               *acceptable_data_files(), *acceptable_metadata_files()]
+               *acceptable_data_files(), *acceptable_metadata_files(), *orc_bad_files()]
     ids = [entry.id for entry in entries]
     if len(set(ids)) != len(ids):
         raise AssertionError(f"duplicate bad-file ids in {ids}")
@@ -46,6 +49,8 @@ def reference_reading(entry: BadFile, path: Path) -> tuple[Table, list[Breach]]:
     """The canonical rows the reference's adapter reads leniently from ``path``, with the
     keys of ``entry``'s read options (what peers' readings are compared with), and the
     rules the file breaks."""
+    if entry.format == ORC:
+        return OrcReferenceEngine().read_with_breaches(path)
     engine = ReferenceEngine(entry.read_options.kwargs()["decryption"])
     return engine.read_with_breaches(path)
 
@@ -59,7 +64,7 @@ def expected_reading(entry: BadFile) -> Table:
 
 
 def write_bad_files(directory: Path) -> list[Path]:
-    """Write ``<id>.parquet`` per entry and one index.json listing them all."""
+    """Write ``<id>.parquet`` (``<id>.orc``) per entry and one index.json listing them all."""
     directory.mkdir(parents=True, exist_ok=True)
     paths, index = [], []
     for entry in bad_files():

@@ -2,7 +2,8 @@
 
 Modelled on toml-test's ``invalid/`` tree and test262's ``negative: {type}``:
 every entry names its one fault, the expected error *class* from the closed
-vocabulary of ``reference_impl/parquet/errors.py`` (never a message text), the
+vocabulary of ``reference_impl/parquet/errors.py`` (of ``reference_impl/orc/errors.py``
+for an entry whose ``format`` is ORC; never a message text), the
 spec sections it violates and its verdict (Wycheproof's ``result``: ``bad``, a
 reader must reject it, or ``acceptable``, see :class:`BadFile`). The whole
 corpus (these entries, the type rules', the lenient readings') is
@@ -88,6 +89,7 @@ INDEX = "index.json"
 FIELD_DELTA_MASK = 0xF0  # Thrift compact field header: delta << 4 | type
 UNKNOWN_COMPACT_TYPE = 0x0F  # compact types are 1..12
 SUFFIX = ".parquet"
+SUFFIXES = {"parquet": SUFFIX, "orc": ".orc"}  # a bad file's name ends with its format's
 Verdict = Literal["bad", "acceptable"]
 BAD: Verdict = "bad"
 ACCEPTABLE: Verdict = "acceptable"
@@ -145,11 +147,13 @@ class BadFile:
     read_options: ReadOptions = ReadOptions()
     valid_read_options: ReadOptions | None = None
     verdict: Verdict = BAD
+    format: str = "parquet"  # the ORC entries: conformance/golden/orc_bad_files.py
 
     def to_json(self, raw: bytes, expected: Table | None = None) -> dict[str, Any]:
         """The index.json entry; ``expected``: an acceptable file's single reading."""
         entry = {
             "id": self.id,
+            "format": self.format,
             "verdict": self.verdict,
             "fault": self.fault,
             "error_class": self.error_class,
@@ -654,5 +658,6 @@ def fault_files() -> list[BadFile]:
 
 
 def file_name(entry: BadFile) -> str:
-    """``<id>.parquet``, relative to the corpus directory (an id's ``/`` is a folder)."""
-    return entry.id + SUFFIX
+    """``<id>.parquet`` or ``<id>.orc`` by the entry's format, relative to the corpus
+    directory (an id's ``/`` is a folder)."""
+    return entry.id + SUFFIXES[entry.format]

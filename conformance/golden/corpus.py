@@ -4,7 +4,7 @@ Modelled on Arrow's frozen "gold" integration files and toml-test's ``valid/``
 tree, with Wycheproof's ``result`` field. For every catalogue case the corpus
 holds, in ``cases/<case id>/``:
 
-* ``<writer>/<name>.parquet``: the file each writer able to write the case
+* ``<writer>/<name>.parquet`` (``.orc``): the file each writer able to write the case
   produced, kept when the reference reads the case's values back from it (a file
   it does not is a finding of the run, listed under ``not_in_corpus``). The
   reference's own files come from ``GoldenReferenceEngine``: seeded, so
@@ -35,6 +35,8 @@ from typing import Any
 
 from conformance.cases import Case
 from conformance.cases.encryption_options import EncryptionOptions
+from conformance.engines import GOLDEN_REFERENCE
+from conformance.file_formats import SUFFIXES
 from conformance.kms.case_keys import FOOTER_ROLE, column_role, explicit_key
 from conformance.kms.in_memory import TEST_MASTER_KEYS
 from conformance.matrix.cells import VALIDATOR
@@ -47,10 +49,8 @@ from .paths import BAD_DIR, CASES_DIR, EXPECTED, SCHEMA_DIR, SCHEMAS
 
 EXPECTED_VERSION = 1
 REFERENCE = "reference"
-GOLDEN_WRITER = "conformance.engines.parquet.reference:GoldenReferenceEngine"
 PASS = "pass"
 VALID, ACCEPTABLE = "valid", "acceptable"
-FILE_SUFFIX = ".parquet"
 PEER_READS_REFERENCE = "read the reference file"
 REFERENCE_READS_PEER = "wrote a file the reference reads"
 
@@ -68,12 +68,13 @@ def case_result(case: Case) -> str:
     """Wycheproof's ``result``: ``acceptable`` when the case's metadata is untrue on
     purpose (``lies``): a reader may reject the file, or read its (correct) values and
     prune wrongly with the lie; everything else is ``valid``: it must be read."""
-    return ACCEPTABLE if case.options.lies else VALID
+    lies = case.format == "parquet" and case.parquet_options.lies
+    return ACCEPTABLE if lies else VALID
 
 
 def golden_file(case: Case, writer: str) -> str:
     """Where, relative to the case's folder, the file `writer` produced lives."""
-    return f"{writer}/{case.id.rsplit('/', 1)[-1]}{FILE_SUFFIX}"
+    return f"{writer}/{case.id.rsplit('/', 1)[-1]}{SUFFIXES[case.format]}"
 
 
 def generate(corpus: Path, config: RunConfig,
@@ -81,7 +82,7 @@ def generate(corpus: Path, config: RunConfig,
     """Run the matrix with the seeded reference writer, then build the corpus from it."""
     if REFERENCE not in config.writers:
         raise ValueError("the reference must be among the writers: its files are the corpus's backbone")
-    writers = [GOLDEN_WRITER if w == REFERENCE else w for w in config.writers]
+    writers = [GOLDEN_REFERENCE if w == REFERENCE else w for w in config.writers]
     # The bad files are written straight into the corpus (below), not read in this run.
     result = run_matrix(replace(config, writers=writers, bad_files=False), on_progress)
     if result.interrupted:
@@ -155,8 +156,9 @@ def _write_case(folder: Path, case: Case, cells: _Cells, run_dir: Path) -> dict[
     }
     if case.predicate is not None:
         document["filtered_rows"] = case.filtered.to_document()["rows"]
-    if case.options.encryption is not None:
-        document["keys"] = _keys(case.options.encryption, case)
+    encryption = case.parquet_options.encryption if case.format == "parquet" else None
+    if encryption is not None:
+        document["keys"] = _keys(encryption, case)
     folder.mkdir(parents=True, exist_ok=True)
     (folder / EXPECTED).write_text(json.dumps(document, indent=1, ensure_ascii=False) + "\n",
                                    encoding="utf-8")

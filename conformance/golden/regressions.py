@@ -11,7 +11,7 @@ is a folder ``regressions/<id>/`` of the corpus (`paths.REGRESSIONS_DIR`):
 * ``finding.json``: a JSON list of findings, one per (writer, reader, outcome) that
   failed on this example: writer and reader with their versions, outcome, detail,
   date, and how it was found;
-* ``<writer>.parquet``: the file each failing writer produced.
+* ``<writer>.parquet`` (``.orc`` for an ORC case): the file each failing writer produced.
 
 ``<id>`` is a digest of the case definition (everything but its id, title and the
 derived feature list), so the same example is saved once however often it is found;
@@ -36,6 +36,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from conformance.cases.model import Case
+from conformance.file_formats import SUFFIXES
 
 from .paths import REGRESSIONS_DIR
 
@@ -132,7 +133,7 @@ def save_regression(case: Case, finding: Finding, file: bytes | None, corpus_dir
     if not case_file.is_file():
         case_file.write_text(json.dumps(as_regression(case).to_json(), indent=1) + "\n",
                              encoding="utf-8")
-    written = folder / f"{finding.writer}.parquet"
+    written = folder / f"{finding.writer}{SUFFIXES[case.format]}"
     if file is not None and not written.is_file():
         written.write_bytes(file)
     docs = [f.to_json() for f in (*findings, finding)]

@@ -40,9 +40,10 @@ For both:
 How each reader reads (``mode`` of the request):
 
 * ``catalogue`` (the reference): ``read_parquet`` with the entry's exact
-  ``ReadOptions`` (checksum verification, explicit keys, or none), the reader its
-  adapter uses; an acceptable file also through the adapter, inside ``reading()``,
-  for its rows;
+  ``ReadOptions`` (checksum verification, explicit keys, or none), or ``read_orc``
+  for an ORC entry, the reader its adapter uses; the class raised is looked up in
+  the format's ``errors`` module; an acceptable file also through the adapter,
+  inside ``reading()``, for its rows;
 * ``engine`` (every other reader): the adapter's ``read(path)``; where the entry
   asks for checksum verification, ``read_verifying_checksums`` when the adapter
   has one, else the engine's defaults, and the detail says which. A peer cannot
@@ -82,7 +83,9 @@ from conformance.matrix.failures import (
 )
 from conformance.values import Table, diff_tables
 from reference_impl.leniency import reading
-from reference_impl.parquet import errors
+from reference_impl.orc import errors as orc_errors
+from reference_impl.orc.reader import read_orc
+from reference_impl.parquet import errors as parquet_errors
 from reference_impl.parquet.reader import read_parquet
 
 from .bad_corpus import bad_files, expected_reading, reference_reading, write_bad_files
@@ -96,7 +99,6 @@ WRITER = "bad-files"  # the "writer" of a reject cell: the catalogue
 REFERENCE = "reference"
 CASE_PREFIX = "bad/"
 BAD_FILES_DIR = Path("files") / "bad"  # relative to the run dir
-FORMAT = "parquet"
 CATALOGUE_MODE = "catalogue"
 ENGINE_MODE = "engine"
 PREVIEW_ROWS = 3
@@ -115,6 +117,8 @@ PASSING = (REJECTED, SINGLE_READING, REJECTED_CLEANLY)
 NO_KEYS_NOTE = ("the engine was not handed this file's keys (read(path) takes none); its "
                 "adapter offers the suite's key for files whose metadata names none, which is this "
                 "file's footer key: a rejection may still be for the key, not the fault")
+# Each format's closed vocabulary of the reference's errors (a BadFile's error_class).
+ERRORS = {"parquet": parquet_errors, "orc": orc_errors}
 NO_CHECKSUM_NOTE = ("read with the engine's defaults: its adapter has no page checksum "
                     "verification (the crc is optional, '3.7.4 - Checksumming')")
 
@@ -159,6 +163,8 @@ def plan_rejects(run_id: str, run_dir: Path, readers: Sequence[EngineInfo],
         file = (BAD_FILES_DIR / file_name(entry)).as_posix()
         sha256 = sha256_of(run_dir / file)
         for reader in readers:
+            if reader.format != entry.format:
+                continue
             if reader.name != REFERENCE and entry.valid_read_options is not None:
                 continue  # a fault in the reading: see the module docstring
             requests.append(_request(run_id, entry, reader, file, sha256, version))
@@ -170,7 +176,7 @@ def _request(run_id: str, entry: BadFile, reader: EngineInfo, file: str, sha256:
     mode = CATALOGUE_MODE if reader.name == REFERENCE else ENGINE_MODE
     return {"run_id": run_id, "phase": PHASE, "mode": mode, "case_id": case_id(entry),
             "bad_file": entry.id,
-            "subject": {"format": FORMAT, "features": features(entry), "spec": list(entry.spec)},
+            "subject": {"format": entry.format, "features": features(entry), "spec": list(entry.spec)},
             "engine": reader.spec, "cell_id": f"{PHASE}/{reader.name}/{entry.id}",
             "file": file, "file_sha256": sha256, "writer": WRITER, "writer_version": version,
             "reader": reader.name, "reader_version": reader.version}
@@ -208,19 +214,25 @@ def reject_cell(request: dict, workdir: Path) -> tuple[str, str, dict]:
     acceptable = entry.verdict == ACCEPTABLE
     if request["mode"] == CATALOGUE_MODE:
         return (*(_catalogue_single_reading if acceptable else _catalogue_read)(entry, path), {})
-    return (*_engine_read(get_engine(request["engine"]), entry, path), {})
+    return (*_engine_read(get_engine(request["engine"], entry.format), entry, path), {})
 
 
 def _catalogue_read(entry: BadFile, path: Path) -> tuple[str, str]:
     try:
-        contents = read_parquet(path, **entry.read_options.kwargs())
+        records = _reference_records(entry, path)
     except Exception as exc:  # noqa: BLE001 - rejecting is the expected answer
-        if type(exc) is getattr(errors, entry.error_class):
+        if type(exc) is getattr(ERRORS[entry.format], entry.error_class):
             return "pass", f"{REJECTED}: {describe_exception(exc)}"
         return "mismatch", (f"{REJECTED} with {type(exc).__name__}, but the catalogue documents "
                             f"{entry.error_class}: {describe_exception(exc)}")
-    records = contents.records
     return "mismatch", _accepted(entry, _returned(len(records), repr(records[:PREVIEW_ROWS])))
+
+
+def _reference_records(entry: BadFile, path: Path) -> Sequence[object]:
+    """The rows the reference reader reads from ``path``, with the entry's read options."""
+    if entry.format == "orc":
+        return read_orc(path).rows
+    return read_parquet(path, **entry.read_options.kwargs()).records
 
 
 def _catalogue_single_reading(entry: BadFile, path: Path) -> tuple[str, str]:

@@ -24,6 +24,7 @@ from typing import Any
 
 import jsonschema
 
+from conformance.engines import formats_of
 from conformance.matrix.cell_runner import DEFAULT_LIMITS, CellLimits, run_cells
 from conformance.matrix.cells import EngineInfo, engine_info, new_run_id
 from conformance.matrix.progress import ProgressCallback
@@ -103,7 +104,7 @@ def plan_golden(run_id: str, documents: Sequence[tuple[Path, dict]],
                 "file": str(expected.parent / entry["path"]), "file_sha256": entry["sha256"],
                 "expected": str(expected), "writer": writer, "writer_version": entry["writer_version"],
                 "reader": reader.name, "reader_version": reader.version,
-            } for reader in readers]
+            } for reader in readers if reader.format == doc["format"]]
     return requests
 
 
@@ -115,7 +116,7 @@ def verify(corpus: Path, readers: Sequence[str], workdir: Path,
     documents = check_corpus(corpus.resolve())
     run_id = new_run_id()
     run_dir = (workdir / run_id).resolve()
-    infos = [engine_info(spec) for spec in readers]
+    infos = [engine_info(spec, fmt) for spec in readers for fmt in formats_of(spec)]
     requests = plan_golden(run_id, documents, infos)
     in_driver = {i.spec for i in infos if not i.isolated}
     counts: Counter[str] = Counter()

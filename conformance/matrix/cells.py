@@ -29,7 +29,8 @@ from pathlib import Path
 import pyarrow as pa
 
 from conformance.cases import Case, case_by_id
-from conformance.engines import get_engine
+from conformance.engines import formats_of, get_engine
+from conformance.file_formats import SUFFIXES
 
 OUTCOMES = ("pass", "mismatch", "error", "crash", "timeout", "unsupported", "skipped",
             "harness-error")
@@ -57,6 +58,8 @@ RESULT_SCHEMA = pa.schema([
 
 VALIDATOR = "validator"
 FILTER_SUFFIX = ":filter"
+# Formats the reference validator checks (``validate`` cells).
+VALIDATED_FORMATS = ("parquet",)
 
 
 @dataclass(frozen=True)
@@ -65,16 +68,27 @@ class EngineInfo:
     name: str
     version: str
     isolated: bool
+    format: str = "parquet"  # the format of this adapter of the engine
+
+
+# Per format, the adapters of the engines a run takes that handle it.
+EnginesByFormat = dict[str, list[EngineInfo]]
 
 
 def new_run_id() -> str:
     return datetime.now(UTC).strftime("%Y%m%dT%H%M%SZ-") + secrets.token_hex(3)
 
 
-def engine_info(spec: str) -> EngineInfo:
-    engine = get_engine(spec)
+def engine_info(spec: str, fmt: str = "parquet") -> EngineInfo:
+    engine = get_engine(spec, fmt)
     return EngineInfo(spec=spec, name=engine.name, version=engine.version,
-                      isolated=engine.isolated)
+                      isolated=engine.isolated, format=fmt)
+
+
+def engines_by_format(specs: Sequence[str], formats: Sequence[str]) -> EnginesByFormat:
+    """The adapters of `specs` for each of `formats` (an engine without an adapter for a
+    format takes no part in its cells)."""
+    return {fmt: [engine_info(s, fmt) for s in specs if fmt in formats_of(s)] for fmt in formats}
 
 
 def sha256_of(path: Path) -> str:
@@ -86,9 +100,9 @@ def sha256_of(path: Path) -> str:
     return digest.hexdigest()
 
 
-def file_for(writer: str, case_id: str) -> str:
-    """Where, relative to the run's work dir, `writer` puts the file of `case_id`."""
-    return f"files/{writer}/{case_id}.parquet"
+def file_for(writer: str, case: Case) -> str:
+    """Where, relative to the run's work dir, `writer` puts the file of `case`."""
+    return f"files/{writer}/{case.id}{SUFFIXES[case.format]}"
 
 
 def subject(case: Case) -> dict:
@@ -100,7 +114,7 @@ def subject(case: Case) -> dict:
 def write_request(run_id: str, case: Case, writer: EngineInfo) -> dict:
     return {"run_id": run_id, "phase": "write", "case_id": case.id, "subject": subject(case),
             "engine": writer.spec,
-            "cell_id": f"write/{writer.name}/{case.id}", "file": file_for(writer.name, case.id),
+            "cell_id": f"write/{writer.name}/{case.id}", "file": file_for(writer.name, case),
             "writer": writer.name, "writer_version": writer.version}
 
 
@@ -157,26 +171,32 @@ def unfinished_record(request: dict, outcome: str, detail: str, duration_s: floa
     return result_record(request, outcome, detail, duration_s, **no_file)
 
 
-def plan_writes(run_id: str, cases: Sequence[Case], writers: Sequence[EngineInfo]) -> list[dict]:
-    return [write_request(run_id, case, w) for case in cases for w in writers]
+def plan_writes(run_id: str, cases: Sequence[Case], writers: EnginesByFormat) -> list[dict]:
+    """Every writer of each case's format writes the case."""
+    return [write_request(run_id, case, w) for case in cases for w in writers.get(case.format, ())]
 
 
 def plan_reads(run_id: str, cases: Sequence[Case], write_results: Sequence[dict],
-               readers: Sequence[EngineInfo]) -> list[dict]:
-    """Every reader's full read of every file, its filtered read of every file of a case
-    with a predicate, and the validator's check of every file."""
+               readers: EnginesByFormat) -> list[dict]:
+    """Every reader's full read of every file (the readers of the case's format), its
+    filtered read of every file of a case with a predicate, and the validator's check
+    of every file of a format it validates."""
     by_id = {c.id: c for c in cases}
     validator = validator_info()
     requests = []
     for w in write_results:
         case = by_id[w["case_id"]]
-        requests += [read_request(run_id, case, w, r) for r in readers]
+        format_readers = readers.get(case.format, [])
+        requests += [read_request(run_id, case, w, r) for r in format_readers]
         if case.predicate is not None:
-            requests += [read_request(run_id, case, w, r, "filter") for r in readers]
-        requests.append(read_request(run_id, case, w, validator, "validate"))
+            requests += [read_request(run_id, case, w, r, "filter") for r in format_readers]
+        if case.format in VALIDATED_FORMATS:
+            requests.append(read_request(run_id, case, w, validator, "validate"))
     return requests
 
 
 def reads_per_write(case: Case, readers: int) -> int:
-    """How many read cells `plan_reads` makes of one written file of `case`."""
-    return readers * (2 if case.predicate is not None else 1) + 1
+    """How many read cells `plan_reads` makes of one written file of `case`, with
+    `readers` readers of its format."""
+    validation = 1 if case.format in VALIDATED_FORMATS else 0
+    return readers * (2 if case.predicate is not None else 1) + validation

@@ -35,7 +35,7 @@ def run_cell(request: dict, workdir: Path) -> dict:
 
 def _write(request: dict, workdir: Path) -> tuple[str, str, dict]:
     case = request_case(request)
-    engine = get_engine(request["engine"])
+    engine = get_engine(request["engine"], case.format)
     gap = engine.capabilities.write_gap(case.write_features)
     if gap:
         return "unsupported", gap, {"file": None}
@@ -61,7 +61,8 @@ def _read(request: dict, workdir: Path) -> tuple[str, str, dict]:
     if mode == "validate":
         return _validate(path)
     predicate = case.predicate if mode == "filter" else None
-    return read_and_compare(get_engine(request["engine"]), case.features, path, case.expected, predicate)
+    return read_and_compare(get_engine(request["engine"], case.format), case.features, path,
+                            case.expected, predicate)
 
 
 def read_and_compare(engine, features, path: Path, expected: Table,
@@ -95,7 +96,7 @@ def _golden(request: dict, workdir: Path) -> tuple[str, str, dict]:
         return "error", (f"golden file {path} is not the corpus's: sha256 {actual}, "
                          f"expected.json says {request['file_sha256']}"), {}
     document = json.loads(Path(request["expected"]).read_text(encoding="utf-8"))
-    engine = get_engine(request["engine"])
+    engine = get_engine(request["engine"], document["format"])
     return read_and_compare(engine, document["features"], path, Table.from_document(document))
 
 

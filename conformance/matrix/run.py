@@ -28,13 +28,22 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from conformance.cases import Case, all_cases, select
+from conformance.cases.model import FORMATS
 from conformance.engines import DEFAULT_ENGINES
 from conformance.golden import rejection
 from conformance.golden.bad_files import BadFile
 from conformance.golden.verify import check_corpus, plan_golden
 
 from .cell_runner import run_in_driver
-from .cells import EngineInfo, engine_info, new_run_id, plan_reads, plan_writes, reads_per_write
+from .cells import (
+    EngineInfo,
+    EnginesByFormat,
+    engines_by_format,
+    new_run_id,
+    plan_reads,
+    plan_writes,
+    reads_per_write,
+)
 from .isolation import DEFAULT_MEMORY_LIMIT_MB, DEFAULT_TIMEOUT_S, run_isolated
 from .progress import ProgressCallback
 from .results import LoggedOutcomes, consolidate, logged, read_cell_logs
@@ -52,6 +61,7 @@ class RunConfig:
     readers: Sequence[str] = DEFAULT_ENGINES
     case_globs: Sequence[str] = ()
     features: Sequence[str] = ()
+    formats: Sequence[str] = FORMATS
     timeout_s: float = DEFAULT_TIMEOUT_S
     memory_limit_mb: int | None = DEFAULT_MEMORY_LIMIT_MB
     bad_files: bool = True  # the reject cells (see the module docstring)
@@ -70,7 +80,8 @@ class RunResult:
 
 def selected_cases(config: RunConfig) -> list[Case]:
     """The catalogue cases the filters select (raises when they select no case and no bad file)."""
-    cases = select(all_cases(), config.case_globs, config.features)
+    cases = [case for case in select(all_cases(), config.case_globs, config.features)
+             if case.format in config.formats]
     if not cases and not selected_bad_files(config):
         raise ValueError(f"no case matches --cases {list(config.case_globs)} "
                          f"--features {list(config.features)}")
@@ -88,22 +99,23 @@ def run_matrix(config: RunConfig, on_progress: ProgressCallback | None = None) -
     """Run the whole matrix; `on_progress(done, total, outcomes)` (`progress`) is called
     as cells finish."""
     cases = selected_cases(config)
-    writers = [engine_info(s) for s in config.writers]
-    readers = [engine_info(s) for s in config.readers]
+    writers = engines_by_format(config.writers, config.formats)
+    readers = engines_by_format(config.readers, config.formats)
     run_dir = (config.workdir / config.run_id).resolve()
     run_dir.mkdir(parents=True, exist_ok=True)
     rejects = _plan_rejects(config, run_dir, readers)
     golden = _plan_golden(config, cases, readers)
-    total = len(writers) * sum(1 + reads_per_write(case, len(readers)) for case in cases)
+    total = sum(len(writers[case.format]) * (1 + reads_per_write(case, len(readers[case.format])))
+                for case in cases)
     total += len(rejects) + len(golden)
     progress = _ProgressWatcher(run_dir, total, on_progress)
     runner = _PhaseRunner(config, run_dir)
     interrupted = False
     try:
         progress.start()
-        written = runner.run("write", plan_writes(config.run_id, cases, writers), writers)
+        written = runner.run("write", plan_writes(config.run_id, cases, writers), _all(writers))
         reads = plan_reads(config.run_id, cases, written, readers)
-        runner.run("read", reads + rejects + golden, readers)
+        runner.run("read", reads + rejects + golden, _all(readers))
     except KeyboardInterrupt:
         interrupted = True
         runner.cancel()
@@ -113,19 +125,23 @@ def run_matrix(config: RunConfig, on_progress: ProgressCallback | None = None) -
     return RunResult(config.run_id, run_dir, results_dir, read_cell_logs(run_dir), interrupted)
 
 
-def _plan_rejects(config: RunConfig, run_dir: Path, readers: Sequence[EngineInfo]) -> list[dict]:
+def _all(engines: EnginesByFormat) -> list[EngineInfo]:
+    return [info for infos in engines.values() for info in infos]
+
+
+def _plan_rejects(config: RunConfig, run_dir: Path, readers: EnginesByFormat) -> list[dict]:
     entries = selected_bad_files(config)
-    return rejection.plan_rejects(config.run_id, run_dir, readers, entries) if entries else []
+    return rejection.plan_rejects(config.run_id, run_dir, _all(readers), entries) if entries else []
 
 
-def _plan_golden(config: RunConfig, cases: Sequence[Case], readers: Sequence[EngineInfo]) -> list[dict]:
+def _plan_golden(config: RunConfig, cases: Sequence[Case], readers: EnginesByFormat) -> list[dict]:
     """Golden cells (`conformance.golden.verify`) of the selected cases' corpus files."""
     if config.golden is None:
         return []
     selected = {case.id for case in cases}
     documents = [(path, doc) for path, doc in check_corpus(config.golden.resolve())
                  if doc["id"] in selected]
-    return plan_golden(config.run_id, documents, readers)
+    return plan_golden(config.run_id, documents, _all(readers))
 
 
 class _PhaseRunner:
@@ -135,6 +151,7 @@ class _PhaseRunner:
         self.spark = get_session(config.master)
 
     def run(self, phase: str, requests: list[dict], engines: Sequence[EngineInfo]) -> list[dict]:
+        # An engine runs in the driver when any of its adapters must (Spark's share the session).
         in_driver = {e.spec for e in engines if not e.isolated}
         distributed = [r for r in requests if r["engine"] not in in_driver]
         local = [r for r in requests if r["engine"] in in_driver]

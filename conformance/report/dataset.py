@@ -166,15 +166,23 @@ class ReportSummary:
     @property
     def writers(self) -> tuple[str, ...]:
         """The writers of the writer x reader grid (not the bad-file corpus)."""
-        return _engines(c.writer for c in self.matrix_cells())
+        return self.writers_of()
 
     @property
     def readers(self) -> tuple[str, ...]:
         """The readers of the writer x reader grid."""
-        return _engines(c.reader for c in self.matrix_cells() if c.reader is not None)
+        return self.readers_of()
 
-    def matrix_cells(self) -> tuple[Cell, ...]:
-        return tuple(c for c in self.cells if c.phase in MATRIX_PHASES)
+    def writers_of(self, fmt: str | None = None) -> tuple[str, ...]:
+        """The writers of the grid of format `fmt` (None: of every format)."""
+        return _engines(c.writer for c in self.matrix_cells(fmt))
+
+    def readers_of(self, fmt: str | None = None) -> tuple[str, ...]:
+        return _engines(c.reader for c in self.matrix_cells(fmt) if c.reader is not None)
+
+    def matrix_cells(self, fmt: str | None = None) -> tuple[Cell, ...]:
+        return tuple(c for c in self.cells if c.phase in MATRIX_PHASES
+                     and (fmt is None or c.format == fmt))
 
     def reject_cells(self) -> tuple[Cell, ...]:
         return tuple(c for c in self.cells if c.phase == REJECT)

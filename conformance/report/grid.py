@@ -60,6 +60,7 @@ class Tally:
 
 
 EMPTY = Tally({})
+FORMAT_NAMES = {"parquet": "Parquet", "orc": "ORC"}
 
 
 @dataclass(frozen=True)
@@ -116,17 +117,27 @@ def _phase_tallies(table: pa.Table, keys: list[str]) -> tuple[dict, dict]:
     return reads, writes
 
 
-def run_grid(summary: ReportSummary) -> Grid:
-    """The writer x reader grid of the whole run."""
-    table = summary.table.select(["cell_id", "phase", "writer", "reader", "outcome"])
+def _of_format(table: pa.Table, fmt: str | None) -> pa.Table:
+    return table if fmt is None else table.filter(pc.equal(table["format"], fmt))
+
+
+def run_grid(summary: ReportSummary, fmt: str | None = None) -> Grid:
+    """The writer x reader grid of the whole run, or of its cells of format `fmt`."""
+    table = _of_format(summary.table, fmt).select(["cell_id", "phase", "writer", "reader", "outcome"])
     reads, writes = _phase_tallies(table, [])
     return Grid(
         tag=None,
-        writers=summary.writers,
-        readers=summary.readers,
+        writers=summary.writers_of(fmt),
+        readers=summary.readers_of(fmt),
         reads=reads,
         writes={w: t for (w,), t in writes.items()},
     )
+
+
+def format_grids(summary: ReportSummary) -> dict[str, Grid]:
+    """One writer x reader grid per format of the run: a Parquet reader and an ORC reader
+    of one engine are different code, and their files are not interchangeable."""
+    return {fmt: run_grid(summary, fmt) for fmt in summary.formats}
 
 
 def explode_features(table: pa.Table) -> pa.Table:
@@ -140,9 +151,10 @@ def explode_features(table: pa.Table) -> pa.Table:
     return exploded.filter(pc.is_valid(exploded["tag"]))
 
 
-def feature_grids(summary: ReportSummary) -> dict[str, Grid]:
-    """One grid per feature tag, sorted by tag."""
-    read_tallies, write_tallies = _phase_tallies(explode_features(summary.table), ["tag"])
+def feature_grids(summary: ReportSummary, fmt: str | None = None) -> dict[str, Grid]:
+    """One grid per feature tag (of the cells of format `fmt`, when given), sorted by tag."""
+    table = _of_format(summary.table, fmt)
+    read_tallies, write_tallies = _phase_tallies(explode_features(table), ["tag"])
     reads: dict[str, dict[tuple[str, str], Tally]] = {}
     writes: dict[str, dict[str, Tally]] = {}
     for (tag, w, r), t in read_tallies.items():
@@ -152,8 +164,8 @@ def feature_grids(summary: ReportSummary) -> dict[str, Grid]:
     return {
         tag: Grid(
             tag=tag,
-            writers=summary.writers,
-            readers=summary.readers,
+            writers=summary.writers_of(fmt),
+            readers=summary.readers_of(fmt),
             reads=reads.get(tag, {}),
             writes=writes.get(tag, {}),
         )

@@ -43,7 +43,7 @@ from pathlib import Path
 
 from .dataset import REJECT, Cell, ReportSummary, engine_order
 from .findings import VALIDATOR, findings_by_writer
-from .grid import Grid, Tally, feature_grids, group_by_prefix, run_grid
+from .grid import FORMAT_NAMES, Grid, Tally, feature_grids, format_grids, group_by_prefix, run_grid
 from .outcomes import DESCRIPTIONS, OUTCOMES, PASS, severity
 from .rejections import VERDICTS, ReaderRejections, cell_verdict, fault, file_verdict, rejections_by_reader
 from .text import truncate, visible_controls
@@ -305,16 +305,36 @@ def _writers(summary: ReportSummary, grid: Grid) -> str:
     )
 
 
+def _format_grids(summary: ReportSummary) -> str:
+    """One grid per format when the run has several (a format's own engines in each)."""
+    grids = format_grids(summary)
+    if len(grids) <= 1:
+        return _grid_table(run_grid(summary))
+    return "\n".join(f'<h3 id="grid-{_slug(fmt)}">{esc(FORMAT_NAMES.get(fmt, fmt))}</h3>'
+                     f"{_grid_table(grid)}" for fmt, grid in grids.items())
+
+
 def _features(summary: ReportSummary) -> str:
-    grids = feature_grids(summary)
-    if not grids:
-        return '<p class="muted">No feature tags in this run.</p>'
     parts = [
         '<p><button type="button" class="toggle-features" data-open="1">expand all</button> '
         '<button type="button" class="toggle-features" data-open="0">collapse all</button></p>'
     ]
+    formats = summary.formats or ("",)
+    for fmt in formats:
+        if len(formats) > 1:
+            parts.append(f'<h3 id="tags-{_slug(fmt)}">{esc(FORMAT_NAMES.get(fmt, fmt))}</h3>')
+        parts += _feature_sections(summary, fmt or None, nested=len(formats) > 1)
+    return "\n".join(parts) if len(parts) > 1 else '<p class="muted">No feature tags in this run.</p>'
+
+
+def _feature_sections(summary: ReportSummary, fmt: str | None, nested: bool) -> list[str]:
+    """The feature grids of `fmt` by tag prefix; `nested` under a heading of the format."""
+    grids = feature_grids(summary, fmt if nested else None)
+    parts = []
     for prefix, tags in group_by_prefix(grids):
-        parts.append(f'<h3 id="tags-{_slug(prefix)}">{esc(prefix)}</h3>')
+        anchor = f"tags-{_slug(fmt or '')}-{_slug(prefix)}" if nested else f"tags-{_slug(prefix)}"
+        level = "h4" if nested else "h3"
+        parts.append(f'<{level} id="{anchor}">{esc(prefix)}</{level}>')
         for tag in tags:
             grid = grids[tag]
             overall = grid.overall()
@@ -323,7 +343,7 @@ def _features(summary: ReportSummary) -> str:
                 f"{_badge(overall.worst or PASS, f'{overall.ratio} {overall.worst}')}"
                 f"</summary>{_grid_table(grid)}</details>"
             )
-    return "\n".join(parts)
+    return parts
 
 
 def _failure_row(cell: Cell) -> str:
@@ -462,7 +482,7 @@ def to_html(summary: ReportSummary) -> str:
             '<h2 id="grid">Writer &times; reader</h2>',
             '<p class="muted">Rows: the engine that wrote the file. Columns: its write '
             "phase, then the engine that read it.</p>",
-            _grid_table(grid),
+            _format_grids(summary),
             '<h2 id="writers">Writers (write phase)</h2>',
             _writers(summary, grid),
             '<h2 id="metadata">Metadata validation (per writer)</h2>',

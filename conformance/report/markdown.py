@@ -18,7 +18,7 @@ from pathlib import Path
 
 from .dataset import REJECT, Cell, ReportSummary, engine_order
 from .findings import findings_by_writer
-from .grid import Grid, Tally, run_grid
+from .grid import FORMAT_NAMES, Grid, Tally, format_grids, run_grid
 from .outcomes import DESCRIPTIONS, OUTCOMES, PASS, severity
 from .rejections import VERDICTS, cell_verdict, fault, file_verdict, rejections_by_reader
 from .text import first_lines, visible_controls
@@ -99,7 +99,15 @@ def _outcomes(summary: ReportSummary) -> list[str]:
     return ["## Outcomes", "", *_table(["Outcome", "Cells", "Meaning"], rows), ""]
 
 
-def _grid(grid: Grid) -> list[str]:
+def _grids(summary: ReportSummary) -> list[str]:
+    """The run's writer x reader grid, one per format when the run has several."""
+    grids = format_grids(summary)
+    if len(grids) <= 1:
+        return _grid(run_grid(summary))
+    return [line for fmt, grid in grids.items() for line in _grid(grid, f" ({FORMAT_NAMES.get(fmt, fmt)})")]
+
+
+def _grid(grid: Grid, title: str = "") -> list[str]:
     header = ["writer \\\\ reader", "write phase", *(md_text(r) for r in grid.readers), "all reads"]
     rows = []
     for w in grid.writers:
@@ -116,7 +124,7 @@ def _grid(grid: Grid) -> list[str]:
         ]
     )
     return [
-        "## Writer x reader",
+        f"## Writer x reader{title}",
         "",
         "Each square: passing cells / all cells, then the worst outcome if not all pass. "
         "The write phase column counts the writer producing the files.",
@@ -236,7 +244,7 @@ def to_markdown(summary: ReportSummary) -> str:
         _summary(summary),
         _engines(summary),
         _outcomes(summary),
-        _grid(grid),
+        _grids(summary),
         _writers(summary, grid),
         _metadata_findings(summary),
         _bad_files(summary),

@@ -221,7 +221,20 @@ def entry_citation(text: str, line: int, index: Index) -> Citation | None:
     if not colon or spec not in index or spec.startswith(DOCS) or not rest.strip() or "\n" in rest \
             or "{" in rest:
         return None  # not an entry, or a template filled in at run time
-    return Citation(line, spec, tuple(_top_level_parts(rest)), nested=True)
+    return Citation(line, spec, _rejoined(_top_level_parts(rest), index[spec]), nested=True)
+
+
+def _rejoined(parts: list[str], headings: list[Heading]) -> tuple[str, ...]:
+    """``parts`` with neighbours joined again where a heading has commas of its own
+    (ORCv1.md's 'Integer Run Length Encoding, version 2'), the longest join first."""
+    titles = {name for heading in headings for name in _names(heading)}
+    sections, start = [], 0
+    while start < len(parts):
+        end = next(end for end in range(len(parts), start, -1)
+                   if end == start + 1 or _normal(", ".join(parts[start:end])) in titles)
+        sections.append(", ".join(parts[start:end]))
+        start = end
+    return tuple(sections)
 
 
 def _string(match: re.Match[str], line: int) -> Prose | None:

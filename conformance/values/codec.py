@@ -88,6 +88,22 @@ def _int_bits(t: DataType) -> tuple[int, bool]:
     raise AssertionError(t.kind)
 
 
+# An ORC timestamp (no Parquet physical type) is a signed 64-bit count of seconds and
+# its nanoseconds (ORCv1.md, 'Timestamp Columns'): its nanosecond count reaches far past
+# the 64 bits of a Parquet TIMESTAMP(ns), to dates before 1582 and after 2262.
+NANOS_PER_SECOND = 10**9
+_SECONDS_LO, _SECONDS_HI = int_range(64, True)
+SECONDS_AND_NANOS_RANGE = (_SECONDS_LO * NANOS_PER_SECOND,
+                           _SECONDS_HI * NANOS_PER_SECOND + NANOS_PER_SECOND - 1)
+
+
+def _timestamp_range(t: DataType) -> tuple[int, int] | None:
+    """The range of a timestamp held as seconds and nanoseconds, or None for the others."""
+    if t.kind == "timestamp" and t.physical is None and t.unit == "ns":
+        return SECONDS_AND_NANOS_RANGE
+    return None
+
+
 # ---- Python value -> JSON ---------------------------------------------------
 
 def to_json(t: DataType, v: Any) -> Any:
@@ -105,10 +121,13 @@ def to_json(t: DataType, v: Any) -> Any:
             return format_decimal(v, t.decimal_scale)
         case "binary" | "bson" | "fixed" | "geometry" | "geography":
             return v.hex()
-        case "string" | "enum" | "json" | "uuid":
+        case "string" | "enum" | "json" | "uuid" | "char" | "varchar":
             return v
         case "interval":
             return list(v)
+        case "union":
+            tag, value = v
+            return {"tag": tag, "value": to_json(t.fields[tag].type, value)}
         case "variant":
             return {"metadata": v[0].hex(), "value": v[1].hex()}
         case "list":
@@ -142,8 +161,10 @@ def from_json(t: DataType, j: Any) -> Any:
     if j is None:
         return None
     match t.kind:
-        case "boolean" | "string" | "enum" | "json" | "uuid":
+        case "boolean" | "string" | "enum" | "json" | "uuid" | "char" | "varchar":
             return j
+        case "union":
+            return j["tag"], from_json(t.fields[j["tag"]].type, j["value"])
         case "int" | "date" | "time" | "timestamp" | "int96":
             return int(j)
         case "float":
@@ -201,7 +222,7 @@ def _scalar_problem(t: DataType, v: Any) -> str | None:
         case "int" | "date" | "time" | "timestamp" | "int96":
             if not isinstance(v, int) or isinstance(v, bool):
                 return "expected int"
-            lo, hi = int_range(*_int_bits(t))
+            lo, hi = _timestamp_range(t) or int_range(*_int_bits(t))
             return None if lo <= v <= hi else f"outside [{lo}, {hi}]"
         case "decimal":
             if not isinstance(v, int) or isinstance(v, bool):
@@ -223,6 +244,12 @@ def _scalar_problem(t: DataType, v: Any) -> str | None:
             return None if len(v) == t.length else f"expected {t.length} bytes"
         case "string" | "enum" | "json":
             return None if isinstance(v, str) else "expected str"
+        case "char" | "varchar":
+            if not isinstance(v, str):
+                return "expected str"
+            if t.kind == "char" and len(v) != t.length:
+                return f"expected exactly {t.length} characters (CHAR values are padded)"
+            return None if len(v) <= t.byte_length else f"more than {t.length} characters"
         case "uuid":
             return None if isinstance(v, str) and _UUID_RE.match(v) else "expected lowercase UUID"
         case "interval":
@@ -249,6 +276,11 @@ def _nested_problem(t: DataType, v: Any, path: str) -> str | None:
                     return f"entry {i} is not a (key, value) tuple"
                 validate(t.map_key.type, kv[0], False, f"{path}[{i}].key")
                 validate(t.map_value.type, kv[1], t.map_value.nullable, f"{path}[{i}].value")
+        case "union":
+            if not (isinstance(v, tuple) and len(v) == 2 and isinstance(v[0], int)
+                    and 0 <= v[0] < len(t.fields)):
+                return f"expected (tag, value) with a tag below {len(t.fields)}"
+            validate(t.fields[v[0]].type, v[1], True, f"{path}<{v[0]}>")
         case "struct":
             if not isinstance(v, dict) or set(v) != {f.name for f in t.fields}:
                 return f"expected dict with keys {[f.name for f in t.fields]}"

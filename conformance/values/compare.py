@@ -31,10 +31,10 @@ _CATEGORY = {
     "boolean": "boolean", "int": "exact number", "float": "float", "decimal": "exact number",
     "date": "date", "time": "time", "timestamp": "timestamp", "int96": "timestamp",
     "binary": "bytes", "bson": "bytes", "fixed": "bytes",
-    "string": "text", "enum": "text", "json": "text",
+    "string": "text", "enum": "text", "json": "text", "char": "text", "varchar": "text",
     "uuid": "uuid", "interval": "interval", "unknown": "null", "variant": "variant",
     "geometry": "geometry", "geography": "geography",
-    "list": "list", "map": "map", "struct": "struct",
+    "list": "list", "map": "map", "struct": "struct", "union": "union",
 }
 
 
@@ -61,7 +61,7 @@ def differing_types(expected: DataType, actual: DataType) -> tuple[DataType, Dat
         return expected, actual
     if expected.kind == "timestamp" and actual.kind == "timestamp" and expected.utc != actual.utc:
         return expected, actual
-    if expected.kind == "struct":
+    if expected.kind in ("struct", "union"):
         if [f.name for f in expected.fields] != [f.name for f in actual.fields]:
             return expected, actual
         children = [(e.type, a.type) for e, a in zip(expected.fields, actual.fields, strict=True)]
@@ -92,6 +92,8 @@ def semantic_key(t: DataType, v: Any) -> Any:
             return tuple((semantic_key(t.map_key.type, k), semantic_key(t.map_value.type, x)) for k, x in v)
         case "struct":
             return tuple(semantic_key(f.type, v[f.name]) for f in t.fields)
+        case "union":
+            return v[0], semantic_key(t.fields[v[0]].type, v[1])
         case "variant":
             return variant_key(v)
     return v

@@ -31,8 +31,11 @@ SCALAR_KINDS = (
     "boolean", "int", "int96", "float", "binary", "string", "enum", "json", "bson", "fixed",
     "uuid", "decimal", "date", "time", "timestamp", "interval", "unknown",
     "variant", "geometry", "geography",
+    # ORC's (orc_proto.proto Type.Kind CHAR, VARCHAR): text of a declared length
+    "char", "varchar",
 )
-NESTED_KINDS = ("list", "map", "struct")
+# UNION is ORC's (ORCv1.md, 'Union Columns'): a value of one of its alternatives.
+NESTED_KINDS = ("list", "map", "struct", "union")
 
 UUID_LENGTH = 16  # LogicalTypes.md, "UUID": FIXED_LEN_BYTE_ARRAY(16)
 INTERVAL_LENGTH = 12  # LogicalTypes.md, "INTERVAL": three little-endian uint32
@@ -46,7 +49,7 @@ class DataType:
     physical: str | None = None
     bits: int | None = None  # int: 8/16/32/64; float: 16/32/64
     signed: bool | None = None  # int
-    length: int | None = None  # fixed: byte length
+    length: int | None = None  # fixed: byte length; char, varchar: length in characters
     precision: int | None = None  # decimal
     scale: int | None = None  # decimal
     unit: str | None = None  # time, timestamp: ms/us/ns
@@ -56,7 +59,7 @@ class DataType:
     element: Field | None = None  # list
     key: Field | None = None  # map
     value: Field | None = None  # map
-    fields: tuple[Field, ...] = ()  # struct
+    fields: tuple[Field, ...] = ()  # struct; union: the alternatives, by tag
 
     def __post_init__(self) -> None:
         if self.kind not in SCALAR_KINDS + NESTED_KINDS:
@@ -145,7 +148,7 @@ class DataType:
         if self.key is not None:
             out["key"] = self.key.to_json()
             out["value"] = self.map_value.to_json()
-        if self.kind == "struct":
+        if self.kind in ("struct", "union"):
             out["fields"] = [f.to_json() for f in self.fields]
         return out
 
@@ -169,7 +172,8 @@ class DataType:
             case "float":
                 return {16: "FLOAT16", 32: "FLOAT", 64: "DOUBLE"}[self.bit_width]
             case "decimal":
-                return f"DECIMAL({self.precision},{self.scale}) on {self.physical}"
+                on = f" on {self.physical}" if self.physical else ""
+                return f"DECIMAL({self.precision},{self.scale}){on}"
             case "time" | "timestamp":
                 return f"{self.kind.upper()}({self.unit}, utc={self.utc})"
             case "fixed":
@@ -180,6 +184,10 @@ class DataType:
                 return f"MAP<{self.map_key.type.describe()}, {self.map_value.type.describe()}>"
             case "struct":
                 return "STRUCT<" + ", ".join(f"{f.name}: {f.type.describe()}" for f in self.fields) + ">"
+            case "union":
+                return "UNION<" + ", ".join(f.type.describe() for f in self.fields) + ">"
+            case "char" | "varchar":
+                return f"{self.kind.upper()}({self.length})"
             case _:
                 return self.kind.upper()
 
@@ -333,6 +341,22 @@ def map_of(key: DataType, value: DataType, value_nullable: bool = True) -> DataT
 
 def struct_of(*fields: Field) -> DataType:
     return DataType("struct", fields=tuple(fields))
+
+
+def char(length: int) -> DataType:
+    """ORC CHAR(length): text padded with spaces to `length` characters (ORCv1.md,
+    'String, Char, and VarChar Columns')."""
+    return DataType("char", length=length)
+
+
+def varchar(length: int) -> DataType:
+    """ORC VARCHAR(length): text of at most `length` characters."""
+    return DataType("varchar", length=length)
+
+
+def union_of(*alternatives: DataType) -> DataType:
+    """ORC UNION: each value is one alternative's, named by its tag (0, 1, ...)."""
+    return DataType("union", fields=tuple(Field(str(tag), t) for tag, t in enumerate(alternatives)))
 
 
 def decimal_min_bytes(precision: int) -> int:

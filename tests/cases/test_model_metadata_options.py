@@ -32,7 +32,7 @@ def test_defaults_leave_the_older_catalogue_areas_unchanged():
     new_tags = {"statistics", "statistics:none", "statistics:truncate", "page_index", "bloom",
                 "crc", "predicate"}
     for case in all_cases():
-        if case.id.startswith(METADATA_AREAS):
+        if case.id.startswith(METADATA_AREAS) or case.format != "parquet":
             continue
         assert not new_tags & set(case.features), case.id
         assert case.predicate is None

@@ -22,7 +22,7 @@ from pathlib import Path
 import pytest
 
 from conformance.golden.bad_corpus import bad_files, expected_reading, reference_reading, write_bad_files
-from conformance.golden.bad_files import ACCEPTABLE, BAD, INDEX, SUFFIX, BadFile, file_name
+from conformance.golden.bad_files import ACCEPTABLE, BAD, INDEX, SUFFIXES, BadFile, file_name
 from conformance.golden.type_rule_files import LEAF_ROWS, forbidden_types
 from conformance.golden.verify import CorpusError, check_document
 from conformance.values import diff_tables
@@ -34,7 +34,8 @@ READ_BUDGET_SECONDS = 10
 GENERATION_BUDGET_SECONDS = 120
 REPOSITORY = Path(__file__).resolve().parents[2]
 BAD_INDEX_SCHEMA = "bad-index.schema.json"
-ENTRIES = bad_files()
+ALL_ENTRIES = bad_files()
+ENTRIES = [entry for entry in ALL_ENTRIES if entry.format == "parquet"]  # ORC: test_orc_bad_files.py
 ACCEPTABLE_ENTRIES = [entry for entry in ENTRIES if entry.verdict == ACCEPTABLE]
 TYPE_RULE_PREFIX = "type-rule/"
 
@@ -102,9 +103,9 @@ def test_each_fault_is_really_there(entry: BadFile) -> None:
 
 
 def test_the_catalogue_is_well_formed() -> None:
-    ids = [entry.id for entry in ENTRIES]
+    ids = [entry.id for entry in ALL_ENTRIES]
     assert len(set(ids)) == len(ids)
-    assert len({file_name(entry) for entry in ENTRIES}) == len(ids)
+    assert len({file_name(entry) for entry in ALL_ENTRIES}) == len(ids)
     for entry in ENTRIES:
         assert entry.error_class in errors.__all__ and entry.error_class != "ParquetError"
         assert entry.verdict in (BAD, ACCEPTABLE)
@@ -139,17 +140,18 @@ def test_every_written_file_has_a_catalogue_entry_and_back(tmp_path: Path) -> No
     written = write_bad_files(tmp_path)
     on_disk = {p.relative_to(tmp_path).as_posix() for p in tmp_path.rglob("*") if p.is_file()}
     on_disk.remove(INDEX)
-    assert all(name.endswith(SUFFIX) for name in on_disk)
+    assert all(name.endswith(tuple(SUFFIXES.values())) for name in on_disk)
     assert on_disk == {p.relative_to(tmp_path).as_posix() for p in written}
-    assert on_disk == {file_name(entry) for entry in ENTRIES}
+    assert on_disk == {file_name(entry) for entry in ALL_ENTRIES}
     index = json.loads((tmp_path / INDEX).read_text())
     check_document(BAD_INDEX_SCHEMA, index, tmp_path / INDEX)
-    assert [item["id"] for item in index] == [entry.id for entry in ENTRIES]
-    for item, entry in zip(index, ENTRIES, strict=True):
+    assert [item["id"] for item in index] == [entry.id for entry in ALL_ENTRIES]
+    for item, entry in zip(index, ALL_ENTRIES, strict=True):
         raw = (tmp_path / file_name(entry)).read_bytes()
         assert item["sha256"] == hashlib.sha256(raw).hexdigest()
-        assert (item["error_class"], item["verdict"]) == (entry.error_class, entry.verdict)
-        keys = {"id", "verdict", "fault", "error_class", "spec", "read_options", "sha256"}
+        assert (item["error_class"], item["verdict"], item["format"]) == (
+            entry.error_class, entry.verdict, entry.format)
+        keys = {"id", "format", "verdict", "fault", "error_class", "spec", "read_options", "sha256"}
         if entry.verdict == ACCEPTABLE:
             assert item["expected"] == expected_reading(entry).to_document()
             keys.add("expected")

@@ -14,6 +14,7 @@ from pathlib import Path
 import pytest
 
 from conformance.cases import all_cases, case_by_id
+from conformance.engines import GOLDEN_REFERENCE, get_engine
 from conformance.engines.parquet.reference import GoldenReferenceEngine
 from conformance.golden.bad_corpus import write_bad_files
 from conformance.golden.bad_files import INDEX
@@ -76,9 +77,9 @@ def test_the_reference_reads_every_golden_file(tmp_path):
 
 
 def test_the_reference_files_regenerate_byte_for_byte(tmp_path, documents):
-    engine = GoldenReferenceEngine()
     for case_id in documents:
         case = case_by_id(case_id)
+        engine = get_engine(GOLDEN_REFERENCE, case.format)
         relative = golden_file(case, REFERENCE)
         target = tmp_path / case_id / relative
         target.parent.mkdir(parents=True, exist_ok=True)

@@ -30,10 +30,11 @@ def test_every_mode_is_in_the_catalogue():
 @pytest.mark.parametrize("case_id", ENCRYPTED)
 def test_the_reference_reads_and_validates_its_encrypted_files(tmp_path, case_id):
     case = case_by_id(case_id)
-    (write,) = plan_writes("run", [case], [REFERENCE])
+    (write,) = plan_writes("run", [case], {"parquet": [REFERENCE]})
     written = run_cell(write, tmp_path)
     assert written["outcome"] == "pass", written["detail"]
-    cells = {r["reader"]: run_cell(r, tmp_path) for r in plan_reads("run", [case], [written], [REFERENCE])}
+    reads = plan_reads("run", [case], [written], {"parquet": [REFERENCE]})
+    cells = {r["reader"]: run_cell(r, tmp_path) for r in reads}
     assert cells["reference"]["outcome"] == "pass", cells["reference"]["detail"]
     assert cells["validator"]["outcome"] == "pass", cells["validator"]["detail"]
 

@@ -16,7 +16,7 @@ PYARROW = EngineInfo(spec="pyarrow", name="pyarrow", version="0", isolated=True)
 
 
 def _written(case_id: str, tmp_path) -> dict:
-    (request,) = plan_writes("run", [case_by_id(case_id)], [REFERENCE])
+    (request,) = plan_writes("run", [case_by_id(case_id)], {"parquet": [REFERENCE]})
     record = run_cell(request, tmp_path)
     assert record["outcome"] == "pass", record["detail"]
     return record
@@ -24,7 +24,7 @@ def _written(case_id: str, tmp_path) -> dict:
 
 def _reads(case_id: str, tmp_path) -> dict[str, dict]:
     case = case_by_id(case_id)
-    requests = plan_reads("run", [case], [_written(case_id, tmp_path)], [REFERENCE, PYARROW])
+    requests = plan_reads("run", [case], [_written(case_id, tmp_path)], {"parquet": [REFERENCE, PYARROW]})
     assert len(requests) == reads_per_write(case, 2)
     return {r["cell_id"]: run_cell(r, tmp_path) for r in requests}
 

@@ -24,6 +24,11 @@ another; the count is kept). A failing cell (mismatch, error) is a finding:
 
 Progress goes to stderr as in a run without a terminal (`conformance.matrix.progress`):
 a line of the examples and their counts every interval, and a last one at `close`.
+
+A hunt is of one file format (``fmt``: the pair's adapters for it, and only that
+format's saved findings are known). `pair_params`, `open_hunt`, `end_hunt` and
+`hunt_examples` are a cross-engine test module's pieces: its pairs, its fixture's
+set-up and tear-down under the profile's policy, and its fail policy.
 """
 
 from __future__ import annotations
@@ -31,19 +36,24 @@ from __future__ import annotations
 import os
 import sys
 from collections import Counter
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from datetime import UTC, datetime
 from pathlib import Path
 
-from hypothesis import reject
+import hypothesis
+import pytest
+from hypothesis import reject, settings
 
 from conformance.cases import Case
-from conformance.engines import get_engine
+from conformance.engines import DEFAULT_FORMAT, get_engine
+from conformance.golden.paths import default_corpus
 from conformance.golden.regressions import (
     Finding,
+    known_findings,
+    load_regressions,
     regression_id,
     save_regression,
-    saved_kinds,
     signature,
 )
 from conformance.matrix.cell_runner import run_in_driver
@@ -60,6 +70,7 @@ from conformance.matrix.progress import ProgressLines, default_interval_s
 from conformance.matrix.results import CellLog
 
 PAIRS_ENV = "CONFORMANCE_PROPERTY_PAIRS"  # e.g. "reference:pyarrow,pyarrow:reference"
+ORC_PAIRS_ENV = "CONFORMANCE_PROPERTY_ORC_PAIRS"  # the same, for the ORC hunts
 RESULTS_ENV = "CONFORMANCE_PROPERTY_RESULTS"  # a run directory for cells/*.jsonl and files/
 FAILING = ("mismatch", "error", "crash", "timeout")
 WRITE_FINDING_READER = ""  # a write cell's finding concerns the writer alone
@@ -115,18 +126,27 @@ def finding_kind(record: dict) -> tuple[str, str, str, str]:
     return record["writer"], reader, record["outcome"], signature(record["detail"])
 
 
+def known_kinds(corpus: Path, fmt: str) -> set[tuple[str, str, str, str]]:
+    """The `Finding.kind` of every saved finding on a regression of format `fmt`. A kind
+    names no format, and a Parquet finding of a pair must not hide its ORC ones."""
+    return {f.kind for case in load_regressions(corpus) if case.format == fmt
+            for f in known_findings(case, corpus)}
+
+
 def _exception_class(record: dict) -> type[AssertionError]:
     return NewWriteFailure if record["phase"] == "write" else _READ_FAILURES[record["outcome"]]
 
 
 class Hunt:
-    """The state of one pair's property test: counts, logged cells, failures."""
+    """The state of one pair's property test of one file format: counts, logged cells,
+    failures."""
 
     def __init__(self, writer: str, reader: str, workdir: Path, corpus: Path,
                  results: Path | None = None, save_to: Path | None = None,
-                 shrink: bool = True, cell_timeout_s: float = DEFAULT_TIMEOUT_S) -> None:
-        self.writer, self.reader = get_engine(writer), get_engine(reader)
-        self.writer_info, self.reader_info = engine_info(writer), engine_info(reader)
+                 shrink: bool = True, cell_timeout_s: float = DEFAULT_TIMEOUT_S,
+                 fmt: str = DEFAULT_FORMAT) -> None:
+        self.writer, self.reader = get_engine(writer, fmt), get_engine(reader, fmt)
+        self.writer_info, self.reader_info = engine_info(writer, fmt), engine_info(reader, fmt)
         self.workdir = results or workdir
         self.corpus = corpus
         self.save_to = save_to or corpus  # where new regressions go
@@ -134,12 +154,13 @@ class Hunt:
         self.run_id = new_run_id()
         self.cell_timeout_s = cell_timeout_s
         self.isolated = IsolatedRunner(self.workdir, cell_timeout_s)
-        self.log = CellLog(results, f"property-{writer}-{reader}-{os.getpid()}") if results else None
-        self.known = saved_kinds(corpus)
+        self.log = (CellLog(results, f"property-{fmt}-{writer}-{reader}-{os.getpid()}")
+                    if results else None)
+        self.known = known_kinds(corpus, fmt)
         self.counts: Counter[str] = Counter()
         self.failures: dict[type[AssertionError], Failure] = {}
         self.progress = ProgressLines(sys.stderr, default_interval_s(), unit="examples",
-                                      label=f"hunt {writer}->{reader}")
+                                      label=f"hunt {fmt} {writer}->{reader}")
         self.progress.start()
 
     def supports(self, tag: str) -> bool:
@@ -218,3 +239,59 @@ class Hunt:
         self.progress.close()
         if self.log is not None:
             self.log.close()
+
+
+# ---- a cross-engine test module's pieces ---------------------------------------------
+
+SELF_CHECK = ("reference", "reference")
+SPARK_MARKS = (pytest.mark.spark, pytest.mark.slow)
+Pair = tuple[str, str]
+
+
+def pair_params(env: str, default: Sequence[Pair]) -> list:
+    """The pairs to hunt, ``$env`` ("writer:reader,...") or `default`, as pytest params;
+    a pair with Spark is marked ``spark`` and ``slow``."""
+    configured = os.environ.get(env)
+    pairs = [tuple(p.split(":")) for p in configured.split(",")] if configured else default
+    return [pytest.param((w, r), id=f"{w}->{r}", marks=SPARK_MARKS if "spark" in (w, r) else ())
+            for w, r in pairs]
+
+
+def open_hunt(pair: Pair, tmp_path_factory: pytest.TempPathFactory,
+              fmt: str = DEFAULT_FORMAT) -> Hunt:
+    """A pair's hunt under the current profile's policy."""
+    results = os.environ.get(RESULTS_ENV)
+    # The ci profile (every pytest run, CI's fresh clones) keeps new regressions in its
+    # temp dir, so a run never changes the committed corpus it also tests; other
+    # profiles (a local hunt) save them into golden_files/regressions/ to be committed.
+    in_ci = settings.get_current_profile_name() == "ci"
+    return Hunt(*pair, tmp_path_factory.mktemp("property"), default_corpus(),
+                Path(results) if results else None,
+                save_to=tmp_path_factory.mktemp("regressions") if in_ci else None,
+                shrink=not in_ci, fmt=fmt)
+
+
+def end_hunt(hunt: Hunt, node_id: str) -> None:
+    """Close the hunt, save the shrunk example of each new finding, print the counts."""
+    hunt.close()
+    pair = f"{hunt.writer_info.spec}->{hunt.reader_info.spec}"
+    found_by = (f"hypothesis {hypothesis.__version__}, profile "
+                f"{settings.get_current_profile_name()}: {node_id} [{pair}]")
+    for line in hunt.save_new_findings(found_by):
+        print(f"saved regression in {hunt.save_to}: {line}")
+    print(f"{pair}: {dict(hunt.counts)}")
+
+
+def hunt_examples(hunt: Hunt, examples: Callable[[], None]) -> None:
+    """Run the Hypothesis test `examples` under the fail policy: a finding about an
+    engine under test is reported; the reference failing its own round trip fails."""
+    self_check = (hunt.writer.name, hunt.reader.name) == SELF_CHECK
+    try:
+        examples()
+    except (*NEW_FINDINGS, ExceptionGroup) as found:
+        if self_check or not only_findings(found):
+            raise
+        print(f"new engine finding(s), saved as regressions: {found}")
+    assert not (self_check and hunt.failures), \
+        "the reference disagrees with itself: " + "; ".join(
+            f"{f.record['cell_id']}: {f.record['detail']}" for f in hunt.failures.values())

@@ -23,56 +23,26 @@ new findings, as drawn, go to pytest's temp dir and the hunt goes on.
 
 from __future__ import annotations
 
-import os
-from pathlib import Path
-
-import hypothesis
 import pytest
-from hypothesis import given, settings
+from hypothesis import given
 
-from conformance.golden.paths import default_corpus
 from tests.support.profiles import cross_engine_settings
 
-from .hunt import NEW_FINDINGS, PAIRS_ENV, RESULTS_ENV, Hunt, only_findings
+from .hunt import PAIRS_ENV, end_hunt, hunt_examples, open_hunt, pair_params
 from .strategies import cases
 
 ENGINES = ("pyarrow", "duckdb", "fastparquet")
 DEFAULT_PAIRS = (("reference", "reference"),
                  *(p for e in ENGINES for p in (("reference", e), (e, "reference"))))
 SPARK_PAIRS = (("reference", "spark"), ("spark", "reference"))
-SPARK_MARKS = (pytest.mark.spark, pytest.mark.slow)
 
 
-def configured_pairs() -> list:
-    configured = os.environ.get(PAIRS_ENV)
-    pairs = ([tuple(p.split(":")) for p in configured.split(",")] if configured
-             else [*DEFAULT_PAIRS, *SPARK_PAIRS])
-    return [pytest.param((w, r), id=f"{w}->{r}", marks=SPARK_MARKS if "spark" in (w, r) else ())
-            for w, r in pairs]
-
-
-@pytest.fixture(scope="module", params=configured_pairs())
+@pytest.fixture(scope="module", params=pair_params(PAIRS_ENV, (*DEFAULT_PAIRS, *SPARK_PAIRS)))
 def hunt(request, tmp_path_factory):
     """One pair's hunt; at its end, the shrunk example of each new finding is saved."""
-    writer, reader = request.param
-    results = os.environ.get(RESULTS_ENV)
-    # The ci profile (every pytest run, CI's fresh clones) keeps new regressions in its
-    # temp dir, so a run never changes the committed corpus it also tests; other
-    # profiles (a local hunt) save them into golden_files/regressions/ to be committed.
-    in_ci = settings.get_current_profile_name() == "ci"
-    hunt = Hunt(writer, reader, tmp_path_factory.mktemp("property"), default_corpus(),
-                Path(results) if results else None,
-                save_to=tmp_path_factory.mktemp("regressions") if in_ci else None, shrink=not in_ci)
+    hunt = open_hunt(request.param, tmp_path_factory)
     yield hunt
-    hunt.close()
-    found_by = (f"hypothesis {hypothesis.__version__}, profile "
-                f"{settings.get_current_profile_name()}: {request.node.nodeid} [{writer}->{reader}]")
-    for line in hunt.save_new_findings(found_by):
-        print(f"saved regression in {hunt.save_to}: {line}")
-    print(f"{writer}->{reader}: {dict(hunt.counts)}")
-
-
-SELF_CHECK = ("reference", "reference")
+    end_hunt(hunt, request.node.nodeid)
 
 
 def test_a_reader_reads_what_a_writer_wrote(hunt):
@@ -81,13 +51,4 @@ def test_a_reader_reads_what_a_writer_wrote(hunt):
     def examples(case):
         hunt.check(case)
 
-    self_check = (hunt.writer.name, hunt.reader.name) == SELF_CHECK
-    try:
-        examples()
-    except (*NEW_FINDINGS, ExceptionGroup) as found:
-        if self_check or not only_findings(found):
-            raise
-        print(f"new engine finding(s), saved as regressions: {found}")
-    assert not (self_check and hunt.failures), \
-        "the reference disagrees with itself: " + "; ".join(
-            f"{f.record['cell_id']}: {f.record['detail']}" for f in hunt.failures.values())
+    hunt_examples(hunt, examples)

@@ -82,6 +82,14 @@ def test_an_entry_is_a_path_of_nested_headings() -> None:
         "1: LogicalTypes.md: 'Backward-compatibility rules' is not inside 'DECIMAL'"]
 
 
+def test_an_entry_keeps_the_commas_of_a_heading_that_has_them() -> None:
+    entry = _cite("ORCv1.md", ": Run Length Encoding, Integer Run Length Encoding, version 2, Delta")
+    assert _problems(f"A = {entry!r}\n") == []
+    citation = entry_citation(entry, 1, citations.load_index())
+    assert citation is not None
+    assert citation.sections == ("Run Length Encoding", "Integer Run Length Encoding, version 2", "Delta")
+
+
 def test_a_template_filled_in_at_run_time_is_left_to_the_catalogue_test() -> None:
     assert _problems("A = f" + repr(_cite("LogicalTypes.md", ": {section}")) + "\n") == []
     assert entry_citation(_cite("LogicalTypes.md", ": {}, Backward-compatibility rules"), 1, INDEX) is None

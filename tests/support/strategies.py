@@ -5,6 +5,7 @@ from __future__ import annotations
 import json
 import math
 import struct
+from collections.abc import Callable
 
 from hypothesis import strategies as st
 
@@ -98,30 +99,41 @@ WKB_POINT_HEADER = (1, 1)  # little endian, Point
 SECONDS_PER_DAY = 86_400
 
 
-def values(t: T.DataType, nullable: bool = True):
-    """Canonical values of `t`; None included when nullable."""
-    base = _non_null_values(t)
+# A format's own strategy for some scalar types (None: the common one), e.g. ORC's
+# dates around the Gregorian cutover (tests/property/orc_strategies.py).
+Special = Callable[[T.DataType], st.SearchStrategy | None]
+
+
+def _common(t: T.DataType) -> None:
+    return None
+
+
+def values(t: T.DataType, nullable: bool = True, special: Special = _common):
+    """Canonical values of `t`; None included when nullable. `special` overrides the
+    strategy of the scalar types it returns one for, at every level of nesting."""
+    own = special(t)
+    base = own if own is not None else _non_null_values(t, special)
     return st.one_of(st.none(), base) if nullable else base
 
 
-def _non_null_values(t: T.DataType):
+def _non_null_values(t: T.DataType, special: Special):
     match t.kind:
         case "boolean":
             return st.booleans()
         case "int":
-            return _ints(t.bits, t.signed)
+            return _ints(t.bit_width, t.is_signed)
         case "int96" | "timestamp":
             return _ints(64, True)
         case "date":
             return _ints(32, True)
         case "time":
             # A time of day (LogicalTypes.md "TIME"): 0 up to a day, exclusive.
-            day = SECONDS_PER_DAY * T.UNITS_PER_SECOND[t.unit]
+            day = SECONDS_PER_DAY * T.UNITS_PER_SECOND[t.time_unit]
             return st.one_of(st.sampled_from([0, day - 1]), st.integers(0, day - 1))
         case "float":
-            return _floats(t.bits)
+            return _floats(t.bit_width)
         case "decimal":
-            bound = 10**t.precision - 1
+            bound = 10**t.decimal_precision - 1
             return st.one_of(st.sampled_from([bound, -bound, 0]), st.integers(-bound, bound))
         case "binary":
             return st.binary(max_size=20)
@@ -134,9 +146,14 @@ def _non_null_values(t: T.DataType):
         case "variant":
             return st.tuples(st.binary(min_size=1, max_size=8), st.binary(min_size=1, max_size=8))
         case "fixed":
-            return st.binary(min_size=t.length, max_size=t.length)
+            return st.binary(min_size=t.byte_length, max_size=t.byte_length)
         case "string" | "enum":
             return st.text(max_size=20)
+        case "char":
+            # Stored padded with spaces to the declared length (docs/canonical-values.md).
+            return st.text(max_size=t.byte_length).map(lambda s: s.ljust(t.byte_length))
+        case "varchar":
+            return st.text(max_size=t.byte_length)
         case "uuid":
             return st.uuids().map(str)
         case "interval":
@@ -145,13 +162,18 @@ def _non_null_values(t: T.DataType):
         case "unknown":
             return st.nothing()
         case "list":
-            return st.lists(values(t.element.type, t.element.nullable), max_size=4)
+            return st.lists(values(t.list_element.type, t.list_element.nullable, special), max_size=4)
         case "map":
             # Distinct keys: "The MAP annotation should not be used to encode multi-maps"
             # (LogicalTypes.md, "Maps").
-            return st.lists(st.tuples(values(t.key.type, False),
-                                      values(t.value.type, t.value.nullable)), max_size=4,
-                            unique_by=lambda entry: semantic_key(t.key.type, entry[0]))
+            return st.lists(st.tuples(values(t.map_key.type, False, special),
+                                      values(t.map_value.type, t.map_value.nullable, special)), max_size=4,
+                            unique_by=lambda entry: semantic_key(t.map_key.type, entry[0]))
         case "struct":
-            return st.fixed_dictionaries({f.name: values(f.type, f.nullable) for f in t.fields})
+            return st.fixed_dictionaries({f.name: values(f.type, f.nullable, special)
+                                          for f in t.fields})
+        case "union":
+            # (tag, value): the alternative's tag and a value of it, null included.
+            return st.one_of(*(values(f.type, f.nullable, special).map(lambda v, tag=tag: (tag, v))
+                               for tag, f in enumerate(t.fields)))
     raise AssertionError(t.kind)

@@ -240,7 +240,7 @@ class DuckDBEngine(Engine):
         return name
 
     def _encryption_option(self, case: Case) -> list[str]:
-        e = case.options.encryption
+        e = case.parquet_options.encryption
         if e is None:
             return []
         gap = CAPABILITIES.write_gap(e.tags())
@@ -301,7 +301,7 @@ class DuckDBEngine(Engine):
     def _check_bloom_filters(self, case: Case, path: Path) -> None:
         """DuckDB decides by itself which columns get a bloom filter: Unsupported unless
         they are exactly the ones the case asks for."""
-        wanted = set(case.options.bloom_filter_columns)
+        wanted = set(case.parquet_options.bloom_filter_columns)
         if not wanted:
             return
         got = self.bloom_filter_columns(path)
@@ -454,7 +454,7 @@ def _check_decimal(path: str, t: DataType) -> None:
 
 def copy_options(case: Case) -> list[str]:
     """The COPY ... (...) options for `case`, or Unsupported with the reason."""
-    o = case.options
+    o = case.parquet_options
     for tag in (f"page:v{o.page_version}", f"codec:{o.codec}", f"encoding:{o.encoding}"):
         if tag in CAPABILITIES.cannot_write:
             raise Unsupported(CAPABILITIES.cannot_write[tag])
@@ -482,7 +482,7 @@ DUCKDB_STATISTICS_TRUNCATE_LENGTH = 256  # bytes of a binary min/max bound (meas
 
 
 def _metadata_options(case: Case) -> list[str]:
-    o = case.options
+    o = case.parquet_options
     if getattr(o, "lies", ()):
         raise Unsupported(LIES_REASON)
     for tag, wanted in (("statistics:none", o.statistics is False), ("page_index", o.page_index),
@@ -562,7 +562,7 @@ def sql_constant(t: DataType, v) -> str:
 
 
 def _row_group_size(case: Case) -> int:
-    rows, size = len(case.rows), case.options.row_group_size
+    rows, size = len(case.rows), case.parquet_options.row_group_size
     if size is None or size >= rows:
         return max(rows, 1)
     if size % DUCKDB_VECTOR_SIZE:

@@ -145,7 +145,7 @@ class FastparquetEngine(Engine):
     def write(self, case: Case, path: Path) -> None:
         import fastparquet
 
-        o = case.options
+        o = case.parquet_options
         gap = CAPABILITIES.write_gap((f"encoding:{o.encoding or 'PLAIN'}", f"codec:{o.codec}",
                                       *_option_tags(case)))
         if gap:
@@ -183,7 +183,7 @@ _CHECKED_OPTION_TAGS = ("statistics:truncate", "page_index", "bloom", "crc", "en
 
 
 def _option_tags(case: Case) -> list[str]:
-    o = case.options
+    o = case.parquet_options
     if o.lies:
         raise Unsupported("deliberately untrue metadata (WriteOptions.lies) is written by the "
                           "reference writer only")
@@ -274,7 +274,7 @@ def build_frame(case: Case) -> Frame:
         raise Unsupported("fastparquet's times='int96' writes every datetime64 column as INT96: "
                           "INT96 and TIMESTAMP columns cannot be mixed")
     columns, object_encoding, fixed_text = {}, {}, {}
-    dictionary = case.options.encoding == "RLE_DICTIONARY"
+    dictionary = case.parquet_options.encoding == "RLE_DICTIONARY"
     for i, f in enumerate(case.schema):
         values = [row[i] for row in case.rows]
         _check_type(f)

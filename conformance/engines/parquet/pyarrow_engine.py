@@ -169,7 +169,7 @@ class PyArrowEngine(Engine):
         import pyarrow.parquet as pq
 
         kwargs = write_kwargs(case)
-        if case.options.encryption is not None:
+        if case.parquet_options.encryption is not None:
             kwargs["encryption_properties"] = encryption_properties(case, path)
         table = table_to_arrow(case.expected)
         pq.write_table(table, str(path), **kwargs)
@@ -212,7 +212,7 @@ def encryption_properties(case: Case, path: Path):
 
     from conformance.kms.case_keys import FOOTER_MASTER_KEY, column_master_keys
 
-    e = case.options.encryption
+    e = case.parquet_options.encryption
     if e is None:
         raise ValueError(f"case {case.id} is not encrypted")
     gap = CAPABILITIES.write_gap(e.tags())
@@ -223,7 +223,7 @@ def encryption_properties(case: Case, path: Path):
                           "uniform_encryption=True and writes an encrypted footer (magic 'PARE'); "
                           "listing every column instead gives each its own key, not uniform "
                           "encryption")
-    if case.options.bloom_filter_columns:
+    if case.parquet_options.bloom_filter_columns:
         raise Unsupported("measured: pq.write_table with encryption_properties and "
                           "bloom_filter_options raises OSError 'Not yet implemented: Encryption "
                           "is not currently supported with bloom filter.'")
@@ -314,7 +314,7 @@ _OPERATORS = {"==": lambda a, b: a == b, "!=": lambda a, b: a != b, "<": lambda 
 
 def write_kwargs(case: Case) -> dict:
     """The `pq.write_table` keyword arguments for `case`, or Unsupported with the reason."""
-    options = case.options
+    options = case.parquet_options
     if options.codec not in _CODECS:
         raise Unsupported(CAPABILITIES.cannot_write.get(f"codec:{options.codec}",
                                                         f"no pyarrow codec for {options.codec}"))
@@ -334,7 +334,7 @@ def write_kwargs(case: Case) -> dict:
 
 def _metadata_kwargs(case: Case) -> dict:
     """Statistics, page index, bloom filter and page checksum knobs (None: pyarrow's default)."""
-    o = case.options
+    o = case.parquet_options
     kwargs: dict = {}
     if getattr(o, "lies", ()):
         raise Unsupported(LIES_REASON)
@@ -426,14 +426,14 @@ def _check_decimal(path: str, t: DataType) -> None:
 
 
 def _encoding_kwargs(case: Case) -> dict:
-    encoding = case.options.encoding
+    encoding = case.parquet_options.encoding
     supported = () if encoding is None else _ENCODING_PHYSICAL.get(encoding, ())
     for path, t in leaves(case.schema):
         if encoding is not None and t.physical not in supported:
             raise Unsupported(f"pyarrow cannot write {encoding} for column {path!r} "
                               f"({t.physical}): it supports {encoding} only for "
                               f"{', '.join(supported)} (measured)")
-    limit = case.options.dictionary_size_limit or DICTIONARY_PAGE_LIMIT
+    limit = case.parquet_options.dictionary_size_limit or DICTIONARY_PAGE_LIMIT
     if encoding is None:
         return {"dictionary_pagesize_limit": limit}  # pyarrow's defaults otherwise
     if encoding == "RLE_DICTIONARY":
@@ -441,7 +441,7 @@ def _encoding_kwargs(case: Case) -> dict:
     if encoding == "PLAIN_DICTIONARY":
         # Format version 1.0 names dictionary data pages PLAIN_DICTIONARY (docs/engine-notes.md, 'pyarrow').
         return {"use_dictionary": True, "dictionary_pagesize_limit": limit, "version": "1.0"}
-    if case.options.dictionary_size_limit is not None:
+    if case.parquet_options.dictionary_size_limit is not None:
         raise Unsupported("a dictionary size limit needs a dictionary encoding")
     return {"use_dictionary": False,
             "column_encoding": {path: encoding for path, _ in leaves(case.schema)}}

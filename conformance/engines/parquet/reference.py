@@ -131,7 +131,7 @@ class ReferenceEngine(Engine):
         return SystemRandomness()
 
     def write(self, case: Case, path: Path) -> None:
-        options = case.options
+        options = case.parquet_options
         tree = root([_top_node(f, options) for f in case.schema])
         writer_options = writer_options_for(case, f"{CREATED_BY} {self.version}")
         if options.encryption is not None:
@@ -236,7 +236,7 @@ def needs_supplied_aad_prefix(path: Path) -> bool:
 def writer_options_for(case: Case, created_by: str) -> WriterOptions:
     """`WriteOptions` as `WriterOptions`; Unsupported when an encoding does not apply
     to a column's physical type (the spec defines it for other types only)."""
-    o: WriteOptions = case.options
+    o: WriteOptions = case.parquet_options
     # encoding None: "each writer uses its own default"; the reference's is PLAIN.
     encoding = M.Encoding[o.encoding or "PLAIN"]
     if encoding not in DICTIONARY_ENCODINGS:

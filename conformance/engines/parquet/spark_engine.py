@@ -164,7 +164,7 @@ class SparkEngine(Engine):
 
         spark = self._spark()
         options = self._write_options(case)
-        if case.options.encryption is not None:
+        if case.parquet_options.encryption is not None:
             options.update(encryption_options(case, spark))
         has_int96 = any(f.type.kind == "int96" for f in case.schema)
         spark.conf.set("spark.sql.parquet.outputTimestampType",
@@ -184,7 +184,7 @@ class SparkEngine(Engine):
 
     @staticmethod
     def _write_options(case: Case) -> dict[str, str]:
-        o = case.options
+        o = case.parquet_options
         if o.codec not in _CODECS:
             raise Unsupported(f"codec {o.codec}: not in the pyspark wheel's jars "
                               "(docs/engine-notes.md, 'Spark')")
@@ -211,20 +211,26 @@ class SparkEngine(Engine):
 
     def _collect(self, path: Path, predicate: Predicate | None = None,
                  options: dict[str, str] | None = None) -> Table:
-        from pyspark.sql import functions as F
-
         with _java_causes():
             df = self._spark().read.options(**(options or {})).parquet(str(path))
             if predicate is not None:
                 df = df.filter(_condition(df, predicate))
-            schema = Schema(tuple(_field_from_spark(f) for f in df.schema.fields))
-            exact = df.select(*[_exact_column(F.col(f"`{f.name}`"), f.dataType).alias(f.name)
-                                for f in df.schema.fields])
-            collected = exact.collect()
-        with converting(self.name):
-            rows = [tuple(_from_spark_value(f.type, v) for f, v in zip(schema, row, strict=True))
-                    for row in collected]
-        return Table(schema, tuple(rows))
+            return dataframe_table(df, self.name)
+
+
+def dataframe_table(df, engine: str) -> Table:
+    """The canonical table of what a DataFrame holds: the canonical type of each column
+    from its Spark type, each value collected exactly (``_exact_column``) and converted."""
+    from pyspark.sql import functions as F
+
+    schema = Schema(tuple(_field_from_spark(f) for f in df.schema.fields))
+    exact = df.select(*[_exact_column(F.col(f"`{f.name}`"), f.dataType).alias(f.name)
+                        for f in df.schema.fields])
+    collected = exact.collect()
+    with converting(engine):
+        rows = [tuple(_from_spark_value(f.type, v) for f, v in zip(schema, row, strict=True))
+                for row in collected]
+    return Table(schema, tuple(rows))
 
 
 # ---- VARIANT shredding ------------------------------------------------------------
@@ -257,7 +263,7 @@ def _variant_conf(case: Case) -> dict[str, str]:
     variants = [f.name for f in case.schema if f.type.kind == "variant"]
     if not variants:
         return {}
-    shredding = case.options.variant_shredding
+    shredding = case.parquet_options.variant_shredding
     if not shredding:
         return {SHREDDING_ENABLED: "false"}
     schemas = {_shredding_ddl(shredding.get(name)) for name in variants}
@@ -292,7 +298,7 @@ def encryption_options(case: Case, spark=None) -> dict[str, str]:
         spark_write_options,
     )
 
-    e = case.options.encryption
+    e = case.parquet_options.encryption
     if e is None:
         raise ValueError(f"case {case.id} is not encrypted")
     gap = CAPABILITIES.write_gap(e.tags())
@@ -312,7 +318,7 @@ def encryption_options(case: Case, spark=None) -> dict[str, str]:
 # ---- metadata: statistics, page index, bloom filters, checksums -----------------
 
 def _metadata_options(case: Case) -> dict[str, str]:
-    o = case.options
+    o = case.parquet_options
     if getattr(o, "lies", ()):
         raise Unsupported(LIES_REASON)
     options: dict[str, str] = {}
@@ -407,7 +413,7 @@ _DICTIONARY_WRITER = {"PLAIN_DICTIONARY": 1, "RLE_DICTIONARY": 2}
 def _encoding_options(case: Case) -> dict[str, str]:
     """Writer version, dictionary and byte-stream-split settings giving exactly the
     case's encoding on every column, or Unsupported naming the column that would differ."""
-    o = case.options
+    o = case.parquet_options
     writer = {"parquet.writer.version": f"v{o.page_version}"}
     if o.encoding is None:  # parquet-java's own choice
         return writer
@@ -459,9 +465,11 @@ def _staging_type(t: DataType):
             return S.LongType()
         case "list":
             return S.ArrayType(_staging_type(t.list_element.type), t.list_element.nullable)
-        case "map":
-            return S.MapType(_staging_type(t.map_key.type), _staging_type(t.map_value.type),
-                             t.map_value.nullable)
+        case "map":  # staged as its entries, in order (`_from_staging` makes the map)
+            return S.ArrayType(S.StructType([
+                S.StructField("key", _staging_type(t.map_key.type), False),
+                S.StructField("value", _staging_type(t.map_value.type), t.map_value.nullable)]),
+                False)
         case "struct":
             return _staging_schema(t.fields)
         case "variant":
@@ -490,8 +498,8 @@ def _to_spark_value(t: DataType, v):
             return v // NANOS_PER_MICRO
         case "list":
             return [_to_spark_value(t.list_element.type, e) for e in v]
-        case "map":
-            return {_to_spark_value(t.map_key.type, k): _to_spark_value(t.map_value.type, x) for k, x in v}
+        case "map":  # its entries in order: a dict would go through a Java HashMap
+            return [(_to_spark_value(t.map_key.type, k), _to_spark_value(t.map_value.type, x)) for k, x in v]
         case "struct":
             return tuple(_to_spark_value(f.type, v[f.name]) for f in t.fields)
         case "variant":
@@ -517,7 +525,26 @@ def _from_staging(col, f: Field):
             col = F.timestamp_micros(col)
         case "list" | "map" | "struct" if _has_temporal(f.type):
             raise Unsupported("temporal values inside nested Spark columns are not staged yet")
+        case "list" | "map" | "struct":
+            col = _maps_from_entries(col, f.type)
     return col.alias(f.name)
+
+
+def _maps_from_entries(col, t: DataType):
+    """`col` with every staged map (its entries, `_staging_type`) made a map again, at any depth."""
+    from pyspark.sql import functions as F
+
+    match t.kind:
+        case "map":
+            return F.map_from_entries(F.transform(col, lambda e: F.struct(
+                _maps_from_entries(e["key"], t.map_key.type).alias("key"),
+                _maps_from_entries(e["value"], t.map_value.type).alias("value"))))
+        case "list":
+            return F.transform(col, lambda x: _maps_from_entries(x, t.list_element.type))
+        case "struct" if any(c.type.kinds() & {"map"} for c in t.fields):
+            return F.when(col.isNull(), F.lit(None)).otherwise(F.struct(*[
+                _maps_from_entries(col[c.name], c.type).alias(c.name) for c in t.fields]))
+    return col
 
 
 def _has_temporal(t: DataType) -> bool:
@@ -545,7 +572,9 @@ def _exact_column(col, dtype):
         return F.transform(col, lambda x: _exact_column(x, dtype.elementType))
     if isinstance(dtype, S.MapType):
         keyed = F.transform_keys(col, lambda k, _v: _exact_column(k, dtype.keyType))
-        return F.transform_values(keyed, lambda _k, v: _exact_column(v, dtype.valueType))
+        # As its entries, in the map's order: a collected map is a Python dict built
+        # through a Java HashMap, in hash order.
+        return F.map_entries(F.transform_values(keyed, lambda _k, v: _exact_column(v, dtype.valueType)))
     if isinstance(dtype, S.StructType):
         return F.when(col.isNull(), F.lit(None)).otherwise(F.struct(*[
             _exact_column(col[f.name], f.dataType).alias(f.name) for f in dtype.fields]))
@@ -600,7 +629,7 @@ def _from_spark_value(t: DataType, v):
             return [_from_spark_value(t.list_element.type, e) for e in v]
         case "map":
             return [(_from_spark_value(t.map_key.type, k), _from_spark_value(t.map_value.type, x))
-                    for k, x in v.items()]
+                    for k, x in v]  # the entries `_exact_column` collects
         case "struct":
             return {f.name: _from_spark_value(f.type, v[f.name]) for f in t.fields}
         case "variant":  # a VariantVal: the unshredded bytes, however the file held them

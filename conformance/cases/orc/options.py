@@ -1,0 +1,81 @@
+"""Abstract ORC write options (ORCv1.md, 'Compression', 'Stripes', 'Indexes', 'Column
+Encodings', 'Run Length Encoding'; orc_proto.proto PostScript, Footer).
+
+Each engine maps them to its own knobs or declares, with the reason, that it cannot
+express them; None leaves a knob to the writer's default, so a case about one thing
+(a type, a codec) is one every writer can try.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+from dataclasses import dataclass
+from typing import Any
+
+FILE_VERSIONS = ("0.11", "0.12")  # PostScript.version [0, 11] / [0, 12]: ORCv0.md / ORCv1.md
+# orc_proto.proto enum CompressionKind
+CODECS = ("NONE", "ZLIB", "SNAPPY", "LZO", "LZ4", "ZSTD", "BROTLI")
+# The column encodings a string column chooses between (ORCv1.md, 'String, Char, and
+# VarChar Columns'); the file version decides between DIRECT/DIRECT_V2 and
+# DICTIONARY/DICTIONARY_V2.
+STRING_ENCODINGS = ("DIRECT", "DICTIONARY")
+# ORCv1.md, 'Integer Run Length Encoding, version 2': its four sub-encodings.
+RLE_V2_SUB_ENCODINGS = ("SHORT_REPEAT", "DIRECT", "PATCHED_BASE", "DELTA")
+
+
+@dataclass(frozen=True)
+class OrcWriteOptions:
+    """Abstract write options of an ORC case."""
+
+    file_version: str = "0.12"
+    codec: str = "NONE"
+    compression_block_size: int | None = None  # bytes per compression chunk
+    stripe_row_limit: int | None = None  # rows per stripe; None: one stripe
+    row_index_stride: int | None = None  # rows per row group; 0: no row index
+    string_encoding: str | None = None  # every string column DIRECT or DICTIONARY
+    # Only the reference can force a sub-encoding; cases pin one for every writer through
+    # their data instead (conformance/cases/orc/encodings.py).
+    rle_v2_sub_encoding: str | None = None
+
+    def __post_init__(self) -> None:
+        for name, value, allowed in (
+                ("file_version", self.file_version, FILE_VERSIONS),
+                ("codec", self.codec, CODECS),
+                ("string_encoding", self.string_encoding, (*STRING_ENCODINGS, None)),
+                ("rle_v2_sub_encoding", self.rle_v2_sub_encoding, (*RLE_V2_SUB_ENCODINGS, None))):
+            if value not in allowed:
+                raise ValueError(f"{name} must be one of {allowed}, not {value!r}")
+        for name in ("compression_block_size", "stripe_row_limit"):
+            value = getattr(self, name)
+            if value is not None and (not isinstance(value, int) or value < 1):
+                raise ValueError(f"{name} must be a positive int, not {value!r}")
+        stride = self.row_index_stride
+        if stride is not None and (not isinstance(stride, int) or stride < 0):
+            raise ValueError(f"row_index_stride must be 0 (no index) or positive, not {stride!r}")
+        if self.rle_v2_sub_encoding is not None and self.file_version != "0.12":
+            raise ValueError("RLE v2 sub-encodings exist only in file version 0.12")
+
+    def to_json(self) -> dict[str, Any]:
+        return dataclasses.asdict(self)
+
+    @classmethod
+    def from_json(cls, doc: dict[str, Any]) -> OrcWriteOptions:
+        return cls(**doc)
+
+    def tags(self, row_count: int) -> set[str]:
+        """The feature tags these options exercise for a table of `row_count` rows."""
+        tags = {f"codec:{self.codec}", f"version:{self.file_version}"}
+        tags.add("rle:v2" if self.file_version == "0.12" else "rle:v1")
+        if self.compression_block_size is not None:
+            tags.add("compression:block_size")
+        if self.stripe_row_limit is not None and row_count > self.stripe_row_limit:
+            tags.add("stripes:multiple")
+        if self.row_index_stride == 0:
+            tags.add("row_index:none")
+        elif self.row_index_stride is not None:
+            tags.add("row_index:stride")
+        if self.string_encoding is not None:
+            tags.add(f"encoding:{self.string_encoding}")
+        if self.rle_v2_sub_encoding is not None:
+            tags.add(f"rle_v2:{self.rle_v2_sub_encoding}:forced")
+        return tags

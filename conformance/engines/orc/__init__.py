@@ -1,0 +1,1 @@
+"""ORC adapters: one module per engine, writing and reading ORC files."""

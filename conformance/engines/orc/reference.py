@@ -1,0 +1,159 @@
+"""The reference implementation as an ORC engine (reference_impl/orc).
+
+The case's canonical schema becomes an ORC type tree (`conformance.cases.orc.types`
+names the kind of each canonical type), its options the reference writer's
+`OrcWriterOptions`, one for one: the reference writes every knob of the abstract
+options, including the RLE v2 sub-encoding only it can force. Reading gives the
+canonical table directly: the reference's values are canonical values
+(docs/canonical-values.md), and the canonical type of each column is read from the
+file's own type tree.
+"""
+
+from __future__ import annotations
+
+import importlib.metadata
+from pathlib import Path
+
+from conformance.cases import Case
+from conformance.cases.orc import types as orc_types
+from conformance.cases.orc.options import OrcWriteOptions
+from conformance.values import DataType, Field, Schema, Table
+from reference_impl.leniency import Breach, reading
+from reference_impl.orc.encodings.int_rle_v2 import SubEncoding
+from reference_impl.orc.errors import OrcError
+from reference_impl.orc.metadata import type_tree
+from reference_impl.orc.metadata.proto_enums import CompressionKind, TypeKind
+from reference_impl.orc.metadata.type_tree import TypeNode
+from reference_impl.orc.reader import read_orc
+from reference_impl.orc.writer import write_orc
+from reference_impl.orc.writer_options import OrcWriterOptions
+
+from ..base import Capabilities, Engine, Unsupported, converting
+
+DISTRIBUTION = "columnar-conformance"
+# Every string column DIRECT or DICTIONARY, through the writers' common knob: a column is
+# dictionary encoded when its distinct / non-null ratio is at most the threshold.
+STRING_ENCODING_THRESHOLDS = {"DIRECT": 0.0, "DICTIONARY": 1.0}
+
+
+class OrcReferenceEngine(Engine):
+    name = "reference"
+    distribution = DISTRIBUTION
+    format = "orc"
+    capabilities = Capabilities(writes=("*",), reads=("*",))
+
+    @property
+    def version(self) -> str:
+        return importlib.metadata.version(DISTRIBUTION)
+
+    def write(self, case: Case, path: Path) -> None:
+        schema = type_tree.struct([(f.name, orc_type(f.type)) for f in case.schema])
+        rows = [dict(zip(case.schema.names, row, strict=True)) for row in case.rows]
+        path.write_bytes(write_orc(schema, rows, writer_options(case.orc_options, self.version)))
+
+    def read(self, path: Path) -> Table:
+        return self.read_with_breaches(path)[0]
+
+    def read_with_breaches(self, path: Path, strict: bool = False) -> tuple[Table, list[Breach]]:
+        """The file's rows and every rule it breaks that has a single reading
+        (`reference_impl.leniency`); with `strict`, such a breach raises its error."""
+        with reading(strict=strict) as breaches:
+            contents = read_orc(path)
+        with converting(self.name, verdicts=(OrcError,)):
+            fields = tuple(Field(name, canonical_type(node))
+                           for name, node in zip(contents.schema.field_names,
+                                                 contents.schema.children, strict=True))
+            rows = tuple(tuple(row[f.name] for f in fields) for row in contents.rows)
+        return Table(Schema(fields), rows), breaches
+
+
+def writer_options(options: OrcWriteOptions, version: str) -> OrcWriterOptions:
+    """The reference writer's options for a case's abstract ones; None keeps its default."""
+    default = OrcWriterOptions()
+    threshold = (default.dictionary_key_threshold if options.string_encoding is None
+                 else STRING_ENCODING_THRESHOLDS[options.string_encoding])
+    return OrcWriterOptions(
+        file_version=options.file_version,
+        compression=CompressionKind[options.codec],
+        compression_block_size=options.compression_block_size or default.compression_block_size,
+        stripe_row_limit=options.stripe_row_limit,
+        row_index_stride=(default.row_index_stride if options.row_index_stride is None
+                          else options.row_index_stride),
+        dictionary_key_threshold=threshold,
+        rle_v2_sub_encoding=(None if options.rle_v2_sub_encoding is None
+                             else SubEncoding[options.rle_v2_sub_encoding]),
+        software_version=f"columnar-conformance {version}")
+
+
+def orc_type(t: DataType) -> TypeNode:
+    """The ORC type a canonical type is written as (`orc_types.orc_kind`)."""
+    kind = TypeKind[orc_types.orc_kind(t)]
+    match kind:
+        case TypeKind.CHAR:
+            return type_tree.char(t.byte_length)
+        case TypeKind.VARCHAR:
+            return type_tree.varchar(t.byte_length)
+        case TypeKind.DECIMAL:
+            return type_tree.decimal(t.decimal_precision, t.decimal_scale)
+        case TypeKind.LIST:
+            return type_tree.list_of(orc_type(t.list_element.type))
+        case TypeKind.MAP:
+            return type_tree.map_of(orc_type(t.map_key.type), orc_type(t.map_value.type))
+        case TypeKind.STRUCT:
+            return type_tree.struct([(f.name, orc_type(f.type)) for f in t.fields])
+        case TypeKind.UNION:
+            return type_tree.union_of(*(orc_type(f.type) for f in t.fields))
+    return type_tree.primitive(kind)
+
+
+def canonical_type(node: TypeNode) -> DataType:
+    """The canonical type of a column of the file's type tree."""
+    match node.kind:
+        case TypeKind.CHAR:
+            return orc_types.char(_declared(node.maximum_length, node))
+        case TypeKind.VARCHAR:
+            return orc_types.varchar(_declared(node.maximum_length, node))
+        case TypeKind.DECIMAL:
+            return _decimal(node)
+        case TypeKind.LIST:
+            return orc_types.list_of(canonical_type(node.children[0]))
+        case TypeKind.MAP:
+            return orc_types.map_of(*(canonical_type(child) for child in node.children))
+        case TypeKind.STRUCT:
+            return orc_types.struct_of(*(Field(name, canonical_type(child)) for name, child
+                                         in zip(node.field_names, node.children, strict=True)))
+        case TypeKind.UNION:
+            return orc_types.union_of(*(canonical_type(child) for child in node.children))
+    primitive = _PRIMITIVES.get(node.kind)
+    if primitive is None:  # GEOMETRY, GEOGRAPHY: no case writes them yet
+        raise Unsupported(f"{node.describe()}: no canonical mapping for ORC kind {node.kind.name}")
+    return primitive()
+
+
+_PRIMITIVES = {
+    TypeKind.BOOLEAN: orc_types.boolean,
+    TypeKind.BYTE: lambda: orc_types.integer(8),
+    TypeKind.SHORT: lambda: orc_types.integer(16),
+    TypeKind.INT: lambda: orc_types.integer(32),
+    TypeKind.LONG: lambda: orc_types.integer(64),
+    TypeKind.FLOAT: lambda: orc_types.floating(32),
+    TypeKind.DOUBLE: lambda: orc_types.floating(64),
+    TypeKind.STRING: orc_types.string,
+    TypeKind.BINARY: orc_types.binary,
+    TypeKind.DATE: orc_types.date,
+    TypeKind.TIMESTAMP: orc_types.timestamp,
+    TypeKind.TIMESTAMP_INSTANT: orc_types.timestamp_instant,
+}
+
+
+def _decimal(node: TypeNode) -> DataType:
+    """A 0.12 DECIMAL(precision, scale); the 0.11 decimal of unbounded precision has no
+    canonical type with a precision, so it is read as the widest, DECIMAL(38, scale)."""
+    precision = orc_types.MAX_DECIMAL_PRECISION if node.precision is None else node.precision
+    return orc_types.decimal(precision, _declared(node.scale, node))
+
+
+def _declared(value: int | None, node: TypeNode) -> int:
+    if value is None:
+        raise ValueError(f"{node.describe()} has no declared length or scale")
+    return value

@@ -1,0 +1,139 @@
+"""The column statistics the writer records, per stripe and for the file.
+
+ORCv1.md, 'Column Statistics': "for each column, the writer records the count and
+depending on the type other useful fields": number_of_values (the non-null values) and
+has_null for every column; for integer kinds the minimum, maximum and sum ("If the sum
+overflows long at any point during the calculation, no sum is recorded"); for FLOAT
+and DOUBLE the same ("If the sum overflows a double, no sum is recorded"; NaNs are left
+out of the minimum and maximum); for strings the minimum, maximum (by UTF-8 bytes) and
+the sum of the lengths (in UTF-8 bytes, as ORC's writers count them); for binary the
+sum of the lengths; for decimals the minimum, maximum and sum as decimal strings; for
+dates the minimum and maximum day; for timestamps the minimum and maximum instant in
+milliseconds (minimum_utc, maximum_utc: "After ORC-135, the timestamp is adjusted to
+UTC before being converted to milliseconds"); for booleans ("the count of false and true
+values") BucketStatistics holding the count of true values alone, as ORC C++ and Java
+write it (ORC C++ readers crash on a BOOLEAN or TIMESTAMP column without these). The
+compound kinds get the count and has_null only.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Callable
+from typing import cast
+
+from reference_impl.orc.columns.timestamp_columns import instant_nanos
+from reference_impl.orc.metadata.orc_proto import (
+    BinaryStatistics,
+    BucketStatistics,
+    ColumnStatistics,
+    DateStatistics,
+    DecimalStatistics,
+    DoubleStatistics,
+    IntegerStatistics,
+    StringStatistics,
+    TimestampStatistics,
+)
+from reference_impl.orc.metadata.proto_enums import TypeKind
+from reference_impl.orc.metadata.type_tree import MAX_DECIMAL_PRECISION, TypeNode
+
+__all__ = ["column_statistics", "decimal_text"]
+
+INT64_MIN, INT64_MAX = -(1 << 63), (1 << 63) - 1
+# Longer minimum or maximum strings are left out (orc_proto.proto message
+# StringStatistics: "If the minimum or maximum value was longer than 1024 bytes, store a
+# lower or upper bound instead"; this writer stores neither).
+MAX_STRING_STATISTIC_BYTES = 1024
+DECIMAL_BASE = 10
+NANOS_PER_MILLI = 10**6
+TIMESTAMP_KINDS = frozenset({TypeKind.TIMESTAMP, TypeKind.TIMESTAMP_INSTANT})
+
+
+def column_statistics(node: TypeNode, values: list[object], has_null: bool,
+                      writer_timezone: str) -> ColumnStatistics:
+    """The statistics of ``node``'s non-null ``values``."""
+    statistics = ColumnStatistics(number_of_values=len(values), has_null=has_null)
+    if node.kind == TypeKind.BOOLEAN:
+        statistics.bucket_statistics = BucketStatistics(count=[sum(cast(list[bool], values))])
+    elif node.kind in TIMESTAMP_KINDS and values:
+        _timestamps(node, values, statistics, writer_timezone)
+    elif node.kind in _TYPED and values:
+        _TYPED[node.kind](node, values, statistics)
+    return statistics
+
+
+def _timestamps(node: TypeNode, values: list[object], statistics: ColumnStatistics,
+                writer_timezone: str) -> None:
+    millis = [instant_nanos(node, value, writer_timezone) // NANOS_PER_MILLI
+              for value in cast(list[int], values)]
+    statistics.timestamp_statistics = TimestampStatistics(minimum_utc=min(millis), maximum_utc=max(millis))
+
+
+def _integers(node: TypeNode, values: list[object], statistics: ColumnStatistics) -> None:
+    numbers = cast(list[int], values)
+    statistics.int_statistics = IntegerStatistics(minimum=min(numbers), maximum=max(numbers),
+                                                  sum=_int64_sum(numbers))
+
+
+def _int64_sum(numbers: list[int]) -> int | None:
+    total = 0
+    for number in numbers:
+        total += number
+        if not INT64_MIN <= total <= INT64_MAX:
+            return None
+    return total
+
+
+def _doubles(node: TypeNode, values: list[object], statistics: ColumnStatistics) -> None:
+    numbers = [value for value in cast(list[float], values) if not math.isnan(value)]
+    total = math.fsum(numbers) if all(math.isfinite(number) for number in numbers) else math.inf
+    statistics.double_statistics = DoubleStatistics(
+        minimum=min(numbers, default=None), maximum=max(numbers, default=None),
+        sum=total if math.isfinite(total) else None)
+
+
+def _strings(node: TypeNode, values: list[object], statistics: ColumnStatistics) -> None:
+    encoded = [value.encode("utf-8") for value in cast(list[str], values)]
+    low, high = min(encoded), max(encoded)
+    short = len(low) <= MAX_STRING_STATISTIC_BYTES and len(high) <= MAX_STRING_STATISTIC_BYTES
+    statistics.string_statistics = StringStatistics(
+        minimum=low.decode() if short else None, maximum=high.decode() if short else None,
+        sum=sum(len(value) for value in encoded))
+
+
+def _binary(node: TypeNode, values: list[object], statistics: ColumnStatistics) -> None:
+    blobs = cast(list[bytes], values)
+    statistics.binary_statistics = BinaryStatistics(sum=sum(len(value) for value in blobs))
+
+
+def _dates(node: TypeNode, values: list[object], statistics: ColumnStatistics) -> None:
+    days = cast(list[int], values)
+    statistics.date_statistics = DateStatistics(minimum=min(days), maximum=max(days))
+
+
+def _decimals(node: TypeNode, values: list[object], statistics: ColumnStatistics) -> None:
+    unscaled = cast(list[int], values)
+    scale = node.scale or 0
+    total = sum(unscaled)
+    fits = abs(total) < DECIMAL_BASE ** (node.precision or MAX_DECIMAL_PRECISION)
+    statistics.decimal_statistics = DecimalStatistics(
+        minimum=decimal_text(min(unscaled), scale), maximum=decimal_text(max(unscaled), scale),
+        sum=decimal_text(total, scale) if fits else None)
+
+
+def decimal_text(unscaled: int, scale: int) -> str:
+    """``unscaled`` × 10^-``scale`` written out, e.g. (-1234, 2) -> "-12.34"."""
+    digits = str(abs(unscaled)).rjust(scale + 1, "0")
+    sign = "-" if unscaled < 0 else ""
+    return f"{sign}{digits[:-scale]}.{digits[-scale:]}" if scale else f"{sign}{digits}"
+
+
+_Typed = Callable[[TypeNode, list[object], ColumnStatistics], None]
+_TYPED: dict[TypeKind, _Typed] = {
+    **dict.fromkeys((TypeKind.BYTE, TypeKind.SHORT, TypeKind.INT, TypeKind.LONG), _integers),
+    **dict.fromkeys((TypeKind.FLOAT, TypeKind.DOUBLE), _doubles),
+    **dict.fromkeys((TypeKind.STRING, TypeKind.VARCHAR, TypeKind.CHAR), _strings),
+    TypeKind.BINARY: _binary,
+    TypeKind.DATE: _dates,
+    TypeKind.DECIMAL: _decimals,
+}

@@ -1,0 +1,178 @@
+"""What one column reads from a stripe, and what one column writes into it.
+
+ORCv1.md, 'Column Encodings': a column's values are spread over the streams its
+encoding names, each holding "Boolean RLE", "Byte RLE", "Signed Integer RLE v1/v2",
+"Unsigned Integer RLE v1/v2" or raw bytes; the RLE version follows the encoding (DIRECT
+and DICTIONARY: v1; DIRECT_V2 and DICTIONARY_V2: v2; 'Stripe Footer', message
+ColumnEncoding).
+
+The read side hands out positioned readers over the stripe's decompressed streams and
+turns their errors into ones that name the column, the stripe, the stream and the
+absolute byte offset (exact for an uncompressed stream; the stream's start for a
+compressed one, where a position in the decompressed bytes has no file offset).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass, replace
+from typing import Protocol
+
+from reference_impl.orc.encodings.boolean_rle import BooleanRleReader
+from reference_impl.orc.encodings.byte_rle import ByteRleReader
+from reference_impl.orc.encodings.int_rle_v1 import IntRleV1Reader, encode_ints_v1
+from reference_impl.orc.encodings.int_rle_v2 import IntRleV2Reader, SubEncoding, encode_ints_v2
+from reference_impl.orc.errors import CorruptStream, OrcError
+from reference_impl.orc.metadata.proto_enums import CalendarKind, ColumnEncodingKind, StreamKind
+from reference_impl.orc.metadata.type_tree import TypeNode
+from reference_impl.orc.streams.stripe import StreamBytes, StripeStreams
+from reference_impl.orc.varint import read_svarint
+
+__all__ = ["V2_ENCODINGS", "ByteCursor", "ColumnStreams", "StreamValues", "WriteSettings"]
+
+V2_ENCODINGS = frozenset({ColumnEncodingKind.DIRECT_V2, ColumnEncodingKind.DICTIONARY_V2})
+DICTIONARY_ENCODINGS = frozenset({ColumnEncodingKind.DICTIONARY, ColumnEncodingKind.DICTIONARY_V2})
+
+
+class _Reader(Protocol):
+    def read(self, count: int) -> Sequence[int]: ...
+
+
+class StreamValues:
+    """An RLE reader over one stream whose errors name the column, stripe and file offset."""
+
+    def __init__(self, reader: _Reader, stream: StreamBytes, where: str) -> None:
+        self._reader = reader
+        self._stream = stream
+        self._where = where
+
+    def read(self, count: int) -> list[int]:
+        try:
+            return list(self._reader.read(count))
+        except OrcError as error:
+            raise relocated(error, self._stream, self._where) from error
+
+
+def relocated(error: OrcError, stream: StreamBytes, where: str) -> OrcError:
+    """``error`` (raised with offsets into ``stream.data``) with its place in the file."""
+    kind = StreamKind(stream.kind).name if stream.kind in StreamKind._value2member_map_ else stream.kind
+    position = "" if error.offset is None else f", byte {error.offset} of the stream"
+    return type(error)(f"{where}, {kind} stream{position}: {error.message}", stream.file_offset(error.offset))
+
+
+class ByteCursor:
+    """Raw bytes of a stream taken in order (string contents, IEEE floats, decimal varints)."""
+
+    def __init__(self, stream: StreamBytes, where: str) -> None:
+        self.stream = stream
+        self._where = where
+        self.position = 0
+
+    def take(self, length: int) -> bytes:
+        end = self.position + length
+        if end > len(self.stream.data):
+            raise self._short(f"{length} more bytes at byte {self.position}")
+        chunk = self.stream.data[self.position:end]
+        self.position = end
+        return chunk
+
+    def svarint(self) -> int:
+        try:
+            value, self.position = read_svarint(self.stream.data, self.position)
+        except OrcError as error:
+            raise relocated(error, self.stream, self._where) from error
+        return value
+
+    def _short(self, wanted: str) -> CorruptStream:
+        return CorruptStream(f"{self._where}, {StreamKind(self.stream.kind).name} stream of "
+                             f"{len(self.stream.data)} bytes ends before {wanted}",
+                             self.stream.file_offset(len(self.stream.data)))
+
+
+class ColumnStreams:
+    """One column's streams and encoding in one stripe."""
+
+    def __init__(self, node: TypeNode, stripe: StripeStreams, calendar: CalendarKind | None) -> None:
+        self.node = node
+        self.stripe = stripe
+        self.calendar = calendar
+        encoding = stripe.encoding(node.column_id)
+        self.encoding = encoding.kind if encoding.kind is not None else ColumnEncodingKind.DIRECT
+        self.dictionary_size = encoding.dictionary_size or 0
+        self.where = f"{node.describe()}, stripe {stripe.index}"
+
+    def has(self, kind: StreamKind) -> bool:
+        return self.stripe.has(self.node.column_id, kind)
+
+    def raw(self, kind: StreamKind) -> StreamBytes:
+        return self.stripe.stream(self.node.column_id, kind)
+
+    def cursor(self, kind: StreamKind) -> ByteCursor:
+        return ByteCursor(self.raw(kind), self.where)
+
+    def integers(self, kind: StreamKind, *, signed: bool) -> StreamValues:
+        """Integer RLE v1 or v2, as the column's encoding says."""
+        stream = self.raw(kind)
+        reader_class = IntRleV2Reader if self.encoding in V2_ENCODINGS else IntRleV1Reader
+        return StreamValues(reader_class(stream.data, signed=signed), stream, self.where)
+
+    def booleans(self, kind: StreamKind) -> StreamValues:
+        stream = self.raw(kind)
+        return StreamValues(BooleanRleReader(stream.data), stream, self.where)
+
+    def bytes(self, kind: StreamKind) -> StreamValues:
+        stream = self.raw(kind)
+        return StreamValues(ByteRleReader(stream.data), stream, self.where)
+
+    def error(self, error_class: type[OrcError], message: str,
+              kind: StreamKind = StreamKind.DATA) -> OrcError:
+        """An error about this column, placed at the start of its ``kind`` stream."""
+        return error_class(f"{self.where}: {message}", self.raw(kind).offset)
+
+
+@dataclass(frozen=True)
+class WriteSettings:
+    """What a column writer is told: the RLE version and the writer's choices."""
+
+    rle_v2: bool
+    sub_encoding: SubEncoding | None
+    dictionary_threshold: float
+    forced_encoding: ColumnEncodingKind | None
+    writer_timezone: str
+    calendar: CalendarKind
+
+    def integers(self, values: Sequence[int], *, signed: bool) -> bytes:
+        """The integer stream of ``values``, in the forced RLE v2 sub-encoding where that can
+        express them, else as ORC's writers choose."""
+        if not self.rle_v2:
+            return encode_ints_v1(values, signed=signed)
+        if self.sub_encoding is not None:
+            try:
+                return encode_ints_v2(values, signed=signed, force=self.sub_encoding)
+            except ValueError:
+                pass  # these values have no runs of that sub-encoding
+        return encode_ints_v2(values, signed=signed)
+
+    def for_children(self) -> WriteSettings:
+        """A forced encoding is the top-level column's only."""
+        return replace(self, forced_encoding=None)
+
+    @property
+    def direct(self) -> ColumnEncodingKind:
+        return ColumnEncodingKind.DIRECT_V2 if self.rle_v2 else ColumnEncodingKind.DIRECT
+
+    @property
+    def dictionary(self) -> ColumnEncodingKind:
+        return ColumnEncodingKind.DICTIONARY_V2 if self.rle_v2 else ColumnEncodingKind.DICTIONARY
+
+
+@dataclass
+class ColumnOutput:
+    """What a column writer produces from its non-null values: its streams (without
+    PRESENT), its encoding, and the values each child column receives (in order)."""
+
+    encoding: ColumnEncodingKind
+    streams: dict[StreamKind, bytes]
+    dictionary_size: int | None = None
+    children: Sequence[list[object]] = ()
+

@@ -1,0 +1,83 @@
+"""DECIMAL columns, of the Hive 0.11 and 0.12 (bounded precision) types.
+
+ORCv1.md, 'Decimal Columns': "The current encoding of decimal columns stores the integer
+representation of the value as an unbounded length zigzag encoded base 128 varint. The
+scale is stored in the SECONDARY stream as a signed integer." DIRECT (SECONDARY: Signed
+Integer RLE v1) and DIRECT_V2 (SECONDARY: v2); ORCv0.md, 'Decimal Columns' is DIRECT.
+
+A value is returned as the unscaled integer at the column's scale. A value stored with a
+different scale is rescaled exactly; one whose digits would be lost, or which exceeds
+the column's precision (a 0.12 decimal, precision 1 to 38), is :class:`InvalidValue`.
+The Hive 0.11 decimal (no precision in the Type) has no bound on its digits.
+"""
+
+from __future__ import annotations
+
+from reference_impl.orc.columns.column_streams import ColumnOutput, ColumnStreams, WriteSettings
+from reference_impl.orc.columns.present import ColumnReader
+from reference_impl.orc.errors import InvalidValue
+from reference_impl.orc.metadata.proto_enums import StreamKind
+from reference_impl.orc.metadata.type_tree import TypeNode
+from reference_impl.orc.varint import write_svarint
+
+__all__ = ["DecimalReader", "rescale", "write_decimals"]
+
+DECIMAL_BASE = 10
+# A stored varint holds at most 128 bits (under 40 digits), so a scale further than this
+# from the column's either loses digits or makes a number no decimal type holds; the
+# bound also keeps a corrupt scale from making 10 ** scale a huge computation.
+MAX_SCALE_DIFFERENCE = 80
+
+
+def rescale(unscaled: int, scale: int, node: TypeNode) -> int:
+    """``unscaled`` × 10^-``scale`` as an unscaled integer at ``node``'s scale.
+
+    ValueError (with the reason) if that loses digits or exceeds the precision.
+    """
+    target = node.scale or 0
+    if unscaled and abs(scale - target) > MAX_SCALE_DIFFERENCE:
+        raise ValueError(f"scale {scale} is too far from the column's scale {target}")
+    if not unscaled:
+        return 0
+    if scale <= target:
+        value = unscaled * DECIMAL_BASE ** (target - scale)
+    else:
+        value, lost = divmod(unscaled, DECIMAL_BASE ** (scale - target))
+        if lost:
+            raise ValueError(f"{unscaled}e-{scale} has more than {target} digits after the point")
+    if node.precision is not None and abs(value) >= DECIMAL_BASE ** node.precision:
+        raise ValueError(f"{value}e-{target} has more than {node.precision} digits")
+    return value
+
+
+class DecimalReader(ColumnReader):
+    def __init__(self, streams: ColumnStreams) -> None:
+        super().__init__(streams)
+        self._data = streams.cursor(StreamKind.DATA)
+        self._scales = streams.integers(StreamKind.SECONDARY, signed=True)
+
+    def read_values(self, count: int) -> list[object]:
+        unscaled = [self._data.svarint() for _ in range(count)]
+        scales = self._scales.read(count)
+        values: list[object] = []
+        for number, (value, scale) in enumerate(zip(unscaled, scales, strict=True)):
+            try:
+                values.append(rescale(value, scale, self.streams.node))
+            except ValueError as error:
+                raise self.value_error(InvalidValue, number, str(error)) from error
+        return values
+
+
+def write_decimals(node: TypeNode, values: list[object], settings: WriteSettings) -> ColumnOutput:
+    """``values`` are unscaled ints at the column's scale; each is stored with that scale."""
+    unscaled: list[int] = []
+    for value in values:
+        if isinstance(value, bool) or not isinstance(value, int):
+            raise InvalidValue(f"{node.describe()}: {value!r} is not an unscaled int")
+        try:
+            unscaled.append(rescale(value, node.scale or 0, node))
+        except ValueError as error:
+            raise InvalidValue(f"{node.describe()}: {error}") from error
+    data = b"".join(write_svarint(value) for value in unscaled)
+    scales = settings.integers([node.scale or 0] * len(unscaled), signed=True)
+    return ColumnOutput(settings.direct, {StreamKind.DATA: data, StreamKind.SECONDARY: scales})

@@ -1,0 +1,66 @@
+"""The PRESENT stream, and the column reader every column encoding builds on.
+
+ORCv1.md, 'Stripes': "an integer column is represented as two streams PRESENT, which
+uses one with a bit per value recording if the value is non-null, and DATA, which
+records the non-null values. If all of a column's values in a stripe are non-null, the
+PRESENT stream is omitted from the stripe." 'SmallInt, Int, and BigInt Columns': "For
+values that have false bits in the present stream, no values are included in the data
+stream." The same holds for every kind, compound ones included: a null struct, list,
+map or union gives its children nothing.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+from reference_impl.orc.columns.column_streams import ColumnStreams
+from reference_impl.orc.encodings.boolean_rle import encode_booleans
+from reference_impl.orc.errors import OrcError
+from reference_impl.orc.metadata.proto_enums import StreamKind
+
+__all__ = ["ColumnReader", "present_stream"]
+
+
+class ColumnReader:
+    """Reads one column of one stripe, ``count`` entries at a time, nulls included.
+
+    A subclass reads its non-null values in :meth:`read_values`; this class merges them
+    with the PRESENT stream. ``row_of`` tells a subclass which entry a value came from,
+    for error messages (for a top-level column, the row within the stripe).
+    """
+
+    def __init__(self, streams: ColumnStreams) -> None:
+        self.streams = streams
+        self._present = streams.booleans(StreamKind.PRESENT) if streams.has(StreamKind.PRESENT) else None
+        self._position = 0
+        self._batch: list[int] = []  # entries of the non-null values of the batch being read
+
+    def read(self, count: int) -> list[object]:
+        if self._present is None:
+            self._batch = list(range(self._position, self._position + count))
+            values = self.read_values(count)
+        else:
+            present = self._present.read(count)
+            self._batch = [self._position + entry for entry, flag in enumerate(present) if flag]
+            found = iter(self.read_values(len(self._batch)))
+            values = [next(found) if flag else None for flag in present]
+        self._position += count
+        return values
+
+    def read_values(self, count: int) -> list[object]:
+        raise NotImplementedError
+
+    def row_of(self, value_number: int) -> int:
+        """The entry (row, for a top-level column) of the batch's ``value_number``-th value."""
+        return self._batch[value_number]
+
+    def value_error(self, error_class: type[OrcError], value_number: int, message: str,
+                    kind: StreamKind = StreamKind.DATA) -> OrcError:
+        return self.streams.error(error_class, f"row {self.row_of(value_number)}: {message}", kind)
+
+
+def present_stream(values: Sequence[object]) -> bytes | None:
+    """The PRESENT stream of ``values``, or None when none is null (the stream is omitted)."""
+    if all(value is not None for value in values):
+        return None
+    return encode_booleans([value is not None for value in values])

@@ -1,0 +1,180 @@
+"""TIMESTAMP and TIMESTAMP_INSTANT columns.
+
+ORCv1.md, 'Timestamp Columns': "a DATA stream that records the number of seconds after 1
+January 2015, and a SECONDARY stream that records the number of nanoseconds. Because
+the number of nanoseconds often has a large number of trailing zeros, the number has
+trailing decimal zero digits removed and the last three bits are used to record how
+many zeros were removed. if the trailing zeros are more than 2. Thus 1000 nanoseconds
+would be serialized as 0x0a and 100000 would be serialized as 0x0c." So the low three
+bits z of a SECONDARY value are 0 (nothing removed) or z + 1 zeros removed. DIRECT:
+DATA Signed, SECONDARY Unsigned Integer RLE v1; DIRECT_V2: the same in v2.
+
+What the text leaves out, as ORC's writers (Java and C++) and readers do it:
+
+* "1 January 2015" is 2015-01-01 00:00:00 in StripeFooter.writer_timezone for TIMESTAMP
+  (absent, as in ORCv0.md files: UTC here) and in UTC for TIMESTAMP_INSTANT. DATA +
+  that epoch is the instant's seconds since 1970-01-01 UTC; a TIMESTAMP is the
+  wall-clock time of that instant in the writer's time zone.
+* The seconds are those of the instant rounded toward zero to the millisecond and then
+  truncated to the second, a legacy of ORC Java's millisecond arithmetic: before 1970,
+  a value with a nanosecond part of at least a millisecond is stored one second too
+  high, and readers take one off when the seconds are negative and the nanoseconds
+  exceed 999999. The writer here does the same so the files read back in both. An
+  instant in the second before 1970 with such a nanosecond part has no such form: as
+  second 0 and a positive part, every reader reads it one second late (pyorc writes it
+  so). The writer here stores it as ORC C++'s Arrow adapter does (next point), the one
+  form a reader gets right (docs/orc-spec-notes.md).
+* Negative nanoseconds: the Arrow adapter of ORC C++ (pyarrow) stores a time before 1970
+  as seconds rounded toward zero and a negative nanosecond part, whose SECONDARY value
+  is that of a 64-bit two's complement number (-1.5 s: DATA -1 - epoch, SECONDARY
+  2^64 - 33, that is -5 << 3 | 7). ORC C++ reads the value as signed, and so does this
+  reader: the timestamp is seconds + nanoseconds, the latter from -999999999 to 999999999.
+
+Values: TIMESTAMP as nanoseconds since 1970-01-01 00:00:00 of the wall-clock time,
+TIMESTAMP_INSTANT as nanoseconds since the epoch (UTC). Dates before the Gregorian
+cutover are rebased as DATE is (date_columns.py) when Footer.calendar says
+JULIAN_GREGORIAN.
+"""
+
+from __future__ import annotations
+
+import datetime
+import functools
+from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
+
+from reference_impl.orc.columns.column_streams import ColumnOutput, ColumnStreams, WriteSettings
+from reference_impl.orc.columns.date_columns import read_days, stored_days
+from reference_impl.orc.columns.integer_columns import checked_integers
+from reference_impl.orc.columns.present import ColumnReader
+from reference_impl.orc.errors import InvalidValue, UnsupportedFeature
+from reference_impl.orc.metadata.proto_enums import StreamKind, TypeKind
+from reference_impl.orc.metadata.type_tree import TypeNode
+
+__all__ = ["TimestampReader", "decode_nanos", "encode_nanos", "instant_nanos", "write_timestamps"]
+
+NANOS_PER_SECOND = 10**9
+SECONDS_PER_DAY = 86400
+UTC = "UTC"
+ORC_EPOCH = datetime.datetime(2015, 1, 1)  # the wall-clock time DATA counts from
+UNIX_EPOCH = datetime.datetime(1970, 1, 1)
+ZEROS_BITS = 3
+ZEROS_MASK = (1 << ZEROS_BITS) - 1
+MIN_ZEROS_REMOVED = 2  # the code z > 0 means z + 1 zeros
+MAX_ZEROS_REMOVED = ZEROS_MASK + 1
+DECIMAL_BASE = 10
+# The legacy adjustment (module docstring): a nanosecond part above this is a millisecond.
+MAX_SUB_MILLISECOND_NANOS = 999_999
+TIMESTAMP_BITS = 64  # DATA's seconds and SECONDARY's values are 64-bit
+# A value is a count of nanoseconds of 64-bit seconds: it needs 94 bits with its sign.
+VALUE_BITS = 94
+UNSIGNED_64 = (1 << TIMESTAMP_BITS) - 1
+
+
+def decode_nanos(encoded: int) -> int:
+    """The nanoseconds of a SECONDARY value, read as a 64-bit two's complement number as ORC
+    C++ reads it (module docstring: negative nanoseconds)."""
+    if encoded >= 1 << (TIMESTAMP_BITS - 1):
+        encoded -= 1 << TIMESTAMP_BITS
+    zeros = encoded & ZEROS_MASK
+    return encoded >> ZEROS_BITS if not zeros else (encoded >> ZEROS_BITS) * DECIMAL_BASE ** (zeros + 1)
+
+
+def encode_nanos(nanos: int) -> int:
+    """As ORC's writers do: two or more trailing zeros are removed (the text says "more
+    than 2"; the decoding is the same either way), at most 8."""
+    zeros = 0
+    while nanos and nanos % DECIMAL_BASE == 0 and zeros < MAX_ZEROS_REMOVED:
+        nanos //= DECIMAL_BASE
+        zeros += 1
+    if zeros < MIN_ZEROS_REMOVED:
+        return (nanos * DECIMAL_BASE ** zeros) << ZEROS_BITS
+    return nanos << ZEROS_BITS | (zeros - 1)
+
+
+@functools.lru_cache(maxsize=64)
+def _zone(name: str) -> ZoneInfo:
+    try:
+        return ZoneInfo(name)
+    except (ZoneInfoNotFoundError, ValueError) as error:
+        raise UnsupportedFeature(f"time zone {name!r} is not in this system's zone database") from error
+
+
+def _utc_offset(zone: ZoneInfo, instant_seconds: int) -> int:
+    """The zone's offset from UTC, in seconds, at an instant."""
+    moment = datetime.datetime.fromtimestamp(0, datetime.UTC) + datetime.timedelta(seconds=instant_seconds)
+    offset = moment.astimezone(zone).utcoffset()
+    return int(offset.total_seconds()) if offset is not None else 0
+
+
+def _epoch(zone: ZoneInfo) -> int:
+    """2015-01-01 00:00:00 in ``zone`` as seconds since 1970-01-01 UTC."""
+    return int(ORC_EPOCH.replace(tzinfo=zone).timestamp())
+
+
+def _wall_to_instant(zone: ZoneInfo, wall_seconds: int) -> int:
+    """The instant of a wall-clock time (the earlier one when the clock repeats)."""
+    offset = _utc_offset(zone, wall_seconds - _utc_offset(zone, wall_seconds))
+    return wall_seconds - offset
+
+
+def instant_nanos(node: TypeNode, value: int, writer_timezone: str) -> int:
+    """The instant (nanoseconds since the epoch, UTC) of a value of ``node``'s column."""
+    if node.kind == TypeKind.TIMESTAMP_INSTANT:
+        return value
+    seconds, nanos = divmod(value, NANOS_PER_SECOND)
+    return _wall_to_instant(_zone(writer_timezone), seconds) * NANOS_PER_SECOND + nanos
+
+
+class TimestampReader(ColumnReader):
+    def __init__(self, streams: ColumnStreams) -> None:
+        super().__init__(streams)
+        self._seconds = streams.integers(StreamKind.DATA, signed=True)
+        self._nanos = streams.integers(StreamKind.SECONDARY, signed=False)
+        instant = streams.node.kind == TypeKind.TIMESTAMP_INSTANT
+        self._zone = None if instant else _zone(streams.stripe.writer_timezone or UTC)
+        self._epoch = _epoch(self._zone or _zone(UTC))
+        self._days = read_days(streams.calendar)
+
+    def read_values(self, count: int) -> list[object]:
+        seconds = self._seconds.read(count)
+        nanos = [decode_nanos(encoded) for encoded in self._nanos.read(count)]
+        return [self._value(number, stored, fraction)
+                for number, (stored, fraction) in enumerate(zip(seconds, nanos, strict=True))]
+
+    def _value(self, number: int, stored: int, nanos: int) -> int:
+        if abs(nanos) >= NANOS_PER_SECOND:
+            raise self.value_error(InvalidValue, number, f"{nanos} nanoseconds is a second or more",
+                                   StreamKind.SECONDARY)
+        seconds = stored + self._epoch
+        if seconds < 0 and nanos > MAX_SUB_MILLISECOND_NANOS:
+            seconds -= 1
+        seconds, nanos = divmod(seconds * NANOS_PER_SECOND + nanos, NANOS_PER_SECOND)
+        if self._zone is not None:
+            seconds += _utc_offset(self._zone, seconds)
+        days, second_of_day = divmod(seconds, SECONDS_PER_DAY)
+        return ((self._days(days) * SECONDS_PER_DAY + second_of_day) * NANOS_PER_SECOND) + nanos
+
+
+def write_timestamps(node: TypeNode, values: list[object], settings: WriteSettings) -> ColumnOutput:
+    zone = _zone(UTC if node.kind == TypeKind.TIMESTAMP_INSTANT else settings.writer_timezone)
+    epoch, to_stored_days = _epoch(zone), stored_days(settings.calendar)
+    seconds, nanos = [], []
+    for value in checked_integers(node, values, VALUE_BITS):
+        whole, fraction = divmod(value, NANOS_PER_SECOND)
+        days, second_of_day = divmod(whole, SECONDS_PER_DAY)
+        try:
+            whole = to_stored_days(days) * SECONDS_PER_DAY + second_of_day
+        except ValueError as error:
+            raise InvalidValue(f"{node.describe()}: {error}") from error
+        if node.kind == TypeKind.TIMESTAMP:
+            whole = _wall_to_instant(zone, whole)
+        if whole < 0 and fraction > MAX_SUB_MILLISECOND_NANOS:
+            whole += 1
+            if not whole:  # the second before 1970: a negative part (module docstring)
+                fraction -= NANOS_PER_SECOND
+        if (whole - epoch).bit_length() >= TIMESTAMP_BITS:
+            raise InvalidValue(f"{node.describe()}: {value} ns is beyond 64-bit seconds from 2015")
+        seconds.append(whole - epoch)
+        nanos.append(encode_nanos(fraction) & UNSIGNED_64)
+    return ColumnOutput(settings.direct, {StreamKind.DATA: settings.integers(seconds, signed=True),
+                                          StreamKind.SECONDARY: settings.integers(nanos, signed=False)})

@@ -1,0 +1,501 @@
+"""Integer Run Length Encoding, version 2: reading (ORCv1.md, 'Integer Run Length Encoding, version 2').
+
+Every run starts with a header whose first two bits name its sub-encoding:
+
+* 'Short Repeat' (0): one byte, then one value of 1..8 bytes repeated 3..10 times;
+* 'Direct' (1): two bytes, then 1..512 values bit packed at one width;
+* 'Patched Base' (2): four bytes, a base value, 1..512 bit packed values added to the
+  base, then a patch list that supplies the high bits of the few values too wide for the
+  packed width;
+* 'Delta' (3): two bytes, a base varint, a first delta varint, then 1..512 values in all,
+  further deltas bit packed (their magnitudes: the first delta's sign gives the direction,
+  so only monotonic sequences can be written), or no packed deltas at all (width 0)
+  when every delta equals the first.
+
+Values are zigzag encoded in signed streams (Short Repeat, Direct, the Delta base),
+except in Patched Base, whose base carries its own sign bit. The writer is in
+``int_rle_v2_writer``.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+from enum import IntEnum
+
+from reference_impl.orc.encodings.bit_packing import (
+    BITS_PER_BYTE,
+    DELTA_ZERO_WIDTH_CODE,
+    MAX_WIDTH,
+    closest_aligned_width,
+    closest_fixed_width,
+    decode_width,
+    encode_width,
+    pack,
+    unpack,
+    value_width,
+)
+from reference_impl.orc.encodings.run_reader import INT64_MAX, INT64_MIN, RunReader, check_encodable
+from reference_impl.orc.errors import CorruptRle
+from reference_impl.orc.varint import (
+    read_svarint,
+    read_uvarint,
+    write_svarint,
+    write_uvarint,
+    zigzag_decode,
+    zigzag_encode,
+)
+
+__all__ = ["IntRleV2Reader", "SubEncoding", "decode_ints_v2", "encode_ints_v2", "sub_encodings"]
+
+
+class SubEncoding(IntEnum):
+    """The two high bits of a run's first byte."""
+
+    SHORT_REPEAT = 0
+    DIRECT = 1
+    PATCHED_BASE = 2
+    DELTA = 3
+
+
+# The header fields, from the most significant bit of the first byte on.
+ENCODING_SHIFT = 6  # 2 bits of sub-encoding
+WIDTH_SHIFT = 1  # then 5 bits of width code (Direct, Patched Base, Delta)
+WIDTH_CODE_MASK = 0x1F
+LENGTH_HIGH_BIT = 0x01  # then 9 bits of length - 1: this bit and the whole second byte
+LENGTH_HIGH_SHIFT = 8
+BYTE_MASK = 0xFF
+MAX_RUN = 512
+SHORT_REPEAT_WIDTH_SHIFT = 3  # Short Repeat: 3 bits of value bytes - 1, 3 bits of count - 3
+SHORT_REPEAT_FIELD_MASK = 0x07
+MIN_REPEAT = 3
+MAX_REPEAT = 10
+PATCH_FIELD_SHIFT = 5  # Patched Base bytes 3 and 4: 3 bits, then 5 bits
+PATCH_LIST_LENGTH_MASK = 0x1F
+SHORT_REPEAT_HEADER = 1
+TWO_BYTE_HEADER = 2
+PATCHED_BASE_HEADER = 4
+
+
+class IntRleV2Reader(RunReader):
+    def __init__(self, data: bytes | memoryview, *, base_offset: int = 0, start: int = 0,
+                 signed: bool) -> None:
+        super().__init__(data, base_offset=base_offset, start=start)
+        self._signed = signed
+
+    @property
+    def buffered(self) -> int:
+        """Values of the run decoded last not yet read or skipped."""
+        return len(self._run) - self._used
+
+    def _decode_run(self) -> list[int]:
+        run_start = self._pos
+        encoding = SubEncoding(self._byte(run_start, "a run header") >> ENCODING_SHIFT)
+        decoders = {
+            SubEncoding.SHORT_REPEAT: self._short_repeat,
+            SubEncoding.DIRECT: self._direct,
+            SubEncoding.PATCHED_BASE: self._patched_base,
+            SubEncoding.DELTA: self._delta,
+        }
+        return self._checked(decoders[encoding](run_start), self._signed, run_start)
+
+    def _header(self, run_start: int, size: int, name: str) -> bytes:
+        if run_start + size > len(self._data):
+            raise CorruptRle(f"the stream ends inside a {size}-byte {name} header",
+                             self._offset(run_start))
+        return bytes(self._data[run_start:run_start + size])
+
+    def _short_repeat(self, run_start: int) -> list[int]:
+        (first,) = self._header(run_start, SHORT_REPEAT_HEADER, "Short Repeat")
+        size = (first >> SHORT_REPEAT_WIDTH_SHIFT & SHORT_REPEAT_FIELD_MASK) + 1
+        count = (first & SHORT_REPEAT_FIELD_MASK) + MIN_REPEAT
+        value_start = run_start + SHORT_REPEAT_HEADER
+        if value_start + size > len(self._data):
+            raise CorruptRle(f"the stream ends inside a {size}-byte Short Repeat value",
+                             self._offset(value_start))
+        value = int.from_bytes(self._data[value_start:value_start + size], "big")
+        self._pos = value_start + size
+        return [self._unzigzag(value)] * count
+
+    def _direct(self, run_start: int) -> list[int]:
+        header = self._header(run_start, TWO_BYTE_HEADER, "Direct")
+        width = decode_width(header[0] >> WIDTH_SHIFT & WIDTH_CODE_MASK)
+        values, self._pos = unpack(self._data, run_start + TWO_BYTE_HEADER, width, _run_length(header),
+                                   base_offset=self._base_offset, what="Direct values")
+        return [self._unzigzag(value) for value in values]
+
+    def _patched_base(self, run_start: int) -> list[int]:
+        header = self._header(run_start, PATCHED_BASE_HEADER, "Patched Base")
+        width = decode_width(header[0] >> WIDTH_SHIFT & WIDTH_CODE_MASK)
+        base_size = (header[2] >> PATCH_FIELD_SHIFT) + 1
+        patch_width = decode_width(header[2] & WIDTH_CODE_MASK)
+        gap_width = (header[3] >> PATCH_FIELD_SHIFT) + 1
+        patch_count = header[3] & PATCH_LIST_LENGTH_MASK
+        if gap_width + patch_width > MAX_WIDTH:
+            raise CorruptRle(f"a patch gap of {gap_width} bits and a patch of {patch_width} bits "
+                             f"exceed {MAX_WIDTH} bits", self._offset(run_start))
+        base = self._patched_base_value(run_start + PATCHED_BASE_HEADER, base_size)
+        values, pos = unpack(self._data, self._pos, width, _run_length(header),
+                             base_offset=self._base_offset, what="Patched Base values")
+        entries, self._pos = unpack(self._data, pos, closest_fixed_width(gap_width + patch_width),
+                                    patch_count, base_offset=self._base_offset, what="patch entries")
+        self._apply_patches(values, entries, width, patch_width, pos)
+        return [base + value for value in values]
+
+    def _patched_base_value(self, pos: int, size: int) -> int:
+        """'Patched Base': "a big endian value with negative values marked by the most
+        significant bit set. If it that bit is set, the entire value is negated"."""
+        if pos + size > len(self._data):
+            raise CorruptRle(f"the stream ends inside a {size}-byte Patched Base base value",
+                             self._offset(pos))
+        stored = int.from_bytes(self._data[pos:pos + size], "big")
+        self._pos = pos + size
+        sign = 1 << (size * BITS_PER_BYTE - 1)
+        return -(stored ^ sign) if stored & sign else stored
+
+    def _apply_patches(self, values: list[int], entries: list[int], width: int, patch_width: int,
+                       list_start: int) -> None:
+        """Each entry is a gap (from the previous patched index) over a patch whose bits go
+        above the value's ``width`` bits. Entries with patch 0 only carry the index past
+        gaps too wide for the gap field; or-ing them in changes nothing."""
+        patch_mask = (1 << patch_width) - 1
+        index = 0
+        for entry in entries:
+            index += entry >> patch_width
+            if index >= len(values):
+                raise CorruptRle(f"a patch lands on index {index} of a run of {len(values)} values",
+                                 self._offset(list_start))
+            values[index] |= (entry & patch_mask) << width
+
+    def _delta(self, run_start: int) -> list[int]:
+        header = self._header(run_start, TWO_BYTE_HEADER, "Delta")
+        width = decode_width(header[0] >> WIDTH_SHIFT & WIDTH_CODE_MASK, delta=True)
+        length = _run_length(header)
+        read_base = read_svarint if self._signed else read_uvarint
+        base, pos = read_base(self._data, run_start + TWO_BYTE_HEADER, self._base_offset, CorruptRle)
+        first_delta, pos = read_svarint(self._data, pos, self._base_offset, CorruptRle)
+        self._pos = pos
+        if width == 0:
+            return [base + index * first_delta for index in range(length)]
+        if length < TWO_BYTE_HEADER or first_delta == 0:
+            # 'Delta': "The first two numbers in the sequence can not be identical,
+            # because the encoding is using the sign of the first delta".
+            raise CorruptRle(f"a Delta run of {length} values with {width}-bit deltas has first "
+                             f"delta {first_delta}; it needs 2 values and a nonzero first delta",
+                             self._offset(run_start))
+        deltas, self._pos = unpack(self._data, pos, width, length - 2,
+                                   base_offset=self._base_offset, what="Delta deltas")
+        direction = 1 if first_delta > 0 else -1
+        values = [base, base + first_delta]
+        for delta in deltas:
+            values.append(values[-1] + direction * delta)
+        return values
+
+    def _unzigzag(self, value: int) -> int:
+        return zigzag_decode(value) if self._signed else value
+
+
+def _run_length(header: bytes) -> int:
+    """The 9-bit length field (stored as length - 1) of a Direct, Patched Base or Delta header."""
+    return ((header[0] & LENGTH_HIGH_BIT) << LENGTH_HIGH_SHIFT | header[1]) + 1
+
+
+def decode_ints_v2(data: bytes | memoryview, count: int, *, signed: bool,
+                   base_offset: int = 0) -> list[int]:
+    return IntRleV2Reader(data, base_offset=base_offset, signed=signed).read(count)
+
+
+def sub_encodings(data: bytes | memoryview, count: int, *, signed: bool) -> list[SubEncoding]:
+    """The sub-encoding of each run that holds the first ``count`` values."""
+    reader = IntRleV2Reader(data, signed=signed)
+    encodings = []
+    decoded = 0
+    while decoded < count:
+        run_start = reader.position
+        reader.skip(1)  # decodes the run at run_start
+        encodings.append(SubEncoding(data[run_start] >> ENCODING_SHIFT))
+        decoded += 1 + reader.buffered
+        reader.skip(reader.buffered)
+    return encodings
+
+
+# ---------------------------------------------------------------------------
+# Writing
+#
+# The runs and their sub-encodings are chosen as ORC's writers choose them (Java's
+# RunLengthIntegerWriterV2 and the C++ RleEncoderV2, which pyarrow and pyorc use), so
+# a file written here has the runs a real file has:
+#
+# * values are cut into runs as they arrive: 3 or more equal values make a repeat run
+#   (ending the variable run before them), any other values a variable run; either
+#   kind of run is closed at 512 values;
+# * a repeat run of 3..10 values is Short Repeat, a longer one Delta with delta 0;
+# * a variable run of at most 3 values is Direct; else Delta if its deltas are all
+#   equal, or if it is monotonic with a nonzero first delta; else Patched Base if the
+#   100th percentile width of its (zigzag) values exceeds the 90th by more than 1 and
+#   the base-reduced values have outliers above their 95th percentile width; else
+#   Direct. ('Patched Base' speaks of the 90th percentile: the writers use it to decide
+#   and the 95th for the packed width.)
+# * Direct and Delta values are packed at aligned widths (see ``bit_packing``).
+# ---------------------------------------------------------------------------
+
+MIN_DELTA_WIDTH = 2
+DECIDING_PERCENTILE = 0.9  # the fractions as the writers compute with them, in doubles
+PACKED_PERCENTILE = 0.95
+MAX_PATCH_GAP_WIDTH = 8  # 3 bits of gap width - 1
+MAX_PATCH_GAP = (1 << MAX_PATCH_GAP_WIDTH) - 1  # wider gaps take (255, patch 0) entries first
+MAX_BASE_BYTES = 8  # 3 bits of base value bytes - 1
+# A patch as wide as 64 bits cannot share an entry with its gap: writers then pack the
+# values 8 bits wide under 56-bit patches.
+WIDEST_PATCH, PACKED_WIDTH_UNDER_WIDEST_PATCH = 56, 8
+
+
+def encode_ints_v2(values: Sequence[int], *, signed: bool, force: SubEncoding | None = None) -> bytes:
+    """The runs of ``values`` as ORC's writers write them; with ``force``, runs cut so
+    that every one uses that sub-encoding (ValueError if the values do not allow it)."""
+    values = list(values)
+    check_encodable(values, signed)
+    if force is None:
+        runs = [(_choose(run, repeat, signed), run) for run, repeat in _writer_runs(values)]
+    else:
+        runs = [(force, run) for run in _FORCED_RUNS[force](values, signed)]
+    return b"".join(_ENCODERS[encoding](run, signed) for encoding, run in runs)
+
+
+def _writer_runs(values: list[int]) -> list[tuple[list[int], bool]]:
+    """(run, is a repeat run) in order, cut as the writers cut them."""
+    runs: list[tuple[list[int], bool]] = []
+    buffer: list[int] = []
+    repeating = False  # the buffer holds equal values only
+    for value in values:
+        if not buffer:
+            buffer, repeating = [value], True
+        elif repeating and value == buffer[0]:
+            buffer.append(value)
+        elif repeating and len(buffer) >= MIN_REPEAT:
+            runs.append((buffer, True))
+            buffer = [value]
+        else:
+            buffer.append(value)
+            repeating = False
+            if len(buffer) > MIN_REPEAT and buffer[-1] == buffer[-2] == buffer[-3]:
+                runs.append((buffer[:-MIN_REPEAT], False))
+                buffer, repeating = buffer[-MIN_REPEAT:], True
+        if len(buffer) == MAX_RUN:
+            runs.append((buffer, repeating))
+            buffer = []
+    if buffer:
+        runs.append((buffer, repeating and len(buffer) >= MIN_REPEAT))
+    return runs
+
+
+def _choose(run: list[int], repeat: bool, signed: bool) -> SubEncoding:
+    if repeat:
+        return SubEncoding.SHORT_REPEAT if len(run) <= MAX_REPEAT else SubEncoding.DELTA
+    if len(run) <= MIN_REPEAT or max(run) - min(run) > INT64_MAX:
+        return SubEncoding.DIRECT
+    if _delta_expressible(run):
+        return SubEncoding.DELTA
+    widths = [value_width(value) for value in _zigzagged(run, signed)]
+    if _percentile(widths, 1.0) - _percentile(widths, DECIDING_PERCENTILE) > 1 and _has_outliers(run):
+        return SubEncoding.PATCHED_BASE
+    return SubEncoding.DIRECT
+
+
+def _percentile(widths: list[int], fraction: float) -> int:
+    """The width that all but ``len * (1 - fraction)`` (rounded down) of ``widths`` fit."""
+    allowed_wider = int(len(widths) * (1.0 - fraction))
+    return sorted(widths)[len(widths) - 1 - allowed_wider]
+
+
+def _delta_expressible(run: list[int]) -> bool:
+    return _delta_run_end(run, 0, len(run)) == len(run)
+
+
+def _delta_run_end(values: list[int], start: int, limit: int) -> int:
+    """The end of the longest run from ``start`` (at most ``limit`` values) that 'Delta'
+    can express: all deltas equal (no packed deltas), or monotonic from a nonzero first
+    delta. Each delta must be a signed 64-bit value: readers add them up in 64 bits."""
+    end = min(start + 1, len(values))
+    first: int | None = None
+    fixed = True  # every delta so far equals the first
+    while end < min(len(values), start + limit):
+        delta = values[end] - values[end - 1]
+        if not INT64_MIN <= delta <= INT64_MAX:
+            break
+        if first is None:
+            first = delta
+        else:
+            fixed = fixed and delta == first
+            if not fixed and (first == 0 or delta * first < 0):
+                break
+        end += 1
+    return end
+
+
+# ---------------------------------------------------------------------------
+# The four sub-encodings, written
+# ---------------------------------------------------------------------------
+
+
+def _zigzagged(run: list[int], signed: bool) -> list[int]:
+    return [zigzag_encode(value) for value in run] if signed else run
+
+
+def _length_header(encoding: SubEncoding, width_code: int, length: int) -> bytes:
+    stored = length - 1
+    return bytes((encoding << ENCODING_SHIFT | width_code << WIDTH_SHIFT | stored >> LENGTH_HIGH_SHIFT,
+                  stored & BYTE_MASK))
+
+
+def _write_short_repeat(run: list[int], signed: bool) -> bytes:
+    (value,) = set(_zigzagged(run, signed))
+    size = -(-value_width(value) // BITS_PER_BYTE)
+    header = (size - 1) << SHORT_REPEAT_WIDTH_SHIFT | (len(run) - MIN_REPEAT)
+    return bytes((header,)) + value.to_bytes(size, "big")
+
+
+def _write_direct(run: list[int], signed: bool) -> bytes:
+    values = _zigzagged(run, signed)
+    width = closest_aligned_width(max(values).bit_length())
+    return _length_header(SubEncoding.DIRECT, encode_width(width), len(run)) + pack(values, width)
+
+
+def _write_delta(run: list[int], signed: bool) -> bytes:
+    deltas = [b - a for a, b in zip(run, run[1:], strict=False)] or [0]
+    write_base = write_svarint if signed else write_uvarint
+    if len(set(deltas)) == 1:
+        header = _length_header(SubEncoding.DELTA, DELTA_ZERO_WIDTH_CODE, len(run))
+        return header + write_base(run[0]) + write_svarint(deltas[0])
+    magnitudes = [abs(delta) for delta in deltas[1:]]
+    # Width code 0 means no deltas here, so 1-bit deltas take the 2-bit width.
+    width = max(closest_aligned_width(max(magnitudes).bit_length()), MIN_DELTA_WIDTH)
+    header = _length_header(SubEncoding.DELTA, encode_width(width), len(run))
+    return header + write_base(run[0]) + write_svarint(deltas[0]) + pack(magnitudes, width)
+
+
+@dataclass(frozen=True)
+class _PatchedRun:
+    """A run laid out for Patched Base: base, packed low bits, (gap, patch) entries."""
+
+    base: int
+    width: int
+    low_bits: list[int]
+    patch_width: int
+    gap_width: int
+    entries: list[tuple[int, int]]
+
+
+def _has_outliers(run: list[int]) -> bool:
+    base = min(run)
+    widths = [value_width(value - base) for value in run]
+    return (_percentile(widths, 1.0) > _percentile(widths, PACKED_PERCENTILE)
+            and _base_bytes(base) <= MAX_BASE_BYTES)
+
+
+def _base_bytes(base: int) -> int:
+    """Bytes for the base's magnitude and its sign bit."""
+    return -(-(value_width(abs(base)) + 1) // BITS_PER_BYTE)
+
+
+def _patched_layout(run: list[int]) -> _PatchedRun:
+    """The writers' layout: values packed at their 95th percentile width, the bits above
+    it patched (the few values wider than that: at most 5% of them)."""
+    base = min(run)
+    reduced = [value - base for value in run]
+    widths = [value_width(value) for value in reduced]
+    width = _percentile(widths, PACKED_PERCENTILE)
+    patch_width = closest_fixed_width(_percentile(widths, 1.0) - width)
+    if patch_width == MAX_WIDTH:
+        patch_width, width = WIDEST_PATCH, PACKED_WIDTH_UNDER_WIDEST_PATCH
+    low_mask = (1 << width) - 1
+    entries: list[tuple[int, int]] = []
+    previous = 0
+    for index, value in enumerate(reduced):
+        if value > low_mask:
+            gap = index - previous
+            previous = index
+            while gap > MAX_PATCH_GAP:
+                entries.append((MAX_PATCH_GAP, 0))
+                gap -= MAX_PATCH_GAP
+            entries.append((gap, value >> width))
+    gap_width = value_width(max(gap for gap, _ in entries))
+    return _PatchedRun(base, width, [value & low_mask for value in reduced], patch_width, gap_width,
+                       entries)
+
+
+def _write_patched_base(run: list[int], signed: bool) -> bytes:
+    layout = _patched_layout(run)
+    base_bytes = _base_bytes(layout.base)
+    sign = 1 << (base_bytes * BITS_PER_BYTE - 1) if layout.base < 0 else 0
+    entry_width = closest_fixed_width(layout.gap_width + layout.patch_width)
+    entries = [gap << layout.patch_width | patch for gap, patch in layout.entries]
+    header = _length_header(SubEncoding.PATCHED_BASE, encode_width(layout.width), len(run))
+    header += bytes(((base_bytes - 1) << PATCH_FIELD_SHIFT | encode_width(layout.patch_width),
+                     (layout.gap_width - 1) << PATCH_FIELD_SHIFT | len(entries)))
+    return (header + (abs(layout.base) | sign).to_bytes(base_bytes, "big")
+            + pack(layout.low_bits, layout.width) + pack(entries, entry_width))
+
+
+_ENCODERS: dict[SubEncoding, Callable[[list[int], bool], bytes]] = {
+    SubEncoding.SHORT_REPEAT: _write_short_repeat,
+    SubEncoding.DIRECT: _write_direct,
+    SubEncoding.PATCHED_BASE: _write_patched_base,
+    SubEncoding.DELTA: _write_delta,
+}
+
+
+# ---------------------------------------------------------------------------
+# Forced sub-encodings: runs cut so that each can use the one asked for
+# ---------------------------------------------------------------------------
+
+
+def _short_repeat_runs(values: list[int], signed: bool) -> list[list[int]]:
+    """Each stretch of equal values, split evenly into runs of 3..10."""
+    runs = []
+    start = 0
+    while start < len(values):
+        end = start
+        while end < len(values) and values[end] == values[start]:
+            end += 1
+        if end - start < MIN_REPEAT:
+            raise ValueError(f"Short Repeat needs {MIN_REPEAT}..{MAX_REPEAT} equal values: "
+                             f"{values[start]} at index {start} repeats {end - start} times")
+        pieces = -(-(end - start) // MAX_REPEAT)
+        bounds = [start + (end - start) * piece // pieces for piece in range(pieces + 1)]
+        runs += [values[low:high] for low, high in zip(bounds, bounds[1:], strict=False)]
+        start = end
+    return runs
+
+
+def _direct_runs(values: list[int], signed: bool) -> list[list[int]]:
+    return [values[start:start + MAX_RUN] for start in range(0, len(values), MAX_RUN)]
+
+
+def _patched_base_runs(values: list[int], signed: bool) -> list[list[int]]:
+    runs = _direct_runs(values, signed)
+    for number, run in enumerate(runs):
+        if not _has_outliers(run):
+            raise ValueError(f"Patched Base needs outliers: run {number} (values {number * MAX_RUN}.. "
+                             f"{number * MAX_RUN + len(run) - 1}) has none wider than its 95th "
+                             f"percentile width, or its minimum needs more than {MAX_BASE_BYTES} bytes")
+    return runs
+
+
+def _delta_runs(values: list[int], signed: bool) -> list[list[int]]:
+    """Runs as long as 'Delta' allows."""
+    runs = []
+    start = 0
+    while start < len(values):
+        end = _delta_run_end(values, start, MAX_RUN)
+        runs.append(values[start:end])
+        start = end
+    return runs
+
+
+_FORCED_RUNS: dict[SubEncoding, Callable[[list[int], bool], list[list[int]]]] = {
+    SubEncoding.SHORT_REPEAT: _short_repeat_runs,
+    SubEncoding.DIRECT: _direct_runs,
+    SubEncoding.PATCHED_BASE: _patched_base_runs,
+    SubEncoding.DELTA: _delta_runs,
+}

@@ -1,0 +1,110 @@
+"""What every run-length decoder shares: a position in a buffer, one decoded run at a time.
+
+ORCv1.md, 'Run Length Encoding': each encoding is a sequence of self-describing groups
+(runs), so a reader can start at the first byte of any run. ORCv1.md, 'Row Group Index'
+gives a row group's place in an RLE stream as the byte offset of a run plus a number of
+values to skip inside it; a reader is therefore built at a byte offset (``start``) and
+can ``skip``. At most one run is decoded ahead of what was asked for (the bound on what a
+corrupt header can make it allocate).
+
+Integer streams hold 64-bit values (ORCv1.md, 'SmallInt, Int, and BigInt Columns'): a
+decoded value outside the signed or unsigned 64-bit range can only come from corrupt
+data, so it is :class:`CorruptRle` rather than a silently wrapped number.
+"""
+
+from __future__ import annotations
+
+from reference_impl.orc.errors import CorruptRle
+
+INT64_MIN = -(1 << 63)
+INT64_MAX = (1 << 63) - 1
+UINT64_MAX = (1 << 64) - 1
+
+
+def int64_bounds(signed: bool) -> tuple[int, int]:
+    return (INT64_MIN, INT64_MAX) if signed else (0, UINT64_MAX)
+
+
+def check_encodable(values: list[int], signed: bool) -> None:
+    """ValueError unless every value fits a signed (or unsigned) 64-bit integer."""
+    low, high = int64_bounds(signed)
+    for index, value in enumerate(values):
+        if not low <= value <= high:
+            kind = "signed" if signed else "unsigned"
+            raise ValueError(f"value {value} at index {index} is not a {kind} 64-bit integer")
+
+
+class RunReader:
+    """Values of a run-length encoded buffer, decoded one run at a time.
+
+    Subclasses implement :meth:`_decode_run`, which decodes the run at ``self._pos``,
+    advances ``self._pos`` past it and returns its values.
+    """
+
+    def __init__(self, data: bytes | memoryview, *, base_offset: int = 0, start: int = 0) -> None:
+        if not 0 <= start <= len(data):
+            raise CorruptRle(f"start {start} lies outside the {len(data)} bytes of the stream",
+                             base_offset + start)
+        self._data = data
+        self._base_offset = base_offset
+        self._pos = start
+        self._run: list[int] = []
+        self._used = 0  # values of self._run already returned or skipped
+
+    @property
+    def position(self) -> int:
+        """The byte offset in ``data`` of the next run not yet decoded."""
+        return self._pos
+
+    @property
+    def exhausted(self) -> bool:
+        """No byte and no buffered value left."""
+        return self._used == len(self._run) and self._pos >= len(self._data)
+
+    def read(self, count: int) -> list[int]:
+        """The next ``count`` values; CorruptRle if the stream holds fewer."""
+        out: list[int] = []
+        while len(out) < count:
+            take = self._fill(count - len(out))
+            out += self._run[self._used:self._used + take]
+            self._used += take
+        return out
+
+    def skip(self, count: int) -> None:
+        """Pass over ``count`` values; CorruptRle if the stream holds fewer."""
+        while count:
+            take = self._fill(count)
+            self._used += take
+            count -= take
+
+    def _fill(self, wanted: int) -> int:
+        """How many of ``wanted`` values the current run still gives, decoding a new run
+        when it is used up."""
+        if self._used == len(self._run):
+            if self._pos >= len(self._data):
+                raise CorruptRle(f"the stream ends {wanted} values short", self._offset(self._pos))
+            self._run = self._decode_run()
+            self._used = 0
+        return min(wanted, len(self._run) - self._used)
+
+    def _decode_run(self) -> list[int]:
+        raise NotImplementedError
+
+    def _offset(self, pos: int) -> int:
+        return self._base_offset + pos
+
+    def _byte(self, pos: int, what: str) -> int:
+        """``data[pos]``, or CorruptRle naming ``what`` was cut off."""
+        if pos >= len(self._data):
+            raise CorruptRle(f"the stream ends inside {what}", self._offset(pos))
+        return self._data[pos]
+
+    def _checked(self, values: list[int], signed: bool, run_start: int) -> list[int]:
+        """``values`` if all fit 64 bits, else CorruptRle at the run's first byte."""
+        low, high = int64_bounds(signed)
+        for value in values:
+            if not low <= value <= high:
+                kind = "signed" if signed else "unsigned"
+                raise CorruptRle(f"the run decodes to {value}, outside the {kind} 64-bit range",
+                                 self._offset(run_start))
+        return values

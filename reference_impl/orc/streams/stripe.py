@@ -1,0 +1,202 @@
+"""One stripe: its streams located from the StripeFooter, and the same written.
+
+ORCv1.md, 'Stripes': a stripe is its index streams, then its data streams, then the
+stripe footer; "the streams field in the StripeFooter described below is the single
+source of truth" for where each stream is: the streams lie back to back in the listed
+order, each ``length`` bytes, starting at the stripe's offset. 'Stripe Footer' gives the
+messages; 'Compression': every stream and the StripeFooter are compressed with the
+file's codec (chunked), the PostScript is not.
+
+Checks (each names the stripe and the absolute byte offset):
+
+* the stripe (its index, data and footer) lies after the 3-byte header and before the
+  file tail (:class:`CorruptMetadata`);
+* the streams' lengths add up to index_length + data_length, index streams lie in the
+  index area and data streams in the data area, no (column, kind) is listed twice and
+  every column id is one of the file's (:class:`CorruptStream`);
+* there is one ColumnEncoding per column (:class:`CorruptMetadata`).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+
+from reference_impl.orc.errors import CorruptMetadata, CorruptStream, UnsupportedFeature
+from reference_impl.orc.metadata.orc_proto import (
+    ColumnEncoding,
+    Stream,
+    StripeFooter,
+    StripeInformation,
+    decode,
+    encode,
+)
+from reference_impl.orc.metadata.proto_enums import StreamKind
+
+__all__ = ["HEADER_LENGTH", "INDEX_STREAM_KINDS", "StreamBytes", "StreamOutput", "StripeStreams",
+           "read_stripe", "write_stripe"]
+
+HEADER_LENGTH = 3  # 'File Tail': the file starts with the magic "ORC"
+# 'Stripes': "Index streams are always placed together in the beginning of the stripe."
+INDEX_STREAM_KINDS = frozenset({StreamKind.ROW_INDEX, StreamKind.BLOOM_FILTER,
+                                StreamKind.BLOOM_FILTER_UTF8, StreamKind.ENCRYPTED_INDEX})
+
+# No run length encoding stores more than this many values per byte (a Byte RLE run of
+# 130 bytes in 2 bytes is 1040 booleans): the bound a list's or map's lengths must keep.
+MAX_VALUES_PER_BYTE = 1024
+
+# decompress_stream(data, kind, block_size, offset) and compress_stream(data, kind, block_size,
+# keep_original): 'Compression', streams/compression.py.
+Decompress = Callable[[bytes, int], bytes]
+Compress = Callable[[bytes], bytes]
+
+
+@dataclass(frozen=True)
+class StreamBytes:
+    """One stream of a stripe: where it lies in the file and its decompressed bytes."""
+
+    column: int
+    kind: int
+    offset: int  # absolute file offset of its first (compressed) byte
+    data: bytes
+    compressed: bool
+
+    def file_offset(self, position: int | None) -> int:
+        """The file offset of ``position`` in :attr:`data`: exact when the stream is stored
+        uncompressed; the stream's start when it is compressed."""
+        return self.offset + position if position is not None and not self.compressed else self.offset
+
+
+class StripeStreams:
+    """The located, decompressed streams and column encodings of one stripe."""
+
+    def __init__(self, index: int, information: StripeInformation, footer: StripeFooter,
+                 streams: dict[tuple[int, int], StreamBytes]) -> None:
+        self.index = index
+        self.information = information
+        self.footer = footer
+        self._streams = streams
+
+    @property
+    def value_budget(self) -> int:
+        """More values than any column of this stripe can hold (see MAX_VALUES_PER_BYTE)."""
+        stored = sum(len(stream.data) for stream in self._streams.values())
+        return MAX_VALUES_PER_BYTE * (stored + 1) + (self.information.number_of_rows or 0)
+
+    @property
+    def writer_timezone(self) -> str | None:
+        return self.footer.writer_timezone
+
+    def has(self, column: int, kind: StreamKind) -> bool:
+        return (column, kind) in self._streams
+
+    def stream(self, column: int, kind: StreamKind) -> StreamBytes:
+        """The stream, or an empty one at the stripe's data area when it is absent (writers
+        leave out streams with no bytes; a reader that needs values from it then finds none)."""
+        found = self._streams.get((column, kind))
+        if found is not None:
+            return found
+        data_start = (self.information.offset or 0) + (self.information.index_length or 0)
+        return StreamBytes(column, kind, data_start, b"", compressed=False)
+
+    def encoding(self, column: int) -> ColumnEncoding:
+        return self.footer.columns[column]
+
+
+def read_stripe(data: bytes, information: StripeInformation, index: int, column_count: int,
+                tail_start: int, decompress: Decompress, compressed: bool) -> StripeStreams:
+    """Stripe number ``index`` of ``data`` (the whole file), whose tail starts at ``tail_start``."""
+    where = f"stripe {index}"
+    start, index_length, data_length, footer_length = _bounds(information, tail_start, where)
+    footer_start = start + index_length + data_length
+    footer = decode(StripeFooter, decompress(data[footer_start:footer_start + footer_length], footer_start),
+                    base_offset=footer_start)
+    if footer.encryption:
+        raise UnsupportedFeature(f"{where} has encrypted columns ('Column Encryption')", footer_start)
+    if len(footer.columns) != column_count:
+        raise CorruptMetadata(f"{where}'s footer has {len(footer.columns)} column encodings for "
+                              f"{column_count} columns", footer_start)
+    streams = _locate(data, footer.streams, start, index_length, data_length, column_count, where,
+                      decompress, compressed)
+    return StripeStreams(index, information, footer, streams)
+
+
+def _bounds(information: StripeInformation, tail_start: int, where: str) -> tuple[int, int, int, int]:
+    start = information.offset or 0
+    lengths = (information.index_length or 0, information.data_length or 0, information.footer_length or 0)
+    end = start + sum(lengths)
+    if start < HEADER_LENGTH or end > tail_start:
+        raise CorruptMetadata(f"{where} spans bytes {start} to {end}; stripes lie between the "
+                              f"{HEADER_LENGTH}-byte header and the file tail at {tail_start}", start)
+    return (start, *lengths)
+
+
+def _locate(data: bytes, listed: Sequence[Stream], start: int, index_length: int, data_length: int,
+            column_count: int, where: str, decompress: Decompress,
+            compressed: bool) -> dict[tuple[int, int], StreamBytes]:
+    streams: dict[tuple[int, int], StreamBytes] = {}
+    position = start
+    data_start = start + index_length
+    end = data_start + data_length
+    for number, stream in enumerate(listed):
+        kind, column, length = _kind_number(stream.kind), stream.column or 0, stream.length or 0
+        what = f"{where}, stream {number} ({_kind_name(kind)} of column {column})"
+        if position + length > end:
+            raise CorruptStream(f"{what} ends at {position + length}, past the stripe's data at {end}",
+                                position)
+        in_index_area = position + length <= data_start
+        if (kind in INDEX_STREAM_KINDS) != in_index_area and length:
+            area = "index" if kind in INDEX_STREAM_KINDS else "data"
+            raise CorruptStream(f"{what} is not in the stripe's {area} area", position)
+        if column >= column_count:
+            raise CorruptStream(f"{what}: the file has {column_count} columns", position)
+        if (column, kind) in streams:
+            raise CorruptStream(f"{what} is listed twice", position)
+        if kind not in INDEX_STREAM_KINDS:
+            raw = data[position:position + length]
+            streams[(column, kind)] = StreamBytes(column, kind, position, decompress(raw, position),
+                                                  compressed)
+        position += length
+    if position != end:
+        raise CorruptStream(f"{where}'s streams add up to {position - start} bytes; index_length + "
+                            f"data_length is {end - start}", start)
+    return streams
+
+
+def _kind_number(kind: int | None) -> int:
+    """Stream.kind; orc_proto.proto declares it optional, and 0 (PRESENT) is its default."""
+    return int(kind) if kind is not None else StreamKind.PRESENT
+
+
+def _kind_name(kind: int) -> str:
+    return StreamKind(kind).name if kind in StreamKind._value2member_map_ else f"kind {kind}"
+
+
+@dataclass(frozen=True)
+class StreamOutput:
+    """One stream to write: its column, kind and uncompressed bytes."""
+
+    column: int
+    kind: StreamKind
+    data: bytes
+
+
+def write_stripe(outputs: Sequence[StreamOutput], encodings: Sequence[ColumnEncoding],
+                 writer_timezone: str | None, offset: int, number_of_rows: int,
+                 compress: Compress) -> tuple[bytes, StripeInformation]:
+    """The stripe's bytes (index streams, data streams, compressed footer) and its
+    StripeInformation, for a stripe starting at file offset ``offset``."""
+    ordered = sorted(outputs, key=lambda output: output.kind not in INDEX_STREAM_KINDS)
+    chunks = [compress(output.data) for output in ordered]
+    index_length = sum(len(chunk) for chunk, output in zip(chunks, ordered, strict=True)
+                       if output.kind in INDEX_STREAM_KINDS)
+    streams = [Stream(kind=output.kind, column=output.column, length=len(chunk))
+               for chunk, output in zip(chunks, ordered, strict=True)]
+    footer = compress(encode(StripeFooter(streams=streams, columns=list(encodings),
+                                          writer_timezone=writer_timezone)))
+    body = b"".join(chunks)
+    information = StripeInformation(offset=offset, index_length=index_length,
+                                    data_length=len(body) - index_length, footer_length=len(footer),
+                                    number_of_rows=number_of_rows)
+    return body + footer, information
+

@@ -1,0 +1,136 @@
+"""The reference ORC writer: rows in, a whole file out.
+
+ORCv1.md, 'Footer' (the header "ORC", the stripes, the Footer), 'Stripes'
+(streams/stripe.py), 'Column Encodings' (columns/registry.py), 'Column Statistics' (the
+Footer's statistics and the Metadata's stripe statistics: number_of_values and
+has_null for every column, see column_statistics.py) and 'Postscript' (file version
+[0,12] or, for ORCv0.md files, [0,11]).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Mapping, Sequence
+
+from reference_impl.orc.column_statistics import column_statistics
+from reference_impl.orc.columns.column_streams import WriteSettings
+from reference_impl.orc.columns.registry import ColumnStreamsOut, write_column
+from reference_impl.orc.errors import InvalidValue
+from reference_impl.orc.metadata.file_tail import MAGIC, write_file_tail
+from reference_impl.orc.metadata.orc_proto import (
+    ColumnEncoding,
+    ColumnStatistics,
+    Footer,
+    Metadata,
+    PostScript,
+    StripeInformation,
+    StripeStatistics,
+)
+from reference_impl.orc.metadata.proto_enums import ColumnEncodingKind, CompressionKind
+from reference_impl.orc.metadata.type_tree import TypeNode, numbered, to_types
+from reference_impl.orc.streams.compression import compress_stream
+from reference_impl.orc.streams.stripe import StreamOutput, write_stripe
+from reference_impl.orc.writer_options import OrcWriterOptions
+
+__all__ = ["write_orc"]
+
+# PostScript.writer_version: ORC_135 (timestamp statistics in UTC), as ORC C++ writes.
+WRITER_VERSION = 6
+VERSIONS = {"0.11": [0, 11], "0.12": [0, 12]}
+DEFAULT_OPTIONS = OrcWriterOptions()
+
+
+def write_orc(schema: TypeNode, rows: Sequence[Mapping[str, object]],
+              options: OrcWriterOptions = DEFAULT_OPTIONS) -> bytes:
+    """The ORC file of ``rows`` (dicts by ``schema``'s top-level field names; a missing
+    field is null); ``schema`` is the root STRUCT."""
+    root = numbered(schema)
+    _check_rows(root, rows, options)
+
+    def compress(data: bytes) -> bytes:
+        return compress_stream(data, options.compression, options.compression_block_size,
+                               keep_original=options.keep_original_chunks)
+
+    body = bytearray(MAGIC)
+    stripes: list[StripeInformation] = []
+    stripe_statistics: list[list[ColumnStatistics]] = []
+    file_columns = ColumnStreamsOut()  # every stripe's values, for the file's statistics
+    for chunk in _stripe_rows(rows, options.stripe_row_limit):
+        out = _write_columns(root, chunk, options)
+        stripe, information = write_stripe(_outputs(out), _encodings(out), options.writer_timezone,
+                                           len(body), len(chunk), compress)
+        body += stripe
+        stripes.append(information)
+        stripe_statistics.append(_statistics(root, out, options))
+        for column, values in out.values.items():
+            file_columns.values.setdefault(column, []).extend(values)
+            file_columns.has_null[column] = file_columns.has_null.get(column, False) or out.has_null[column]
+    footer = Footer(header_length=len(MAGIC), content_length=len(body), stripes=stripes, types=to_types(root),
+                    number_of_rows=len(rows), statistics=_statistics(root, file_columns, options),
+                    row_index_stride=options.row_index_stride, calendar=options.calendar,
+                    software_version=options.software_version)
+    metadata = Metadata(stripe_stats=[StripeStatistics(col_stats=stats) for stats in stripe_statistics])
+    postscript = PostScript(compression=options.compression,
+                            compression_block_size=options.compression_block_size,
+                            version=VERSIONS[options.file_version], writer_version=WRITER_VERSION,
+                            magic=MAGIC.decode())
+    return bytes(body) + write_file_tail(footer, metadata, postscript, _tail_compressor(options))
+
+
+def _check_rows(root: TypeNode, rows: Sequence[Mapping[str, object]], options: OrcWriterOptions) -> None:
+    names = set(root.field_names)
+    for number, row in enumerate(rows):
+        if not isinstance(row, Mapping):
+            raise InvalidValue(f"row {number} is {row!r}, not a mapping of field names")
+        unknown = set(row) - names
+        if unknown:
+            raise InvalidValue(f"row {number} has fields {sorted(unknown)} that the schema lacks")
+    forced = set(options.column_encodings) - names
+    if forced:
+        raise InvalidValue(f"column_encodings names {sorted(forced)}, not top-level fields of the schema")
+
+
+def _stripe_rows(rows: Sequence[Mapping[str, object]],
+                 limit: int | None) -> list[Sequence[Mapping[str, object]]]:
+    step = limit or max(len(rows), 1)
+    return [rows[start:start + step] for start in range(0, len(rows), step)]
+
+
+def _write_columns(root: TypeNode, rows: Sequence[Mapping[str, object]],
+                   options: OrcWriterOptions) -> ColumnStreamsOut:
+    """Every column's streams for one stripe. The root struct has no PRESENT stream (rows
+    are never null) and a forced encoding applies to its own top-level field only."""
+    out = ColumnStreamsOut()
+    out.encodings[root.column_id] = (ColumnEncodingKind.DIRECT, None)
+    out.values[root.column_id], out.has_null[root.column_id] = list(rows), False
+    for name, child in zip(root.field_names, root.children, strict=True):
+        write_column(child, [row.get(name) for row in rows], _settings(options, name), out)
+    return out
+
+
+def _settings(options: OrcWriterOptions, name: str) -> WriteSettings:
+    return WriteSettings(rle_v2=options.rle_v2, sub_encoding=options.rle_v2_sub_encoding,
+                         dictionary_threshold=options.dictionary_key_threshold,
+                         forced_encoding=options.column_encodings.get(name),
+                         writer_timezone=options.writer_timezone, calendar=options.calendar)
+
+
+def _outputs(out: ColumnStreamsOut) -> list[StreamOutput]:
+    return [StreamOutput(column, kind, data) for column, kind, data in out.streams]
+
+
+def _encodings(out: ColumnStreamsOut) -> list[ColumnEncoding]:
+    return [ColumnEncoding(kind=kind, dictionary_size=size)
+            for _, (kind, size) in sorted(out.encodings.items())]
+
+
+def _statistics(root: TypeNode, out: ColumnStreamsOut, options: OrcWriterOptions) -> list[ColumnStatistics]:
+    return [column_statistics(node, out.values.get(node.column_id, []),
+                              out.has_null.get(node.column_id, False), options.writer_timezone)
+            for node in root.walk()]
+
+
+def _tail_compressor(options: OrcWriterOptions) -> Callable[[bytes, CompressionKind, int], bytes]:
+    def compress(data: bytes, kind: CompressionKind, block_size: int) -> bytes:
+        return compress_stream(data, kind, block_size, keep_original=options.keep_original_chunks)
+    return compress
+
