@@ -7,6 +7,7 @@
     conformance report   (re)build the reports from a run's results
     conformance validate is a file's metadata (statistics, page index, Bloom filters, CRCs) true to its data?
     conformance golden   generate the golden corpus (golden_files/), or verify it with engines
+    conformance protocol-check  what an external adapter (docs/engine-protocol.md) gets wrong
 
 Exit codes: 0 success; 1 a failure the policy counts (`run`), or the engine could
 not read the file (`read`; the reference reads a file that breaks a rule with a
@@ -16,6 +17,10 @@ cannot read.
 
 Engines are named one way everywhere: `--engines A,B` (repeatable, comma-separated)
 where a command takes several, `--engine NAME` where it takes exactly one (`read`).
+An implementation in any language joins `run` and `golden verify` through the engine
+protocol, without touching this code: `--engine-cmd NAME='COMMAND'` (repeatable) or
+`--engines-config FILE` (JSON or TOML: `{"engines": {"NAME": "COMMAND"}}`); NAME is
+then also a name `--engines`, `--writers` and `--readers` understand.
 """
 
 from __future__ import annotations
@@ -23,6 +28,7 @@ from __future__ import annotations
 import argparse
 import json
 import sys
+import tomllib
 from pathlib import Path
 
 EXIT_OK, EXIT_FAILED, EXIT_USAGE = 0, 1, 2
@@ -59,6 +65,7 @@ def _parser() -> argparse.ArgumentParser:
                      help="also exit 1 when any cell has one of these outcomes "
                           "(e.g. mismatch,crash; 'any' = any failure)")
     _progress_arguments(run)
+    _engine_command_arguments(run)
     run.add_argument("--golden", nargs="?", type=Path, const=_default_corpus(), metavar="CORPUS",
                      help="also read every golden file of the selected cases with every reader "
                           "(cells of writer golden/<writer>; default corpus: the clone's golden_files/)")
@@ -93,6 +100,7 @@ def _parser() -> argparse.ArgumentParser:
     report.add_argument("--out", type=Path, default=Path("report"))
 
     _golden_parser(sub)
+    _protocol_check_parser(sub)
 
     validate = sub.add_parser("validate", help="check a file's metadata against its data")
     validate.add_argument("--json", action="store_true", help="the findings as one JSON document")
@@ -131,6 +139,64 @@ def _golden_parser(sub) -> None:
                         help="report directory (default ./report-golden)")
     verify.add_argument("--fail-on", action="append", metavar="OUTCOMES",
                         help="also exit 1 when any cell has one of these outcomes")
+    _engine_command_arguments(verify)
+
+
+def _protocol_check_parser(sub) -> None:
+    from conformance.engines.protocol.check import CASES_PER_FORMAT, DEFAULT_TIMEOUT_S
+
+    check = sub.add_parser("protocol-check", help="check an external adapter against the engine "
+                                                  "protocol (docs/engine-protocol.md)")
+    check.add_argument("adapter_command", metavar="COMMAND",
+                       help="the shell words that start the adapter")
+    check.add_argument("--cases-per-format", type=int, default=CASES_PER_FORMAT, metavar="N",
+                       help=f"catalogue cases written and read per format (default {CASES_PER_FORMAT})")
+    check.add_argument("--timeout", type=float, default=DEFAULT_TIMEOUT_S, metavar="SECONDS",
+                       help=f"seconds the adapter gets per answer (default {DEFAULT_TIMEOUT_S:g})")
+
+
+def _engine_command_arguments(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument("--engine-cmd", action="append", default=[], metavar="NAME=COMMAND",
+                        help="an external implementation speaking the engine protocol "
+                             "(docs/engine-protocol.md); joins --engines (repeatable)")
+    parser.add_argument("--engines-config", type=Path, metavar="FILE",
+                        help='a JSON or TOML file {"engines": {"NAME": "COMMAND"}} of such engines')
+
+
+class _BadEngineCommand(ValueError):
+    """An --engine-cmd or --engines-config entry that is not usable (the message says why)."""
+
+
+def _engine_commands(args) -> dict[str, str]:
+    """NAME -> engine spec `cmd:NAME=COMMAND` of the external engines the arguments register."""
+    from conformance.engines.protocol.external import command_spec
+
+    commands = _config_commands(args.engines_config) if args.engines_config else {}
+    for item in args.engine_cmd:
+        name, equals, command = item.partition("=")
+        if not (equals and name.strip() and command.strip()):
+            raise _BadEngineCommand(f"--engine-cmd {item!r}: expected NAME=COMMAND")
+        commands[name.strip()] = command
+    return {name: command_spec(name, command) for name, command in commands.items()}
+
+
+def _config_commands(path: Path) -> dict[str, str]:
+    try:
+        text = path.read_text(encoding="utf-8")
+        config = tomllib.loads(text) if path.suffix == ".toml" else json.loads(text)
+    except (OSError, ValueError) as exc:  # TOMLDecodeError and JSONDecodeError are ValueErrors
+        raise _BadEngineCommand(f"--engines-config {path}: {exc}") from None
+    engines = config.get("engines") if isinstance(config, dict) else None
+    if not isinstance(engines, dict) or not all(
+            isinstance(v, str) and v.strip() for v in engines.values()):
+        raise _BadEngineCommand(f"--engines-config {path}: expected "
+                                '{"engines": {"NAME": "COMMAND", ...}}')
+    return dict(engines)
+
+
+def _engine_specs(names: list[str], commands: dict[str, str]) -> list[str]:
+    """`names` with each registered external engine's NAME as its spec."""
+    return [commands.get(name, name) for name in names]
 
 
 def _progress_arguments(parser: argparse.ArgumentParser) -> None:
@@ -186,7 +252,8 @@ def _explicit_decryption(args):
 def main(argv: list[str] | None = None) -> int:
     args = _parser().parse_args(argv)
     handler = {"run": _run, "read": _read, "engines": _engines, "cases": _cases,
-               "report": _report, "validate": _validate, "golden": _golden}[args.command]
+               "report": _report, "validate": _validate, "golden": _golden,
+               "protocol-check": _protocol_check}[args.command]
     return handler(args)
 
 
@@ -196,7 +263,13 @@ def _run(args) -> int:
     from conformance.matrix.run import RunConfig, run_matrix
     from conformance.report import exit_code, write_reports
 
-    engines = _split_commas(args.engines) or list(DEFAULT_ENGINES)
+    try:
+        commands = _engine_commands(args)
+    except _BadEngineCommand as exc:
+        print(f"conformance run: {exc}", file=sys.stderr)
+        return EXIT_USAGE
+    engines = _engine_specs(_split_commas(args.engines) or list(DEFAULT_ENGINES), commands)
+    engines += [spec for spec in commands.values() if spec not in engines]
     formats = _split_commas(args.formats) or list(FORMATS)
     unknown = sorted(set(formats) - set(FORMATS))
     if unknown:
@@ -204,8 +277,8 @@ def _run(args) -> int:
               file=sys.stderr)
         return EXIT_USAGE
     config = RunConfig(workdir=args.workdir, master=args.master,
-                       writers=_split_commas(args.writers) or engines,
-                       readers=_split_commas(args.readers) or engines,
+                       writers=_engine_specs(_split_commas(args.writers), commands) or engines,
+                       readers=_engine_specs(_split_commas(args.readers), commands) or engines,
                        case_globs=args.cases or (), features=args.features or (), formats=formats,
                        bad_files=not args.no_bad_files, golden=args.golden)
     if args.timeout is not None:
@@ -358,12 +431,14 @@ def _golden_verify(args) -> int:
     from conformance.report.outcomes import HARNESS_ERROR
     from conformance.report.policy import failing_outcomes
 
-    readers = _split_commas(args.engines) or list(DEFAULT_ENGINES)
     try:
+        commands = _engine_commands(args)
+        readers = _engine_specs(_split_commas(args.engines) or list(DEFAULT_ENGINES), commands)
+        readers += [spec for spec in commands.values() if spec not in readers]
         fail_on = failing_outcomes(set(_split_commas(args.fail_on)))
         with _progress(args) as on_progress:
             result = verify(args.corpus, readers, args.workdir, on_progress=on_progress)
-    except (CorpusError, ValueError, LookupError) as exc:
+    except (CorpusError, ValueError, LookupError) as exc:  # _BadEngineCommand too
         print(f"conformance golden verify: {exc}", file=sys.stderr)
         return EXIT_USAGE
     write_reports(result.results_dir, args.report)
@@ -410,6 +485,15 @@ def _validate(args) -> int:
         print(f"{args.file}: {len(findings)} findings, {counts[UNTRUE]} {UNTRUE}, "
               f"{counts[NONCONFORMING]} {NONCONFORMING}")
     return EXIT_FAILED if counts[UNTRUE] else EXIT_OK
+
+
+def _protocol_check(args) -> int:
+    from conformance.engines.protocol.check import protocol_check, report_lines
+
+    report = protocol_check(args.adapter_command, args.cases_per_format, args.timeout)
+    for line in report_lines(report):
+        print(line)
+    return EXIT_FAILED if report.failures else EXIT_OK
 
 
 if __name__ == "__main__":

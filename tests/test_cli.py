@@ -117,9 +117,14 @@ def _commands(parser: argparse.ArgumentParser, prefix: str = ""):
                 yield from _commands(sub, command)
 
 
+# Options that register an implementation (docs/engine-protocol.md), not select engines.
+REGISTRATION_OPTIONS = ("--engine-cmd", "--engines-config")
+
+
 def _visible_engine_options(parser: argparse.ArgumentParser) -> dict[str, argparse.Action]:
     return {option: action for action in parser._actions if action.help != argparse.SUPPRESS
-            for option in action.option_strings if "engine" in option}
+            for option in action.option_strings
+            if "engine" in option and option not in REGISTRATION_OPTIONS}
 
 
 def test_every_command_spells_engines_one_way():

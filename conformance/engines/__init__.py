@@ -1,18 +1,21 @@
-"""Engine adapters, looked up by name and format, or by an importable
-`package.module:Class` spec.
+"""Engine adapters, looked up by name and format, by an importable
+`package.module:Class` spec, or by an external command `cmd:NAME=COMMAND`.
 
 An engine name stands for one adapter per format it handles (``pyarrow`` is
 ``pyarrow.parquet`` for Parquet and ``pyarrow.orc`` for ORC); the matrix pairs
 writers and readers per format. The spec form lets another team plug a Python
 adapter in without editing this registry (and lets the tests add a deliberately
-crashing engine); such an adapter handles the one format its class declares.
+crashing engine); such an adapter handles the one format its class declares. The
+command form runs an implementation in any language behind the engine protocol
+(`conformance.engines.protocol.external`, docs/engine-protocol.md); its formats are
+those its adapter's `start` answer declares.
 """
 
 from __future__ import annotations
 
 import importlib
 
-from .base import Capabilities, Engine, HarnessError, LossyConversion, Unsupported, converting
+from .base import COMMAND_PREFIX, Capabilities, Engine, HarnessError, LossyConversion, Unsupported, converting
 
 # Built-in engines: name -> format -> "module:Class" (imported lazily: each pulls in a big library).
 BUILTIN: dict[str, dict[str, str]] = {
@@ -46,6 +49,10 @@ def formats_of(spec: str) -> tuple[str, ...]:
     """The formats engine `spec` has an adapter for."""
     if spec in BUILTIN:
         return tuple(BUILTIN[spec])
+    if spec.startswith(COMMAND_PREFIX):
+        from .protocol.external import formats_of_command
+
+        return formats_of_command(spec)
     return (_imported(spec).format,)
 
 
@@ -62,6 +69,17 @@ def engine_class(spec: str, fmt: str = DEFAULT_FORMAT) -> type[Engine]:
     return cls
 
 
+def _external(spec: str, fmt: str) -> Engine:
+    from .protocol.external import ExternalEngine  # its adapter process starts here
+
+    try:
+        return ExternalEngine(spec, fmt)
+    except ValueError as exc:  # not cmd:NAME=COMMAND
+        raise UnknownEngine(str(exc)) from None
+    except LookupError as exc:  # a format the adapter does not declare
+        raise UnknownEngine(f"engine {spec!r}: {exc}") from None
+
+
 def _imported(target: str) -> type[Engine]:
     module_name, sep, class_name = target.partition(":")
     if not sep:
@@ -74,7 +92,10 @@ def get_engine(spec: str, fmt: str = DEFAULT_FORMAT) -> Engine:
     """The one instance of an engine's adapter for `fmt` per process (Spark's session is
     expensive)."""
     if (spec, fmt) not in _instances:
-        _instances[spec, fmt] = engine_class(spec, fmt)()
+        if spec.startswith(COMMAND_PREFIX):
+            _instances[spec, fmt] = _external(spec, fmt)
+        else:
+            _instances[spec, fmt] = engine_class(spec, fmt)()
     return _instances[spec, fmt]
 
 

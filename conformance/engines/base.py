@@ -27,6 +27,10 @@ from conformance.cases import Case
 from conformance.cases.predicate import Predicate
 from conformance.values import Table
 
+# An engine spec naming an implementation run as its own process, speaking the engine
+# protocol (docs/engine-protocol.md): cmd:NAME=COMMAND.
+COMMAND_PREFIX = "cmd:"
+
 
 class Unsupported(Exception):
     """The engine cannot express this case or feature; the message says why."""
@@ -34,6 +38,15 @@ class Unsupported(Exception):
 
 class LossyConversion(Exception):
     """The engine handed back a value the canonical model cannot hold without loss."""
+
+
+class EngineCrashed(Exception):
+    """The engine's process died before answering (an implementation plugged in as its own
+    process, docs/engine-protocol.md): a `crash` cell, as a built-in engine's death is."""
+
+
+class EngineHung(Exception):
+    """The engine's process gave no answer in its time and was killed: a `timeout` cell."""
 
 
 class HarnessError(Exception):
@@ -203,14 +216,20 @@ def file_encryption(path: Path) -> FileEncryption | None:
     if isinstance(metadata, M.FileCryptoMetaData):
         return FileEncryption(kind, True, metadata.key_metadata,
                               bool(algorithm.member.supply_aad_prefix))
+    return FileEncryption(kind, False, metadata.footer_signing_key_metadata,
+                          bool(algorithm.member.supply_aad_prefix), column_key_metadata(metadata))
+
+
+def column_key_metadata(metadata) -> dict[str, bytes | None]:
+    """Dotted path -> key_metadata of each column a FileMetaData says is encrypted with a
+    key of its own (parquet.thrift ColumnCryptoMetaData ENCRYPTION_WITH_COLUMN_KEY)."""
     columns = {}
     for row_group in metadata.row_groups:
         for chunk in row_group.columns:
             with_key = chunk.crypto_metadata and chunk.crypto_metadata.ENCRYPTION_WITH_COLUMN_KEY
             if with_key:
                 columns[".".join(with_key.path_in_schema)] = with_key.key_metadata
-    return FileEncryption(kind, False, metadata.footer_signing_key_metadata,
-                          bool(algorithm.member.supply_aad_prefix), columns)
+    return columns
 
 
 def _footer_bytes(path: Path) -> tuple[bytes, bytes] | None:

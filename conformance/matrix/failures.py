@@ -9,6 +9,9 @@ One classification for every kind of cell (write, read, filtered read, golden, r
   as a rejection, a read cell not as the engine's error);
 * ``LossyConversion``: the engine answered with a value the canonical model cannot
   hold: the engine did answer (a reject cell counts it as accepting the file);
+* ``EngineCrashed`` / ``EngineHung``: the engine's own process (an implementation
+  plugged in through the engine protocol) died or did not answer: ``crash`` and
+  ``timeout``, as for a built-in engine whose worker dies or hangs;
 * anything else: the engine's own error.
 """
 
@@ -17,8 +20,10 @@ from __future__ import annotations
 import traceback
 
 from conformance.engines import HarnessError, LossyConversion, Unsupported
+from conformance.engines.base import EngineCrashed, EngineHung
 
 UNSUPPORTED, HARNESS, LOSSY, ENGINE = "unsupported", "harness", "lossy", "engine"
+CRASH, TIMEOUT = "crash", "timeout"  # kinds named as the outcomes they give
 HARNESS_ERROR = "harness-error"  # the outcome of a HARNESS failure
 HARNESS_PREFIX = "harness error: "
 MEASURED = "measured: "
@@ -26,18 +31,25 @@ EVIDENCE_FRAMES = 3  # innermost traceback frames kept in a detail
 
 
 def failure_kind(exc: BaseException) -> str:
-    """UNSUPPORTED, HARNESS, LOSSY or ENGINE: see the module docstring."""
+    """UNSUPPORTED, HARNESS, CRASH, TIMEOUT, LOSSY or ENGINE: see the module docstring."""
     if isinstance(exc, Unsupported):
         return UNSUPPORTED
     if isinstance(exc, HarnessError):
         return HARNESS
+    if isinstance(exc, EngineCrashed):
+        return CRASH
+    if isinstance(exc, EngineHung):
+        return TIMEOUT
     return LOSSY if isinstance(exc, LossyConversion) else ENGINE
 
 
 def failure_outcome(exc: BaseException) -> tuple[str, str]:
     """(outcome, detail) of a cell whose adapter call raised `exc`: ``unsupported``,
-    ``harness-error``, or ``error`` (the engine's error, a lossy answer too)."""
+    ``harness-error``, ``crash``, ``timeout``, or ``error`` (the engine's error, a lossy
+    answer too)."""
     kind = failure_kind(exc)
+    if kind in (CRASH, TIMEOUT):
+        return kind, describe_exception(exc)
     if kind == UNSUPPORTED:
         text = str(exc)
         return "unsupported", text if text.startswith(MEASURED) else MEASURED + text

@@ -1,0 +1,98 @@
+"""The reference implementation behind the engine protocol: the example adapter.
+
+    python -m conformance.engines.protocol.reference_adapter
+
+An adapter reads one JSON request per line on stdin and writes one JSON response per
+line on stdout (docs/engine-protocol.md); logs go to stderr. This one drives the
+suite's own reference engines, so all it does is translate:
+
+* ``start``: who it is, and per format the capabilities (feature-tag patterns);
+* ``write``: the case's canonical schema and rows (and options) -> one file;
+* ``read``: one file -> the canonical JSON document, opening an encrypted Parquet file
+  with the keys the request carries (never with keys of its own);
+* ``stop``: answer, then exit.
+
+An engine's failure is answered as ``{"error": {"class", "message"}}`` and the
+adapter carries on; only a broken request line ends it.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import sys
+from pathlib import Path
+from typing import TextIO
+
+from conformance.cases import Case
+from conformance.engines.base import Engine, Unsupported
+from conformance.engines.orc.reference import OrcReferenceEngine
+from conformance.engines.parquet.reference import ReferenceEngine
+from reference_impl.parquet.encryption.properties import FileDecryptionProperties
+
+from .messages import PROTOCOL_VERSION
+
+ENGINES: dict[str, Engine] = {"parquet": ReferenceEngine(), "orc": OrcReferenceEngine()}
+
+
+def start(_request: dict) -> dict:
+    return {"protocol": PROTOCOL_VERSION, "name": "columnar-conformance reference",
+            "version": ENGINES["parquet"].version, "language": "python",
+            "formats": {fmt: engine.capabilities.to_json() for fmt, engine in ENGINES.items()}}
+
+
+def write(request: dict) -> dict:
+    case = Case.from_json(request["case"])
+    ENGINES[case.format].write(case, Path(request["path"]))
+    return {"ok": True}
+
+
+def read(request: dict) -> dict:
+    engine = ENGINES[request["format"]]
+    if "keys" in request:
+        engine = ReferenceEngine(_decryption(request["keys"]))
+    return {"document": engine.read(Path(request["file"])).to_document()}
+
+
+def _decryption(keys: dict) -> FileDecryptionProperties:
+    """Explicit keys (Encryption.md, '4.3 Key metadata'), hex as the protocol sends them."""
+    footer_key = keys.get("footer_key")
+    prefix = keys.get("aad_prefix")
+    return FileDecryptionProperties(
+        footer_key=None if footer_key is None else bytes.fromhex(footer_key),
+        column_keys={column: bytes.fromhex(key) for column, key in keys.get("column_keys", {}).items()},
+        aad_prefix=None if prefix is None else prefix.encode("utf-8"))
+
+
+OPERATIONS = {"start": start, "write": write, "read": read, "stop": lambda _request: {"ok": True}}
+
+
+def answer(request: dict) -> dict:
+    """The response to one request: the operation's, or its failure as the protocol says."""
+    try:
+        return OPERATIONS[request["op"]](request)
+    except Unsupported as exc:
+        return {"unsupported": str(exc)}
+    except Exception as exc:  # noqa: BLE001 - every engine failure is an answer
+        return {"error": {"class": type(exc).__name__, "message": str(exc)}}
+
+
+def serve(requests: TextIO, responses: TextIO) -> None:
+    for line in requests:
+        request = json.loads(line)
+        responses.write(json.dumps(answer(request)) + "\n")
+        responses.flush()
+        if request["op"] == "stop":
+            return
+
+
+def main() -> None:
+    # Responses go to a private copy of stdout; fd 1 becomes stderr, so whatever a
+    # library prints lands in the log instead of corrupting a response.
+    responses = os.fdopen(os.dup(sys.stdout.fileno()), "w", encoding="utf-8")
+    os.dup2(sys.stderr.fileno(), sys.stdout.fileno())
+    serve(sys.stdin, responses)
+
+
+if __name__ == "__main__":
+    main()
