@@ -1,7 +1,8 @@
 """The reference ORC writer: rows in, a whole file out.
 
 ORCv1.md, 'Footer' (the header "ORC", the stripes, the Footer), 'Stripes'
-(streams/stripe.py), 'Column Encodings' (columns/registry.py), 'Column Statistics' (the
+(streams/stripe.py), 'Row Group Index' (with a row index stride: row_group_index.py),
+'Column Encodings' (columns/registry.py), 'Column Statistics' (the
 Footer's statistics and the Metadata's stripe statistics: number_of_values and
 has_null for every column, see column_statistics.py) and 'Postscript' (file version
 [0,12] or, for ORCv0.md files, [0,11]).
@@ -27,6 +28,7 @@ from reference_impl.orc.metadata.orc_proto import (
 )
 from reference_impl.orc.metadata.proto_enums import ColumnEncodingKind, CompressionKind
 from reference_impl.orc.metadata.type_tree import TypeNode, numbered, to_types
+from reference_impl.orc.row_group_index import row_index_streams
 from reference_impl.orc.streams.compression import compress_stream
 from reference_impl.orc.streams.stripe import StreamOutput, write_stripe
 from reference_impl.orc.writer_options import OrcWriterOptions
@@ -56,7 +58,10 @@ def write_orc(schema: TypeNode, rows: Sequence[Mapping[str, object]],
     file_columns = ColumnStreamsOut()  # every stripe's values, for the file's statistics
     for chunk in _stripe_rows(rows, options.stripe_row_limit):
         out = _write_columns(root, chunk, options)
-        stripe, information = write_stripe(_outputs(out), _encodings(out), options.writer_timezone,
+        outputs = _outputs(out)
+        if options.row_index_stride:
+            outputs += row_index_streams(root, out, options)
+        stripe, information = write_stripe(outputs, _encodings(out), options.writer_timezone,
                                            len(body), len(chunk), compress)
         body += stripe
         stripes.append(information)
@@ -102,6 +107,7 @@ def _write_columns(root: TypeNode, rows: Sequence[Mapping[str, object]],
     out = ColumnStreamsOut()
     out.encodings[root.column_id] = (ColumnEncodingKind.DIRECT, None)
     out.values[root.column_id], out.has_null[root.column_id] = list(rows), False
+    out.entries[root.column_id] = list(rows)
     for name, child in zip(root.field_names, root.children, strict=True):
         write_column(child, [row.get(name) for row in rows], _settings(options, name), out)
     return out

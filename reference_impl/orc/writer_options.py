@@ -32,7 +32,8 @@ class OrcWriterOptions:
 
     ``column_encodings`` forces DIRECT or DICTIONARY (either RLE version's name) on a
     top-level string column; ``stripe_row_limit`` None writes one stripe;
-    ``row_index_stride`` is written to the Footer (0: no row index).
+    ``row_index_stride`` N > 0 writes a row group index (a ROW_INDEX stream per column,
+    an entry per N rows: row_group_index.py) and goes into the Footer (0: no row index).
     """
 
     file_version: str = "0.12"

@@ -139,12 +139,13 @@ def _name(encoding: int) -> str:
 class ColumnStreamsOut:
     """What the columns of one stripe wrote: (column id, kind, bytes) of each stream, and by
     column id the (encoding, dictionary size), the non-null values and whether any was null
-    (for the statistics)."""
+    (for the statistics), and the entries, nulls included (for the row index)."""
 
     streams: list[tuple[int, StreamKind, bytes]] = field(default_factory=list)
     encodings: dict[int, tuple[ColumnEncodingKind, int | None]] = field(default_factory=dict)
     values: dict[int, list[object]] = field(default_factory=dict)
     has_null: dict[int, bool] = field(default_factory=dict)
+    entries: dict[int, list[object]] = field(default_factory=dict)
 
 
 def write_column(node: TypeNode, values: list[object], settings: WriteSettings,
@@ -158,6 +159,7 @@ def write_column(node: TypeNode, values: list[object], settings: WriteSettings,
     out.encodings[node.column_id] = (output.encoding, output.dictionary_size)
     out.streams.extend((node.column_id, kind, data) for kind, data in output.streams.items())
     out.values[node.column_id] = nonnull
+    out.entries[node.column_id] = values
     out.has_null[node.column_id] = len(nonnull) != len(values)
     for child, child_values in zip(node.children, output.children, strict=True):
         write_column(child, child_values, settings.for_children(), out)

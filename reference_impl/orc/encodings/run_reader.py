@@ -48,6 +48,7 @@ class RunReader:
         self._data = data
         self._base_offset = base_offset
         self._pos = start
+        self._run_start = start  # byte offset of the run in self._run
         self._run: list[int] = []
         self._used = 0  # values of self._run already returned or skipped
 
@@ -55,6 +56,14 @@ class RunReader:
     def position(self) -> int:
         """The byte offset in ``data`` of the next run not yet decoded."""
         return self._pos
+
+    @property
+    def run_position(self) -> tuple[int, int]:
+        """Where the next value lies as a row index records it: the byte offset of its run
+        and how many values of that run precede it."""
+        if self._used == len(self._run):
+            return self._pos, 0
+        return self._run_start, self._used
 
     @property
     def exhausted(self) -> bool:
@@ -83,6 +92,7 @@ class RunReader:
         if self._used == len(self._run):
             if self._pos >= len(self._data):
                 raise CorruptRle(f"the stream ends {wanted} values short", self._offset(self._pos))
+            self._run_start = self._pos
             self._run = self._decode_run()
             self._used = 0
         return min(wanted, len(self._run) - self._used)

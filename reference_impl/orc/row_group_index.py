@@ -1,0 +1,238 @@
+"""The row group index the writer writes: one ROW_INDEX stream per column per stripe.
+
+ORCv1.md, 'Row Group Index' (orc_proto.proto message RowIndexEntry, message RowIndex):
+every ``rowIndexStride`` rows of a stripe start a row group, and each column's
+RowIndex holds one RowIndexEntry per row group: the positions at which each of the
+column's streams starts the row group, and the row group's ColumnStatistics
+(column_statistics.py). A child column's row group is what its parent's row group
+gives it (a null struct, list, map or union gives nothing).
+
+Positions, per stream, concatenated in the order of the streams in 'Column Encodings'
+(PRESENT only when the stripe has it; none for a dictionary's DICTIONARY_DATA and
+LENGTH, "because dictionaries are accessed randomly"):
+
+* a stream of raw bytes (floats, string and binary contents, decimal varints): the
+  byte offset;
+* a Byte or Integer RLE stream: the byte offset of the run and the values of the run
+  to skip; a Boolean RLE stream: the same for its bytes, then the bits to skip.
+
+With a codec the byte offset becomes two numbers, "the start of the compression chunk
+in the stream, followed by the number of decompressed bytes that need to be consumed".
+The runs are those the encoders wrote (no run is cut at a row group), so a position
+may fall inside a run.
+"""
+
+from __future__ import annotations
+
+from bisect import bisect_right
+from collections.abc import Callable, Sized
+from dataclasses import dataclass
+from itertools import accumulate
+from typing import cast
+
+from reference_impl.orc.column_statistics import column_statistics
+from reference_impl.orc.columns.column_streams import DICTIONARY_ENCODINGS, V2_ENCODINGS
+from reference_impl.orc.columns.float_columns import BITS_PER_BYTE, FLOAT_BITS
+from reference_impl.orc.columns.registry import ColumnStreamsOut, column_kind
+from reference_impl.orc.encodings.byte_rle import ByteRleReader
+from reference_impl.orc.encodings.int_rle_v1 import IntRleV1Reader
+from reference_impl.orc.encodings.int_rle_v2 import IntRleV2Reader
+from reference_impl.orc.encodings.run_reader import RunReader
+from reference_impl.orc.metadata.orc_proto import RowIndex, RowIndexEntry, encode
+from reference_impl.orc.metadata.proto_enums import ColumnEncodingKind, CompressionKind, StreamKind, TypeKind
+from reference_impl.orc.metadata.type_tree import TypeNode
+from reference_impl.orc.streams.compression import compress_stream, read_chunks
+from reference_impl.orc.streams.stripe import StreamOutput
+from reference_impl.orc.varint import read_uvarint
+from reference_impl.orc.writer_options import OrcWriterOptions
+
+__all__ = ["row_index_streams"]
+
+S = StreamKind
+T = TypeKind
+# 'Row Group Index': "there is not a position to record for the dictionary".
+DICTIONARY_STREAMS = frozenset({S.DICTIONARY_DATA, S.LENGTH})
+# The DATA streams whose values are Signed Integer RLE (the others' are unsigned).
+SIGNED_DATA = frozenset({T.SHORT, T.INT, T.LONG, T.DATE, T.TIMESTAMP, T.TIMESTAMP_INSTANT})
+STRING_KINDS = frozenset({T.STRING, T.VARCHAR, T.CHAR})
+
+
+@dataclass(frozen=True)
+class _Column:
+    """One column's streams in one stripe, as its positions are read from them."""
+
+    node: TypeNode
+    encoding: ColumnEncodingKind
+    streams: dict[StreamKind, bytes]
+
+    def integer_reader(self, kind: StreamKind, *, signed: bool) -> IntRleV1Reader | IntRleV2Reader:
+        data = self.streams[kind]
+        if self.encoding in V2_ENCODINGS:
+            return IntRleV2Reader(data, signed=signed)
+        return IntRleV1Reader(data, signed=signed)
+
+
+# A locator walks one stream forward: called with ever larger value counts, it gives the
+# position of value number ``count``, its byte offset (in the decompressed stream) first.
+Locator = Callable[[int], list[int]]
+
+
+def _runs(reader: RunReader) -> Locator:
+    done = 0
+
+    def locate(count: int) -> list[int]:
+        nonlocal done
+        reader.skip(count - done)
+        done = count
+        return list(reader.run_position)
+    return locate
+
+
+def _booleans(data: bytes) -> Locator:
+    byte_runs = _runs(ByteRleReader(data))
+
+    def locate(count: int) -> list[int]:
+        whole_bytes, bits = divmod(count, BITS_PER_BYTE)
+        return [*byte_runs(whole_bytes), bits]
+    return locate
+
+
+def _fixed_width(width: int) -> Locator:
+    return lambda count: [count * width]
+
+
+def _length_prefixed(lengths: RunReader) -> Locator:
+    """The contents of the values so far are as long as their LENGTH says."""
+    done = offset = 0
+
+    def locate(count: int) -> list[int]:
+        nonlocal done, offset
+        offset += sum(lengths.read(count - done))
+        done = count
+        return [offset]
+    return locate
+
+
+def _varints(data: bytes) -> Locator:
+    done = offset = 0
+
+    def locate(count: int) -> list[int]:
+        nonlocal done, offset
+        for _ in range(count - done):
+            _, offset = read_uvarint(data, offset)
+        done = count
+        return [offset]
+    return locate
+
+
+def _data_locator(column: _Column) -> Locator:
+    kind, data = column.node.kind, column.streams[S.DATA]
+    if kind == T.BOOLEAN:
+        return _booleans(data)
+    if kind in (T.BYTE, T.UNION):
+        return _runs(ByteRleReader(data))
+    if kind in FLOAT_BITS:
+        return _fixed_width(FLOAT_BITS[kind] // BITS_PER_BYTE)
+    if kind == T.DECIMAL:
+        return _varints(data)
+    if kind in STRING_KINDS and column.encoding in DICTIONARY_ENCODINGS:
+        return _runs(column.integer_reader(S.DATA, signed=False))
+    if kind in STRING_KINDS or kind == T.BINARY:
+        return _length_prefixed(column.integer_reader(S.LENGTH, signed=False))
+    return _runs(column.integer_reader(S.DATA, signed=kind in SIGNED_DATA))
+
+
+def _locators(column: _Column) -> list[tuple[StreamKind, Locator]]:
+    """The column's positioned streams in the order of 'Column Encodings'."""
+    dictionary = column.encoding in DICTIONARY_ENCODINGS
+    found: list[tuple[StreamKind, Locator]] = []
+    for kind in column_kind(column.node).streams[column.encoding]:
+        if dictionary and kind in DICTIONARY_STREAMS or kind not in column.streams:
+            continue
+        if kind == S.PRESENT:
+            found.append((kind, _booleans(column.streams[kind])))
+        elif kind == S.DATA:
+            found.append((kind, _data_locator(column)))
+        else:  # LENGTH (unsigned); SECONDARY: a decimal's scales (signed), a timestamp's nanos
+            found.append((kind, _runs(column.integer_reader(kind, signed=column.node.kind == T.DECIMAL))))
+    return found
+
+
+@dataclass(frozen=True)
+class _Chunks:
+    """Where a stream's compression chunks start: in the written stream, and in its
+    decompressed bytes (the stream compressed as write_stripe compresses it)."""
+
+    written: list[int]
+    decompressed: list[int]
+
+    @classmethod
+    def of(cls, data: bytes, options: OrcWriterOptions) -> _Chunks:
+        written = compress_stream(data, options.compression, options.compression_block_size,
+                                  keep_original=options.keep_original_chunks)
+        chunks = read_chunks(written, options.compression, options.compression_block_size, 0)
+        return cls([chunk.offset for chunk in chunks] + [len(written)],
+                   [0, *accumulate(len(chunk.data) for chunk in chunks)])
+
+    def position(self, position: list[int]) -> list[int]:
+        """``position`` with its byte offset as (chunk start, decompressed bytes into the
+        chunk); an offset at a chunk's end is the next chunk's start, as ORC's writers record it."""
+        chunk = bisect_right(self.decompressed, position[0]) - 1
+        return [self.written[chunk], position[0] - self.decompressed[chunk], *position[1:]]
+
+
+def _value_starts(entries: list[object], starts: list[int]) -> list[int]:
+    """How many of ``entries`` before each start are not null."""
+    nonnull = [0, *accumulate(entry is not None for entry in entries)]
+    return [nonnull[start] for start in starts]
+
+
+def _child_starts(node: TypeNode, values: list[object], value_starts: list[int], child: int) -> list[int]:
+    """Where each row group starts in child number ``child``: the entries the parent's
+    non-null values before it gave that child."""
+    given: list[int]
+    if node.kind == T.STRUCT:
+        given = [1] * len(values)
+    elif node.kind == T.UNION:  # a (tag, value) pair
+        given = [int(cast(tuple[int, object], value)[0] == child) for value in values]
+    else:  # LIST, MAP: one entry per element
+        given = [len(cast(Sized, value)) for value in values]
+    totals = [0, *accumulate(given)]
+    return [totals[start] for start in value_starts]
+
+
+def _row_index(node: TypeNode, out: ColumnStreamsOut, starts: list[int], value_starts: list[int],
+               options: OrcWriterOptions) -> RowIndex:
+    column_id = node.column_id
+    streams = {kind: data for column, kind, data in out.streams if column == column_id}
+    locators = _locators(_Column(node, out.encodings[column_id][0], streams))
+    compressed = options.compression != CompressionKind.NONE
+    chunks = {kind: _Chunks.of(streams[kind], options) for kind, _ in locators} if compressed else {}
+    entries, values = out.entries[column_id], out.values[column_id]
+    index = RowIndex()
+    for start, end, value_start, value_end in zip(starts, [*starts[1:], len(entries)], value_starts,
+                                                  [*value_starts[1:], len(values)], strict=True):
+        positions: list[int] = []
+        for kind, locate in locators:
+            position = locate(start if kind == S.PRESENT else value_start)
+            positions += chunks[kind].position(position) if compressed else position
+        group_values = values[value_start:value_end]
+        statistics = column_statistics(node, group_values, len(group_values) != end - start,
+                                       options.writer_timezone)
+        index.entry.append(RowIndexEntry(positions=positions, statistics=statistics))
+    return index
+
+
+def row_index_streams(root: TypeNode, out: ColumnStreamsOut, options: OrcWriterOptions) -> list[StreamOutput]:
+    """The ROW_INDEX stream of every column of the stripe ``out`` wrote (``root`` is the
+    root STRUCT, whose entries are the stripe's rows), one entry per
+    ``options.row_index_stride`` rows."""
+    starts = {root.column_id: list(range(0, len(out.entries[root.column_id]), options.row_index_stride))}
+    indexes = []
+    for node in root.walk():  # parents before children
+        value_starts = _value_starts(out.entries[node.column_id], starts[node.column_id])
+        for number, child in enumerate(node.children):
+            starts[child.column_id] = _child_starts(node, out.values[node.column_id], value_starts, number)
+        index = _row_index(node, out, starts[node.column_id], value_starts, options)
+        indexes.append(StreamOutput(node.column_id, S.ROW_INDEX, encode(index)))
+    return indexes
