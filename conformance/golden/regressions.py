@@ -114,11 +114,11 @@ def known_findings(case: Case, corpus_dir: Path) -> list[Finding]:
     return [Finding(**doc) for doc in json.loads(path.read_text(encoding="utf-8"))]
 
 
-def saved_kinds(corpus_dir: Path) -> set[tuple[str, str, str, str]]:
-    """The `Finding.kind` of every saved finding of every regression."""
-    folder = Path(corpus_dir) / REGRESSIONS_DIR
-    paths = sorted(folder.glob(f"*/{FINDINGS_FILE}")) if folder.is_dir() else []
-    return {Finding(**doc).kind for path in paths for doc in json.loads(path.read_text(encoding="utf-8"))}
+def saved_kinds(corpus_dir: Path, fmt: str) -> set[tuple[str, str, str, str]]:
+    """The `Finding.kind` of every saved finding of every regression of format `fmt`. A
+    kind names no format, and a pair's Parquet finding must not hide its ORC ones."""
+    return {f.kind for case in load_regressions(corpus_dir) if case.format == fmt
+            for f in known_findings(case, corpus_dir)}
 
 
 def save_regression(case: Case, finding: Finding, file: bytes | None, corpus_dir: Path) -> bool:

@@ -25,7 +25,7 @@ may fall inside a run.
 from __future__ import annotations
 
 from bisect import bisect_right
-from collections.abc import Callable, Sized
+from collections.abc import Callable, Mapping, Sequence, Sized
 from dataclasses import dataclass
 from itertools import accumulate
 from typing import cast
@@ -41,7 +41,7 @@ from reference_impl.orc.encodings.run_reader import RunReader
 from reference_impl.orc.metadata.orc_proto import RowIndex, RowIndexEntry, encode
 from reference_impl.orc.metadata.proto_enums import ColumnEncodingKind, CompressionKind, StreamKind, TypeKind
 from reference_impl.orc.metadata.type_tree import TypeNode
-from reference_impl.orc.streams.compression import compress_stream, read_chunks
+from reference_impl.orc.streams.compression import read_chunks
 from reference_impl.orc.streams.stripe import StreamOutput
 from reference_impl.orc.varint import read_uvarint
 from reference_impl.orc.writer_options import OrcWriterOptions
@@ -161,15 +161,14 @@ def _locators(column: _Column) -> list[tuple[StreamKind, Locator]]:
 @dataclass(frozen=True)
 class _Chunks:
     """Where a stream's compression chunks start: in the written stream, and in its
-    decompressed bytes (the stream compressed as write_stripe compresses it)."""
+    decompressed bytes."""
 
     written: list[int]
     decompressed: list[int]
 
     @classmethod
-    def of(cls, data: bytes, options: OrcWriterOptions) -> _Chunks:
-        written = compress_stream(data, options.compression, options.compression_block_size,
-                                  keep_original=options.keep_original_chunks)
+    def of(cls, written: bytes, options: OrcWriterOptions) -> _Chunks:
+        """The chunks of a stream as the writer compressed it."""
         chunks = read_chunks(written, options.compression, options.compression_block_size, 0)
         return cls([chunk.offset for chunk in chunks] + [len(written)],
                    [0, *accumulate(len(chunk.data) for chunk in chunks)])
@@ -201,13 +200,14 @@ def _child_starts(node: TypeNode, values: list[object], value_starts: list[int],
     return [totals[start] for start in value_starts]
 
 
-def _row_index(node: TypeNode, out: ColumnStreamsOut, starts: list[int], value_starts: list[int],
-               options: OrcWriterOptions) -> RowIndex:
+def _row_index(node: TypeNode, out: ColumnStreamsOut, written: Mapping[tuple[int, StreamKind], bytes],
+               starts: list[int], value_starts: list[int], options: OrcWriterOptions) -> RowIndex:
     column_id = node.column_id
     streams = {kind: data for column, kind, data in out.streams if column == column_id}
     locators = _locators(_Column(node, out.encodings[column_id][0], streams))
     compressed = options.compression != CompressionKind.NONE
-    chunks = {kind: _Chunks.of(streams[kind], options) for kind, _ in locators} if compressed else {}
+    chunks = ({kind: _Chunks.of(written[column_id, kind], options) for kind, _ in locators}
+              if compressed else {})
     entries, values = out.entries[column_id], out.values[column_id]
     index = RowIndex()
     for start, end, value_start, value_end in zip(starts, [*starts[1:], len(entries)], value_starts,
@@ -223,16 +223,19 @@ def _row_index(node: TypeNode, out: ColumnStreamsOut, starts: list[int], value_s
     return index
 
 
-def row_index_streams(root: TypeNode, out: ColumnStreamsOut, options: OrcWriterOptions) -> list[StreamOutput]:
+def row_index_streams(root: TypeNode, out: ColumnStreamsOut, written: Sequence[StreamOutput],
+                      options: OrcWriterOptions) -> list[StreamOutput]:
     """The ROW_INDEX stream of every column of the stripe ``out`` wrote (``root`` is the
     root STRUCT, whose entries are the stripe's rows), one entry per
-    ``options.row_index_stride`` rows."""
+    ``options.row_index_stride`` rows; ``written`` holds the stripe's data streams as
+    the writer compressed them, for the chunk positions."""
+    written_by = {(output.column, output.kind): output.data for output in written}
     starts = {root.column_id: list(range(0, len(out.entries[root.column_id]), options.row_index_stride))}
     indexes = []
     for node in root.walk():  # parents before children
         value_starts = _value_starts(out.entries[node.column_id], starts[node.column_id])
         for number, child in enumerate(node.children):
             starts[child.column_id] = _child_starts(node, out.values[node.column_id], value_starts, number)
-        index = _row_index(node, out, starts[node.column_id], value_starts, options)
+        index = _row_index(node, out, written_by, starts[node.column_id], value_starts, options)
         indexes.append(StreamOutput(node.column_id, S.ROW_INDEX, encode(index)))
     return indexes

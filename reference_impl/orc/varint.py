@@ -3,16 +3,25 @@
 The same varint is protobuf's (the file tail's messages) and the one ORC streams use
 for RLE v1 bases, decimals and dictionary-free integers, so it lives beside ``errors``,
 below both ``metadata/`` and ``encodings/``. Values are unbounded Python ints: ORC
-decimals are varints of up to 128 bits.
+decimals are varints of up to 128 bits. Writing a varint and undoing zigzag are
+Parquet's ULEB128 and zigzag (``reference_impl/parquet/varint.py``), whose own reading
+is bounded to 32 or 64 bits.
 """
 
 from __future__ import annotations
 
 from reference_impl.orc.errors import CorruptStream
+from reference_impl.parquet.varint import (
+    CONTINUATION_BIT,
+    PAYLOAD_BITS_PER_BYTE,
+    PAYLOAD_MASK,
+    encode_uleb128,
+    zigzag_decode,
+)
 
-PAYLOAD_BITS = 7
-PAYLOAD_MASK = 0x7F
-CONTINUATION = 0x80
+__all__ = ["read_svarint", "read_uvarint", "write_svarint", "write_uvarint", "zigzag_decode",
+           "zigzag_encode"]
+
 # A varint longer than this holds more than 128 bits: no ORC value is that wide (a
 # DECIMAL(38) needs 127), so a longer run of continuation bytes is corrupt, not big.
 MAX_VARINT_BYTES = 19
@@ -26,20 +35,17 @@ def read_uvarint(data: bytes | memoryview, pos: int, base_offset: int = 0,
     for index in range(pos, min(len(data), pos + MAX_VARINT_BYTES)):
         byte = data[index]
         value |= (byte & PAYLOAD_MASK) << shift
-        if not byte & CONTINUATION:
+        if not byte & CONTINUATION_BIT:
             return value, index + 1
-        shift += PAYLOAD_BITS
+        shift += PAYLOAD_BITS_PER_BYTE
     if len(data) - pos < MAX_VARINT_BYTES:
         raise error("varint runs past the end of its data", base_offset + pos)
     raise error(f"varint longer than {MAX_VARINT_BYTES} bytes", base_offset + pos)
 
 
-def zigzag_decode(value: int) -> int:
-    """'Base 128 Varint': signed values are zigzag encoded, 0, -1, 1, -2 ... as 0, 1, 2, 3 ..."""
-    return (value >> 1) ^ -(value & 1)
-
-
 def zigzag_encode(value: int) -> int:
+    """'Base 128 Varint': signed values are zigzag encoded, 0, -1, 1, -2 ... as 0, 1, 2, 3
+    ..., of any width (Parquet's `zigzag_encode` is bounded to 32 or 64 bits)."""
     return value << 1 if value >= 0 else (-value << 1) - 1
 
 
@@ -50,17 +56,8 @@ def read_svarint(data: bytes | memoryview, pos: int, base_offset: int = 0,
 
 
 def write_uvarint(value: int) -> bytes:
-    if value < 0:
-        raise ValueError(f"an unsigned varint cannot hold {value}")
-    out = bytearray()
-    while True:
-        low = value & PAYLOAD_MASK
-        value >>= PAYLOAD_BITS
-        if not value:
-            out.append(low)
-            return bytes(out)
-        out.append(low | CONTINUATION)
+    return encode_uleb128(value)
 
 
 def write_svarint(value: int) -> bytes:
-    return write_uvarint(zigzag_encode(value))
+    return encode_uleb128(zigzag_encode(value))

@@ -58,10 +58,11 @@ def write_orc(schema: TypeNode, rows: Sequence[Mapping[str, object]],
     file_columns = ColumnStreamsOut()  # every stripe's values, for the file's statistics
     for chunk in _stripe_rows(rows, options.stripe_row_limit):
         out = _write_columns(root, chunk, options)
-        outputs = _outputs(out)
+        written = [StreamOutput(column, kind, compress(data)) for column, kind, data in out.streams]
         if options.row_index_stride:
-            outputs += row_index_streams(root, out, options)
-        stripe, information = write_stripe(outputs, _encodings(out), options.writer_timezone,
+            written += [StreamOutput(o.column, o.kind, compress(o.data))
+                        for o in row_index_streams(root, out, written, options)]
+        stripe, information = write_stripe(written, _encodings(out), options.writer_timezone,
                                            len(body), len(chunk), compress)
         body += stripe
         stripes.append(information)
@@ -118,10 +119,6 @@ def _settings(options: OrcWriterOptions, name: str) -> WriteSettings:
                          dictionary_threshold=options.dictionary_key_threshold,
                          forced_encoding=options.column_encodings.get(name),
                          writer_timezone=options.writer_timezone, calendar=options.calendar)
-
-
-def _outputs(out: ColumnStreamsOut) -> list[StreamOutput]:
-    return [StreamOutput(column, kind, data) for column, kind, data in out.streams]
 
 
 def _encodings(out: ColumnStreamsOut) -> list[ColumnEncoding]:

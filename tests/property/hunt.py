@@ -50,10 +50,9 @@ from conformance.engines import DEFAULT_FORMAT, get_engine
 from conformance.golden.paths import default_corpus
 from conformance.golden.regressions import (
     Finding,
-    known_findings,
-    load_regressions,
     regression_id,
     save_regression,
+    saved_kinds,
     signature,
 )
 from conformance.matrix.cell_runner import run_in_driver
@@ -126,13 +125,6 @@ def finding_kind(record: dict) -> tuple[str, str, str, str]:
     return record["writer"], reader, record["outcome"], signature(record["detail"])
 
 
-def known_kinds(corpus: Path, fmt: str) -> set[tuple[str, str, str, str]]:
-    """The `Finding.kind` of every saved finding on a regression of format `fmt`. A kind
-    names no format, and a Parquet finding of a pair must not hide its ORC ones."""
-    return {f.kind for case in load_regressions(corpus) if case.format == fmt
-            for f in known_findings(case, corpus)}
-
-
 def _exception_class(record: dict) -> type[AssertionError]:
     return NewWriteFailure if record["phase"] == "write" else _READ_FAILURES[record["outcome"]]
 
@@ -156,7 +148,7 @@ class Hunt:
         self.isolated = IsolatedRunner(self.workdir, cell_timeout_s)
         self.log = (CellLog(results, f"property-{fmt}-{writer}-{reader}-{os.getpid()}")
                     if results else None)
-        self.known = known_kinds(corpus, fmt)
+        self.known = saved_kinds(corpus, fmt)
         self.counts: Counter[str] = Counter()
         self.failures: dict[type[AssertionError], Failure] = {}
         self.progress = ProgressLines(sys.stderr, default_interval_s(), unit="examples",

@@ -18,10 +18,10 @@ from conformance.values import DataType, diff_tables
 from conformance.values.codec import CANONICAL_NAN_BITS, float_bits
 from tests.support.strategies import values
 
+from .branch_coverage import reach_every_branch
 from .orc_strategies import SCALAR_TYPES, _days, cases
 
 DRAWS = 150
-RARE_BRANCH_BUDGET = 2_000  # examples `find` may try for a branch the plain draws missed
 GREGORIAN_START = _days(1582, 10, 15)
 TARGETS = frozenset({
     *(f"type:{kind}" for kind in (*SCALAR_TYPES, "LIST", "MAP", "STRUCT", "UNION")),
@@ -96,17 +96,7 @@ def test_every_drawn_case_validates_and_round_trips_through_json(case):
 
 
 def test_every_branch_and_value_edge_of_the_orc_strategies_is_reached():
-    seen: set[str] = set()
-
-    @settings(max_examples=DRAWS, derandomize=True, database=None)
-    @given(cases())
-    def draw(case):
-        seen.update(branches(case))
-
-    draw()
-    budget = settings(max_examples=RARE_BRANCH_BUDGET, derandomize=True, database=None)
-    for target in sorted(TARGETS - seen):  # raises NoSuchExample when a branch is unreachable
-        find(cases(), lambda case, target=target: target in branches(case), settings=budget)
+    reach_every_branch(cases(), branches, TARGETS, DRAWS)
 
 
 REFUSED = ("type:UNION", "type:CHAR", "type:TIMESTAMP_INSTANT", "codec:LZO", "version:0.11",

@@ -39,7 +39,7 @@ def test_a_finding_is_saved_once_and_loads_back_as_a_case(tmp_path):
     finding = _finding("pyarrow")
     assert save_regression(CASE, finding, FILE, tmp_path)
     assert not save_regression(CASE, finding, FILE, tmp_path)
-    assert saved_kinds(tmp_path) == {("reference", "pyarrow", "error", "boom")}
+    assert saved_kinds(tmp_path, "parquet") == {("reference", "pyarrow", "error", "boom")}
     assert save_regression(CASE, _finding("duckdb"), FILE, tmp_path)
     assert [f.reader for f in known_findings(CASE, tmp_path)] == ["pyarrow", "duckdb"]
     (loaded,) = load_regressions(tmp_path)

@@ -5,16 +5,14 @@ and every canonical type, within a bounded, derandomized draw."""
 
 from __future__ import annotations
 
-from hypothesis import find, given, settings
-
 from conformance.cases.model import CODECS, ENCODINGS, LEVEL_ENCODINGS, NESTED_STYLES, Case
 from conformance.values import types as T
 
+from .branch_coverage import reach_every_branch
 from .strategies import cases
 
 DRAWS = 200
 ORC_ONLY_KINDS = ("char", "varchar", "union")
-RARE_BRANCH_BUDGET = 2_000  # examples `find` may try for a branch the plain draws missed
 WRITER_DEFAULT = "encoding:writer default"
 TARGETS = frozenset({
     *(f"encoding:{e}" for e in ENCODINGS), WRITER_DEFAULT,
@@ -44,14 +42,4 @@ def branches(case: Case) -> set[str]:
 
 
 def test_every_branch_of_the_case_strategies_is_reached():
-    seen: set[str] = set()
-
-    @settings(max_examples=DRAWS, derandomize=True, database=None)
-    @given(cases())
-    def draw(case):
-        seen.update(branches(case))
-
-    draw()
-    budget = settings(max_examples=RARE_BRANCH_BUDGET, derandomize=True, database=None)
-    for target in sorted(TARGETS - seen):  # raises NoSuchExample when a branch is unreachable
-        find(cases(), lambda case, target=target: target in branches(case), settings=budget)
+    reach_every_branch(cases(), branches, TARGETS, DRAWS)

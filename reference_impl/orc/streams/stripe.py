@@ -174,7 +174,7 @@ def _kind_name(kind: int) -> str:
 
 @dataclass(frozen=True)
 class StreamOutput:
-    """One stream to write: its column, kind and uncompressed bytes."""
+    """One stream to write: its column, kind and bytes."""
 
     column: int
     kind: StreamKind
@@ -185,9 +185,11 @@ def write_stripe(outputs: Sequence[StreamOutput], encodings: Sequence[ColumnEnco
                  writer_timezone: str | None, offset: int, number_of_rows: int,
                  compress: Compress) -> tuple[bytes, StripeInformation]:
     """The stripe's bytes (index streams, data streams, compressed footer) and its
-    StripeInformation, for a stripe starting at file offset ``offset``."""
+    StripeInformation, for a stripe starting at file offset ``offset``. ``outputs`` hold
+    the streams as written (compressed already: the row index needs their chunk
+    offsets); ``compress`` compresses the StripeFooter."""
     ordered = sorted(outputs, key=lambda output: output.kind not in INDEX_STREAM_KINDS)
-    chunks = [compress(output.data) for output in ordered]
+    chunks = [output.data for output in ordered]
     index_length = sum(len(chunk) for chunk, output in zip(chunks, ordered, strict=True)
                        if output.kind in INDEX_STREAM_KINDS)
     streams = [Stream(kind=output.kind, column=output.column, length=len(chunk))

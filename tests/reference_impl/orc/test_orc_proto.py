@@ -50,6 +50,7 @@ from reference_impl.orc.metadata.orc_proto import (
 )
 from reference_impl.orc.metadata.proto_enums import CompressionKind, TypeKind
 from reference_impl.orc.metadata.protobuf_wire import ScalarType
+from tests.reference_impl.orc.protobuf_values import scalar_values
 
 SPEC_PROTO = Path(__file__).with_name("orc_proto_spec.proto")
 PB_TYPES = {
@@ -116,19 +117,7 @@ def from_pb(source: Any, cls: type[ProtoMessage]) -> ProtoMessage:
 
 # -- random messages, from the field tables -----------------------------------------
 
-UINT64_MAX = (1 << 64) - 1
-_SCALARS = {
-    ScalarType.UINT32: st.integers(0, (1 << 32) - 1),
-    ScalarType.UINT64: st.integers(0, UINT64_MAX),
-    ScalarType.INT32: st.integers(-(1 << 31), (1 << 31) - 1),
-    ScalarType.SINT32: st.integers(-(1 << 31), (1 << 31) - 1),
-    ScalarType.SINT64: st.integers(-(1 << 63), (1 << 63) - 1),
-    ScalarType.BOOL: st.booleans(),
-    ScalarType.FIXED64: st.integers(0, UINT64_MAX),
-    ScalarType.DOUBLE: st.floats(allow_nan=False),
-    ScalarType.STRING: st.text(max_size=12),
-    ScalarType.BYTES: st.binary(max_size=12),
-}
+_SCALARS = scalar_values(max_size=12)
 SAMPLED = [PostScript, Footer, StripeFooter, RowIndex, Metadata]  # the messages of the brief
 MAX_DEPTH = 4  # Metadata > StripeStatistics > ColumnStatistics > GeospatialStatistics > BoundingBox
 

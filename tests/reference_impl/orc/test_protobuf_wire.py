@@ -24,8 +24,7 @@ from reference_impl.orc.metadata.protobuf_wire import (
     encode_scalar_field,
     iter_fields,
 )
-
-UINT64_MAX = (1 << 64) - 1
+from tests.reference_impl.orc.protobuf_values import UINT64_MAX, scalar_values
 
 
 def test_the_varint_example_of_the_wire_format():
@@ -133,18 +132,7 @@ def test_encoding_refuses_values_its_type_cannot_hold():
         encode_key(1 << 29, WireType.VARINT)
 
 
-_SCALAR_VALUES = {
-    ScalarType.UINT32: st.integers(0, (1 << 32) - 1),
-    ScalarType.UINT64: st.integers(0, UINT64_MAX),
-    ScalarType.INT32: st.integers(-(1 << 31), (1 << 31) - 1),
-    ScalarType.SINT32: st.integers(-(1 << 31), (1 << 31) - 1),
-    ScalarType.SINT64: st.integers(-(1 << 63), (1 << 63) - 1),
-    ScalarType.BOOL: st.booleans(),
-    ScalarType.FIXED64: st.integers(0, UINT64_MAX),
-    ScalarType.DOUBLE: st.floats(allow_nan=False),
-    ScalarType.STRING: st.text(max_size=20),
-    ScalarType.BYTES: st.binary(max_size=20),
-}
+_SCALAR_VALUES = scalar_values(max_size=20)
 _NUMBERS = st.integers(1, (1 << 29) - 1)
 _TYPES = st.sampled_from(sorted(_SCALAR_VALUES, key=str))
 _RECORDS = st.lists(st.tuples(_NUMBERS, _TYPES).flatmap(
