@@ -53,7 +53,8 @@ def _parser() -> argparse.ArgumentParser:
     run.add_argument("--cases", action="append", metavar="GLOB",
                      help="only cases whose id matches (repeatable)")
     run.add_argument("--engines", action="append", metavar="A,B",
-                     help="engines used as writers and readers (default: all built-in)")
+                     help="engines used as writers and readers (default: the built-in engines "
+                          "and the bundled adapters, adapters/README.md)")
     run.add_argument("--writers", action="append", metavar="A,B", help="writers only these")
     run.add_argument("--readers", action="append", metavar="A,B", help="readers only these")
     run.add_argument("--features", action="append", metavar="TAG",
@@ -86,7 +87,7 @@ def _parser() -> argparse.ArgumentParser:
     engines = sub.add_parser("engines", help="list engines, versions and capabilities")
     engines.add_argument("--json", action="store_true")
     engines.add_argument("--engines", action="append", metavar="A,B",
-                         help="engines to list (default: all built-in)")
+                         help="engines to list (default: the built-in and bundled ones)")
 
     cases = sub.add_parser("cases", help="list the case catalogue")
     cases.add_argument("--json", action="store_true", help="full cases with expected values")
@@ -128,11 +129,13 @@ def _golden_parser(sub) -> None:
                             help="work directory for the cells (default ./work)")
         _progress_arguments(parser)
     generate.add_argument("--engines", action="append", metavar="A,B",
-                          help="writers and readers (default: all built-in; must include reference)")
+                          help="writers and readers (default: the built-in engines; must include "
+                               "reference)")
     generate.add_argument("--cases", action="append", metavar="GLOB",
                           help="only these cases (default: the whole catalogue)")
     verify.add_argument("--engines", action="append", metavar="A,B",
-                        help="the engines that read (default: all built-in)")
+                        help="the engines that read (default: the built-in engines and the "
+                             "bundled adapters)")
     # The spelling before `--engines` was the rule for every list of engines.
     verify.add_argument("--engine", action="append", dest="engines", help=argparse.SUPPRESS)
     verify.add_argument("--report", type=Path, default=Path("report-golden"),
@@ -289,6 +292,7 @@ def _run(args) -> int:
     except (ValueError, LookupError) as exc:
         print(f"conformance run: {exc}", file=sys.stderr)
         return EXIT_USAGE
+    _print_unavailable(result.unavailable)
     summary = write_reports(result.results_dir, args.report)
     print(f"run {result.run_id}: {len(result.records)} cells; results {result.results_dir}; "
           f"report {args.report / 'index.html'}")
@@ -298,6 +302,12 @@ def _run(args) -> int:
               file=sys.stderr)
         return EXIT_INTERRUPTED
     return exit_code(summary, set(_split_commas(args.fail_on)))
+
+
+def _print_unavailable(unavailable: dict[str, str]) -> None:
+    for name, reason in unavailable.items():
+        print(f"engine {name} is unavailable here, the run went on without it: {reason}",
+              file=sys.stderr)
 
 
 def _outcome_line(records: list[dict]) -> str:
@@ -350,10 +360,11 @@ def _read(args) -> int:
 
 
 def _engines(args) -> int:
-    from conformance.engines import DEFAULT_ENGINES, formats_of, get_engine
+    from conformance.engines import DEFAULT_ENGINES, available_engines, formats_of, get_engine
 
-    described = [get_engine(n, fmt).describe() for n in (_split_commas(args.engines) or DEFAULT_ENGINES)
-                 for fmt in formats_of(n)]
+    names, unavailable = available_engines(_split_commas(args.engines) or DEFAULT_ENGINES)
+    _print_unavailable(unavailable)
+    described = [get_engine(n, fmt).describe() for n in names for fmt in formats_of(n)]
     if args.json:
         print(json.dumps(described, indent=2))
         return EXIT_OK
@@ -398,11 +409,11 @@ def _golden(args) -> int:
 
 
 def _golden_generate(args) -> int:
-    from conformance.engines import DEFAULT_ENGINES
+    from conformance.engines import BUILTIN_ENGINES
     from conformance.golden.corpus import generate
     from conformance.matrix.run import RunConfig
 
-    engines = _split_commas(args.engines) or list(DEFAULT_ENGINES)
+    engines = _split_commas(args.engines) or list(BUILTIN_ENGINES)
     config = RunConfig(workdir=args.workdir, writers=engines, readers=engines, case_globs=args.cases or ())
     try:
         with _progress(args) as on_progress:
@@ -425,8 +436,9 @@ def _golden_generate(args) -> int:
 
 
 def _golden_verify(args) -> int:
-    from conformance.engines import DEFAULT_ENGINES
+    from conformance.engines import DEFAULT_ENGINES, available_engines
     from conformance.golden.verify import CorpusError, verify
+    from conformance.matrix.results import write_unavailable
     from conformance.report import write_reports
     from conformance.report.outcomes import HARNESS_ERROR
     from conformance.report.policy import failing_outcomes
@@ -435,12 +447,15 @@ def _golden_verify(args) -> int:
         commands = _engine_commands(args)
         readers = _engine_specs(_split_commas(args.engines) or list(DEFAULT_ENGINES), commands)
         readers += [spec for spec in commands.values() if spec not in readers]
+        readers, unavailable = available_engines(readers)
         fail_on = failing_outcomes(set(_split_commas(args.fail_on)))
         with _progress(args) as on_progress:
             result = verify(args.corpus, readers, args.workdir, on_progress=on_progress)
     except (CorpusError, ValueError, LookupError) as exc:  # _BadEngineCommand too
         print(f"conformance golden verify: {exc}", file=sys.stderr)
         return EXIT_USAGE
+    _print_unavailable(unavailable)
+    write_unavailable(result.results_dir, unavailable)
     write_reports(result.results_dir, args.report)
     print(f"golden verify {result.run_id}: {len(result.records)} cells; report {args.report / 'index.html'}")
     print(_outcome_line(result.records))

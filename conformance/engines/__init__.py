@@ -8,14 +8,19 @@ adapter in without editing this registry (and lets the tests add a deliberately
 crashing engine); such an adapter handles the one format its class declares. The
 command form runs an implementation in any language behind the engine protocol
 (`conformance.engines.protocol.external`, docs/engine-protocol.md); its formats are
-those its adapter's `start` answer declares.
+those its adapter's `start` answer declares. The adapters this project ships for
+third-party implementations (`bundled`: hyparquet, parquet-java, polars, ...) are
+such engines known by a plain name; they take part in a run by default when they can
+be prepared on this machine (`available_engines`).
 """
 
 from __future__ import annotations
 
 import importlib
+from collections.abc import Iterable
 
 from .base import COMMAND_PREFIX, Capabilities, Engine, HarnessError, LossyConversion, Unsupported, converting
+from .bundled import BUNDLED, AdapterUnavailable, adapter_command
 
 # Built-in engines: name -> format -> "module:Class" (imported lazily: each pulls in a big library).
 BUILTIN: dict[str, dict[str, str]] = {
@@ -29,7 +34,9 @@ BUILTIN: dict[str, dict[str, str]] = {
               "orc": "conformance.engines.orc.spark_orc:SparkOrcEngine"},
     "pyorc": {"orc": "conformance.engines.orc.pyorc_engine:PyorcEngine"},
 }
-DEFAULT_ENGINES = tuple(BUILTIN)
+BUILTIN_ENGINES = tuple(BUILTIN)
+# A run's engines when none are named: the built-in ones and the bundled adapters.
+DEFAULT_ENGINES = (*BUILTIN_ENGINES, *BUNDLED)
 # The reference writer of the golden corpus (seeded randomness: the corpus regenerates
 # byte for byte); not a default engine.
 GOLDEN_REFERENCE = "golden-reference"
@@ -49,6 +56,8 @@ def formats_of(spec: str) -> tuple[str, ...]:
     """The formats engine `spec` has an adapter for."""
     if spec in BUILTIN:
         return tuple(BUILTIN[spec])
+    if spec in BUNDLED:
+        return BUNDLED[spec].formats
     if spec.startswith(COMMAND_PREFIX):
         from .protocol.external import formats_of_command
 
@@ -70,8 +79,10 @@ def engine_class(spec: str, fmt: str = DEFAULT_FORMAT) -> type[Engine]:
 
 
 def _external(spec: str, fmt: str) -> Engine:
-    from .protocol.external import ExternalEngine  # its adapter process starts here
+    from .protocol.external import ExternalEngine, command_spec  # its adapter process starts here
 
+    if spec in BUNDLED:
+        spec = command_spec(spec, adapter_command(spec))
     try:
         return ExternalEngine(spec, fmt)
     except ValueError as exc:  # not cmd:NAME=COMMAND
@@ -92,13 +103,28 @@ def get_engine(spec: str, fmt: str = DEFAULT_FORMAT) -> Engine:
     """The one instance of an engine's adapter for `fmt` per process (Spark's session is
     expensive)."""
     if (spec, fmt) not in _instances:
-        if spec.startswith(COMMAND_PREFIX):
+        if spec.startswith(COMMAND_PREFIX) or spec in BUNDLED:
             _instances[spec, fmt] = _external(spec, fmt)
         else:
             _instances[spec, fmt] = engine_class(spec, fmt)()
     return _instances[spec, fmt]
 
 
-__all__ = ["BUILTIN", "Capabilities", "DEFAULT_ENGINES", "DEFAULT_FORMAT", "Engine",
-           "GOLDEN_REFERENCE", "HarnessError", "LossyConversion", "Unsupported", "UnknownEngine",
-           "converting", "engine_class", "formats_of", "get_engine"]
+def available_engines(specs: Iterable[str]) -> tuple[list[str], dict[str, str]]:
+    """`specs` that can run here, and each bundled adapter that cannot, with the reason
+    (preparing each bundled adapter on first use: `bundled.adapter_command`)."""
+    available, unavailable = [], {}
+    for spec in specs:
+        try:
+            if spec in BUNDLED:
+                adapter_command(spec)
+            available.append(spec)
+        except AdapterUnavailable as exc:
+            unavailable[spec] = str(exc)
+    return available, unavailable
+
+
+__all__ = ["BUILTIN", "BUILTIN_ENGINES", "BUNDLED", "AdapterUnavailable", "Capabilities",
+           "DEFAULT_ENGINES", "DEFAULT_FORMAT", "Engine", "GOLDEN_REFERENCE", "HarnessError",
+           "LossyConversion", "Unsupported", "UnknownEngine", "available_engines", "converting",
+           "engine_class", "formats_of", "get_engine"]

@@ -12,6 +12,11 @@ One classification for every kind of cell (write, read, filtered read, golden, r
 * ``EngineCrashed`` / ``EngineHung``: the engine's own process (an implementation
   plugged in through the engine protocol) died or did not answer: ``crash`` and
   ``timeout``, as for a built-in engine whose worker dies or hangs;
+* a *panic* (an exception class of `PANIC_CLASSES`: a Rust panic that the library's
+  binding caught, e.g. PyO3's ``PanicException``, also when an adapter reports it as
+  its error class): ``crash``. The engine died of the input as surely as one whose
+  process ended; only its binding kept the process alive, so a bad-file cell does
+  not count it as a rejection;
 * anything else: the engine's own error.
 """
 
@@ -28,6 +33,9 @@ HARNESS_ERROR = "harness-error"  # the outcome of a HARNESS failure
 HARNESS_PREFIX = "harness error: "
 MEASURED = "measured: "
 EVIDENCE_FRAMES = 3  # innermost traceback frames kept in a detail
+# Error classes that are an engine's panic, not an error it raised (PyO3's, and the one
+# docs/engine-protocol.md names for an adapter whose engine aborted but whose host lived).
+PANIC_CLASSES = frozenset({"PanicException", "Panic"})
 
 
 def failure_kind(exc: BaseException) -> str:
@@ -36,7 +44,7 @@ def failure_kind(exc: BaseException) -> str:
         return UNSUPPORTED
     if isinstance(exc, HarnessError):
         return HARNESS
-    if isinstance(exc, EngineCrashed):
+    if isinstance(exc, EngineCrashed) or type(exc).__name__ in PANIC_CLASSES:
         return CRASH
     if isinstance(exc, EngineHung):
         return TIMEOUT

@@ -4,7 +4,9 @@ Every finished cell is appended at once, as a JSON line, to a log file of the
 task that ran it (`cells/<name>.jsonl` in the run's work dir), flushed and
 fsynced, so an interrupted run keeps every result it computed. `consolidate`
 turns the logs into the Parquet results dataset (`results/part-00000.parquet`,
-schema `cells.RESULT_SCHEMA`), from which every report is a query.
+schema `cells.RESULT_SCHEMA`), from which every report is a query. Beside it,
+`_unavailable-engines.json` names the engines the run wanted but could not run here
+(a bundled adapter without node, say), each with the reason.
 """
 
 from __future__ import annotations
@@ -22,6 +24,8 @@ from .cells import RESULT_SCHEMA
 
 CELL_LOG_DIR = "cells"
 RESULTS_DIR = "results"
+# Underscored: dataset readers skip it (as they skip Spark's _SUCCESS).
+UNAVAILABLE_FILE = "_unavailable-engines.json"
 
 
 class CellLog:
@@ -98,3 +102,17 @@ def consolidate(workdir: Path) -> Path:
     table = pa.Table.from_pylist(records, schema=RESULT_SCHEMA)
     pq.write_table(table, out / "part-00000.parquet")
     return out
+
+
+def write_unavailable(results_dir: Path, unavailable: dict[str, str]) -> None:
+    """Record the engines the run could not use (name -> reason) beside its results."""
+    path = results_dir / UNAVAILABLE_FILE
+    path.unlink(missing_ok=True)
+    if unavailable:
+        path.write_text(json.dumps(unavailable, indent=1, sort_keys=True) + "\n", encoding="utf-8")
+
+
+def read_unavailable(results: Path) -> dict[str, str]:
+    """The engines a run could not use, from its results folder (none when not recorded)."""
+    path = results / UNAVAILABLE_FILE
+    return json.loads(path.read_text(encoding="utf-8")) if path.is_file() else {}

@@ -29,7 +29,7 @@ from pathlib import Path
 
 from conformance.cases import Case, all_cases, select
 from conformance.cases.model import FORMATS
-from conformance.engines import DEFAULT_ENGINES
+from conformance.engines import DEFAULT_ENGINES, available_engines
 from conformance.golden import rejection
 from conformance.golden.bad_files import BadFile
 from conformance.golden.verify import check_corpus, plan_golden
@@ -46,7 +46,7 @@ from .cells import (
 )
 from .isolation import DEFAULT_MEMORY_LIMIT_MB, DEFAULT_TIMEOUT_S, run_isolated
 from .progress import ProgressCallback
-from .results import LoggedOutcomes, consolidate, logged, read_cell_logs
+from .results import LoggedOutcomes, consolidate, logged, read_cell_logs, write_unavailable
 from .spark_session import get_session
 
 PROGRESS_POLL_S = 0.5
@@ -76,6 +76,7 @@ class RunResult:
     results_dir: Path
     records: list[dict]
     interrupted: bool = False
+    unavailable: dict[str, str] = field(default_factory=dict)  # engine -> why it could not run
 
 
 def selected_cases(config: RunConfig) -> list[Case]:
@@ -99,8 +100,11 @@ def run_matrix(config: RunConfig, on_progress: ProgressCallback | None = None) -
     """Run the whole matrix; `on_progress(done, total, outcomes)` (`progress`) is called
     as cells finish."""
     cases = selected_cases(config)
-    writers = engines_by_format(config.writers, config.formats)
-    readers = engines_by_format(config.readers, config.formats)
+    writer_specs, unavailable = available_engines(config.writers)
+    reader_specs, unavailable_readers = available_engines(config.readers)
+    unavailable.update(unavailable_readers)
+    writers = engines_by_format(writer_specs, config.formats)
+    readers = engines_by_format(reader_specs, config.formats)
     run_dir = (config.workdir / config.run_id).resolve()
     run_dir.mkdir(parents=True, exist_ok=True)
     rejects = _plan_rejects(config, run_dir, readers)
@@ -122,7 +126,9 @@ def run_matrix(config: RunConfig, on_progress: ProgressCallback | None = None) -
     finally:
         progress.stop()
         results_dir = consolidate(run_dir)
-    return RunResult(config.run_id, run_dir, results_dir, read_cell_logs(run_dir), interrupted)
+        write_unavailable(results_dir, unavailable)
+    return RunResult(config.run_id, run_dir, results_dir, read_cell_logs(run_dir), interrupted,
+                     unavailable)
 
 
 def _all(engines: EnginesByFormat) -> list[EngineInfo]:

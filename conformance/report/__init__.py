@@ -26,6 +26,8 @@ from __future__ import annotations
 import dataclasses
 from pathlib import Path
 
+from conformance.matrix.results import read_unavailable
+
 from .dataset import (
     RESULTS_SCHEMA,
     Cell,
@@ -65,7 +67,7 @@ def write_reports(results_dir: str | Path, out_dir: str | Path) -> ReportSummary
     ``REPORT_FILES`` to the path written.
     """
     table = load_results(results_dir)
-    summary = summarise(table)
+    summary = dataclasses.replace(summarise(table), unavailable=read_unavailable(Path(results_dir)))
     out = Path(out_dir)
     out.mkdir(parents=True, exist_ok=True)
     files = {

@@ -143,7 +143,8 @@ class ReportSummary:
     ``engines`` maps each engine name (as writer or reader) to the versions
     seen; ``counts`` has every outcome of ``OUTCOMES`` as a key (worst first);
     ``table`` is the normalised dataset the grids are queried from; ``files``
-    maps each report file name to the path ``write_reports`` wrote it to.
+    maps each report file name to the path ``write_reports`` wrote it to;
+    ``unavailable`` names the engines the run wanted but could not run, with why.
     """
 
     run_ids: tuple[str, ...]
@@ -153,6 +154,7 @@ class ReportSummary:
     cells: tuple[Cell, ...]
     table: pa.Table = field(repr=False, compare=False)
     files: Mapping[str, Path] = field(default_factory=dict)
+    unavailable: Mapping[str, str] = field(default_factory=dict)  # engine -> why it did not run
 
     @property
     def run_id(self) -> str:

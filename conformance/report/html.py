@@ -257,6 +257,9 @@ def _engines(summary: ReportSummary) -> str:
             f'<tr><th scope="row">{esc(name)}</th><td>{esc(", ".join(versions)) or "&mdash;"}'
             f"</td><td>{' + '.join(summary.roles(name))}</td></tr>"
         )
+    for name, reason in summary.unavailable.items():
+        rows.append(f'<tr><th scope="row">{esc(name)}</th><td>&mdash;</td>'
+                    f"<td>unavailable: {esc(reason)}</td></tr>")
     return (
         "<table><thead><tr><th>Engine</th><th>Version</th><th>Role</th></tr></thead><tbody>"
         + "".join(rows)

@@ -8,6 +8,7 @@ Schema (``schema_version`` 1; UTF-8, strict JSON: no NaN or Infinity)::
       "run_ids": [str, ...],
       "formats": [str, ...],          # e.g. ["parquet"]
       "engines": {name: [version, ...], ...},   # reference first
+      "unavailable_engines": {name: reason, ...},   # wanted, could not run here
       "total": int,                   # number of cells
       "counts": {outcome: int, ...},  # every outcome (outcomes.OUTCOMES), worst first
       "reference_self_check": {"cells": int, "non_pass": int},   # incl. its bad-file cells
@@ -62,6 +63,7 @@ def to_json(summary: ReportSummary) -> dict:
         "run_ids": list(summary.run_ids),
         "formats": list(summary.formats),
         "engines": {name: list(versions) for name, versions in summary.engines.items()},
+        "unavailable_engines": dict(summary.unavailable),
         "total": summary.total,
         "counts": dict(summary.counts),
         "reference_self_check": {

@@ -90,6 +90,8 @@ def _engines(summary: ReportSummary) -> list[str]:
     for name, versions in summary.engines.items():
         roles = " + ".join(summary.roles(name))
         rows.append([md_text(name), md_text(", ".join(versions)) or "—", roles])
+    for name, reason in summary.unavailable.items():
+        rows.append([md_text(name), "—", f"unavailable: {md_text(reason)}"])
     return ["## Engines", "", *_table(["Engine", "Version", "Role"], rows), ""]
 
 

@@ -22,7 +22,8 @@ import json
 import sys
 import time
 
-from conformance.engines.protocol.reference_adapter import answer
+from conformance.engines.protocol.adapter_kit import answer
+from conformance.engines.protocol.reference_adapter import OPERATIONS
 from conformance.values import Schema, Table
 
 HANG_S = 3_600
@@ -32,7 +33,7 @@ REFUSAL = "this adapter writes nothing"
 
 def faulty_answer(fault: str, request: dict) -> str:
     op = request["op"]
-    reply = answer(request)
+    reply = answer(OPERATIONS, request)
     if fault == "wrong-shape" and op == "start":
         del reply["language"]
         reply["formats"]["parquet"]["writes"] = [1]

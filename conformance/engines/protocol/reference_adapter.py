@@ -12,24 +12,21 @@ suite's own reference engines, so all it does is translate:
   with the keys the request carries (never with keys of its own);
 * ``stop``: answer, then exit.
 
-An engine's failure is answered as ``{"error": {"class", "message"}}`` and the
-adapter carries on; only a broken request line ends it.
+The request loop, and the answer to an engine's failure (``{"error": {"class",
+"message"}}``, after which the adapter carries on), are `adapter_kit`'s.
 """
 
 from __future__ import annotations
 
-import json
-import os
-import sys
 from pathlib import Path
-from typing import TextIO
 
 from conformance.cases import Case
-from conformance.engines.base import Engine, Unsupported
+from conformance.engines.base import Engine
 from conformance.engines.orc.reference import OrcReferenceEngine
 from conformance.engines.parquet.reference import ReferenceEngine
 from reference_impl.parquet.encryption.properties import FileDecryptionProperties
 
+from .adapter_kit import run_adapter
 from .messages import PROTOCOL_VERSION
 
 ENGINES: dict[str, Engine] = {"parquet": ReferenceEngine(), "orc": OrcReferenceEngine()}
@@ -64,35 +61,8 @@ def _decryption(keys: dict) -> FileDecryptionProperties:
         aad_prefix=None if prefix is None else prefix.encode("utf-8"))
 
 
-OPERATIONS = {"start": start, "write": write, "read": read, "stop": lambda _request: {"ok": True}}
-
-
-def answer(request: dict) -> dict:
-    """The response to one request: the operation's, or its failure as the protocol says."""
-    try:
-        return OPERATIONS[request["op"]](request)
-    except Unsupported as exc:
-        return {"unsupported": str(exc)}
-    except Exception as exc:  # noqa: BLE001 - every engine failure is an answer
-        return {"error": {"class": type(exc).__name__, "message": str(exc)}}
-
-
-def serve(requests: TextIO, responses: TextIO) -> None:
-    for line in requests:
-        request = json.loads(line)
-        responses.write(json.dumps(answer(request)) + "\n")
-        responses.flush()
-        if request["op"] == "stop":
-            return
-
-
-def main() -> None:
-    # Responses go to a private copy of stdout; fd 1 becomes stderr, so whatever a
-    # library prints lands in the log instead of corrupting a response.
-    responses = os.fdopen(os.dup(sys.stdout.fileno()), "w", encoding="utf-8")
-    os.dup2(sys.stderr.fileno(), sys.stdout.fileno())
-    serve(sys.stdin, responses)
+OPERATIONS = {"start": start, "write": write, "read": read}
 
 
 if __name__ == "__main__":
-    main()
+    run_adapter(OPERATIONS)

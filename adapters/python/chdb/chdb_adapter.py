@@ -1,0 +1,405 @@
+"""chdb (ClickHouse in-process) through the engine protocol (docs/engine-protocol.md).
+
+    .venv/bin/python adapters/python/chdb/chdb_adapter.py
+
+ClickHouse's own Parquet reader and writer do the work; pyarrow only carries values
+between the suite and ClickHouse (chdb reads an Arrow table with `Python(name)` and
+hands results back as an Arrow table). README.md beside this file says what is
+mapped how, what cannot be written and why, and what was found.
+
+- write: `INSERT INTO FUNCTION file(path, Parquet, structure) SELECT * FROM
+  Python(source) SETTINGS ...`, the structure being the ClickHouse types the case's
+  schema maps to (`Nullable(T)` for OPTIONAL, `T` for REQUIRED) and the settings the
+  case's WriteOptions. What no setting can promise exactly (row group sizes, which
+  columns are dictionary-encoded, which get a bloom filter) is checked afterwards
+  with ClickHouse's own `ParquetMetadata` input format; a file that differs from the
+  case is answered `unsupported` with what ClickHouse wrote.
+- read: `SELECT * FROM file(path, Parquet)` fetched as an Arrow table, converted by
+  `arrow_values.arrow_to_table`. ClickHouse's values are never repaired.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import chdb
+from chdb import session
+
+from conformance.cases import Case
+from conformance.engines.arrow_values import NO_ARROW_FORM, engine_table, table_to_arrow
+from conformance.engines.base import Unsupported
+from conformance.engines.protocol.adapter_kit import run_adapter
+from conformance.engines.protocol.messages import PROTOCOL_VERSION
+from conformance.values import DataType, Field
+
+NAME = "chdb"
+ISSUE_ENCRYPTION = ("ClickHouse has no Parquet modular encryption: feature request "
+                    "ClickHouse/ClickHouse#51477 'Parquet format support encryption of columns' "
+                    "is open, and in #64965 a maintainer calls reading an encrypted file "
+                    "'a non-implemented feature'")
+NO_SETTING = "system.settings has no output_format_parquet_* setting for it"
+
+# WriteOptions.codec -> output_format_parquet_compression_method. ClickHouse's 'lz4'
+# is written as LZ4_RAW (measured: codec 7 in the footer).
+CODECS = {"UNCOMPRESSED": "none", "SNAPPY": "snappy", "GZIP": "gzip", "BROTLI": "brotli",
+          "ZSTD": "zstd", "LZ4_RAW": "lz4"}
+INT_TYPES = {(8, True): "Int8", (16, True): "Int16", (32, True): "Int32", (64, True): "Int64",
+             (8, False): "UInt8", (16, False): "UInt16", (32, False): "UInt32",
+             (64, False): "UInt64"}
+TIMESTAMP_PRECISION = {"ms": 3, "us": 6, "ns": 9}
+# ClickHouse stores Decimal(P, S) in 4, 8, 16 or 32 bytes by precision and writes that
+# many bytes as FIXED_LEN_BYTE_ARRAY (measured for P = 9, 18, 20, 38, 76).
+DECIMAL_BYTES = ((9, 4), (18, 8), (38, 16), (76, 32))
+ENUM8_MAX_VALUES = 127
+BATCH_ONE_PAGE = 1  # data_page_size in bytes: every page-size check cuts a page
+
+_UNKNOWN_TYPE = ("measured: 'Internal type '{}' of column 'v' is not supported for conversion "
+                 "into Parquet data format. (UNKNOWN_TYPE)'")
+
+CANNOT_WRITE = {
+    "encryption:*": ISSUE_ENCRYPTION,
+    "type:TIME(*)": "ClickHouse's Time/Time64 types have no Parquet form; "
+                    + _UNKNOWN_TYPE.format("Time64"),
+    "type:TIMESTAMP(*,local)": "measured: DateTime64 without a time zone is written "
+                               "TIMESTAMP(isAdjustedToUTC=true); ClickHouse has no wall-clock "
+                               "timestamp type (input_format_parquet_local_time_as_utc: "
+                               "'ClickHouse doesn't have a data type for local wall-clock time')",
+    "type:INT96": f"ClickHouse writes DateTime64 as INT64 TIMESTAMP; {NO_SETTING} (no int96 option)",
+    "type:FLOAT16": "ClickHouse has no 16-bit IEEE float (BFloat16 is another format); "
+                    + _UNKNOWN_TYPE.format("BFloat16"),
+    "type:UNKNOWN": "an all-null column is Nullable(Nothing) in ClickHouse; "
+                    + _UNKNOWN_TYPE.format("Nothing"),
+    "type:INTERVAL": "ClickHouse's Interval types are not storable in a table or a file",
+    "type:BSON": "ClickHouse has no BSON type (String is written as STRING or unannotated)",
+    "type:DECIMAL(INT32)": "measured: ClickHouse writes every Decimal as FIXED_LEN_BYTE_ARRAY",
+    "type:DECIMAL(INT64)": "measured: ClickHouse writes every Decimal as FIXED_LEN_BYTE_ARRAY",
+    "type:DECIMAL(BYTE_ARRAY)": "measured: ClickHouse writes every Decimal as "
+                                "FIXED_LEN_BYTE_ARRAY",
+    **{f"type:{kind.upper()}": f"the adapter hands data to ClickHouse as Arrow, and {reason}"
+       for kind, reason in NO_ARROW_FORM.items() if kind in ("geometry", "geography", "variant")},
+    "variant:shredded": "pyarrow has no VARIANT type to hand ClickHouse a variant with",
+    "page:v2": "measured: every page ClickHouse writes is DATA_PAGE (v1); "
+               "output_format_parquet_version is 'Obsolete setting, does nothing'",
+    "page_v2:*": "ClickHouse writes data page v1 only (see page:v2)",
+    "levels:BIT_PACKED": "ClickHouse writes RLE levels; " + NO_SETTING,
+    "legacy:*": "ClickHouse writes the standard 3-level LIST and MAP layouts only; "
+                "output_format_parquet_compliant_nested_types is 'Obsolete setting, does nothing'",
+    "encoding:PLAIN_DICTIONARY": "measured: dictionary-encoded data pages are RLE_DICTIONARY",
+    "encoding:RLE": "measured: BOOLEAN pages are PLAIN, with and without a dictionary",
+    "encoding:DELTA_*": "measured: ClickHouse writes PLAIN and RLE_DICTIONARY pages only; " + NO_SETTING,
+    "encoding:BYTE_STREAM_SPLIT": "measured: ClickHouse writes PLAIN and RLE_DICTIONARY pages "
+                                  "only; " + NO_SETTING,
+    "codec:LZ4": "ClickHouse's 'lz4' writes LZ4_RAW (measured: codec 7 in the footer); there is "
+                 "no Hadoop-framed LZ4",
+    "codec:LZO": "measured: 'Unexpected value of ParquetCompression: 'lzo'. Must be one of "
+                 "['brotli', 'gzip', 'none', 'zstd', 'lz4', 'snappy']'",
+    "statistics:none": "ClickHouse always writes column chunk statistics; " + NO_SETTING,
+    "statistics:truncate": "no setting sets the length of binary min/max statistics; " + NO_SETTING,
+    "lie:*": "deliberately untrue metadata (WriteOptions.lies) is written by the reference "
+             "writer only",
+}
+CANNOT_READ = {"encryption:*": ISSUE_ENCRYPTION}
+
+
+def start(_request: dict) -> dict:
+    return {"protocol": PROTOCOL_VERSION, "name": NAME, "version": _version(),
+            "language": "python",
+            "formats": {"parquet": {"writes": ["*"], "reads": ["*"],
+                                    "cannot_write": CANNOT_WRITE, "cannot_read": CANNOT_READ}}}
+
+
+def _version() -> str:
+    """ClickHouse's version as the engine reports it, and the chdb package's."""
+    engine = str(_session().query("SELECT version()", "TabSeparated")).strip()
+    return f"ClickHouse {engine} (chdb {chdb.__version__})"
+
+
+_SESSION: session.Session | None = None
+
+
+def _session() -> session.Session:
+    global _SESSION
+    if _SESSION is None:
+        _SESSION = session.Session()
+    return _SESSION
+
+
+# ---- read -------------------------------------------------------------------------
+
+# Read settings: keep the file's row order (ClickHouse may otherwise read row groups in
+# parallel and in any order), and keep JSON text as it is (ClickHouse's JSON type holds
+# objects only and re-serialises them).
+READ_SETTINGS = {"input_format_parquet_preserve_order": 1,
+                 "input_format_parquet_enable_json_parsing": 0, "max_threads": 1}
+
+
+def read(request: dict) -> dict:
+    path = request["file"]
+    settings = {**READ_SETTINGS, "output_format_arrow_string_as_string": int(not _binary_only(path))}
+    table = _session().query(f"SELECT * FROM file({_literal(path)}, Parquet)"
+                             f" SETTINGS {_settings_sql(settings)}", "ArrowTable")
+    return {"document": engine_table(NAME, table).to_document()}
+
+
+def _binary_only(path: str) -> bool:
+    """ClickHouse reads BYTE_ARRAY text and bytes alike as String; its Arrow output gives
+    String as utf8 or as binary, for the whole result. This picks binary when the file's
+    byte-array leaves are all unannotated, as ClickHouse's own metadata reader sees them."""
+    try:
+        leaves = _metadata(path, "arrayMap(c -> (c.physical_type, c.logical_type), columns)")
+    except Exception:  # noqa: BLE001 - the read that follows reports the engine's error
+        return False
+    kinds = {logical for physical, logical in leaves[0] if physical == "BYTE_ARRAY"}
+    return bool(kinds) and kinds <= {"None"}
+
+
+def _metadata(path: str, expression: str) -> list[Any]:
+    """`expression` over ClickHouse's ParquetMetadata of the file (one row), as a list."""
+    result = _session().query(f"SELECT {expression} FROM file({_literal(path)}, ParquetMetadata)",
+                              "ArrowTable")
+    return [_tuples(v) for v in result.to_pylist()[0].values()]
+
+
+def _tuples(value: Any) -> Any:
+    """A ClickHouse Tuple comes back as an Arrow struct (a dict keyed '1', '2', ...)."""
+    if isinstance(value, dict):
+        return tuple(_tuples(v) for v in value.values())
+    if isinstance(value, list):
+        return [_tuples(v) for v in value]
+    return value
+
+
+# ---- write ------------------------------------------------------------------------
+
+def write(request: dict) -> dict:
+    case = Case.from_json(request["case"])
+    path = request["path"]
+    gap = [tag for tag in case.write_features if tag.startswith("encryption:")]
+    if gap:
+        raise Unsupported(ISSUE_ENCRYPTION)
+    settings = write_settings(case)
+    structure = ", ".join(f"{_identifier(f.name)} {clickhouse_type(f.name, f, case)}"
+                          for f in case.schema)
+    source = table_to_arrow(case.expected)  # noqa: F841 - read by name: Python(source)
+    _session().query(f"INSERT INTO FUNCTION file({_literal(path)}, Parquet, {_literal(structure)}) "
+                     f"SELECT * FROM Python(source) SETTINGS {_settings_sql(settings)}")
+    check_written(case, path)
+    return {"ok": True}
+
+
+def write_settings(case: Case) -> dict[str, Any]:
+    """The ClickHouse settings that write `case`'s options, or Unsupported."""
+    o = case.parquet_options
+    settings: dict[str, Any] = {
+        "max_threads": 1,  # rows reach the file in the order of the source
+        "engine_file_truncate_on_insert": 1,
+        "output_format_parquet_compression_method": CODECS[o.codec],
+        # ClickHouse String has no text/bytes distinction: one switch per file.
+        "output_format_parquet_string_as_string": int(_string_kind(case) != "binary"),
+        "output_format_parquet_fixed_string_as_fixed_byte_array": 1,
+        "output_format_parquet_enum_as_byte_array": 1,
+    }
+    if o.encoding == "PLAIN":
+        settings["output_format_parquet_max_dictionary_size"] = 0
+    if o.dictionary_size_limit is not None:
+        settings["output_format_parquet_max_dictionary_size"] = o.dictionary_size_limit
+    if o.row_group_size is not None:
+        settings["output_format_parquet_row_group_size"] = o.row_group_size
+    if o.page_row_limit is not None:
+        settings.update(_page_settings(case, o.page_row_limit))
+    if o.page_index is not None:
+        settings["output_format_parquet_write_page_index"] = int(o.page_index)
+    if o.page_checksum is not None:
+        settings["output_format_parquet_write_checksums"] = int(o.page_checksum)
+    if o.bloom_filter_columns:
+        if o.bloom_filter_ndv is not None or o.bloom_filter_fpp is not None:
+            raise Unsupported("ClickHouse sizes bloom filters by "
+                              "output_format_parquet_bloom_filter_bits_per_value for the distinct "
+                              "values it sees; no setting takes an NDV or a target FPP")
+        settings["output_format_parquet_write_bloom_filter"] = 1
+    return settings
+
+
+def _page_settings(case: Case, limit: int) -> dict[str, Any]:
+    """Pages of page_row_limit rows: a 1-byte target page size makes every page-size check
+    (every output_format_parquet_batch_size rows) cut a page. Measured exact for flat
+    columns; in a list column a page holds another number of rows (batch 7: pages of 8
+    values of 2-element lists)."""
+    nested = [f.name for f in case.schema if f.type.is_nested]
+    if nested:
+        raise Unsupported(f"pages of {limit} rows: ClickHouse cuts pages of nested "
+                          f"columns {nested} elsewhere (measured: batch_size 7 gave pages of 4 "
+                          "rows of a 2-element list column)")
+    _check_null_pages(case, limit)
+    return {"output_format_parquet_data_page_size": BATCH_ONE_PAGE,
+            "output_format_parquet_batch_size": limit}
+
+
+def _check_null_pages(case: Case, limit: int) -> None:
+    """A PLAIN page whose rows are all null holds no value bytes, so the page-size check
+    at its end does not cut it (measured: rows 7-13 null, batch 7 gave pages of 7, 14, 7,
+    2 rows; a dictionary-encoded page keeps its bit-width byte and is cut). Such a page,
+    other than a row group's last, would not hold `limit` rows."""
+    o = case.parquet_options
+    plain = o.encoding == "PLAIN" or o.dictionary_size_limit is not None
+    # BOOLEAN columns are PLAIN even with a dictionary (measured).
+    columns = [(i, f.name) for i, f in enumerate(case.schema) if plain or f.type.kind == "boolean"]
+    group = o.row_group_size or max(len(case.rows), 1)
+    for start in range(0, len(case.rows), group):
+        rows = case.rows[start:start + group]
+        for first in range(0, len(rows) - limit, limit):
+            window = rows[first:first + limit]
+            nulls = [name for i, name in columns if all(r[i] is None for r in window)]
+            if nulls:
+                raise Unsupported(f"pages of {limit} rows: ClickHouse does not end a PLAIN page "
+                                  f"whose values are all null (rows {start + first} to "
+                                  f"{start + first + limit - 1} of {nulls}; measured)")
+
+
+def _string_kind(case: Case) -> str:
+    """'binary' when the case's byte-array values are all BINARY, 'text' when all text,
+    Unsupported when both (output_format_parquet_string_as_string is per file)."""
+    kinds = {("binary" if t.kind == "binary" else "text")
+             for t in _all_types(case.schema) if t.kind in ("binary", "string", "json", "enum")}
+    if len(kinds) > 1:
+        raise Unsupported("ClickHouse's String is both text and bytes; "
+                          "output_format_parquet_string_as_string annotates every String column "
+                          "of a file STRING or none: this case has BINARY and text columns")
+    return kinds.pop() if kinds else "text"
+
+
+def _all_types(fields) -> list[DataType]:
+    out = []
+    for f in fields:
+        t = f.type
+        out.append(t)
+        out.extend(_all_types(c for c in (t.element, t.key, t.value, *t.fields) if c is not None))
+    return out
+
+
+def check_written(case: Case, path: str) -> None:
+    """What no setting promises exactly, checked with ClickHouse's ParquetMetadata."""
+    o = case.parquet_options
+    rows, groups = len(case.rows), o.row_group_size
+    if groups is not None and rows > groups:
+        wanted = [groups] * (rows // groups) + ([rows % groups] if rows % groups else [])
+        got = _metadata(path, "arrayMap(g -> g.num_rows, row_groups)")[0]
+        if got != wanted:
+            raise Unsupported(f"row groups of {groups} rows: output_format_parquet_row_group_size "
+                              f"is a target, ClickHouse wrote groups of {got} rows")
+    if o.encoding == "RLE_DICTIONARY":
+        columns = _metadata(path, "arrayMap(c -> (c.path, c.encodings), columns)")[0]
+        plain = [p for p, encodings in columns if "RLE_DICTIONARY" not in encodings]
+        if plain:
+            raise Unsupported(f"ClickHouse wrote no dictionary for {plain} (no setting forces "
+                              "one; measured: BOOLEAN columns are always PLAIN, and past "
+                              "output_format_parquet_max_dictionary_size a whole chunk is PLAIN)")
+    if o.bloom_filter_columns:
+        chunks = _metadata(path, "arrayFlatten(arrayMap(g -> arrayMap(c -> (c.path, "
+                                 "c.bloom_filter_bytes), g.columns), row_groups))")[0]
+        got_bloom = {p for p, size in chunks if size > 0}
+        if got_bloom != set(o.bloom_filter_columns):
+            raise Unsupported(f"output_format_parquet_write_bloom_filter is for every column it "
+                              f"suits: asked for {sorted(o.bloom_filter_columns)}, ClickHouse "
+                              f"wrote filters for {sorted(got_bloom)}")
+
+
+# ---- types --------------------------------------------------------------------------
+
+def clickhouse_type(path: str, f: Field, case: Case) -> str:
+    """The ClickHouse type that writes canonical field `f` as the case declares it."""
+    inner = _base_type(path, f.type, case)
+    if not f.nullable:
+        return inner
+    if f.type.kind in ("list", "map"):
+        raise Unsupported(f"column {path!r} is an OPTIONAL {f.type.kind.upper()}: measured "
+                          f"'Nested type {inner} cannot be inside Nullable type'")
+    return f"Nullable({inner})"
+
+
+def _base_type(path: str, t: DataType, case: Case) -> str:
+    match t.kind:
+        case "boolean":
+            return "Bool"
+        case "int":
+            _check_physical(path, t, "INT64" if t.bits == 64 else "INT32")
+            return INT_TYPES[(t.bit_width, t.is_signed)]
+        case "float":
+            return "Float32" if t.bits == 32 else "Float64"
+        case "decimal":
+            return _decimal_type(path, t)
+        case "binary" | "string":
+            return "String"
+        case "json":
+            return "JSON"
+        case "enum":
+            return _enum_type(path, case)
+        case "fixed":
+            return f"FixedString({t.length})"
+        case "uuid":
+            return "UUID"
+        case "date":
+            return "Date32"
+        case "timestamp":
+            return f"DateTime64({TIMESTAMP_PRECISION[t.time_unit]}, 'UTC')"
+        case "list":
+            return f"Array({clickhouse_type(path + '.element', t.list_element, case)})"
+        case "map":
+            return (f"Map({clickhouse_type(path + '.key', t.map_key, case)}, "
+                    f"{clickhouse_type(path + '.value', t.map_value, case)})")
+        case "struct":
+            if not t.fields:
+                raise Unsupported(f"column {path!r}: ClickHouse has no Tuple without elements")
+            return "Tuple(" + ", ".join(
+                f"{_identifier(c.name)} {clickhouse_type(f'{path}.{c.name}', c, case)}"
+                for c in t.fields) + ")"
+    raise Unsupported(f"column {path!r}: {t.describe()} has no ClickHouse type that writes it")
+
+
+def _check_physical(path: str, t: DataType, written: str) -> None:
+    if t.physical not in (None, written):
+        raise Unsupported(f"column {path!r}: ClickHouse writes {t.describe()} on {written}, "
+                          f"not {t.physical}")
+
+
+def _decimal_type(path: str, t: DataType) -> str:
+    size = next((n for limit, n in DECIMAL_BYTES if t.decimal_precision <= limit), None)
+    if size is None:
+        raise Unsupported(f"column {path!r}: ClickHouse Decimal has at most 76 digits")
+    if t.physical == "FIXED_LEN_BYTE_ARRAY" and t.length != size:
+        raise Unsupported(f"column {path!r}: ClickHouse writes DECIMAL({t.precision},{t.scale}) "
+                          f"as FIXED_LEN_BYTE_ARRAY({size}), not ({t.length}) (measured)")
+    return f"Decimal({t.precision}, {t.scale})"
+
+
+def _enum_type(path: str, case: Case) -> str:
+    """Enum8 of the column's distinct values (a top-level column only: the values are
+    the enum's elements, numbered in order of appearance)."""
+    index = next((i for i, f in enumerate(case.schema) if f.name == path), None)
+    if index is None:
+        raise Unsupported(f"column {path!r}: the adapter derives Enum elements for top-level "
+                          "columns only")
+    labels = list(dict.fromkeys(row[index] for row in case.rows if row[index] is not None))
+    if not labels or len(labels) > ENUM8_MAX_VALUES:
+        raise Unsupported(f"column {path!r}: a ClickHouse Enum8 needs 1 to {ENUM8_MAX_VALUES} "
+                          f"elements, the column holds {len(labels)} distinct values")
+    return "Enum8(" + ", ".join(f"{_literal(v)} = {i}" for i, v in enumerate(labels, 1)) + ")"
+
+
+# ---- SQL text -----------------------------------------------------------------------
+
+def _literal(text: str) -> str:
+    return "'" + text.replace("\\", "\\\\").replace("'", "\\'") + "'"
+
+
+def _identifier(name: str) -> str:
+    return "`" + name.replace("\\", "\\\\").replace("`", "\\`") + "`"
+
+
+def _settings_sql(settings: dict[str, Any]) -> str:
+    return ", ".join(f"{k} = {_literal(v) if isinstance(v, str) else v}"
+                     for k, v in settings.items())
+
+
+if __name__ == "__main__":
+    run_adapter({"start": start, "read": read, "write": write})
