@@ -35,7 +35,7 @@ from conformance.values import Table
 from conformance.values.table import DocumentError
 
 from . import messages
-from .keys import read_keys
+from .keys import read_keys, write_keys
 from .messages import AdapterDied, AdapterHung, ProtocolError
 
 # Linux prctl option: the signal the kernel sends a child when its parent dies.
@@ -217,7 +217,8 @@ class ExternalEngine(Engine):
                 "language": started["language"], "command": self.adapter.command}
 
     def write(self, case: Case, path: Path) -> None:
-        _verdict(self.adapter.call(messages.write_request(case.to_json(), Path(path).resolve())))
+        path = Path(path).resolve()
+        _verdict(self.adapter.call(messages.write_request(case.to_json(), path, write_keys(case, path))))
 
     def read(self, path: Path) -> Table:
         keys = read_keys(path) if self.format == "parquet" else None

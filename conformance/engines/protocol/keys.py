@@ -1,4 +1,5 @@
-"""The keys a `read` request hands an adapter for an encrypted Parquet file.
+"""The keys a `read` request hands an adapter for an encrypted Parquet file, and
+those a `write` request hands it for an encrypted case.
 
 The suite's encrypted cases use test keys an outside implementation cannot know
 (explicit keys named in key_metadata, or data keys wrapped by the test KMS,
@@ -7,14 +8,23 @@ explicitly, as Encryption.md, '4.3 Key metadata' allows ("keys ... passed explic
 to Parquet readers for the file footer and each encrypted column"): the footer key,
 each column key by dotted path, and the AAD prefix when the file asks the reader to
 supply it (the suite's convention: the file's name without its suffix).
+
+A write gets the same, resolved for the file it writes: the data keys and the
+``key_metadata`` to store with each (the explicit key's name, or the key material of a
+key the test KMS wrapped, `conformance.kms.case_keys`), the AAD prefix, and the test
+KMS's master keys for an implementation that wraps data keys with its own key tools
+(as parquet-java's PropertiesDrivenCryptoFactory does). Either way the file opens with
+the suite's keys.
 """
 
 from __future__ import annotations
 
 from pathlib import Path
 
+from conformance.cases import Case
 from conformance.engines.base import column_key_metadata, file_encryption
 from conformance.kms.case_keys import case_key_retriever
+from conformance.kms.in_memory import TEST_MASTER_KEYS
 
 
 def read_keys(path: Path) -> dict | None:
@@ -47,3 +57,27 @@ def _hidden_column_metadata(path: Path) -> dict[str, bytes | None]:
     except ParquetError:
         return {}
     return column_key_metadata(metadata)
+
+
+def write_keys(case: Case, path: Path) -> dict | None:
+    """The `keys` of a write of `case` at `path`, or None for a plaintext (or ORC) case."""
+    from conformance.engines.parquet.reference import encryption_properties
+
+    options = case.parquet_options.encryption if case.format == "parquet" else None
+    if options is None:
+        return None
+    properties = encryption_properties(options, Path(path))
+    keys = {"footer_key": properties.footer_key.hex(),
+            "footer_key_metadata": _text(properties.footer_key_metadata),
+            "column_keys": {column: key.hex() for column, key in properties.column_keys.items()},
+            "column_key_metadata": {column: _text(metadata) for column, metadata
+                                    in properties.column_key_metadata.items()},
+            "kms_master_keys": {key_id: key.hex() for key_id, key in TEST_MASTER_KEYS.items()}}
+    if properties.aad_prefix is not None:
+        keys["aad_prefix"] = properties.aad_prefix.decode("utf-8")
+    return keys
+
+
+def _text(metadata: bytes | None) -> str:
+    """key_metadata as the protocol sends it: UTF-8 text (a key name or key material JSON)."""
+    return (metadata or b"").decode("utf-8")

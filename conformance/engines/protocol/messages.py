@@ -113,8 +113,9 @@ def read_request(file: Path, fmt: str, keys: dict | None = None) -> dict:
     return check("read.request", request if keys is None else {**request, "keys": keys})
 
 
-def write_request(case_document: dict, path: Path) -> dict:
-    return check("write.request", {"op": "write", "case": case_document, "path": str(path)})
+def write_request(case_document: dict, path: Path, keys: dict | None = None) -> dict:
+    request = {"op": "write", "case": case_document, "path": str(path)}
+    return check("write.request", request if keys is None else {**request, "keys": keys})
 
 
 def stop_request() -> dict:

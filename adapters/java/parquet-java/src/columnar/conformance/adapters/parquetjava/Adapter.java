@@ -54,7 +54,7 @@ public final class Adapter {
         case "start":
           return Capabilities.startAnswer();
         case "write":
-          FileWriting.write(request.get("case"), request.get("path").asText());
+          FileWriting.write(request.get("case"), request.get("path").asText(), request.get("keys"));
           return JSON.createObjectNode().put("ok", true);
         case "read":
           return JSON.createObjectNode().set("document",

@@ -28,7 +28,7 @@ final class FileWriting {
 
   private FileWriting() {}
 
-  static void write(JsonNode kase, String path) throws Exception {
+  static void write(JsonNode kase, String path, JsonNode keys) throws Exception {
     JsonNode options = kase.get("options");
     checkExpressible(options);
     WriteSchema schema = new WriteSchema(kase.get("schema"));
@@ -53,7 +53,7 @@ final class FileWriting {
     }
     metadata(builder, options, schema.message);
     if (!options.get("encryption").isNull()) {
-      builder.withEncryption(Encryption.properties(options.get("encryption"), path));
+      builder.withEncryption(Encryption.properties(options.get("encryption"), keys, path));
     }
     SimpleGroupFactory groups = new SimpleGroupFactory(schema.message);
     try (ParquetWriter<Group> writer = builder.build()) {

@@ -1,13 +1,14 @@
 /*
- * TEST-ONLY KMS client for parquet-java's key tools: the suite's fixed, public test master
- * keys (conformance/kms/in_memory.py, TEST_MASTER_KEYS), wrapping a key as parquet-java's
- * own test InMemoryKMS does: KeyToolkit.encryptKeyLocally(key, master key, AAD = master key
- * id), i.e. base64(nonce | AES-GCM ciphertext | tag). Files it wraps unwrap with the
- * suite's Python and Java test KMS. Never use it for real data.
+ * TEST-ONLY KMS client for parquet-java's key tools: the master keys a write request
+ * hands over (`keys.kms_master_keys`, docs/engine-protocol.md 'write'), set in the
+ * Hadoop configuration as "id:hex" entries. A key is wrapped as parquet-java's own test
+ * InMemoryKMS does: KeyToolkit.encryptKeyLocally(key, master key, AAD = master key id),
+ * which the suite's test KMS unwraps. Never use it for real data.
  */
 package columnar.conformance.adapters.parquetjava;
 
 import java.nio.charset.StandardCharsets;
+import java.util.HashMap;
 import java.util.Map;
 import org.apache.hadoop.conf.Configuration;
 import org.apache.parquet.crypto.KeyAccessDeniedException;
@@ -15,26 +16,23 @@ import org.apache.parquet.crypto.keytools.KeyToolkit;
 import org.apache.parquet.crypto.keytools.KmsClient;
 
 public final class TestKms implements KmsClient {
-  // footer_key = bytes 0..15, column_key_1 = bytes 16..39, column_key_2 = bytes 40..71.
-  private static final Map<String, byte[]> MASTER_KEYS = Map.of(
-      "footer_key", range(0, 16), "column_key_1", range(16, 40), "column_key_2", range(40, 72));
+  static final String MASTER_KEYS_PROPERTY = "columnar.conformance.test.master.keys";
 
-  private static byte[] range(int from, int to) {
-    byte[] key = new byte[to - from];
-    for (int i = from; i < to; i++) {
-      key[i - from] = (byte) i;
-    }
-    return key;
-  }
+  private final Map<String, byte[]> masterKeys = new HashMap<>();
 
   @Override
   public void initialize(Configuration configuration, String kmsInstanceID, String kmsInstanceURL,
-      String accessToken) {}
+      String accessToken) {
+    for (String entry : configuration.getTrimmedStrings(MASTER_KEYS_PROPERTY)) {
+      int colon = entry.indexOf(':');
+      masterKeys.put(entry.substring(0, colon), CanonicalValues.fromHex(entry.substring(colon + 1)));
+    }
+  }
 
-  private static byte[] masterKey(String id) {
-    byte[] key = MASTER_KEYS.get(id);
+  private byte[] masterKey(String id) {
+    byte[] key = masterKeys.get(id);
     if (key == null) {
-      throw new KeyAccessDeniedException("master key '" + id + "' is not a test master key");
+      throw new KeyAccessDeniedException("master key '" + id + "' is not among the request's test master keys");
     }
     return key;
   }
