@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from conformance.java_build import JavaBuildError, compile_java, pyspark_jars_dir
+from conformance.java_build import JavaBuildError, compile_java
 
 JAVA_SOURCE_ROOT = Path(__file__).resolve().parent / "java"
 KMS_CLIENT_CLASS = "columnar.conformance.kms.InMemoryTestKms"
@@ -21,4 +21,4 @@ def compile_kms_classes(cache_root: Path | str | None = None, javac: str | None 
     return compile_java(JAVA_SOURCE_ROOT, CACHE_SUBDIR, cache_root, javac)
 
 
-__all__ = ["JavaBuildError", "KMS_CLIENT_CLASS", "compile_kms_classes", "pyspark_jars_dir"]
+__all__ = ["JavaBuildError", "KMS_CLIENT_CLASS", "compile_kms_classes"]

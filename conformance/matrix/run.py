@@ -100,11 +100,10 @@ def run_matrix(config: RunConfig, on_progress: ProgressCallback | None = None) -
     """Run the whole matrix; `on_progress(done, total, outcomes)` (`progress`) is called
     as cells finish."""
     cases = selected_cases(config)
-    writer_specs, unavailable = available_engines(config.writers)
-    reader_specs, unavailable_readers = available_engines(config.readers)
-    unavailable.update(unavailable_readers)
-    writers = engines_by_format(writer_specs, config.formats)
-    readers = engines_by_format(reader_specs, config.formats)
+    # Each engine is prepared once, writer or reader (a failing npm ci may take minutes).
+    _, unavailable = available_engines(dict.fromkeys([*config.writers, *config.readers]))
+    writers = engines_by_format([s for s in config.writers if s not in unavailable], config.formats)
+    readers = engines_by_format([s for s in config.readers if s not in unavailable], config.formats)
     run_dir = (config.workdir / config.run_id).resolve()
     run_dir.mkdir(parents=True, exist_ok=True)
     rejects = _plan_rejects(config, run_dir, readers)

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import pytest
 
+from conformance.engines import available_engines
 from conformance.engines.bundled import BUNDLED
 from conformance.matrix.run import RunConfig, run_matrix
 from conformance.report import write_reports
@@ -45,3 +46,21 @@ def test_every_bundled_engine_writes_and_no_cell_is_the_harness_s_fault(run):
 def test_the_report_lists_them(run, tmp_path):
     summary = write_reports(run.results_dir, tmp_path)
     assert set(BUNDLED) <= set(summary.engines)
+
+
+def test_an_unavailable_engine_is_prepared_once_and_the_run_goes_on(spark, tmp_path, monkeypatch):
+    from conformance.engines import bundled
+    from conformance.matrix import run as run_module
+
+    real_which, calls = bundled.shutil.which, []
+    monkeypatch.setattr(bundled.shutil, "which",
+                        lambda name, *a, **k: None if name == "node" else real_which(name, *a, **k))
+    monkeypatch.setattr(run_module, "available_engines",
+                        lambda specs: calls.append(list(specs)) or available_engines(specs))
+    config = RunConfig(workdir=tmp_path, writers=["reference", "hyparquet"],
+                       readers=["reference", "hyparquet"], case_globs=[CASE], formats=["parquet"])
+    result = run_matrix(config)
+    assert calls == [["reference", "hyparquet"]]
+    assert list(result.unavailable) == ["hyparquet"]
+    assert {(r["writer"], r["reader"]) for r in result.records} == {
+        ("reference", None), ("reference", "reference"), ("reference", "validator")}
