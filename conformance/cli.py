@@ -322,7 +322,7 @@ def _read(args) -> int:
     from conformance.engines.orc.reference import OrcReferenceEngine
     from conformance.engines.parquet.reference import ReferenceEngine
     from conformance.file_formats import UnknownFormat, detect_format
-    from reference_impl.leniency import Breach
+    from reference_impl.common.leniency import Breach
 
     if not args.file.is_file():
         print(f"conformance read: no such file: {args.file}", file=sys.stderr)

@@ -34,7 +34,7 @@ import pyarrow as pa
 
 from conformance.values import DataType, Field, Schema, Table
 from conformance.values.codec import uuid_from_bytes, uuid_to_bytes
-from reference_impl.parquet.encodings.ieee_float import narrow_float_bits, widen_float_bits
+from reference_impl.common.ieee_float import narrow_float_bits, widen_float_bits
 
 from .base import LossyConversion, Unsupported, converting
 

@@ -22,7 +22,7 @@ from pathlib import Path
 from conformance.engines.orc.reference import OrcReferenceEngine
 from conformance.engines.parquet.reference import ReferenceEngine
 from conformance.values import Table
-from reference_impl.leniency import Breach
+from reference_impl.common.leniency import Breach
 
 from .bad_files import ACCEPTABLE, INDEX, BadFile, fault_files, file_name
 from .lenient_data_files import acceptable_files as acceptable_data_files

@@ -134,7 +134,7 @@ class BadFile:
     * ``acceptable``: the file breaks a rule but has exactly one reading, the rows
       of its ``original``; a reader passes by reading exactly those rows or by
       rejecting it cleanly, and fails by returning other rows or crashing. The
-      reference reads it leniently (``reference_impl.leniency.reading``), naming
+      reference reads it leniently (``reference_impl.common.leniency.reading``), naming
       the rule it breaks, and raises ``error_class`` when reading strictly.
     """
 

@@ -3,7 +3,7 @@
 Each is made like a bad file (``bad_files``): the reference writer writes a small
 valid original, then exactly one thing is changed, located through the file's own
 metadata. The reference reads each leniently, with the rows of its original and a
-breach naming the rule (``reference_impl.leniency``); read strictly, it raises the
+breach naming the rule (``reference_impl.common.leniency``); read strictly, it raises the
 rule's documented error, the ``error_class`` of its entry.
 
 * ``lenient/v2-num-rows``: parquet.thrift 'DataPageHeaderV2.num_rows' counts the

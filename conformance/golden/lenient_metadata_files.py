@@ -36,7 +36,7 @@ from conformance.golden.bad_files import (
     _with_footer_bytes,
     plain_required,
 )
-from reference_impl.leniency import Rule
+from reference_impl.common.leniency import Rule
 from reference_impl.parquet.metadata import parquet_thrift as md
 from reference_impl.parquet.metadata.thrift_struct import (
     FIELD_WIRE_TYPE,

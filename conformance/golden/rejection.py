@@ -23,7 +23,7 @@ rows):
 * ``pass``: the reader returned exactly the original's rows (``conformance.values.
   diff_tables``; detail ``read its single reading: ...``) or raised its own error
   (detail ``rejected cleanly: <Class>: <message>``). The reference must read it,
-  leniently (``reference_impl.leniency.reading``), naming the rule it breaks, and
+  leniently (``reference_impl.common.leniency.reading``), naming the rule it breaks, and
   raise ``error_class`` when reading strictly;
 * ``mismatch``: the reader returned other rows (detail ``returned other rows than
   its single reading (<fault>):`` and the diff), or the reference rejected it or
@@ -82,7 +82,7 @@ from conformance.matrix.failures import (
     failure_outcome,
 )
 from conformance.values import Table, diff_tables
-from reference_impl.leniency import reading
+from reference_impl.common.leniency import reading
 from reference_impl.orc import errors as orc_errors
 from reference_impl.orc.reader import read_orc
 from reference_impl.parquet import errors as parquet_errors

@@ -29,7 +29,7 @@ import struct
 import uuid as uuidlib
 from typing import Any
 
-from reference_impl.parquet.encodings.ieee_float import DOUBLE_BITS, narrow_float_bits
+from reference_impl.common.ieee_float import DOUBLE_BITS, narrow_float_bits
 
 from .types import DataType
 

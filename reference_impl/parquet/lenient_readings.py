@@ -1,6 +1,6 @@
 """docs/lenient-readings.md: the Parquet rules a file may break and still be read.
 
-Generated from ``reference_impl.leniency.RULES`` (docs/architecture.md,
+Generated from ``reference_impl.common.leniency.RULES`` (docs/architecture.md,
 'Verdicts'): every rule the reference reads past, with its specification
 sentence, strength, the single reading taken and the documented error that
 ``reading(strict=True)`` raises instead. The rules are declared beside the code
@@ -18,7 +18,7 @@ import importlib
 import sys
 from pathlib import Path
 
-from reference_impl.leniency import RULES, Rule
+from reference_impl.common.leniency import RULES, Rule
 
 __all__ = ["GENERATED_END", "PAGE", "RULE_MODULES", "markdown", "parquet_rules"]
 

@@ -34,7 +34,7 @@ count is checked against the bytes that hold it before it is used.
 
 A broken rule that leaves exactly one reading (docs/lenient-readings.md: here
 :data:`FILE_NUM_ROWS_ZERO`, in ``chunk_reader`` and ``variant_shredding`` the
-others) is a breach (``reference_impl.leniency``): inside ``reading()`` the
+others) is a breach (``reference_impl.common.leniency``): inside ``reading()`` the
 caller gets the rows and the list of breaches, otherwise (or with
 ``strict=True``) the rule's documented error. :func:`read_parquet` has no flag
 for it: the caller decides with the block.
@@ -50,7 +50,7 @@ from typing import Any, BinaryIO
 
 import numpy as np
 
-from reference_impl.leniency import Rule, Strength, breach
+from reference_impl.common.leniency import Rule, Strength, breach
 from reference_impl.parquet.encryption.decryptor import (
     FileDecryptor,
     read_encrypted_footer,

@@ -56,7 +56,7 @@ from collections.abc import Mapping, Sequence
 from dataclasses import replace
 from typing import Any, BinaryIO
 
-from reference_impl.parquet.encodings.ieee_float import narrow_float_bits
+from reference_impl.common.ieee_float import narrow_float_bits
 from reference_impl.parquet.encodings.plain import FLOAT_BITS
 from reference_impl.parquet.encodings.values import check_value_encoding
 from reference_impl.parquet.encryption.encryptor import FileEncryptor

@@ -26,7 +26,7 @@ from conformance.golden.bad_files import ACCEPTABLE, BAD, INDEX, SUFFIXES, BadFi
 from conformance.golden.type_rule_files import LEAF_ROWS, forbidden_types
 from conformance.golden.verify import CorpusError, check_document
 from conformance.values import diff_tables
-from reference_impl.leniency import reading
+from reference_impl.common.leniency import reading
 from reference_impl.parquet import errors
 from reference_impl.parquet.reader import read_parquet
 

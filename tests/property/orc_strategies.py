@@ -41,7 +41,7 @@ from conformance.cases.orc.options import CODECS, FILE_VERSIONS, STRING_ENCODING
 from conformance.golden.regressions import regression_id
 from conformance.values import DataType, Field, Schema
 from conformance.values.codec import int_range
-from reference_impl.parquet.encodings.ieee_float import widen_float_bits
+from reference_impl.common.ieee_float import widen_float_bits
 from tests.support.strategies import values
 
 from .strategies import AREA, FIELD_NAMES, MAX_COLUMNS, MAX_LEAVES, MAX_ROWS, MAX_SIZE, Supports, everything

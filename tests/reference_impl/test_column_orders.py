@@ -9,7 +9,7 @@ import struct
 
 import numpy as np
 
-from reference_impl.parquet.encodings.ieee_float import widen_float_bits
+from reference_impl.common.ieee_float import widen_float_bits
 from reference_impl.parquet.indexes.pruning import Predicate, scan
 from reference_impl.parquet.metadata import parquet_thrift as md
 from reference_impl.parquet.metadata.parquet_thrift import ColumnOrder, Type, TypeDefinedOrder

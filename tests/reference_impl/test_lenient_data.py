@@ -18,7 +18,7 @@ import pytest
 from conformance.engines.parquet.reference import ReferenceEngine
 from conformance.golden import lenient_data_files as files
 from conformance.golden.bad_files import _pages, compressed_size_lies, num_rows_mismatch, read_footer
-from reference_impl.leniency import Rule, reading
+from reference_impl.common.leniency import Rule, reading
 from reference_impl.parquet.errors import CorruptMetadata, CorruptPage
 from reference_impl.parquet.lenient_readings import GENERATED_END, PAGE, markdown
 from reference_impl.parquet.metadata.parquet_thrift import PageType

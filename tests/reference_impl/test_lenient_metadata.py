@@ -12,7 +12,7 @@ import pytest
 
 from conformance.golden import lenient_metadata_files as files
 from conformance.golden.bad_files import COLUMN, ROWS, BadFile, footer_bad_field_type, plain_required
-from reference_impl.leniency import Breach, Rule, reading
+from reference_impl.common.leniency import Breach, Rule, reading
 from reference_impl.parquet.errors import CorruptMetadata, CorruptThrift
 from reference_impl.parquet.metadata import parquet_thrift as md
 from reference_impl.parquet.metadata.thrift_compact import LOW_NIBBLE, CompactType

@@ -14,7 +14,7 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from reference_impl.leniency import reading
+from reference_impl.common.leniency import reading
 from reference_impl.parquet.encodings.plain import encode_plain
 from reference_impl.parquet.encodings.rle_hybrid import encode_rle_hybrid_length_prefixed
 from reference_impl.parquet.errors import (

@@ -30,6 +30,7 @@ import zstandard
 from hypothesis import given
 from hypothesis import strategies as st
 
+from reference_impl.common.varint import encode_uleb128
 from reference_impl.parquet.errors import DecompressionFailed, UnsupportedFeature
 from reference_impl.parquet.metadata.parquet_thrift import (
     CompressionCodec,
@@ -39,7 +40,6 @@ from reference_impl.parquet.metadata.parquet_thrift import (
 )
 from reference_impl.parquet.metadata.thrift_struct import deserialize, serialize
 from reference_impl.parquet.pages.compression import CODECS, HADOOP_LZ4_MAX_CHUNK, compress, decompress
-from reference_impl.parquet.varint import encode_uleb128
 from tests.reference_impl.parquet_helpers import budget
 
 ALL_CODECS = list(CompressionCodec)

@@ -13,6 +13,12 @@ from thrift.protocol.TCompactProtocol import TCompactProtocol
 from thrift.Thrift import TType
 from thrift.transport.TTransport import TMemoryBuffer
 
+from reference_impl.common.varint import (
+    decode_uleb128,
+    encode_uleb128,
+    zigzag_decode,
+    zigzag_encode,
+)
 from reference_impl.parquet.errors import CorruptThrift, ParquetError
 from reference_impl.parquet.metadata.thrift_compact import CompactReader, CompactType, CompactWriter
 from reference_impl.parquet.metadata.thrift_struct import (
@@ -32,12 +38,6 @@ from reference_impl.parquet.metadata.thrift_struct import (
     deserialize,
     serialize,
     thrift_field,
-)
-from reference_impl.parquet.varint import (
-    decode_uleb128,
-    encode_uleb128,
-    zigzag_decode,
-    zigzag_encode,
 )
 from tests.reference_impl.parquet_helpers import (
     as_plain,

@@ -8,7 +8,7 @@ import struct
 
 import numpy as np
 
-from reference_impl.parquet.encodings.ieee_float import narrow_float_bits
+from reference_impl.common.ieee_float import narrow_float_bits
 from reference_impl.parquet.metadata import parquet_thrift as M
 from reference_impl.parquet.schema.nested_types import StructShape, logical_shape
 from reference_impl.parquet.schema.tree import SchemaNode, root

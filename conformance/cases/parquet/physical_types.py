@@ -18,7 +18,7 @@ import numpy as np
 from conformance.values import Field, Schema
 from conformance.values import types as T
 from conformance.values.codec import int_range
-from reference_impl.parquet.encodings.ieee_float import widen_float_bits
+from reference_impl.common.ieee_float import widen_float_bits
 from reference_impl.parquet.metadata.parquet_thrift import Encoding
 
 from ..model import Case, WriteOptions

@@ -18,7 +18,7 @@ from conformance.cases import Case
 from conformance.cases.orc import types as orc_types
 from conformance.cases.orc.options import OrcWriteOptions
 from conformance.values import DataType, Field, Schema, Table
-from reference_impl.leniency import Breach, reading
+from reference_impl.common.leniency import Breach, reading
 from reference_impl.orc.encodings.int_rle_v2 import SubEncoding
 from reference_impl.orc.errors import OrcError
 from reference_impl.orc.metadata import type_tree
@@ -56,7 +56,7 @@ class OrcReferenceEngine(Engine):
 
     def read_with_breaches(self, path: Path, strict: bool = False) -> tuple[Table, list[Breach]]:
         """The file's rows and every rule it breaks that has a single reading
-        (`reference_impl.leniency`); with `strict`, such a breach raises its error."""
+        (`reference_impl.common.leniency`); with `strict`, such a breach raises its error."""
         with reading(strict=strict) as breaches:
             contents = read_orc(path)
         with converting(self.name, verdicts=(OrcError,)):

@@ -39,7 +39,7 @@ from typing import Any
 import numpy as np
 
 from conformance.values import DataType, Field, Schema, Table
-from reference_impl.parquet.encodings.ieee_float import widen_float_bits
+from reference_impl.common.ieee_float import widen_float_bits
 
 from ..base import LossyConversion, converting, engine_call
 

@@ -54,7 +54,7 @@ import numpy as np
 from conformance.cases import Case
 from conformance.cases.predicate import Predicate
 from conformance.values import Field, Schema, Table, semantic_key
-from reference_impl.parquet.encodings.ieee_float import narrow_float_bits
+from reference_impl.common.ieee_float import narrow_float_bits
 
 from ..base import Capabilities, Engine, LossyConversion, Unsupported, converting
 from ._pd_read import _REQUIRED, _Reader

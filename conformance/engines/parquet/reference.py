@@ -19,7 +19,7 @@ This adapter only translates:
 
 Reading derives the reader's view of every column from the file's own schema
 tree (its logical shape: which groups are lists, maps, structs, variants),
-never from the case. It is lenient (`reference_impl.leniency`, docs/lenient-readings.md):
+never from the case. It is lenient (`reference_impl.common.leniency`, docs/lenient-readings.md):
 a file that breaks a rule with a single reading is read, and `read_with_breaches`
 names every rule it breaks.
 """
@@ -47,7 +47,7 @@ from conformance.kms.case_keys import (
 from conformance.values import DataType, Field, Schema, Table
 from conformance.values import types as T
 from conformance.values.codec import uuid_from_bytes, uuid_to_bytes
-from reference_impl.leniency import Breach, reading
+from reference_impl.common.leniency import Breach, reading
 from reference_impl.parquet.encodings.values import check_value_encoding
 from reference_impl.parquet.encryption.nonces import DeterministicRandomness, Randomness, SystemRandomness
 from reference_impl.parquet.encryption.properties import (
@@ -159,7 +159,7 @@ class ReferenceEngine(Engine):
 
     def read_with_breaches(self, path: Path, strict: bool = False) -> tuple[Table, list[Breach]]:
         """The file's rows and every rule it breaks that has a single reading
-        (`reference_impl.leniency`); with `strict`, such a breach raises its documented error."""
+        (`reference_impl.common.leniency`); with `strict`, such a breach raises its documented error."""
         with reading(strict=strict) as breaches:
             table = self._read(path)
         return table, breaches

@@ -5,19 +5,19 @@ floating point bit layout. Float columns use 4 bytes per value and double column
 bytes." DIRECT only: DATA holds the values back to back, little endian (what every
 writer does; the text does not name the byte order). A FLOAT is read as the double of
 the same value with its NaN payload kept bit for bit, and written back only when that
-is exact (reference_impl/parquet/encodings/ieee_float.py).
+is exact (reference_impl/common/ieee_float.py).
 """
 
 from __future__ import annotations
 
 import numpy as np
 
+from reference_impl.common.ieee_float import narrow_float_bits, widen_float_bits
 from reference_impl.orc.columns.column_streams import ColumnOutput, ColumnStreams, WriteSettings
 from reference_impl.orc.columns.present import ColumnReader
 from reference_impl.orc.errors import InvalidValue
 from reference_impl.orc.metadata.proto_enums import ColumnEncodingKind, StreamKind, TypeKind
 from reference_impl.orc.metadata.type_tree import TypeNode
-from reference_impl.parquet.encodings.ieee_float import narrow_float_bits, widen_float_bits
 
 __all__ = ["FloatReader", "write_floats"]
 

@@ -7,8 +7,9 @@ chunk is compressed on its own, and "no chunk will expand to more than the compr
 chunk size" (the PostScript's compressionBlockSize). Without a codec (NONE) there are no
 headers: the stream is its bytes.
 
-The codecs (orc_proto.proto ``CompressionKind``) are the libraries'; the framing and the
-bounds are ours:
+The codecs (orc_proto.proto ``CompressionKind``) are the libraries', through the neutral
+floor's size-capped raw codecs (``reference_impl/common/raw_codecs.py``, which Parquet's
+pages use too); the chunk framing is this module's:
 
 =======  =========================================  ==================================
 kind     chunk body                                 library
@@ -38,14 +39,9 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Final
 
-import brotli
-import cramjam
-import lz4.block
-import lzallright
-
+from reference_impl.common import raw_codecs as raw
 from reference_impl.orc.errors import CorruptMetadata, DecompressionFailed, UnsupportedFeature
 from reference_impl.orc.metadata.proto_enums import CompressionKind
-from reference_impl.orc.varint import read_uvarint
 
 __all__ = ["Chunk", "compress_stream", "decompress_stream", "read_chunks"]
 
@@ -58,11 +54,6 @@ RAW_DEFLATE_WBITS = -zlib.MAX_WBITS  # negative: no zlib header nor trailer
 ZLIB_LEVEL = zlib.Z_DEFAULT_COMPRESSION
 ZSTD_LEVEL = 3
 BROTLI_QUALITY = 8
-# The most output one compressed byte can yield, per format: a buffer sized by the block
-# size is first capped by what the chunk's bytes could fill.
-LZ4_MAX_EXPANSION = 255  # each extra match-length byte adds up to 255 bytes
-LZO_MAX_EXPANSION = 255  # likewise
-ZSTD_MAX_EXPANSION = 128 * 1024 // 4  # a 4-byte RLE block regenerates up to 128 KiB
 
 
 @dataclass(frozen=True)
@@ -70,10 +61,6 @@ class Chunk:
     offset: int  # file offset of the chunk's header (of the stream, without a codec)
     original: bool
     data: bytes  # decompressed bytes
-
-
-class _CodecError(Exception):
-    """A chunk body the codec rejects; read_chunks adds the codec name and offset."""
 
 
 def read_chunks(data: bytes | memoryview, kind: CompressionKind | int, block_size: int,
@@ -157,102 +144,30 @@ def _read_chunk(data: bytes | memoryview, pos: int, kind: CompressionKind, block
     return Chunk(offset + pos, False, out), end
 
 
-def _too_large(limit: int) -> _CodecError:
-    return _CodecError(f"it expands past {limit} bytes")
+def _raw_deflate(data: bytes) -> bytes:
+    return raw.deflate_compress(data, ZLIB_LEVEL, RAW_DEFLATE_WBITS)
 
 
-# ---------------------------------------------------------------------------
-# The codecs: compress one chunk; decompress one chunk body to at most ``limit`` bytes
-# ---------------------------------------------------------------------------
-
-
-def _zlib_compress(data: bytes) -> bytes:
-    compressor = zlib.compressobj(ZLIB_LEVEL, zlib.DEFLATED, RAW_DEFLATE_WBITS)
-    return compressor.compress(data) + compressor.flush()
-
-
-def _zlib_decompress(body: bytes, limit: int) -> bytes:
-    inflater = zlib.decompressobj(RAW_DEFLATE_WBITS)
-    out = inflater.decompress(body, limit + 1)  # one byte more proves it too large
-    if len(out) > limit:
-        raise _too_large(limit)
-    if not inflater.eof:
-        raise _CodecError("the deflate stream is truncated")
-    if inflater.unused_data:
-        raise _CodecError(f"{len(inflater.unused_data)} bytes follow the deflate stream")
+def _raw_inflate(body: bytes, limit: int) -> bytes:
+    out, unused = raw.inflate(body, limit, RAW_DEFLATE_WBITS)
+    if unused:
+        raise raw.CodecError(f"{len(unused)} bytes follow the deflate stream")
     return out
 
 
-def _snappy_decompress(body: bytes, limit: int) -> bytes:
-    # A raw Snappy block starts with its uncompressed length as a varint: check it
-    # before allocating.
-    stated, _ = read_uvarint(body, 0, error=_CodecError)
-    if stated > limit:
-        raise _too_large(limit)
-    out = bytearray(stated)
-    written = cramjam.snappy.decompress_raw_into(body, out)
-    if written != stated:
-        raise _CodecError(f"it gives {written} bytes, its preamble says {stated}")
-    return bytes(out)
-
-
-def _lzo_decompress(body: bytes, limit: int) -> bytes:
-    # lzallright takes only a size hint, not a cap: LZO1X's own bound (each byte adds at
-    # most 255 output bytes) caps the damage, and the result is checked at once.
-    hint = min(limit, len(body) * LZO_MAX_EXPANSION)
-    out = lzallright.LZOCompressor.decompress(body, output_size_hint=hint)
-    if len(out) > limit:
-        raise _too_large(limit)
-    return bytes(out)
-
-
-def _lz4_compress(data: bytes) -> bytes:
-    return bytes(lz4.block.compress(data, store_size=False))
-
-
-def _lz4_decompress(body: bytes, limit: int) -> bytes:
-    # The block decompresses into a buffer of this size and fails if it needs more.
-    capacity = max(1, min(limit, len(body) * LZ4_MAX_EXPANSION))
-    return bytes(lz4.block.decompress(body, uncompressed_size=capacity))
-
-
-def _zstd_compress(data: bytes) -> bytes:
-    return bytes(cramjam.zstd.compress(data, level=ZSTD_LEVEL))
-
-
-def _zstd_decompress(body: bytes, limit: int) -> bytes:
-    out = bytearray(min(limit, len(body) * ZSTD_MAX_EXPANSION))
-    written = cramjam.zstd.decompress_into(body, out)
-    return bytes(out[:written])
-
-
-def _brotli_compress(data: bytes) -> bytes:
-    return bytes(brotli.compress(data, quality=BROTLI_QUALITY))
-
-
-def _brotli_decompress(body: bytes, limit: int) -> bytes:
-    decompressor = brotli.Decompressor()
-    out = decompressor.process(body, output_buffer_limit=limit + 1)
-    if len(out) > limit or not decompressor.can_accept_more_data():
-        raise _too_large(limit)
-    if not decompressor.is_finished():
-        raise _CodecError("the Brotli stream is truncated")
-    return bytes(out)
-
-
 _COMPRESSORS: dict[CompressionKind, Callable[[bytes], bytes]] = {
-    CompressionKind.ZLIB: _zlib_compress,
-    CompressionKind.SNAPPY: lambda data: bytes(cramjam.snappy.compress_raw(data)),
-    CompressionKind.LZO: lambda data: bytes(lzallright.LZOCompressor().compress(data)),
-    CompressionKind.LZ4: _lz4_compress,
-    CompressionKind.ZSTD: _zstd_compress,
-    CompressionKind.BROTLI: _brotli_compress,
+    CompressionKind.ZLIB: _raw_deflate,
+    CompressionKind.SNAPPY: raw.snappy_compress,
+    CompressionKind.LZO: raw.lzo_compress,
+    CompressionKind.LZ4: raw.lz4_block_compress,
+    CompressionKind.ZSTD: lambda data: raw.zstd_compress(data, ZSTD_LEVEL),
+    CompressionKind.BROTLI: lambda data: raw.brotli_compress(data, BROTLI_QUALITY),
 }
 _DECOMPRESSORS: dict[CompressionKind, Callable[[bytes, int], bytes]] = {
-    CompressionKind.ZLIB: _zlib_decompress,
-    CompressionKind.SNAPPY: _snappy_decompress,
-    CompressionKind.LZO: _lzo_decompress,
-    CompressionKind.LZ4: _lz4_decompress,
-    CompressionKind.ZSTD: _zstd_decompress,
-    CompressionKind.BROTLI: _brotli_decompress,
+    CompressionKind.ZLIB: _raw_inflate,
+    CompressionKind.SNAPPY: raw.snappy_decompress,
+    CompressionKind.LZO: raw.lzo_decompress,
+    CompressionKind.LZ4: raw.lz4_block_decompress,
+    CompressionKind.ZSTD: raw.zstd_decompress,
+    CompressionKind.BROTLI: raw.brotli_decompress,
 }

@@ -16,8 +16,8 @@ from __future__ import annotations
 from collections.abc import Iterator
 from contextlib import contextmanager
 
+from reference_impl.common.varint import decode_uleb128, zigzag_decode
 from reference_impl.parquet.errors import ParquetError
-from reference_impl.parquet.varint import decode_uleb128, zigzag_decode
 
 __all__ = ["Cursor", "errors_prefixed"]
 

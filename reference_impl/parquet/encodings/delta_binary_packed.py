@@ -53,10 +53,10 @@ from dataclasses import dataclass
 
 import numpy as np
 
+from reference_impl.common.varint import encode_uleb128, zigzag_encode
 from reference_impl.parquet.encodings._cursor import Cursor
 from reference_impl.parquet.encodings.bit_packing import pack_bits, packed_size, unpack_bits
 from reference_impl.parquet.errors import CorruptPage
-from reference_impl.parquet.varint import encode_uleb128, zigzag_encode
 
 __all__ = [
     "DEFAULT_BLOCK_SIZE",

@@ -29,6 +29,7 @@ from collections.abc import Sequence
 
 import numpy as np
 
+from reference_impl.common.varint import decode_uleb128
 from reference_impl.parquet.encodings._cursor import Cursor, errors_prefixed
 from reference_impl.parquet.encodings.rle_hybrid import (
     BIT_PACKED_FLAG,
@@ -38,7 +39,6 @@ from reference_impl.parquet.encodings.rle_hybrid import (
     encode_rle_hybrid,
 )
 from reference_impl.parquet.errors import CorruptPage
-from reference_impl.parquet.varint import decode_uleb128
 
 __all__ = ["decode_dictionary_indices", "encode_dictionary_indices"]
 

@@ -31,7 +31,7 @@ from typing import cast
 
 import numpy as np
 
-from reference_impl.parquet.encodings.ieee_float import narrow_float_bits, widen_float_bits
+from reference_impl.common.ieee_float import narrow_float_bits, widen_float_bits
 from reference_impl.parquet.errors import CorruptPage, ParquetError
 from reference_impl.parquet.metadata.parquet_thrift import Type
 

@@ -31,9 +31,9 @@ from collections.abc import Sequence
 
 import numpy as np
 
+from reference_impl.common.varint import decode_uleb128, encode_uleb128
 from reference_impl.parquet.encodings.bit_packing import pack_bits, packed_size, unpack_bits
 from reference_impl.parquet.errors import InvalidLevelData, ParquetError
-from reference_impl.parquet.varint import decode_uleb128, encode_uleb128
 
 __all__ = [
     "bit_width_for",

@@ -22,13 +22,13 @@ import struct
 from dataclasses import dataclass
 from enum import IntEnum
 
-from reference_impl.parquet.errors import CorruptThrift
-from reference_impl.parquet.varint import (
+from reference_impl.common.varint import (
     decode_uleb128,
     encode_uleb128,
     zigzag_decode,
     zigzag_encode,
 )
+from reference_impl.parquet.errors import CorruptThrift
 
 __all__ = [
     "DEFAULT_MAX_DEPTH",

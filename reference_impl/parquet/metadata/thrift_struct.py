@@ -45,7 +45,7 @@ from dataclasses import dataclass
 from enum import IntEnum
 from typing import Any, ClassVar, TypeVar
 
-from reference_impl.leniency import Rule, Strength, breach
+from reference_impl.common.leniency import Rule, Strength, breach
 from reference_impl.parquet.errors import CorruptMetadata, CorruptThrift
 from reference_impl.parquet.metadata.thrift_compact import (
     BOOL_ELEMENT_TYPES,

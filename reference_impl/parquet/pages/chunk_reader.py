@@ -18,7 +18,7 @@ values as entries have the maximum definition level, and refuses a page of
 more than ``MAX_PAGE_ENTRIES`` entries (a resource limit, see there). Every error names the
 column, the row group and the page ordinal, and carries the byte offset.
 
-Two broken rules have a single reading (``reference_impl.leniency``): a
+Two broken rules have a single reading (``reference_impl.common.leniency``): a
 DataPageHeaderV2.num_rows that disagrees with the repetition levels
 (:data:`V2_NUM_ROWS`: the levels count the rows), and a plaintext page that
 runs past its chunk's declared ``total_compressed_size`` while it stays before
@@ -40,7 +40,7 @@ from dataclasses import dataclass, field, replace
 
 import numpy as np
 
-from reference_impl.leniency import Rule, Strength, breach
+from reference_impl.common.leniency import Rule, Strength, breach
 from reference_impl.parquet.encodings.dictionary import decode_dictionary_page, lookup
 from reference_impl.parquet.encodings.registry import Use, encodings_for
 from reference_impl.parquet.encodings.values import decode_values

@@ -8,8 +8,9 @@ The information required for precise allocation of compressed and decompressed
 buffers is written in the PageHeader struct."
 
 So the framing is ours (the Hadoop block framing of LZ4 and LZO, the member and
-frame loops of GZIP and ZSTD, the size checks) and the compression itself is the
-libraries': cramjam (SNAPPY, ZSTD), the standard library's zlib (GZIP), brotli,
+frame loops of GZIP and LZ4 frames, the size checks) and each block is the neutral
+floor's size-capped raw codec (``reference_impl/common/raw_codecs.py``, which ORC's
+chunks use too): cramjam (SNAPPY, ZSTD), the standard library's zlib (GZIP), brotli,
 lz4 (LZ4, LZ4_RAW) and lzallright (LZO).
 
 Safety (docs/architecture.md, 'Bad input'): ``decompress`` never produces more than the
@@ -29,15 +30,12 @@ import zlib
 from collections.abc import Callable
 from dataclasses import dataclass
 
-import brotli
-import cramjam
-import lz4.block
 import lz4.frame
-import lzallright
 
-from reference_impl.parquet.errors import DecompressionFailed, ParquetError, UnsupportedFeature
+from reference_impl.common import raw_codecs as raw
+from reference_impl.common.raw_codecs import LZ4_MAX_EXPANSION, CodecError, capacity, too_large
+from reference_impl.parquet.errors import DecompressionFailed, UnsupportedFeature
 from reference_impl.parquet.metadata.parquet_thrift import CompressionCodec
-from reference_impl.parquet.varint import decode_uleb128
 
 __all__ = ["CODECS", "Codec", "compress", "decompress"]
 
@@ -72,47 +70,6 @@ HADOOP_LZ4_MAX_CHUNK = HADOOP_LZ4_BUFFER_SIZE - (HADOOP_LZ4_BUFFER_SIZE // 255 +
 HADOOP_LZO_BUFFER_SIZE = 64 * 1024
 HADOOP_LZO_MAX_CHUNK = HADOOP_LZO_BUFFER_SIZE - (HADOOP_LZO_BUFFER_SIZE // 16 + 64 + 3)
 
-# Snappy's preamble: "the uncompressed length (up to a maximum of 2^32 - 1),
-# stored as a little-endian varint" (google/snappy format_description.txt).
-SNAPPY_LENGTH_BITS = 32
-
-# The most output one compressed byte can yield in each format. A buffer sized
-# from a length field (the page header's, a Hadoop block's) is never larger than
-# the compressed bytes could fill, so a lying length field allocates nothing.
-# Snappy: a 3-byte copy element yields at most 64 bytes (measured: 21.3-fold).
-SNAPPY_MAX_EXPANSION = 22
-# LZ4 block: each extra match-length byte adds at most 255 (measured: 255-fold).
-LZ4_MAX_EXPANSION = 255
-# LZO1X: likewise 255 per extra match-length byte (measured: 186-fold for zeros).
-LZO_MAX_EXPANSION = 255
-# Zstandard: an RLE block, a 3-byte header and 1 byte, regenerates up to the
-# 128 KiB Block_Maximum_Size (RFC 8878, 3.1.1.2; measured: 32342-fold).
-ZSTD_MAX_EXPANSION = 128 * 1024 // 4
-# How cramjam reports a zstd output that does not fit the buffer it was given.
-ZSTD_BUFFER_FULL = "failed to write whole buffer"
-
-
-class _Corrupt(Exception):
-    """Raised inside this module; ``decompress`` turns it into DecompressionFailed.
-
-    ``position`` is relative to the start of the compressed buffer.
-    """
-
-    def __init__(self, message: str, position: int = 0) -> None:
-        super().__init__(message)
-        self.message = message
-        self.position = position
-
-
-def _too_large(limit: int) -> _Corrupt:
-    return _Corrupt(f"output exceeds the uncompressed size of {limit} bytes")
-
-
-def _capacity(limit: int, compressed: bytes, max_expansion: int) -> int:
-    """The output buffer for ``compressed``: ``limit``, unless it cannot fill that."""
-    return min(limit, len(compressed) * max_expansion)
-
-
 # ---------------------------------------------------------------------------
 # UNCOMPRESSED: "No-op codec. Data is left uncompressed."
 # ---------------------------------------------------------------------------
@@ -133,19 +90,16 @@ def _uncompressed_decompress(data: bytes, limit: int) -> bytes:
 
 
 def _snappy_compress(data: bytes, level: int | None) -> bytes:
-    return bytes(cramjam.snappy.compress_raw(data))
+    return raw.snappy_compress(data)
 
 
 def _snappy_decompress(data: bytes, limit: int) -> bytes:
-    # The preamble states the output size: compare it before allocating anything.
-    stated, _ = decode_uleb128(
-        data, 0, len(data), bits=SNAPPY_LENGTH_BITS, error=ParquetError, what="Snappy preamble"
-    )
+    # The page header states the size exactly: a preamble that differs is refused
+    # before anything is decompressed.
+    stated = raw.snappy_stated_length(data)
     if stated != limit:
-        raise _Corrupt(f"the Snappy preamble states {stated} uncompressed bytes, expected {limit}")
-    out = bytearray(_capacity(limit, data, SNAPPY_MAX_EXPANSION))
-    written = cramjam.snappy.decompress_raw_into(data, out)
-    return bytes(out[:written])
+        raise CodecError(f"the Snappy preamble states {stated} uncompressed bytes, expected {limit}")
+    return raw.snappy_decompress(data, limit)
 
 
 # ---------------------------------------------------------------------------
@@ -164,21 +118,14 @@ def _gzip_compress(data: bytes, level: int | None) -> bytes:
 
 def _gzip_decompress(data: bytes, limit: int) -> bytes:
     out = bytearray()
-    rest = memoryview(data)
+    rest: bytes | memoryview = memoryview(data)
     while True:
         member_start = len(data) - len(rest)
-        member = zlib.decompressobj(GZIP_WBITS)
-        # max_length caps the output at one byte past the limit: reaching it
-        # proves the page too large without inflating the rest.
         try:
-            out += member.decompress(rest, limit - len(out) + 1)
-        except zlib.error as exc:
-            raise _Corrupt(f"gzip member: {exc}", member_start) from exc
-        if len(out) > limit:
-            raise _too_large(limit)
-        if not member.eof:
-            raise _Corrupt("the gzip member is truncated (no trailer)", member_start)
-        rest = memoryview(member.unused_data)
+            member, rest = raw.inflate(rest, limit - len(out), GZIP_WBITS)
+        except CodecError as exc:
+            raise CodecError(f"gzip member: {exc.message}", member_start) from exc
+        out += member
         if not rest:
             return bytes(out)
 
@@ -191,27 +138,11 @@ def _gzip_decompress(data: bytes, limit: int) -> bytes:
 
 
 def _lzo_compress(data: bytes, level: int | None) -> bytes:
-    compressor = lzallright.LZOCompressor()
-    return _hadoop_compress(data, HADOOP_LZO_MAX_CHUNK, compressor.compress)
-
-
-def _lzo_chunk(chunk: bytes, limit: int) -> bytes:
-    """One LZO1X block of at most ``limit`` bytes.
-
-    lzallright has no output cap (``output_size_hint`` only preallocates; it
-    grows the buffer as needed). LZO1X itself bounds the damage: each byte of a
-    long match length adds at most 255 output bytes, so a chunk inflates at most
-    ~255-fold (measured: 186-fold for zeros) and the output is checked at once.
-    """
-    hint = _capacity(limit, chunk, LZO_MAX_EXPANSION)
-    out = lzallright.LZOCompressor.decompress(chunk, output_size_hint=hint)
-    if len(out) > limit:
-        raise _too_large(limit)
-    return out
+    return _hadoop_compress(data, HADOOP_LZO_MAX_CHUNK, raw.lzo_compress)
 
 
 def _lzo_decompress(data: bytes, limit: int) -> bytes:
-    return _hadoop_decompress(data, limit, _lzo_chunk)
+    return _hadoop_decompress(data, limit, raw.lzo_decompress)
 
 
 # ---------------------------------------------------------------------------
@@ -220,19 +151,7 @@ def _lzo_decompress(data: bytes, limit: int) -> bytes:
 
 
 def _brotli_compress(data: bytes, level: int | None) -> bytes:
-    return brotli.compress(data, quality=BROTLI_DEFAULT_QUALITY if level is None else level)
-
-
-def _brotli_decompress(data: bytes, limit: int) -> bytes:
-    decompressor = brotli.Decompressor()
-    # The output buffer stops growing once it reaches limit + 1 bytes (brotli may
-    # overshoot by one internal step); any output past the limit is a failure.
-    out = decompressor.process(data, output_buffer_limit=limit + 1)
-    if len(out) > limit or not decompressor.can_accept_more_data():
-        raise _too_large(limit)
-    if not decompressor.is_finished():
-        raise _Corrupt("the brotli stream is truncated (no final meta-block)")
-    return out
+    return raw.brotli_compress(data, BROTLI_DEFAULT_QUALITY if level is None else level)
 
 
 # ---------------------------------------------------------------------------
@@ -243,29 +162,18 @@ def _brotli_decompress(data: bytes, limit: int) -> bytes:
 # ---------------------------------------------------------------------------
 
 
-def _lz4_block(chunk: bytes, limit: int) -> bytes:
-    """One raw LZ4 block (the LZ4 block format) of at most ``limit`` bytes."""
-    # The destination holds ``limit`` bytes (lz4 refuses a zero-sized one, so one
-    # more then): a block that needs more fails inside LZ4.
-    capacity = _capacity(limit, chunk, LZ4_MAX_EXPANSION)
-    out = lz4.block.decompress(chunk, uncompressed_size=max(capacity, 1))
-    if len(out) > limit:
-        raise _too_large(limit)
-    return out
-
-
 def _lz4_frames(data: bytes, limit: int) -> bytes:
     """One or more LZ4 frames (the LZ4 frame format, magic 0x184D2204)."""
     out = bytearray()
     rest = bytes(data)
     while rest:
         frame = lz4.frame.LZ4FrameDecompressor()
-        room = _capacity(limit - len(out), rest, LZ4_MAX_EXPANSION)
+        room = capacity(limit - len(out), rest, LZ4_MAX_EXPANSION)
         out += frame.decompress(rest, max_length=room + 1)
         if len(out) > limit:
-            raise _too_large(limit)
+            raise too_large(limit)
         if not frame.eof:
-            raise _Corrupt("the LZ4 frame is truncated")
+            raise CodecError("the LZ4 frame is truncated")
         rest = frame.unused_data
     return bytes(out)
 
@@ -273,7 +181,7 @@ def _lz4_frames(data: bytes, limit: int) -> bytes:
 def _lz4_compress(data: bytes, level: int | None) -> bytes:
     # The Hadoop framing, as parquet-java writes it; chunks no larger than
     # Hadoop's buffer, each in its own block so parquet-cpp reads them too.
-    return _hadoop_compress(data, HADOOP_LZ4_MAX_CHUNK, lambda chunk: _lz4_raw_compress(chunk, level))
+    return _hadoop_compress(data, HADOOP_LZ4_MAX_CHUNK, lambda chunk: raw.lz4_block_compress(chunk, level))
 
 
 def _lz4_decompress(data: bytes, limit: int) -> bytes:
@@ -288,8 +196,8 @@ def _lz4_decompress(data: bytes, limit: int) -> bytes:
     """
     failures = []
     for form, attempt in (
-        ("Hadoop-framed", lambda: _hadoop_decompress(data, limit, _lz4_block)),
-        ("raw LZ4 block", lambda: _lz4_block(data, limit)),
+        ("Hadoop-framed", lambda: _hadoop_decompress(data, limit, raw.lz4_block_decompress)),
+        ("raw LZ4 block", lambda: raw.lz4_block_decompress(data, limit)),
         ("LZ4 frame", lambda: _lz4_frames(data, limit)),
     ):
         try:
@@ -300,7 +208,7 @@ def _lz4_decompress(data: bytes, limit: int) -> bytes:
         if len(out) == limit:
             return out
         failures.append(f"not {form} ({len(out)} bytes instead of {limit})")
-    raise _Corrupt("; ".join(failures))
+    raise CodecError("; ".join(failures))
 
 
 # ---------------------------------------------------------------------------
@@ -311,35 +219,12 @@ def _lz4_decompress(data: bytes, limit: int) -> bytes:
 
 
 def _zstd_compress(data: bytes, level: int | None) -> bytes:
-    return bytes(cramjam.zstd.compress(data, level=ZSTD_DEFAULT_LEVEL if level is None else level))
-
-
-def _zstd_decompress(data: bytes, limit: int) -> bytes:
-    # libzstd decodes every frame into the fixed buffer of at most ``limit`` bytes
-    # and fails on a frame that does not fit, a truncated frame or trailing bytes.
-    out = bytearray(_capacity(limit, data, ZSTD_MAX_EXPANSION))
-    try:
-        written = cramjam.zstd.decompress_into(data, out)
-    except cramjam.DecompressionError as exc:
-        if ZSTD_BUFFER_FULL in str(exc):
-            raise _too_large(limit) from exc
-        raise
-    return bytes(out[:written])
+    return raw.zstd_compress(data, ZSTD_DEFAULT_LEVEL if level is None else level)
 
 
 # ---------------------------------------------------------------------------
 # LZ4_RAW: "A codec based on the LZ4 block format": one block, no size prefix.
 # ---------------------------------------------------------------------------
-
-
-def _lz4_raw_compress(data: bytes, level: int | None) -> bytes:
-    if level is None:
-        return lz4.block.compress(data, mode="default", store_size=False)
-    return lz4.block.compress(data, mode="high_compression", compression=level, store_size=False)
-
-
-def _lz4_raw_decompress(data: bytes, limit: int) -> bytes:
-    return _lz4_block(data, limit)
 
 
 # ---------------------------------------------------------------------------
@@ -372,7 +257,7 @@ def _hadoop_compress(data: bytes, max_chunk: int, compress_chunk: Callable[[byte
 
 def _hadoop_int(data: bytes, position: int, what: str) -> int:
     if position + HADOOP_INT.size > len(data):
-        raise _Corrupt(f"the Hadoop framing ends inside the {what}", position)
+        raise CodecError(f"the Hadoop framing ends inside the {what}", position)
     return HADOOP_INT.unpack_from(data, position)[0]
 
 
@@ -386,7 +271,7 @@ def _hadoop_decompress(
         if block_size == 0:
             break
         if block_size > limit - len(out):
-            raise _Corrupt(
+            raise CodecError(
                 f"a block of {block_size} uncompressed bytes does not fit in the "
                 f"{limit - len(out)} bytes left of {limit}",
                 position,
@@ -397,7 +282,7 @@ def _hadoop_decompress(
             chunk_size = _hadoop_int(data, position, "chunk's compressed length")
             chunk_start = position + HADOOP_INT.size
             if chunk_size > len(data) - chunk_start:
-                raise _Corrupt(
+                raise CodecError(
                     f"a chunk of {chunk_size} compressed bytes runs past the end of the "
                     f"{len(data)}-byte buffer",
                     position,
@@ -405,10 +290,10 @@ def _hadoop_decompress(
             chunk = data[chunk_start : chunk_start + chunk_size]
             try:
                 out += decompress_chunk(chunk, block_end - len(out))
-            except _Corrupt as exc:
-                raise _Corrupt(exc.message, chunk_start) from exc
+            except CodecError as exc:
+                raise CodecError(exc.message, chunk_start) from exc
             except Exception as exc:  # the library's verdict on this chunk
-                raise _Corrupt(_reason(exc), chunk_start) from exc
+                raise CodecError(_reason(exc), chunk_start) from exc
             position = chunk_start + chunk_size
     return bytes(out)
 
@@ -436,10 +321,10 @@ CODECS: dict[CompressionCodec, Codec] = {
     CompressionCodec.SNAPPY: Codec(_snappy_compress, _snappy_decompress, False),
     CompressionCodec.GZIP: Codec(_gzip_compress, _gzip_decompress, True),
     CompressionCodec.LZO: Codec(_lzo_compress, _lzo_decompress, False),
-    CompressionCodec.BROTLI: Codec(_brotli_compress, _brotli_decompress, True),
+    CompressionCodec.BROTLI: Codec(_brotli_compress, raw.brotli_decompress, True),
     CompressionCodec.LZ4: Codec(_lz4_compress, _lz4_decompress, True),
-    CompressionCodec.ZSTD: Codec(_zstd_compress, _zstd_decompress, True),
-    CompressionCodec.LZ4_RAW: Codec(_lz4_raw_compress, _lz4_raw_decompress, True),
+    CompressionCodec.ZSTD: Codec(_zstd_compress, raw.zstd_decompress, True),
+    CompressionCodec.LZ4_RAW: Codec(raw.lz4_block_compress, raw.lz4_block_decompress, True),
 }
 
 
@@ -496,10 +381,8 @@ def decompress(
         return b""
     try:
         out = chosen.decompress(bytes(data), uncompressed_size)
-    except _Corrupt as exc:
+    except CodecError as exc:
         raise DecompressionFailed(f"{name}: {exc.message}", base_offset + exc.position) from exc
-    except ParquetError as exc:
-        raise DecompressionFailed(f"{name}: {exc.message}", base_offset + (exc.offset or 0)) from exc
     except Exception as exc:  # any library error means the bytes are bad
         raise DecompressionFailed(f"{name}: {_reason(exc)}", base_offset) from exc
     if len(out) != uncompressed_size:

@@ -27,7 +27,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass, replace
 
-from reference_impl.parquet.errors import CorruptMetadata, UnsupportedFeature
+from reference_impl.parquet.errors import UnsupportedFeature
 from reference_impl.parquet.metadata.parquet_thrift import (
     ConvertedType,
     FieldRepetitionType,
@@ -42,7 +42,6 @@ __all__ = [
     "ROOT_NAME",
     "ColumnSpec",
     "column_of",
-    "columns_from_schema",
     "is_flat",
     "max_definition_level",
     "schema_elements",
@@ -126,78 +125,6 @@ def _leaf_element(column: ColumnSpec) -> SchemaElement:
         scale=column.scale,
         precision=column.precision,
         logicalType=column.logical_type,
-    )
-
-
-def columns_from_schema(schema: list[SchemaElement], footer_offset: int) -> list[ColumnSpec]:
-    """The ColumnSpecs of a flat schema, or an error saying why it is not one.
-
-    ``footer_offset`` (where the FileMetaData starts) is reported in errors, as
-    the schema has no finer position once decoded.
-    """
-    if not schema:
-        raise CorruptMetadata("schema is empty: the root element is missing", footer_offset)
-    root, leaves = schema[0], schema[1:]
-    if root.num_children is None or root.num_children != len(leaves):
-        raise _nested_or_corrupt(root, leaves, footer_offset)
-    columns = [_column_from_leaf(element, footer_offset) for element in leaves]
-    names = [column.name for column in columns]
-    duplicates = sorted({name for name in names if names.count(name) > 1})
-    if duplicates:
-        raise CorruptMetadata(f"schema has duplicate column names: {duplicates}", footer_offset)
-    return columns
-
-
-def _nested_or_corrupt(
-    root: SchemaElement, leaves: list[SchemaElement], footer_offset: int
-) -> Exception:
-    if any(element.num_children for element in leaves):
-        group = next(element for element in leaves if element.num_children)
-        return UnsupportedFeature(
-            f"nested schema (group {group.name!r} with {group.num_children} children)",
-            footer_offset,
-        )
-    return CorruptMetadata(
-        f"schema root {root.name!r} declares {root.num_children} children, "
-        f"but {len(leaves)} elements follow it",
-        footer_offset,
-    )
-
-
-def _column_from_leaf(element: SchemaElement, footer_offset: int) -> ColumnSpec:
-    where = f"schema element {element.name!r}"
-    if element.num_children:
-        raise UnsupportedFeature(f"nested schema (group {element.name!r})", footer_offset)
-    if element.type is None:
-        raise CorruptMetadata(f"{where}: a leaf without a physical type", footer_offset)
-    if not isinstance(element.type, Type):
-        raise UnsupportedFeature(f"{where}: physical type {element.type}", footer_offset)
-    if element.repetition_type is None:
-        raise CorruptMetadata(f"{where}: a leaf without a repetition_type", footer_offset)
-    if element.repetition_type == FieldRepetitionType.REPEATED:
-        raise UnsupportedFeature(f"{where}: REPEATED field (nested data)", footer_offset)
-    if not isinstance(element.repetition_type, FieldRepetitionType):
-        raise UnsupportedFeature(
-            f"{where}: repetition type {element.repetition_type}", footer_offset
-        )
-    type_length = None
-    if element.type == Type.FIXED_LEN_BYTE_ARRAY:
-        if element.type_length is None or element.type_length < 1:
-            raise CorruptMetadata(
-                f"{where}: FIXED_LEN_BYTE_ARRAY needs a positive type_length, "
-                f"got {element.type_length}",
-                footer_offset,
-            )
-        type_length = element.type_length
-    return ColumnSpec(
-        name=element.name,
-        physical_type=element.type,
-        repetition=element.repetition_type,
-        type_length=type_length,
-        logical_type=element.logicalType,
-        converted_type=element.converted_type,
-        scale=element.scale,
-        precision=element.precision,
     )
 
 

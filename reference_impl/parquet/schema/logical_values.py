@@ -26,7 +26,7 @@ import struct
 
 import numpy as np
 
-from reference_impl.parquet.encodings.ieee_float import narrow_float_bits, widen_float_bits
+from reference_impl.common.ieee_float import narrow_float_bits, widen_float_bits
 
 JULIAN_DAY_OF_UNIX_EPOCH = 2_440_588  # 1970-01-01 as a Julian day number
 NANOS_PER_DAY = 86_400 * 1_000_000_000

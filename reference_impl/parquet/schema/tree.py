@@ -43,7 +43,7 @@ from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from reference_impl.leniency import Rule, Strength, breach
+from reference_impl.common.leniency import Rule, Strength, breach
 from reference_impl.parquet.errors import CorruptMetadata, UnsupportedFeature
 from reference_impl.parquet.metadata.parquet_thrift import (
     ConvertedType,

@@ -32,7 +32,7 @@ ambiguous (:class:`CorruptMetadata` for the schema, :class:`CorruptPage` for
 the data) and reads past the others; the validator collects every breach.
 The reader names two of those it reads past (:func:`check_variant_groups`): an
 OPTIONAL ``metadata`` (:data:`OPTIONAL_METADATA`) and a ``value`` of the other
-repetition (:data:`VALUE_REPETITION`) are breaches of ``reference_impl.leniency``,
+repetition (:data:`VALUE_REPETITION`) are breaches of ``reference_impl.common.leniency``,
 so they are never read silently.
 After a breach a non-strict walk goes on as the spec says engines that read
 anyway do: "the `typed_value` column must be used".
@@ -47,8 +47,8 @@ from typing import Any
 
 import numpy as np
 
-from reference_impl import leniency
-from reference_impl.parquet.encodings.ieee_float import narrow_float_bits, widen_float_bits
+from reference_impl.common import leniency
+from reference_impl.common.ieee_float import narrow_float_bits, widen_float_bits
 from reference_impl.parquet.errors import CorruptMetadata, CorruptPage
 from reference_impl.parquet.metadata.parquet_thrift import (
     FieldRepetitionType,
@@ -184,7 +184,7 @@ Sink = Callable[[Rule, str, str], None]
 """Told of each breach: the rule, where (field path, list index), what was found."""
 
 
-# The lenient readings of the reader (``reference_impl.leniency``): the group's
+# The lenient readings of the reader (``reference_impl.common.leniency``): the group's
 # fields read as the spec's, each value read where it is present.
 OPTIONAL_METADATA = leniency.Rule(
     id="parquet.variant.optional-metadata",

@@ -2,12 +2,12 @@
 
 docs/architecture.md, 'Verdicts': a file read with findings names each rule it
 breaks. ``validate`` does all its reading inside one
-``reference_impl.leniency.reading`` block; every breach the reader meets there
+``reference_impl.common.leniency.reading`` block; every breach the reader meets there
 (docs/lenient-readings.md lists the rules) becomes one finding of kind
 ``rule.<rule id>`` (``rule.parquet.page.v2-num-rows`` ...), severity
 ``nonconforming``: the file breaks the rule, but the reader has one reading of
 it, so no reader that trusts it returns wrong rows. The message is the
-breach's own (:meth:`~reference_impl.leniency.Breach.describe`): where, the
+breach's own (:meth:`~reference_impl.common.leniency.Breach.describe`): where, the
 byte offset, the spec section, the quoted sentence with its strength, and the
 reading taken.
 
@@ -22,7 +22,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from reference_impl.leniency import Breach
+from reference_impl.common.leniency import Breach
 from reference_impl.parquet.validation.findings import NONCONFORMING, Finding
 
 __all__ = ["FILE_COLUMN", "FILE_ROW_GROUP", "KIND_PREFIX", "RuleFindings"]

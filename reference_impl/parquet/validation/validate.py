@@ -30,7 +30,7 @@ Decisions:
   column whose key is not available raises the reader's ``MissingKey``; a
   module that does not authenticate raises ``DecryptionFailed``, never a
   finding: the file is not the writer's.
-* A rule the file breaks that has a single reading (``reference_impl.leniency``)
+* A rule the file breaks that has a single reading (``reference_impl.common.leniency``)
   is read past, as the reader does, and reported as a ``rule.<id>`` finding
   (``rule_checks``): every read of ``validate`` is inside one ``reading`` block.
 """
@@ -39,7 +39,7 @@ from __future__ import annotations
 
 import os
 
-from reference_impl.leniency import reading
+from reference_impl.common.leniency import reading
 from reference_impl.parquet.encryption.decryptor import ColumnDecryptor
 from reference_impl.parquet.encryption.properties import FileDecryptionProperties
 from reference_impl.parquet.errors import CorruptMetadata, ParquetError

@@ -22,7 +22,7 @@ from __future__ import annotations
 from collections.abc import Iterator
 from typing import Any
 
-from reference_impl.leniency import reading
+from reference_impl.common.leniency import reading
 from reference_impl.parquet.encryption.properties import FileDecryptionProperties
 from reference_impl.parquet.errors import ParquetError
 from reference_impl.parquet.reader import read_footer_with_decryptor, read_parquet

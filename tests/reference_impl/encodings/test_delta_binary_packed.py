@@ -10,13 +10,13 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
+from reference_impl.common.varint import encode_uleb128, zigzag_encode
 from reference_impl.parquet.encodings.bit_packing import pack_bits
 from reference_impl.parquet.encodings.delta_binary_packed import (
     decode_delta_binary_packed,
     encode_delta_binary_packed,
 )
 from reference_impl.parquet.errors import CorruptPage
-from reference_impl.parquet.varint import encode_uleb128, zigzag_encode
 from tests.reference_impl.encodings.strategies import (
     VALID_BLOCK_PARAMETERS,
     int_sequences,

@@ -19,6 +19,7 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
+from reference_impl.common.varint import decode_uleb128, encode_uleb128, zigzag_encode
 from reference_impl.parquet.encodings.bit_packed import encode_bit_packed
 from reference_impl.parquet.encodings.bit_packing import pack_bits
 from reference_impl.parquet.encodings.byte_stream_split import (
@@ -43,7 +44,6 @@ from reference_impl.parquet.encodings.rle_boolean import decode_rle_boolean, enc
 from reference_impl.parquet.errors import CorruptPage
 from reference_impl.parquet.metadata.parquet_thrift import Encoding, PageType, Type
 from reference_impl.parquet.schema.flat import ColumnSpec
-from reference_impl.parquet.varint import decode_uleb128, encode_uleb128, zigzag_encode
 from tests.reference_impl.encodings._pages import (
     OPTIONAL,
     REQUIRED,

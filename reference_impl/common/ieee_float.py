@@ -1,9 +1,11 @@
 """IEEE 754 floats of 16, 32 and 64 bits as Python floats, every bit kept.
 
-Encodings.md, 'Plain: (PLAIN = 0)': "FLOAT: 4 bytes IEEE little endian",
-"DOUBLE: 8 bytes IEEE little endian"; LogicalTypes.md, 'FLOAT16': "the 2-byte
-IEEE little-endian format". IEEE 754 binary16, binary32 and binary64 share one
-layout: a sign bit, an exponent (all ones: infinity or NaN) and a mantissa.
+Both formats store IEEE 754 bits: Parquet's Encodings.md, 'Plain: (PLAIN = 0)':
+"FLOAT: 4 bytes IEEE little endian", "DOUBLE: 8 bytes IEEE little endian", and
+LogicalTypes.md, 'FLOAT16': "the 2-byte IEEE little-endian format"; ORC's FLOAT and
+DOUBLE columns (ORCv1.md, 'Float and Double Columns'). IEEE 754 binary16, binary32
+and binary64 share one layout: a sign bit, an exponent (all ones: infinity or NaN)
+and a mantissa.
 
 A value of any width is held as the Python float (an IEEE double) of the same
 value. Numbers and infinities widen exactly through the hardware conversion,

@@ -1,13 +1,19 @@
 """Variable-length integers: unsigned LEB128 ("varint") and zigzag.
 
-Used by two specs, so it lives on its own:
+Used by both formats and by three of their texts, so it lives on the neutral floor:
 
 * Thrift Compact Protocol (apache/thrift doc/specs/thrift-compact-protocol.md,
   'Integer encoding'): i16/i32/i64 are zigzag-mapped, then written as ULEB128;
-  sizes and lengths are plain ULEB128.
+  sizes and lengths are plain ULEB128 (Parquet's metadata).
 * Encodings.md, 'Run Length Encoding / Bit-Packing Hybrid (RLE = 3)':
   "varint-encode() is ULEB-128 encoding"; and 'Delta Encoding
   (DELTA_BINARY_PACKED = 5)', which also uses zigzag.
+* ORCv1.md, 'Base 128 Varint': protobuf's varint, which ORC's streams use too, of
+  up to 128 bits (a DECIMAL(38)'s unscaled value).
+
+Each reader names the width its value must fit (``bits``) and the error class of its
+format, so a corrupt varint is that format's documented error, never an unbounded
+integer.
 
 ULEB128: the value is cut into 7-bit groups, least significant group first;
 every byte except the last has its high bit (0x80) set.
@@ -18,7 +24,7 @@ small: 0 -> 0, -1 -> 1, 1 -> 2, -2 -> 3, ...
 
 from __future__ import annotations
 
-from reference_impl.parquet.errors import ParquetError
+from collections.abc import Callable
 
 __all__ = [
     "MAX_VARINT_BYTES_32",
@@ -58,7 +64,7 @@ def decode_uleb128(
     end: int,
     *,
     bits: int,
-    error: type[ParquetError],
+    error: Callable[[str, int], Exception],
     what: str,
     base_offset: int = 0,
 ) -> tuple[int, int]:
@@ -97,13 +103,14 @@ def decode_uleb128(
     )
 
 
-def zigzag_encode(value: int, bits: int) -> int:
-    """Map a signed ``bits``-wide integer onto an unsigned one (0,-1,1,-2 -> 0,1,2,3)."""
-    low, high = -(1 << (bits - 1)), (1 << (bits - 1)) - 1
-    if not low <= value <= high:
-        raise ValueError(f"{value} is outside the signed {bits}-bit range [{low}, {high}]")
-    # (n << 1) ^ (n >> (bits - 1)), computed in the unsigned domain of `bits` bits.
-    return ((value << 1) ^ (value >> (bits - 1))) & ((1 << bits) - 1)
+def zigzag_encode(value: int, bits: int | None = None) -> int:
+    """Map a signed integer onto an unsigned one (0,-1,1,-2 -> 0,1,2,3); with ``bits``,
+    the value must fit that signed width (without, any width: ORC's decimals)."""
+    if bits is not None:
+        low, high = -(1 << (bits - 1)), (1 << (bits - 1)) - 1
+        if not low <= value <= high:
+            raise ValueError(f"{value} is outside the signed {bits}-bit range [{low}, {high}]")
+    return value << 1 if value >= 0 else (-value << 1) - 1
 
 
 def zigzag_decode(value: int) -> int:

@@ -16,12 +16,12 @@ import pyarrow as pa
 import pyarrow.parquet as pq
 import pytest
 
+from reference_impl.common.ieee_float import narrow_float_bits
 from reference_impl.parquet.encodings.byte_stream_split import (
     decode_byte_stream_split,
     encode_byte_stream_split,
 )
 from reference_impl.parquet.encodings.dictionary import decode_dictionary_page, lookup
-from reference_impl.parquet.encodings.ieee_float import narrow_float_bits
 from reference_impl.parquet.encodings.plain import decode_plain, encode_plain
 from reference_impl.parquet.metadata.parquet_thrift import Encoding, FieldRepetitionType, Type
 from reference_impl.parquet.reader import read_parquet

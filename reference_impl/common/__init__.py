@@ -1,0 +1,7 @@
+"""The neutral floor both formats stand on (docs/architecture.md, 'The house').
+
+What Parquet and ORC share, and neither owns: variable-length integers
+(``varint``), IEEE 754 float bits (``ieee_float``), the size-capped raw codecs each
+format frames its own way (``raw_codecs``) and lenient reading (``leniency``). No
+module here imports either format; no module of one format imports the other.
+"""
