@@ -40,7 +40,7 @@ __all__ = ["DEFAULT_FPP", "BloomFilterBits", "bloom_filter_size", "murmur3_64", 
 BITS_PER_WORD = 64  # 'Bloom Filter Index': the bitset is "a repeating sequence of longs"
 BYTES_PER_WORD = BITS_PER_WORD // 8
 WORD_INDEX_SHIFT = 6  # "The LSB 6 bits identifies the long index within bitset"
-DEFAULT_FPP = 0.05  # ORC Java's and ORC C++'s default false-positive probability
+DEFAULT_FPP = 0.05  # ORC C++'s default false-positive probability (ORC Java's is 0.01)
 
 UINT64 = (1 << 64) - 1
 UINT32 = (1 << 32) - 1
