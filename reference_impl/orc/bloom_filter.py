@@ -30,12 +30,13 @@ import math
 import struct
 from collections.abc import Iterable
 from dataclasses import dataclass, field
+from typing import Any
 
 from reference_impl.orc.metadata.proto_enums import TypeKind
 from reference_impl.orc.metadata.type_tree import TypeNode
 
-__all__ = ["DEFAULT_FPP", "BloomFilterBits", "bloom_filter_size", "murmur3_64", "thomas_wang_64",
-           "value_hash"]
+__all__ = ["DEFAULT_FPP", "HASHED_KINDS", "BloomFilterBits", "bloom_filter_size", "decimal_text",
+           "murmur3_64", "thomas_wang_64", "value_hash"]
 
 BITS_PER_WORD = 64  # 'Bloom Filter Index': the bitset is "a repeating sequence of longs"
 BYTES_PER_WORD = BITS_PER_WORD // 8
@@ -60,7 +61,7 @@ FMIX_SHIFT = 33
 FMIX_C1 = 0xFF51AFD7ED558CCD
 FMIX_C2 = 0xC4CEB9FE1A85EC53
 
-MILLIS_PER_NANO = 10**6
+NANOS_PER_MILLI = 10**6
 DECIMAL_BASE = 10
 INTEGER_KINDS = frozenset({TypeKind.BOOLEAN, TypeKind.BYTE, TypeKind.SHORT, TypeKind.INT, TypeKind.LONG,
                            TypeKind.DATE})
@@ -138,8 +139,12 @@ def _double_bits(value: float) -> int:
 
 
 def _as_float(value: float) -> float:
-    """The FLOAT value the file stores: the double rounded to single precision."""
-    return struct.unpack("<f", struct.pack("<f", value))[0]
+    """The FLOAT value of ``value``: the double rounded to single precision (beyond its
+    range, an infinity, as a C cast gives)."""
+    try:
+        return struct.unpack("<f", struct.pack("<f", value))[0]
+    except OverflowError:
+        return math.copysign(math.inf, value)
 
 
 def decimal_text(unscaled: int, scale: int) -> str:
@@ -150,24 +155,24 @@ def decimal_text(unscaled: int, scale: int) -> str:
     return f"{sign}{whole}.{fraction}" if fraction else f"{sign}{whole}"
 
 
-def value_hash(node: TypeNode, value: object) -> int:
+def value_hash(node: TypeNode, value: Any) -> int:
     """The 64-bit base hash of one non-null ``value`` of column ``node``, in the value
     representation of the reference's columns (columns/registry.py)."""
     kind = node.kind
     if kind in INTEGER_KINDS:
-        return thomas_wang_64(int(value))  # type: ignore[call-overload]
+        return thomas_wang_64(int(value))
     if kind == TypeKind.DOUBLE:
-        return thomas_wang_64(_double_bits(float(value)))  # type: ignore[arg-type]
+        return thomas_wang_64(_double_bits(float(value)))
     if kind == TypeKind.FLOAT:
-        return thomas_wang_64(_double_bits(_as_float(float(value))))  # type: ignore[arg-type]
+        return thomas_wang_64(_double_bits(_as_float(float(value))))
     if kind in TIMESTAMP_KINDS:  # nanoseconds since 1970
-        return thomas_wang_64(int(value) // MILLIS_PER_NANO)  # type: ignore[call-overload]
+        return thomas_wang_64(int(value) // NANOS_PER_MILLI)
     if kind in TEXT_KINDS:
         return murmur3_64(str(value).encode("utf-8"))
     if kind == TypeKind.BINARY:
-        return murmur3_64(bytes(value))  # type: ignore[call-overload]
+        return murmur3_64(bytes(value))
     if kind == TypeKind.DECIMAL:  # the unscaled integer at the column's scale
-        return murmur3_64(decimal_text(int(value), node.scale or 0).encode("ascii"))  # type: ignore[call-overload]
+        return murmur3_64(decimal_text(int(value), node.scale or 0).encode("ascii"))
     raise ValueError(f"{node.describe()} has no Bloom filter hash in 'Bloom Filter Index'")
 
 
