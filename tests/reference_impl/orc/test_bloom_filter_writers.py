@@ -27,6 +27,7 @@ import decimal
 import glob
 import io
 import math
+import zoneinfo
 from collections.abc import Callable
 from dataclasses import dataclass
 
@@ -302,3 +303,31 @@ def test_orc_cpp_hashes_packed_bytes_for_tinyint_and_loses_values() -> None:
     predicate = PredicateColumn(pyorc.TypeKind.BYTE, "c") == 5
     matching = list(pyorc.Reader(io.BytesIO(files["pyorc"]), predicate=predicate))
     assert matching == []  # the full scan has the row (5,)
+
+
+def test_a_timestamp_under_another_writer_zone_hashes_its_wall_clock() -> None:
+    """bloom_encoding 1, "utc for timestamps": pyorc, writing 12:00 UTC under
+    America/Los_Angeles, hashes 05:00 (the wall-clock time as if in UTC), as the reference
+    does with the same wall-clock value and writer zone."""
+    zone = zoneinfo.ZoneInfo("America/Los_Angeles")
+    sink = io.BytesIO()
+    with pyorc.Writer(sink, "struct<t:timestamp>", timezone=zone, row_index_stride=1000,
+                      bloom_filter_columns=["t"], bloom_filter_fpp=0.05) as writer:
+        writer.write((datetime.datetime(2020, 6, 1, 12, tzinfo=datetime.UTC),))
+    wall_clock = (datetime.datetime(2020, 6, 1, 5) - datetime.datetime(1970, 1, 1)) // datetime.timedelta(
+        microseconds=1) * NANOS_PER_MICRO
+    reference = write_orc(struct({"t": primitive(K.TIMESTAMP)}), [{"t": wall_clock}], OrcWriterOptions(
+        row_index_stride=1000, writer_timezone="America/Los_Angeles", bloom_filter_columns=frozenset({"t"})))
+    assert _one_filter(sink.getvalue()).bits == _one_filter(reference).bits
+
+
+def test_pyorc_prunes_row_groups_with_the_references_filters() -> None:
+    """Each row group holds "a" and "c" but not "b", which its min and max allow: pyorc's
+    read with s == "b" returns no row only by trusting the reference's Bloom filters; with
+    s == "c" it returns every row group."""
+    rows = [{"s": "a" if i % 2 else "c"} for i in range(3000)]
+    file = write_orc(struct({"s": primitive(K.STRING)}), rows, OrcWriterOptions(
+        row_index_stride=1000, bloom_filter_columns=frozenset({"s"})))
+    column = PredicateColumn(pyorc.TypeKind.STRING, "s")
+    assert list(pyorc.Reader(io.BytesIO(file), predicate=column == "b")) == []
+    assert len(list(pyorc.Reader(io.BytesIO(file), predicate=column == "c"))) == len(rows)
