@@ -10,8 +10,11 @@ pyarrow's, pyorc's and ORC Java's.)
 
 from __future__ import annotations
 
+import io
 import math
 
+import pyarrow.orc
+import pyorc
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
@@ -223,9 +226,13 @@ def _file(**options: object) -> bytes:
 
 
 def test_the_original_encoding_holds_the_same_bits_as_longs() -> None:
-    [stripe] = read_bloom_filters(_file(bloom_filter_original=True))
+    file = _file(bloom_filter_original=True)
+    [stripe] = read_bloom_filters(file)
     assert set(stripe) == {(1, ORIGINAL), (1, UTF8)}
     assert [f.bits for f in stripe[1, ORIGINAL].filters] == [f.bits for f in stripe[1, UTF8].filters]
+    # ORC C++ reads the file with both streams in its index area
+    assert pyarrow.orc.read_table(io.BytesIO(file)).column("n").to_pylist() == list(range(30))
+    assert [row[0] for row in pyorc.Reader(io.BytesIO(file))] == list(range(30))
 
 
 def test_without_bloom_filter_columns_no_filter_is_written() -> None:

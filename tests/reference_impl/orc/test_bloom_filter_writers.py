@@ -18,6 +18,8 @@ note 12), each pinned by a test below:
 * ORC Java writes a BOOLEAN column's filters with no bit set;
 * pyorc hashes a FLOAT column's value as the double it was given, before narrowing it;
 * pyarrow hashes a timestamp before 1970 as its milliseconds rounded toward zero.
+
+And pyorc prunes row groups with the reference's filters.
 """
 
 from __future__ import annotations
