@@ -46,7 +46,7 @@ from reference_impl.orc.streams.stripe import StreamOutput
 from reference_impl.orc.varint import read_uvarint
 from reference_impl.orc.writer_options import OrcWriterOptions
 
-__all__ = ["row_index_streams"]
+__all__ = ["RowGroup", "row_groups", "row_index_streams"]
 
 S = StreamKind
 T = TypeKind
@@ -201,41 +201,61 @@ def _child_starts(node: TypeNode, values: list[object], value_starts: list[int],
 
 
 def _row_index(node: TypeNode, out: ColumnStreamsOut, written: Mapping[tuple[int, StreamKind], bytes],
-               starts: list[int], value_starts: list[int], options: OrcWriterOptions) -> RowIndex:
+               groups: list[RowGroup], options: OrcWriterOptions) -> RowIndex:
     column_id = node.column_id
     streams = {kind: data for column, kind, data in out.streams if column == column_id}
     locators = _locators(_Column(node, out.encodings[column_id][0], streams))
     compressed = options.compression != CompressionKind.NONE
     chunks = ({kind: _Chunks.of(written[column_id, kind], options) for kind, _ in locators}
               if compressed else {})
-    entries, values = out.entries[column_id], out.values[column_id]
+    values = out.values[column_id]
     index = RowIndex()
-    for start, end, value_start, value_end in zip(starts, [*starts[1:], len(entries)], value_starts,
-                                                  [*value_starts[1:], len(values)], strict=True):
+    for group in groups:
         positions: list[int] = []
         for kind, locate in locators:
-            position = locate(start if kind == S.PRESENT else value_start)
+            position = locate(group.start if kind == S.PRESENT else group.value_start)
             positions += chunks[kind].position(position) if compressed else position
-        group_values = values[value_start:value_end]
-        statistics = column_statistics(node, group_values, len(group_values) != end - start,
+        group_values = values[group.value_start:group.value_end]
+        statistics = column_statistics(node, group_values, len(group_values) != group.end - group.start,
                                        options.writer_timezone)
         index.entry.append(RowIndexEntry(positions=positions, statistics=statistics))
     return index
 
 
-def row_index_streams(root: TypeNode, out: ColumnStreamsOut, written: Sequence[StreamOutput],
-                      options: OrcWriterOptions) -> list[StreamOutput]:
-    """The ROW_INDEX stream of every column of the stripe ``out`` wrote (``root`` is the
-    root STRUCT, whose entries are the stripe's rows), one entry per
-    ``options.row_index_stride`` rows; ``written`` holds the stripe's data streams as
-    the writer compressed them, for the chunk positions."""
-    written_by = {(output.column, output.kind): output.data for output in written}
-    starts = {root.column_id: list(range(0, len(out.entries[root.column_id]), options.row_index_stride))}
-    indexes = []
+@dataclass(frozen=True)
+class RowGroup:
+    """One row group of one column: its entries (nulls included) ``start`` to ``end`` and
+    its non-null values ``value_start`` to ``value_end``, in the column's stripe."""
+
+    start: int
+    end: int
+    value_start: int
+    value_end: int
+
+
+def row_groups(root: TypeNode, out: ColumnStreamsOut, stride: int) -> dict[int, list[RowGroup]]:
+    """By column id, the row groups of the stripe ``out`` wrote, one per ``stride`` rows of
+    ``root`` (the root STRUCT, whose entries are the stripe's rows)."""
+    starts = {root.column_id: list(range(0, len(out.entries[root.column_id]), stride))}
+    groups = {}
     for node in root.walk():  # parents before children
-        value_starts = _value_starts(out.entries[node.column_id], starts[node.column_id])
+        entries, values = out.entries[node.column_id], out.values[node.column_id]
+        column_starts = starts[node.column_id]
+        value_starts = _value_starts(entries, column_starts)
         for number, child in enumerate(node.children):
-            starts[child.column_id] = _child_starts(node, out.values[node.column_id], value_starts, number)
-        index = _row_index(node, out, written_by, starts[node.column_id], value_starts, options)
-        indexes.append(StreamOutput(node.column_id, S.ROW_INDEX, encode(index)))
-    return indexes
+            starts[child.column_id] = _child_starts(node, values, value_starts, number)
+        groups[node.column_id] = [RowGroup(*bounds) for bounds in zip(
+            column_starts, [*column_starts[1:], len(entries)], value_starts, [*value_starts[1:], len(values)],
+            strict=True)]
+    return groups
+
+
+def row_index_streams(root: TypeNode, out: ColumnStreamsOut, groups: Mapping[int, list[RowGroup]],
+                      written: Sequence[StreamOutput], options: OrcWriterOptions) -> list[StreamOutput]:
+    """The ROW_INDEX stream of every column of the stripe ``out`` wrote (``root`` is the
+    root STRUCT), one entry per row group of ``groups`` (:func:`row_groups`); ``written``
+    holds the stripe's data streams as the writer compressed them, for the chunk positions."""
+    written_by = {(output.column, output.kind): output.data for output in written}
+    return [StreamOutput(node.column_id, S.ROW_INDEX,
+                         encode(_row_index(node, out, written_by, groups[node.column_id], options)))
+            for node in root.walk()]

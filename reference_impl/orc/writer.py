@@ -2,6 +2,7 @@
 
 ORCv1.md, 'Footer' (the header "ORC", the stripes, the Footer), 'Stripes'
 (streams/stripe.py), 'Row Group Index' (with a row index stride: row_group_index.py),
+'Bloom Filter Index' (for the columns the options name: bloom_filter_index.py),
 'Column Encodings' (columns/registry.py), 'Column Statistics' (the
 Footer's statistics and the Metadata's stripe statistics: number_of_values and
 has_null for every column, see column_statistics.py) and 'Postscript' (file version
@@ -12,6 +13,8 @@ from __future__ import annotations
 
 from collections.abc import Callable, Mapping, Sequence
 
+from reference_impl.orc.bloom_filter import HASHED_KINDS
+from reference_impl.orc.bloom_filter_index import UTC_BLOOM_ENCODING, bloom_filter_streams
 from reference_impl.orc.column_statistics import column_statistics
 from reference_impl.orc.columns.column_streams import WriteSettings
 from reference_impl.orc.columns.registry import ColumnStreamsOut, write_column
@@ -26,9 +29,9 @@ from reference_impl.orc.metadata.orc_proto import (
     StripeInformation,
     StripeStatistics,
 )
-from reference_impl.orc.metadata.proto_enums import ColumnEncodingKind, CompressionKind
+from reference_impl.orc.metadata.proto_enums import ColumnEncodingKind, CompressionKind, StreamKind
 from reference_impl.orc.metadata.type_tree import TypeNode, numbered, to_types
-from reference_impl.orc.row_group_index import row_index_streams
+from reference_impl.orc.row_group_index import row_groups, row_index_streams
 from reference_impl.orc.streams.compression import compress_stream
 from reference_impl.orc.streams.stripe import StreamOutput, write_stripe
 from reference_impl.orc.writer_options import OrcWriterOptions
@@ -39,6 +42,7 @@ __all__ = ["write_orc"]
 WRITER_VERSION = 6
 VERSIONS = {"0.11": [0, 11], "0.12": [0, 12]}
 DEFAULT_OPTIONS = OrcWriterOptions()
+BLOOM_FILTER_ORIGINAL = (StreamKind.BLOOM_FILTER,)
 
 
 def write_orc(schema: TypeNode, rows: Sequence[Mapping[str, object]],
@@ -61,8 +65,9 @@ def write_orc(schema: TypeNode, rows: Sequence[Mapping[str, object]],
         written = [StreamOutput(column, kind, compress(data)) for column, kind, data in out.streams]
         if options.row_index_stride:
             written += [StreamOutput(o.column, o.kind, compress(o.data))
-                        for o in row_index_streams(root, out, written, options)]
-        stripe, information = write_stripe(written, _encodings(out), options.writer_timezone,
+                        for o in _index_streams(root, out, written, options)]
+        stripe, information = write_stripe(written, _encodings(out, _bloom_columns(root, options)),
+                                           options.writer_timezone,
                                            len(body), len(chunk), compress)
         body += stripe
         stripes.append(information)
@@ -93,6 +98,13 @@ def _check_rows(root: TypeNode, rows: Sequence[Mapping[str, object]], options: O
     forced = set(options.column_encodings) - names
     if forced:
         raise InvalidValue(f"column_encodings names {sorted(forced)}, not top-level fields of the schema")
+    filtered = set(options.bloom_filter_columns) - names
+    if filtered:
+        raise InvalidValue(f"bloom_filter_columns names {sorted(filtered)}, not top-level fields of the "
+                           "schema")
+    for node in _bloom_columns(root, options):
+        if node.kind not in HASHED_KINDS:
+            raise InvalidValue(f"bloom_filter_columns: {node.describe()} has no hash in 'Bloom Filter Index'")
 
 
 def _stripe_rows(rows: Sequence[Mapping[str, object]],
@@ -114,6 +126,24 @@ def _write_columns(root: TypeNode, rows: Sequence[Mapping[str, object]],
     return out
 
 
+def _bloom_columns(root: TypeNode, options: OrcWriterOptions) -> list[TypeNode]:
+    return [child for name, child in zip(root.field_names, root.children, strict=True)
+            if name in options.bloom_filter_columns]
+
+
+def _index_streams(root: TypeNode, out: ColumnStreamsOut, written: Sequence[StreamOutput],
+                   options: OrcWriterOptions) -> list[StreamOutput]:
+    """The stripe's index streams, 'interlaced': each column's ROW_INDEX, then its Bloom
+    filter streams (the original BLOOM_FILTER first, when asked for)."""
+    groups = row_groups(root, out, options.row_index_stride)
+    kinds = (BLOOM_FILTER_ORIGINAL if options.bloom_filter_original else ()) + (StreamKind.BLOOM_FILTER_UTF8,)
+    blooms = {node.column_id: bloom_filter_streams(node, out, groups[node.column_id],
+                                                   options.row_index_stride, options.bloom_filter_fpp, kinds)
+              for node in _bloom_columns(root, options)}
+    return [stream for row_index in row_index_streams(root, out, groups, written, options)
+            for stream in [row_index, *blooms.get(row_index.column, [])]]
+
+
 def _settings(options: OrcWriterOptions, name: str) -> WriteSettings:
     return WriteSettings(rle_v2=options.rle_v2, sub_encoding=options.rle_v2_sub_encoding,
                          dictionary_threshold=options.dictionary_key_threshold,
@@ -121,9 +151,11 @@ def _settings(options: OrcWriterOptions, name: str) -> WriteSettings:
                          writer_timezone=options.writer_timezone, calendar=options.calendar)
 
 
-def _encodings(out: ColumnStreamsOut) -> list[ColumnEncoding]:
-    return [ColumnEncoding(kind=kind, dictionary_size=size)
-            for _, (kind, size) in sorted(out.encodings.items())]
+def _encodings(out: ColumnStreamsOut, bloom_columns: list[TypeNode]) -> list[ColumnEncoding]:
+    filtered = {node.column_id for node in bloom_columns}
+    return [ColumnEncoding(kind=kind, dictionary_size=size,
+                           bloom_encoding=UTC_BLOOM_ENCODING if column in filtered else None)
+            for column, (kind, size) in sorted(out.encodings.items())]
 
 
 def _statistics(root: TypeNode, out: ColumnStreamsOut, options: OrcWriterOptions) -> list[ColumnStatistics]:

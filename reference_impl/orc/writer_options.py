@@ -1,7 +1,8 @@
 """The reference ORC writer's options, checked when they are made.
 
 ORCv1.md, 'Postscript' (file version [0,12]; ORCv0.md: [0,11], RLE v1 only),
-'Compression' (codec and chunk size), 'Footer' (rowIndexStride), 'String, Char, and
+'Compression' (codec and chunk size), 'Footer' (rowIndexStride), 'Bloom Filter Index'
+(which columns, the false-positive probability, the original encoding too), 'String, Char, and
 VarChar Columns' (direct or dictionary), 'Integer Run Length Encoding, version 2'
 (its sub-encodings), 'Stripe Footer' (writerTimezone) and orc_proto.proto enum
 CalendarKind.
@@ -13,6 +14,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field
 from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
 
+from reference_impl.orc.bloom_filter import DEFAULT_FPP
 from reference_impl.orc.columns.registry import FILE_VERSIONS
 from reference_impl.orc.encodings.int_rle_v2 import SubEncoding
 from reference_impl.orc.metadata.proto_enums import CalendarKind, ColumnEncodingKind, CompressionKind
@@ -34,6 +36,11 @@ class OrcWriterOptions:
     top-level string column; ``stripe_row_limit`` None writes one stripe;
     ``row_index_stride`` N > 0 writes a row group index (a ROW_INDEX stream per column,
     an entry per N rows: row_group_index.py) and goes into the Footer (0: no row index).
+    ``bloom_filter_columns`` (top-level field names; it needs a row index) get a
+    BLOOM_FILTER_UTF8 stream, one filter per row group sized for the stride at
+    ``bloom_filter_fpp`` (bloom_filter_index.py); ``bloom_filter_original`` writes the
+    pre-ORC-101 BLOOM_FILTER stream before it too, as ORC Java's
+    ``orc.bloom.filter.write.version=original`` does.
     """
 
     file_version: str = "0.12"
@@ -44,6 +51,9 @@ class OrcWriterOptions:
     row_index_stride: int = 0
     dictionary_key_threshold: float = DEFAULT_DICTIONARY_THRESHOLD
     column_encodings: Mapping[str, ColumnEncodingKind] = field(default_factory=dict)
+    bloom_filter_columns: frozenset[str] = frozenset()
+    bloom_filter_fpp: float = DEFAULT_FPP
+    bloom_filter_original: bool = False
     rle_v2_sub_encoding: SubEncoding | None = None
     writer_timezone: str = "UTC"
     calendar: CalendarKind = CalendarKind.PROLEPTIC_GREGORIAN
@@ -61,6 +71,10 @@ class OrcWriterOptions:
             raise ValueError(f"stripe_row_limit {self.stripe_row_limit} is below 1")
         if self.row_index_stride < 0:
             raise ValueError(f"row_index_stride {self.row_index_stride} is negative")
+        if self.bloom_filter_columns and not self.row_index_stride:
+            raise ValueError("bloom_filter_columns need a row index: row_index_stride > 0")
+        if not 0.0 < self.bloom_filter_fpp < 1.0:
+            raise ValueError(f"bloom_filter_fpp {self.bloom_filter_fpp} is not between 0 and 1")
         if not 0.0 <= self.dictionary_key_threshold <= 1.0:
             raise ValueError(f"dictionary_key_threshold {self.dictionary_key_threshold} is not 0 to 1")
         for name, encoding in self.column_encodings.items():
