@@ -84,7 +84,7 @@ def _stream(index: int, **changes: int) -> Callable[[StripeFooter], StripeFooter
     (rebuilt(GOOD, footer=_stripe_change(data_length=10_000)), CorruptMetadata, "file tail"),
     (rebuilt(GOOD, footer=_stripe_change(offset=1)), CorruptMetadata, "before the end of what precedes"),
     (rebuilt(GOOD, stripe_footer=_stream_lengths(-1)), CorruptStream, "add up to"),
-    (rebuilt(GOOD, stripe_footer=_stream_lengths(+1)), CorruptStream, "past the stripe's data"),
+    (rebuilt(GOOD, stripe_footer=_stream_lengths(+1)), CorruptStream, "the stripe's data area is bytes"),
     (rebuilt(GOOD, stripe_footer=_stream(0, column=7)), CorruptStream, "the file has 2 columns"),
     (rebuilt(GOOD, stripe_footer=_stream(1, kind=S.DATA)), CorruptStream, "listed twice"),
     (rebuilt(GOOD, stripe_footer=_stream(0, kind=S.ROW_INDEX)), CorruptStream, "index area"),
