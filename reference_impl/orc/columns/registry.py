@@ -18,6 +18,7 @@ from __future__ import annotations
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 
+from reference_impl.leniency import Rule, Strength, breach
 from reference_impl.orc.columns.binary_columns import BinaryReader, write_binary
 from reference_impl.orc.columns.boolean_columns import BooleanReader, write_booleans
 from reference_impl.orc.columns.column_streams import ColumnOutput, ColumnStreams, WriteSettings
@@ -33,7 +34,6 @@ from reference_impl.orc.columns.struct_columns import StructReader, write_struct
 from reference_impl.orc.columns.timestamp_columns import TimestampReader, write_timestamps
 from reference_impl.orc.columns.tinyint_columns import TinyIntReader, write_tinyints
 from reference_impl.orc.columns.union_columns import UnionReader, write_unions
-from reference_impl.leniency import Rule, Strength, breach
 from reference_impl.orc.errors import CorruptMetadata, CorruptStream, UnsupportedFeature
 from reference_impl.orc.metadata.proto_enums import CalendarKind, ColumnEncodingKind, StreamKind, TypeKind
 from reference_impl.orc.metadata.type_tree import TypeNode

@@ -74,7 +74,8 @@ class RunReader:
         """What the reader has not consumed (values of the current run, else bytes) and the
         byte offset where that starts; None when nothing is left."""
         if self._used < len(self._run):
-            return f"{len(self._run) - self._used} more values of the run at byte {self._run_start}", self._run_start
+            left = len(self._run) - self._used
+            return f"{left} more values of the run at byte {self._run_start}", self._run_start
         if self._pos < len(self._data):
             return f"{len(self._data) - self._pos} bytes from byte {self._pos}", self._pos
         return None

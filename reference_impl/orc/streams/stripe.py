@@ -51,8 +51,8 @@ from reference_impl.orc.metadata.orc_proto import (
 )
 from reference_impl.orc.metadata.proto_enums import StreamKind
 
-__all__ = ["HEADER_LENGTH", "INDEX_STREAM_KINDS", "Consumable", "StreamBytes", "StreamOutput", "StripeStreams",
-           "read_stripe", "write_stripe"]
+__all__ = ["HEADER_LENGTH", "INDEX_STREAM_KINDS", "Consumable", "StreamBytes", "StreamOutput",
+           "StripeStreams", "read_stripe", "write_stripe"]
 
 HEADER_LENGTH = 3  # 'File Tail': the file starts with the magic "ORC"
 # 'Stripes': "Index streams are always placed together in the beginning of the stripe."
@@ -85,6 +85,9 @@ class StreamBytes:
         return self.offset + position if position is not None and not self.compressed else self.offset
 
 
+StreamsByKey = dict[tuple[int, int], StreamBytes]  # by (column, kind)
+
+
 class Consumable(Protocol):
     """A reader over one stream that knows what it has not consumed yet."""
 
@@ -97,8 +100,7 @@ class StripeStreams:
     """The located, decompressed streams and column encodings of one stripe."""
 
     def __init__(self, index: int, information: StripeInformation, footer: StripeFooter,
-                 streams: dict[tuple[int, int], StreamBytes],
-                 index_streams: dict[tuple[int, int], StreamBytes]) -> None:
+                 streams: StreamsByKey, index_streams: StreamsByKey) -> None:
         self.index = index
         self.information = information
         self.footer = footer
@@ -202,9 +204,9 @@ def _bounds(information: StripeInformation, tail_start: int, where: str) -> tupl
 
 def _locate(data: bytes, listed: Sequence[Stream], start: int, index_length: int, data_length: int,
             column_count: int, where: str, decompress: Decompress,
-            compressed: bool) -> tuple[dict[tuple[int, int], StreamBytes], dict[tuple[int, int], StreamBytes]]:
-    """(data streams, index streams) by (column, kind), each checked to lie in its area."""
-    found: tuple[dict[tuple[int, int], StreamBytes], dict[tuple[int, int], StreamBytes]] = ({}, {})
+            compressed: bool) -> tuple[StreamsByKey, StreamsByKey]:
+    """(data streams, index streams), each checked to lie in its area."""
+    found: tuple[StreamsByKey, StreamsByKey] = ({}, {})
     position = start
     data_start = start + index_length
     end = data_start + data_length
