@@ -80,5 +80,5 @@ def _check_counts(what: str, statistics: Sequence[ColumnStatistics], counts: dic
         recorded = statistics[column].number_of_values if column < len(statistics) else None
         if recorded is None or recorded == count or column in surplus_columns and recorded > count:
             continue
-        raise CorruptMetadata(f"{what}: column {column} has {recorded} values; the stripes' "
+        raise CorruptMetadata(f"{what}: column {column} has numberOfValues {recorded}; the stripe's "
                               f"streams hold {count}", offset)

@@ -180,7 +180,7 @@ def _check_streams(kind: ColumnKind, streams: ColumnStreams) -> None:
     uses = (*kind.streams[ColumnEncodingKind(streams.encoding)], *ANY_COLUMN_STREAMS)
     for stream in streams.stripe.streams_of(streams.node.column_id):
         if stream.kind not in uses:
-            raise CorruptStream(f"{streams.where}: a {_stream_name(stream.kind)} stream; a "
+            raise CorruptStream(f"{streams.where}: a stream of kind {_stream_name(stream.kind)}; a "
                                 f"{streams.node.kind.name} column of encoding {_name(streams.encoding)} "
                                 f"has {[used.name for used in uses]} ({kind.heading!r})", stream.offset)
 
