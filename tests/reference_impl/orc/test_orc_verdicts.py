@@ -14,6 +14,8 @@ import dataclasses
 import datetime
 import decimal
 import io
+import re
+from pathlib import Path
 from zoneinfo import ZoneInfo
 
 import pyarrow as pa
@@ -21,7 +23,7 @@ import pyorc
 import pytest
 
 from conformance.engines.orc.pyorc_engine import OrcTimestamp, _converters
-from reference_impl.leniency import reading
+from reference_impl.leniency import RULES, reading
 from reference_impl.orc.errors import (
     CorruptMetadata,
     CorruptProtobuf,
@@ -328,3 +330,10 @@ def test_pyorc_files_read_exactly(nulls: str, codec: pyorc.CompressionKind) -> N
         assert read_orc(data).rows == [{name: row[name] for name in fields} for row in EXPECTED[nulls]]
     assert breaches == []
 
+
+
+def test_docs_list_every_orc_rule() -> None:
+    """docs/orc.md, 'Verdicts': the table of ORC rules is the rules the reader declares."""
+    page = (Path(__file__).resolve().parents[3] / "docs" / "orc.md").read_text(encoding="utf-8")
+    listed = set(re.findall(r"^\| `(orc\.[^`]+)` \|", page, flags=re.MULTILINE))
+    assert listed == {rule.id for rule in RULES.values() if rule.format == "orc"}
