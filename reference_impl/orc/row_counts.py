@@ -10,9 +10,12 @@ Metadata': one StripeStatistics per stripe; 'Row Group Index': a column's RowInd
 an entry for each row group", a row group being ``rowIndexStride`` rows.
 
 Every one of these is optional, and a count that is absent agrees with anything (a
-Footer without ``numberOfRows`` is not a contradiction). One that is present and
-differs is :class:`CorruptMetadata` naming the stripe, the column and where the count
-lies. With the streams consumed exactly (streams/stripe.py), a stripe whose row count
+Footer without ``numberOfRows`` is not a contradiction). In a file without a row index
+(``rowIndexStride`` 0) a numberOfValues of 0 is taken as absent too: ORC Java and ORC C++
+build a stripe's statistics from its row groups' and, with no row groups, write 0
+(ORC Java for every column, ORC C++ for LIST columns; docs/orc-spec-notes.md, note 15).
+One that is present and differs is :class:`CorruptMetadata` naming the stripe, the
+column and where the count lies. With the streams consumed exactly (streams/stripe.py), a stripe whose row count
 was lowered leaves values unread, and one raised reads past its streams or, where
 every column has a PRESENT stream, reads nulls from the last byte's padding: the
 statistics' counts of non-null values and of rows, checked here, tell that case.
@@ -53,7 +56,7 @@ def check_stripe_rows(tail: FileTail, stripe: StripeStreams) -> None:
     if tail.metadata is not None and stripe.index < len(tail.metadata.stripe_stats):
         statistics = tail.metadata.stripe_stats[stripe.index].col_stats
         _check_counts(f"stripe {stripe.index}'s statistics", statistics, stripe.values_read,
-                      tail.metadata_offset, stripe.surplus_columns)
+                      tail.metadata_offset, _unrecorded(tail), stripe.surplus_columns)
     stride = tail.footer.row_index_stride
     if stride:
         for (column, kind), stream in stripe.index_streams.items():
@@ -69,16 +72,23 @@ def check_stripe_rows(tail: FileTail, stripe: StripeStreams) -> None:
 def check_file_values(tail: FileTail, values_read: dict[int, int], surplus_columns: set[int]) -> None:
     """The Footer's statistics count the values the columns of every stripe read."""
     _check_counts("the Footer's statistics", tail.footer.statistics, values_read, tail.footer_offset,
-                  surplus_columns)
+                  _unrecorded(tail), surplus_columns)
+
+
+def _unrecorded(tail: FileTail) -> frozenset[int]:
+    """The numberOfValues that mean "not counted" (besides absent): 0 without a row index."""
+    return frozenset() if tail.footer.row_index_stride else frozenset({0})
 
 
 def _check_counts(what: str, statistics: Sequence[ColumnStatistics], counts: dict[int, int],
-                  offset: int, surplus_columns: set[int]) -> None:
+                  offset: int, unrecorded: frozenset[int], surplus_columns: set[int]) -> None:
     """``surplus_columns`` may hold (and count) values past those read: a union variant's
     (columns/registry.py, ``orc.union.variant-values-past-the-tags``)."""
     for column, count in counts.items():
         recorded = statistics[column].number_of_values if column < len(statistics) else None
-        if recorded is None or recorded == count or column in surplus_columns and recorded > count:
+        if recorded is None or recorded in unrecorded or recorded == count:
+            continue
+        if column in surplus_columns and recorded > count:
             continue
         raise CorruptMetadata(f"{what}: column {column} has numberOfValues {recorded}; the stripe's "
                               f"streams hold {count}", offset)

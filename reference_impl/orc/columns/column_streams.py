@@ -41,6 +41,9 @@ class _Reader(Protocol):
     def leftover(self) -> tuple[str, int] | None: ...
 
 
+RunReaderFactory = Callable[[bytes], _Reader]  # a decoder over a stream's bytes
+
+
 class StreamValues:
     """An RLE reader over one stream whose errors name the column, stripe and file offset."""
 
@@ -135,7 +138,7 @@ class ColumnStreams:
     def bytes(self, kind: StreamKind) -> StreamValues:
         return self._values(kind, ByteRleReader)
 
-    def _values(self, kind: StreamKind, reader: Callable[[bytes], _Reader]) -> StreamValues:
+    def _values(self, kind: StreamKind, reader: RunReaderFactory) -> StreamValues:
         """A reader of the ``kind`` stream, whose consumption the stripe checks at its end."""
         stream = self.raw(kind)
         values = StreamValues(reader(stream.data), stream, self.where)

@@ -337,3 +337,16 @@ def test_docs_list_every_orc_rule() -> None:
     page = (Path(__file__).resolve().parents[3] / "docs" / "orc.md").read_text(encoding="utf-8")
     listed = set(re.findall(r"^\| `(orc\.[^`]+)` \|", page, flags=re.MULTILINE))
     assert listed == {rule.id for rule in RULES.values() if rule.format == "orc"}
+
+
+def test_without_a_row_index_a_zero_count_is_not_a_contradiction() -> None:
+    """ORC C++ writes numberOfValues 0 for a LIST column when it writes no row index
+    (docs/orc-spec-notes.md, note 15); the counts it did record are still checked."""
+    data = pyorc_file("struct<l:array<int>>", [([1, 2],), (None,), ([3],)], row_index_stride=0,
+                      compression=pyorc.CompressionKind.NONE)
+    tail = read_file_tail(data, stored)
+    assert tail.metadata is not None and tail.metadata.stripe_stats[0].col_stats[1].number_of_values == 0
+    assert read_orc(data).rows == [{"l": [1, 2]}, {"l": None}, {"l": [3]}]
+    with pytest.raises(CorruptMetadata, match="stripe 0's statistics: column 0 has numberOfValues 3; "
+                                              "the stripe's streams hold 4"):
+        read_orc(rebuilt(data, footer=rows_changed(4)))
