@@ -15,10 +15,11 @@ Footer without ``numberOfRows`` is not a contradiction). In a file without a row
 build a stripe's statistics from its row groups' and, with no row groups, write 0
 (ORC Java for every column, ORC C++ for LIST columns; docs/orc-spec-notes.md, note 15).
 One that is present and differs is :class:`CorruptMetadata` naming the stripe, the
-column and where the count lies. With the streams consumed exactly (streams/stripe.py), a stripe whose row count
-was lowered leaves values unread, and one raised reads past its streams or, where
-every column has a PRESENT stream, reads nulls from the last byte's padding: the
-statistics' counts of non-null values and of rows, checked here, tell that case.
+column and where the count lies. With the streams consumed exactly (streams/stripe.py),
+a stripe whose row count was lowered leaves values unread, and one raised reads past
+its streams or, where every column has a PRESENT stream, reads nulls from the last
+byte's padding: the statistics' counts of non-null values and of rows, checked here,
+tell that case.
 """
 
 from __future__ import annotations
@@ -90,5 +91,5 @@ def _check_counts(what: str, statistics: Sequence[ColumnStatistics], counts: dic
             continue
         if column in surplus_columns and recorded > count:
             continue
-        raise CorruptMetadata(f"{what}: column {column} has numberOfValues {recorded}; the stripe's "
-                              f"streams hold {count}", offset)
+        raise CorruptMetadata(f"{what}: column {column} has numberOfValues {recorded}; its streams "
+                              f"hold {count} for the rows the stripes list", offset)

@@ -166,10 +166,16 @@ def test_a_raised_row_count_contradicts_the_stripe_statistics() -> None:
     data = write_orc(struct({"a": primitive(K.INT), "b": primitive(K.STRING)}),
                      [{"a": 1, "b": None}, {"a": None, "b": "q"}, {"a": 2, "b": "r"}])
     tail = read_file_tail(data, stored)
-    with pytest.raises(CorruptMetadata, match="stripe 0's statistics: column 0 has numberOfValues 3; the "
-                                              "stripe's streams hold 4") as caught:
+    with pytest.raises(CorruptMetadata, match="stripe 0's statistics: column 0 has numberOfValues 3; its "
+                                              "streams hold 4") as caught:
         read_orc(rebuilt(data, footer=rows_changed(4)))
     assert caught.value.offset == tail.metadata_offset
+    without_stripe_statistics = _with_metadata(data, b"")
+    footer_offset = read_file_tail(without_stripe_statistics, stored).footer_offset
+    with pytest.raises(CorruptMetadata, match="the Footer's statistics: column 0 has numberOfValues 3; its "
+                                              "streams hold 4") as caught:
+        read_orc(rebuilt(without_stripe_statistics, footer=rows_changed(4)))
+    assert caught.value.offset == footer_offset
 
 
 def test_a_row_index_with_too_few_entries() -> None:
@@ -348,5 +354,5 @@ def test_without_a_row_index_a_zero_count_is_not_a_contradiction() -> None:
     assert tail.metadata is not None and tail.metadata.stripe_stats[0].col_stats[1].number_of_values == 0
     assert read_orc(data).rows == [{"l": [1, 2]}, {"l": None}, {"l": [3]}]
     with pytest.raises(CorruptMetadata, match="stripe 0's statistics: column 0 has numberOfValues 3; "
-                                              "the stripe's streams hold 4"):
+                                              "its streams hold 4"):
         read_orc(rebuilt(data, footer=rows_changed(4)))
