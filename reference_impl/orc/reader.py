@@ -2,10 +2,19 @@
 
 ORCv1.md, 'File Tail' (metadata/file_tail.py), 'Stripes' (streams/stripe.py) and
 'Column Encodings' (columns/). Rows are dicts by the root STRUCT's field names, with
-the values described in columns/registry.py's modules. Checks made here: the stripes'
-number_of_rows add up to the Footer's, the stripes lie in order without overlapping,
-and every row of the root struct is non-null (:class:`CorruptMetadata`,
-:class:`InvalidValue`).
+the values described in columns/registry.py's modules.
+
+The root (type 0, 'Type Information') may be of any kind: ORC Java writes files whose
+root is a bare TIMESTAMP or BIGINT, and ORC C++ reads them as one column
+(docs/orc-spec-notes.md, note 7). Such a file reads as rows of one field,
+:data:`ROOT_FIELD` (ORC Java's and Hive's name for an unnamed column), whose value may be
+null; ``OrcContents.schema`` is then a STRUCT of that one field around the root, so a
+caller sees one shape for every file, and ``OrcContents.root`` is the file's type 0.
+
+Checks made here: the stripes lie in order without overlapping, every row of a root
+STRUCT is non-null (:class:`CorruptMetadata`, :class:`InvalidValue`); after each
+stripe, every stream it read was consumed exactly (streams/stripe.py) and the row
+counts agree (row_counts.py).
 """
 
 from __future__ import annotations
@@ -23,22 +32,29 @@ from reference_impl.orc.metadata.file_tail import (
     file_version,
     read_file_tail,
 )
-from reference_impl.orc.metadata.proto_enums import CalendarKind, CompressionKind
+from reference_impl.orc.metadata.proto_enums import CalendarKind, CompressionKind, TypeKind
 from reference_impl.orc.metadata.type_tree import TypeNode, from_types
+from reference_impl.orc.row_counts import check_file_rows, check_file_values, check_stripe_rows
 from reference_impl.orc.streams.compression import decompress_stream
 from reference_impl.orc.streams.stripe import HEADER_LENGTH, read_stripe
 
-__all__ = ["OrcContents", "iter_stripes", "read_orc", "schema_of"]
+__all__ = ["ROOT_FIELD", "OrcContents", "iter_stripes", "read_orc", "root_of", "schema_of"]
 
 
 OLDEST_VERSION = (0, 11)
+ROOT_FIELD = "_col0"  # the one field of the rows of a file whose root is not a STRUCT
 
 
 @dataclass(frozen=True)
 class OrcContents:
     tail: FileTail
-    schema: TypeNode  # the root (a STRUCT)
+    schema: TypeNode  # the rows' STRUCT: the root, or a STRUCT of ROOT_FIELD around it
     rows: list[dict[str, object]]  # one dict per row by top-level field name
+
+    @property
+    def root(self) -> TypeNode:
+        """The file's type 0."""
+        return root_of(self.tail)
 
 
 def read_orc(source: bytes | bytearray | memoryview | str | os.PathLike[str]) -> OrcContents:
@@ -49,8 +65,14 @@ def read_orc(source: bytes | bytearray | memoryview | str | os.PathLike[str]) ->
     return OrcContents(tail, schema_of(tail), rows)
 
 
-def schema_of(tail: FileTail) -> TypeNode:
+def root_of(tail: FileTail) -> TypeNode:
     return from_types(tail.footer.types, tail.footer_offset)
+
+
+def schema_of(tail: FileTail) -> TypeNode:
+    """The STRUCT the rows are dicts of: the root, or one field around a root of another kind."""
+    root = root_of(tail)
+    return root if root.kind == TypeKind.STRUCT else TypeNode(TypeKind.STRUCT, (root,), (ROOT_FIELD,))
 
 
 def iter_stripes(data: bytes, tail: FileTail) -> Iterator[list[dict[str, object]]]:
@@ -58,8 +80,9 @@ def iter_stripes(data: bytes, tail: FileTail) -> Iterator[list[dict[str, object]
     footer, postscript = tail.footer, tail.postscript
     if footer.encryption is not None:
         raise UnsupportedFeature("the file has encrypted columns ('Column Encryption')", tail.footer_offset)
-    schema = schema_of(tail)
-    _check_stripes(tail)
+    root = root_of(tail)
+    check_file_rows(tail)
+    _check_stripe_places(tail)
     version = "0.11" if file_version(postscript) == OLDEST_VERSION else "0.12"
     kind = CompressionKind(postscript.compression or CompressionKind.NONE)
     block_size = postscript.compression_block_size or DEFAULT_COMPRESSION_BLOCK_SIZE
@@ -69,21 +92,24 @@ def iter_stripes(data: bytes, tail: FileTail) -> Iterator[list[dict[str, object]
         return decompress_stream(raw, kind, block_size, offset)
 
     column_count = len(footer.types)
+    values_read: dict[int, int] = {}
+    surplus_columns: set[int] = set()
     for index, information in enumerate(footer.stripes):
         stripe = read_stripe(data, information, index, column_count, tail.metadata_offset, decompress,
                              kind != CompressionKind.NONE)
-        rows = build_reader(schema, stripe, version, calendar).read(information.number_of_rows or 0)
-        yield [_row(row, index, number, information.offset) for number, row in enumerate(rows)]
+        values = build_reader(root, stripe, version, calendar).read(information.number_of_rows or 0)
+        stripe.check_consumed()
+        check_stripe_rows(tail, stripe)
+        surplus_columns |= stripe.surplus_columns
+        for column, count in stripe.values_read.items():
+            values_read[column] = values_read.get(column, 0) + count
+        yield [_row(root, value, index, number, information.offset) for number, value in enumerate(values)]
+    check_file_values(tail, values_read, surplus_columns)
 
 
-def _check_stripes(tail: FileTail) -> None:
-    footer = tail.footer
-    total = sum(stripe.number_of_rows or 0 for stripe in footer.stripes)
-    if total != (footer.number_of_rows or 0):
-        raise CorruptMetadata(f"the stripes hold {total} rows; the Footer says {footer.number_of_rows}",
-                              tail.footer_offset)
+def _check_stripe_places(tail: FileTail) -> None:
     end = HEADER_LENGTH
-    for index, stripe in enumerate(footer.stripes):
+    for index, stripe in enumerate(tail.footer.stripes):
         start = stripe.offset or 0
         if start < end:
             raise CorruptMetadata(f"stripe {index} starts at {start}, before the end of what precedes "
@@ -96,7 +122,9 @@ def _calendar(calendar: int | None) -> CalendarKind | None:
     return CalendarKind(calendar) if known and calendar is not None else None
 
 
-def _row(row: object, stripe: int, number: int, offset: int | None) -> dict[str, object]:
-    if not isinstance(row, dict):
+def _row(root: TypeNode, value: object, stripe: int, number: int, offset: int | None) -> dict[str, object]:
+    if root.kind != TypeKind.STRUCT:
+        return {ROOT_FIELD: value}
+    if not isinstance(value, dict):
         raise InvalidValue(f"stripe {stripe}, row {number}: the root struct is null", offset)
-    return row
+    return value

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from reference_impl.orc.columns.column_streams import ByteCursor, ColumnOutput, ColumnStreams, WriteSettings
+from reference_impl.orc.columns.column_streams import ColumnOutput, ColumnStreams, WriteSettings
 from reference_impl.orc.columns.present import ColumnReader
 from reference_impl.orc.errors import InvalidValue
 from reference_impl.orc.metadata.proto_enums import StreamKind
@@ -24,7 +24,7 @@ class LengthPrefixedValues:
 
     def __init__(self, streams: ColumnStreams, contents: StreamKind) -> None:
         self._lengths = streams.integers(StreamKind.LENGTH, signed=False)
-        self._contents = ByteCursor(streams.raw(contents), streams.where)
+        self._contents = streams.cursor(contents)
 
     def read(self, count: int) -> list[bytes]:
         return [self._contents.take(length) for length in self._lengths.read(count)]

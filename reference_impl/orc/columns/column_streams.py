@@ -14,10 +14,11 @@ compressed one, where a position in the decompressed bytes has no file offset).
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, replace
 from typing import Protocol
 
+from reference_impl.common.leniency import Rule
 from reference_impl.orc.encodings.boolean_rle import BooleanRleReader
 from reference_impl.orc.encodings.byte_rle import ByteRleReader
 from reference_impl.orc.encodings.int_rle_v1 import IntRleV1Reader, encode_ints_v1
@@ -37,6 +38,11 @@ DICTIONARY_ENCODINGS = frozenset({ColumnEncodingKind.DICTIONARY, ColumnEncodingK
 class _Reader(Protocol):
     def read(self, count: int) -> Sequence[int]: ...
 
+    def leftover(self) -> tuple[str, int] | None: ...
+
+
+RunReaderFactory = Callable[[bytes], _Reader]  # a decoder over a stream's bytes
+
 
 class StreamValues:
     """An RLE reader over one stream whose errors name the column, stripe and file offset."""
@@ -51,6 +57,9 @@ class StreamValues:
             return list(self._reader.read(count))
         except OrcError as error:
             raise relocated(error, self._stream, self._where) from error
+
+    def leftover(self) -> tuple[str, int] | None:
+        return self._reader.leftover()
 
 
 def relocated(error: OrcError, stream: StreamBytes, where: str) -> OrcError:
@@ -76,6 +85,10 @@ class ByteCursor:
         self.position = end
         return chunk
 
+    def leftover(self) -> tuple[str, int] | None:
+        left = len(self.stream.data) - self.position
+        return (f"{left} bytes from byte {self.position}", self.position) if left else None
+
     def svarint(self) -> int:
         try:
             value, self.position = read_svarint(self.stream.data, self.position)
@@ -92,10 +105,12 @@ class ByteCursor:
 class ColumnStreams:
     """One column's streams and encoding in one stripe."""
 
-    def __init__(self, node: TypeNode, stripe: StripeStreams, calendar: CalendarKind | None) -> None:
+    def __init__(self, node: TypeNode, stripe: StripeStreams, calendar: CalendarKind | None,
+                 surplus: Rule | None = None) -> None:
         self.node = node
         self.stripe = stripe
         self.calendar = calendar
+        self.surplus = surplus  # the rule under which values past the column's are read past
         encoding = stripe.encoding(node.column_id)
         self.encoding = encoding.kind if encoding.kind is not None else ColumnEncodingKind.DIRECT
         self.dictionary_size = encoding.dictionary_size or 0
@@ -108,21 +123,27 @@ class ColumnStreams:
         return self.stripe.stream(self.node.column_id, kind)
 
     def cursor(self, kind: StreamKind) -> ByteCursor:
-        return ByteCursor(self.raw(kind), self.where)
+        cursor = ByteCursor(self.raw(kind), self.where)
+        self.stripe.opened(self.where, cursor.stream, cursor, self.surplus)
+        return cursor
 
     def integers(self, kind: StreamKind, *, signed: bool) -> StreamValues:
         """Integer RLE v1 or v2, as the column's encoding says."""
-        stream = self.raw(kind)
         reader_class = IntRleV2Reader if self.encoding in V2_ENCODINGS else IntRleV1Reader
-        return StreamValues(reader_class(stream.data, signed=signed), stream, self.where)
+        return self._values(kind, lambda data: reader_class(data, signed=signed))
 
     def booleans(self, kind: StreamKind) -> StreamValues:
-        stream = self.raw(kind)
-        return StreamValues(BooleanRleReader(stream.data), stream, self.where)
+        return self._values(kind, BooleanRleReader)
 
     def bytes(self, kind: StreamKind) -> StreamValues:
+        return self._values(kind, ByteRleReader)
+
+    def _values(self, kind: StreamKind, reader: RunReaderFactory) -> StreamValues:
+        """A reader of the ``kind`` stream, whose consumption the stripe checks at its end."""
         stream = self.raw(kind)
-        return StreamValues(ByteRleReader(stream.data), stream, self.where)
+        values = StreamValues(reader(stream.data), stream, self.where)
+        self.stripe.opened(self.where, stream, values, self.surplus)
+        return values
 
     def error(self, error_class: type[OrcError], message: str,
               kind: StreamKind = StreamKind.DATA) -> OrcError:

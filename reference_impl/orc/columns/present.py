@@ -7,6 +7,11 @@ PRESENT stream is omitted from the stripe." 'SmallInt, Int, and BigInt Columns':
 values that have false bits in the present stream, no values are included in the data
 stream." The same holds for every kind, compound ones included: a null struct, list,
 map or union gives its children nothing.
+
+Nothing is allocated for a count of entries before the streams back it: without a
+PRESENT stream the entries of a batch are a range, and the values come from the
+decoders, which stop where their stream ends. Each column's number of non-null values
+is told to the stripe, which row_counts.py holds against the stripe statistics.
 """
 
 from __future__ import annotations
@@ -33,11 +38,11 @@ class ColumnReader:
         self.streams = streams
         self._present = streams.booleans(StreamKind.PRESENT) if streams.has(StreamKind.PRESENT) else None
         self._position = 0
-        self._batch: list[int] = []  # entries of the non-null values of the batch being read
+        self._batch: Sequence[int] = ()  # entries of the non-null values of the batch being read
 
     def read(self, count: int) -> list[object]:
         if self._present is None:
-            self._batch = list(range(self._position, self._position + count))
+            self._batch = range(self._position, self._position + count)
             values = self.read_values(count)
         else:
             present = self._present.read(count)
@@ -45,6 +50,7 @@ class ColumnReader:
             found = iter(self.read_values(len(self._batch)))
             values = [next(found) if flag else None for flag in present]
         self._position += count
+        self.streams.stripe.count_values(self.streams.node.column_id, len(self._batch))
         return values
 
     def read_values(self, count: int) -> list[object]:

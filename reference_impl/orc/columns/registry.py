@@ -2,8 +2,14 @@
 
 ORCv1.md, 'Column Encodings' (file version 0.12) and ORCv0.md, 'Column Encodings'
 (0.11, RLE v1 only): each subsection's table lists the encodings of its kinds and the
-streams each encoding uses. The reader checks a column's encoding against this table
-and builds its reader; the writer picks the encoding and writes the streams.
+streams each encoding uses. The reader checks a column's encoding against this table,
+and the streams the stripe lists for the column: each is one its encoding uses, or an
+index-area stream any column may have (ROW_INDEX, BLOOM_FILTER, BLOOM_FILTER_UTF8);
+any other (an ENCRYPTED_DATA stream in a column that is not encrypted, a DICTIONARY_DATA
+of a DIRECT column) is :class:`CorruptStream`. A stream the encoding uses may be absent:
+writers leave out streams without bytes, and a column whose values need bytes from it
+then finds none (the decoders' errors), so absent is the same as empty. Then it builds
+the reader; the writer picks the encoding and writes the streams.
 GEOMETRY and GEOGRAPHY (ORCv2.md) are not read: :class:`UnsupportedFeature`.
 """
 
@@ -12,6 +18,7 @@ from __future__ import annotations
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 
+from reference_impl.common.leniency import Rule, Strength, breach
 from reference_impl.orc.columns.binary_columns import BinaryReader, write_binary
 from reference_impl.orc.columns.boolean_columns import BooleanReader, write_booleans
 from reference_impl.orc.columns.column_streams import ColumnOutput, ColumnStreams, WriteSettings
@@ -27,7 +34,7 @@ from reference_impl.orc.columns.struct_columns import StructReader, write_struct
 from reference_impl.orc.columns.timestamp_columns import TimestampReader, write_timestamps
 from reference_impl.orc.columns.tinyint_columns import TinyIntReader, write_tinyints
 from reference_impl.orc.columns.union_columns import UnionReader, write_unions
-from reference_impl.orc.errors import CorruptMetadata, UnsupportedFeature
+from reference_impl.orc.errors import CorruptMetadata, CorruptStream, UnsupportedFeature
 from reference_impl.orc.metadata.proto_enums import CalendarKind, ColumnEncodingKind, StreamKind, TypeKind
 from reference_impl.orc.metadata.type_tree import TypeNode
 from reference_impl.orc.streams.stripe import StripeStreams
@@ -70,6 +77,37 @@ def _direct(*streams: StreamKind) -> dict[ColumnEncodingKind, tuple[StreamKind, 
     both = (S.PRESENT, *streams)
     return {E.DIRECT: both, E.DIRECT_V2: both}
 
+
+# Streams of the index area, which any column may have ('Stripes': "Index streams are
+# always placed together in the beginning of the stripe"; 'Row Group Index', 'Bloom
+# Filter Index').
+ANY_COLUMN_STREAMS = (S.ROW_INDEX, S.BLOOM_FILTER, S.BLOOM_FILTER_UTF8)
+
+UNKNOWN_ENCODING = Rule(
+    id="orc.stripe-footer.encoding-kind-unknown",
+    format="orc",
+    spec="orc_proto.proto: message ColumnEncoding",
+    sentence="optional Kind kind = 1;",
+    strength=Strength.MUST,
+    reading="read as DIRECT, the one encoding of the column's type, which is also what protobuf 2 "
+    "parsers read (an enum number the parser does not know leaves the field absent, and an "
+    "absent enum is its first value, DIRECT); ORC Java writers of the Spark era wrote such "
+    "encodings for STRUCT columns",
+    error=CorruptMetadata,
+)
+
+VARIANT_SURPLUS = Rule(
+    id="orc.union.variant-values-past-the-tags",
+    format="orc",
+    spec="ORCv1.md: SmallInt, Int, and BigInt Columns; Union Columns",
+    sentence="For values that have false bits in the present stream, no values are included in the "
+    "data stream.",
+    strength=Strength.MUST,
+    reading="the values a union variant's column holds past those the union's tags select are not "
+    "read: the tags say which values belong to rows, and ORC C++ (pyorc, pyarrow) writes one value "
+    "of uninitialised memory into the first variant for every null union",
+    error=CorruptStream,
+)
 
 _STRING_STREAMS = {
     E.DIRECT: (S.PRESENT, S.DATA, S.LENGTH),
@@ -117,18 +155,38 @@ def column_kind(node: TypeNode) -> ColumnKind:
 
 
 def build_reader(node: TypeNode, stripe: StripeStreams, file_version: str,
-                 calendar: CalendarKind | None) -> ColumnReader:
-    """The reader of ``node``'s column (and its children's) over ``stripe``."""
+                 calendar: CalendarKind | None, surplus: Rule | None = None) -> ColumnReader:
+    """The reader of ``node``'s column (and its children's) over ``stripe``; ``surplus``
+    is the rule under which a column inside a union variant holds values past its rows."""
     kind = column_kind(node)
-    streams = ColumnStreams(node, stripe, calendar)
+    streams = ColumnStreams(node, stripe, calendar, surplus)
     allowed = kind.encodings[file_version]
+    if streams.encoding not in E._value2member_map_ and allowed == (E.DIRECT,):
+        breach(UNKNOWN_ENCODING, f"{streams.where}: encoding {streams.encoding}", stripe.information.offset)
+        streams.encoding = E.DIRECT
     if streams.encoding not in allowed:
         raise CorruptMetadata(f"{streams.where}: encoding {_name(streams.encoding)}; a {node.kind.name} "
                               f"column of file version {file_version} is one of "
                               f"{[encoding.name for encoding in allowed]} ({kind.heading!r})",
                               stripe.information.offset)
-    children = [build_reader(child, stripe, file_version, calendar) for child in node.children]
+    _check_streams(kind, streams)
+    below = VARIANT_SURPLUS if node.kind == TypeKind.UNION else surplus
+    children = [build_reader(child, stripe, file_version, calendar, below) for child in node.children]
     return kind.reader(streams, children)
+
+
+def _check_streams(kind: ColumnKind, streams: ColumnStreams) -> None:
+    """CorruptStream for a stream the column's encoding does not use."""
+    uses = (*kind.streams[ColumnEncodingKind(streams.encoding)], *ANY_COLUMN_STREAMS)
+    for stream in streams.stripe.streams_of(streams.node.column_id):
+        if stream.kind not in uses:
+            raise CorruptStream(f"{streams.where}: a stream of kind {_stream_name(stream.kind)}; a "
+                                f"{streams.node.kind.name} column of encoding {_name(streams.encoding)} "
+                                f"has {[used.name for used in uses]} ({kind.heading!r})", stream.offset)
+
+
+def _stream_name(kind: int) -> str:
+    return S(kind).name if kind in S._value2member_map_ else f"kind {kind}"
 
 
 def _name(encoding: int) -> str:

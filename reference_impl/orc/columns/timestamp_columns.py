@@ -29,6 +29,8 @@ What the text leaves out, as ORC's writers (Java and C++) and readers do it:
   is that of a 64-bit two's complement number (-1.5 s: DATA -1 - epoch, SECONDARY
   2^64 - 33, that is -5 << 3 | 7). ORC C++ reads the value as signed, and so does this
   reader: the timestamp is seconds + nanoseconds, the latter from -999999999 to 999999999.
+* The zone's offset at an instant, for any 64-bit second and before the zone's first
+  transition too, is time_zones.py's (docs/orc-spec-notes.md, note 13).
 
 Values: TIMESTAMP as nanoseconds since 1970-01-01 00:00:00 of the wall-clock time,
 TIMESTAMP_INSTANT as nanoseconds since the epoch (UTC). Dates before the Gregorian
@@ -46,6 +48,7 @@ from reference_impl.orc.columns.column_streams import ColumnOutput, ColumnStream
 from reference_impl.orc.columns.date_columns import read_days, stored_days
 from reference_impl.orc.columns.integer_columns import checked_integers
 from reference_impl.orc.columns.present import ColumnReader
+from reference_impl.orc.columns.time_zones import utc_offset
 from reference_impl.orc.errors import InvalidValue, UnsupportedFeature
 from reference_impl.orc.metadata.proto_enums import StreamKind, TypeKind
 from reference_impl.orc.metadata.type_tree import TypeNode
@@ -56,7 +59,6 @@ NANOS_PER_SECOND = 10**9
 SECONDS_PER_DAY = 86400
 UTC = "UTC"
 ORC_EPOCH = datetime.datetime(2015, 1, 1)  # the wall-clock time DATA counts from
-UNIX_EPOCH = datetime.datetime(1970, 1, 1)
 ZEROS_BITS = 3
 ZEROS_MASK = (1 << ZEROS_BITS) - 1
 MIN_ZEROS_REMOVED = 2  # the code z > 0 means z + 1 zeros
@@ -99,13 +101,6 @@ def _zone(name: str) -> ZoneInfo:
         raise UnsupportedFeature(f"time zone {name!r} is not in this system's zone database") from error
 
 
-def _utc_offset(zone: ZoneInfo, instant_seconds: int) -> int:
-    """The zone's offset from UTC, in seconds, at an instant."""
-    moment = datetime.datetime.fromtimestamp(0, datetime.UTC) + datetime.timedelta(seconds=instant_seconds)
-    offset = moment.astimezone(zone).utcoffset()
-    return int(offset.total_seconds()) if offset is not None else 0
-
-
 def _epoch(zone: ZoneInfo) -> int:
     """2015-01-01 00:00:00 in ``zone`` as seconds since 1970-01-01 UTC."""
     return int(ORC_EPOCH.replace(tzinfo=zone).timestamp())
@@ -113,7 +108,7 @@ def _epoch(zone: ZoneInfo) -> int:
 
 def _wall_to_instant(zone: ZoneInfo, wall_seconds: int) -> int:
     """The instant of a wall-clock time (the earlier one when the clock repeats)."""
-    offset = _utc_offset(zone, wall_seconds - _utc_offset(zone, wall_seconds))
+    offset = utc_offset(zone, wall_seconds - utc_offset(zone, wall_seconds))
     return wall_seconds - offset
 
 
@@ -150,7 +145,7 @@ class TimestampReader(ColumnReader):
             seconds -= 1
         seconds, nanos = divmod(seconds * NANOS_PER_SECOND + nanos, NANOS_PER_SECOND)
         if self._zone is not None:
-            seconds += _utc_offset(self._zone, seconds)
+            seconds += utc_offset(self._zone, seconds)
         days, second_of_day = divmod(seconds, SECONDS_PER_DAY)
         return ((self._days(days) * SECONDS_PER_DAY + second_of_day) * NANOS_PER_SECOND) + nanos
 

@@ -1,8 +1,9 @@
 """Boolean Run Length Encoding (ORCv1.md, 'Boolean Run Length Encoding').
 
 Eight booleans to a byte, "from most significant to least significant", and the bytes
-in Byte Run Length Encoding. The last byte is padded with false bits; the stream does
-not say how many values it holds, so a reader is told.
+in Byte Run Length Encoding. The last byte is padded (writers use false bits; the text
+gives them no value, so a reader does not look at them); the stream does not say how
+many values it holds, so a reader is told.
 
 A row group's position in a boolean stream is the byte RLE position plus a number of
 bits to skip (ORCv1.md, 'Row Group Index'), which ``start`` and ``skip`` cover.
@@ -29,6 +30,10 @@ class BooleanRleReader:
     def exhausted(self) -> bool:
         """No byte left; the unread bits of the last byte are its padding."""
         return self._bytes.exhausted
+
+    def leftover(self) -> tuple[str, int] | None:
+        """What is left of the bytes; the unread bits of the last byte are its padding."""
+        return self._bytes.leftover()
 
     def read(self, count: int) -> list[bool]:
         """The next ``count`` booleans; CorruptRle if the stream holds fewer."""

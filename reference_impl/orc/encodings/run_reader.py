@@ -70,6 +70,16 @@ class RunReader:
         """No byte and no buffered value left."""
         return self._used == len(self._run) and self._pos >= len(self._data)
 
+    def leftover(self) -> tuple[str, int] | None:
+        """What the reader has not consumed (values of the current run, else bytes) and the
+        byte offset where that starts; None when nothing is left."""
+        if self._used < len(self._run):
+            left = len(self._run) - self._used
+            return f"{left} more values of the run at byte {self._run_start}", self._run_start
+        if self._pos < len(self._data):
+            return f"{len(self._data) - self._pos} bytes from byte {self._pos}", self._pos
+        return None
+
     def read(self, count: int) -> list[int]:
         """The next ``count`` values; CorruptRle if the stream holds fewer."""
         out: list[int] = []

@@ -82,12 +82,15 @@ def read_file_tail(data: bytes | memoryview, decompress: Decompress) -> FileTail
     footer_offset, metadata_offset = _section_offsets(postscript, postscript_offset)
     kind, block_size = _compression(postscript, postscript_offset), _block_size(postscript)
 
-    def section(cls: type[M], start: int, end: int) -> M:
+    def section(cls: type[M], start: int, end: int, lenient: bool = False) -> M:
         raw = decompress(bytes(data[start:end]), kind, block_size, start)
-        return _decode_section(cls, raw, start, kind)
+        return _decode_section(cls, raw, start, kind, lenient)
 
     footer = section(Footer, footer_offset, postscript_offset)
-    metadata = section(Metadata, metadata_offset, footer_offset) if metadata_offset < footer_offset else None
+    # The stripe statistics, which no row needs: a field of another wire type is skipped
+    # (orc_proto.FIELD_WIRE_TYPE).
+    metadata = (section(Metadata, metadata_offset, footer_offset, lenient=True)
+                if metadata_offset < footer_offset else None)
     return FileTail(postscript, footer, metadata, len(data), footer_offset, metadata_offset)
 
 
@@ -149,13 +152,13 @@ def _block_size(postscript: PostScript) -> int:
     return postscript.compression_block_size
 
 
-def _decode_section(cls: type[M], raw: bytes, offset: int, kind: CompressionKind) -> M:
+def _decode_section(cls: type[M], raw: bytes, offset: int, kind: CompressionKind, lenient: bool) -> M:
     """Decode a section; offsets inside decompressed bytes are not file offsets, so an error
     there names the section's (compressed) start instead."""
     if kind == CompressionKind.NONE:
-        return decode(cls, raw, offset)
+        return decode(cls, raw, offset, lenient=lenient)
     try:
-        return decode(cls, raw)
+        return decode(cls, raw, lenient=lenient)
     except CorruptProtobuf as exc:
         raise CorruptProtobuf(f"{cls.__name__} (decompressed from the section at offset {offset}): "
                               f"{exc.message} at position {exc.offset} of the decompressed bytes",

@@ -23,7 +23,10 @@ walk the table and there is no per-message code. The semantics are proto2's
   fields), accepts a repeated scalar packed or not (proto2 parsers must), lets the last
   of a repeated singular scalar win and merges a repeated singular message (as protobuf
   parsers do); a known field with a wire type its declared type cannot have is
-  :class:`CorruptProtobuf` naming the field;
+  :class:`CorruptProtobuf` naming the field, except where the caller decodes
+  leniently (``lenient=True``: the stripe statistics, which no row needs), where the
+  field is skipped as protobuf-generated parsers skip it, under the rule
+  :data:`FIELD_WIRE_TYPE`;
 * an enum number this code does not know is kept as a plain int (a newer version's
   value: orc_proto.proto ``Type.Kind`` gained GEOMETRY and GEOGRAPHY, for one).
 """
@@ -35,6 +38,7 @@ from dataclasses import dataclass
 from enum import Enum, IntEnum
 from typing import Any, TypeVar
 
+from reference_impl.common.leniency import Rule, Strength, breach
 from reference_impl.orc.errors import CorruptProtobuf
 from reference_impl.orc.metadata.proto_enums import (
     CalendarKind,
@@ -220,16 +224,37 @@ def _encode_one(spec: FieldSpec, value: Any, where: str) -> bytes:
 # -- decoding -----------------------------------------------------------------------
 
 
-def decode(cls: type[M], data: bytes | memoryview, base_offset: int = 0) -> M:
+FIELD_WIRE_TYPE = Rule(
+    id="orc.protobuf.statistics-field-wire-type",
+    format="orc",
+    spec="ORCv1.md: File Metadata; orc_proto.proto: message ColumnStatistics",
+    sentence="The file Metadata section contains column statistics at the stripe level granularity.",
+    strength=Strength.MUST,
+    reading="a known field of the stripe statistics written with another wire type is skipped, as if "
+    "absent, as protobuf-generated parsers skip it: the statistics are then incomplete, and no row "
+    "depends on them",
+    error=CorruptProtobuf,
+)
+
+
+def decode(cls: type[M], data: bytes | memoryview, base_offset: int = 0, *, lenient: bool = False) -> M:
     """The ``cls`` message that is all of ``data``; ``base_offset`` is the file offset of
-    ``data[0]`` (for the offsets of errors)."""
+    ``data[0]`` (for the offsets of errors). ``lenient``: a known field of another wire
+    type is skipped under :data:`FIELD_WIRE_TYPE` (in nested messages too)."""
     table = field_table(cls)
     values: dict[str, Any] = {}
     for record in iter_fields(data, base_offset):
         spec = table.get(record.number)
         if spec is None:
             continue  # a field of a newer version of orc_proto.proto
-        value = _decode_record(spec, record, f"{cls.__name__}.{spec.name} (field {spec.number})")
+        where = f"{cls.__name__}.{spec.name} (field {spec.number})"
+        try:
+            value = _decode_record(spec, record, where, lenient)
+        except WrongWireType as error:
+            if not lenient:
+                raise CorruptProtobuf(error.message, error.offset) from None
+            breach(FIELD_WIRE_TYPE, f"{error.message}; skipped", error.offset)
+            continue
         previous = values.get(spec.name)
         if spec.label is Label.REPEATED:
             values[spec.name] = (previous or []) + value
@@ -240,13 +265,17 @@ def decode(cls: type[M], data: bytes | memoryview, base_offset: int = 0) -> M:
     return cls(**values)
 
 
-def _decode_record(spec: FieldSpec, record: WireField, where: str) -> Any:
+class WrongWireType(CorruptProtobuf):
+    """A known field arrived with a wire type its declared type cannot have."""
+
+
+def _decode_record(spec: FieldSpec, record: WireField, where: str, lenient: bool) -> Any:
     """The value of one record: a list of values for a repeated field."""
     repeated = spec.label is Label.REPEATED
     if spec.message_type is not None:
         _expect_wire_type(record, WireType.LEN, where)
         assert isinstance(record.value, bytes)  # LEN values are bytes
-        message = decode(spec.message_type, record.value, record.value_offset)
+        message = decode(spec.message_type, record.value, record.value_offset, lenient=lenient)
         return [message] if repeated else message
     scalar = spec.scalar
     if repeated and scalar.packable and record.wire_type == WireType.LEN:
@@ -260,7 +289,7 @@ def _decode_record(spec: FieldSpec, record: WireField, where: str) -> Any:
 
 def _expect_wire_type(record: WireField, expected: WireType, where: str) -> None:
     if record.wire_type != expected:
-        raise CorruptProtobuf(f"{where}: wire type {record.wire_type.name}, its type needs {expected.name}",
+        raise WrongWireType(f"{where}: wire type {record.wire_type.name}, its type needs {expected.name}",
                               record.offset)
 
 

@@ -11,8 +11,8 @@ Checks on the list read from a file (each a :class:`CorruptMetadata`):
   has one parent, there is no cycle, and every listed type belongs to the tree;
 * a STRUCT has one field name per subtype (names unique: rows are dicts by name),
   a LIST one subtype, a MAP two, a UNION 1 to 256 ('Union Columns'), any other kind none;
-* type 0 is a STRUCT. The text only says the root is id 0; every released writer (ORC
-  Java, ORC C++) writes a STRUCT there, and this implementation reads rows as its fields;
+* type 0 may be of any kind: the text only says the root is id 0, and ORC Java writes
+  files whose root is a bare TIMESTAMP or BIGINT (reader.py reads them as one column);
 * CHAR and VARCHAR carry a maximum_length of at least 1 ("the maximum length of the
   type for varchar or char in UTF-8 characters");
 * DECIMAL: precision 1 to 38 and scale <= precision ('Decimal Columns': "In Hive 0.13,
@@ -149,8 +149,6 @@ def from_types(types: Sequence[Type], offset: int | None = None) -> TypeNode:
     if next_id != len(types):
         raise CorruptMetadata(f"types {next_id} to {len(types) - 1} are not in the type tree "
                               f"of type 0", offset)
-    if root.kind != TypeKind.STRUCT:
-        raise CorruptMetadata(f"type 0 is {root.kind.name}; the root must be a STRUCT", offset)
     return root
 
 

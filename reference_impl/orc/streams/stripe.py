@@ -11,17 +11,35 @@ Checks (each names the stripe and the absolute byte offset):
 
 * the stripe (its index, data and footer) lies after the 3-byte header and before the
   file tail (:class:`CorruptMetadata`);
-* the streams' lengths add up to index_length + data_length, index streams lie in the
-  index area and data streams in the data area, no (column, kind) is listed twice and
-  every column id is one of the file's (:class:`CorruptStream`);
-* there is one ColumnEncoding per column (:class:`CorruptMetadata`).
+* the streams tile the stripe's index and data areas exactly as the footer lists them:
+  index streams one after the other from the stripe's first byte to the end of its
+  index area, then data streams from there to the end of its data area; a stream of
+  one area that begins or ends in the other, lengths that do not add up to
+  index_length + data_length, a (column, kind) listed twice or a column id that is not
+  one of the file's is :class:`CorruptStream`;
+* there is one ColumnEncoding per column (:class:`CorruptMetadata`);
+* the stripe's number_of_rows is no more than its streams can hold (see
+  MAX_VALUES_PER_BYTE): no reader allocates for rows the bytes do not back
+  (:class:`CorruptMetadata`).
+
+After the columns have read the stripe's rows, :meth:`StripeStreams.check_consumed`
+checks that every stream a column read was consumed exactly (ORCv1.md, 'Column
+Encodings': the values of a stream are those of its column's rows, and nothing
+else): bytes after the last value, or values left in the last run, are
+:class:`CorruptStream`. The one padding the text allows is a Boolean RLE stream's
+last byte ('Boolean Run Length Encoding': eight values to a byte), whose bits past
+the last value are not read. A column under a UNION may hold values past those its
+union's tags select, read past under a lenient rule (columns/registry.py,
+``orc.union.variant-values-past-the-tags``): ORC C++ writes one for every null union.
 """
 
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
+from typing import Protocol
 
+from reference_impl.common.leniency import Rule, breach
 from reference_impl.orc.errors import CorruptMetadata, CorruptStream, UnsupportedFeature
 from reference_impl.orc.metadata.orc_proto import (
     ColumnEncoding,
@@ -33,8 +51,8 @@ from reference_impl.orc.metadata.orc_proto import (
 )
 from reference_impl.orc.metadata.proto_enums import StreamKind
 
-__all__ = ["HEADER_LENGTH", "INDEX_STREAM_KINDS", "StreamBytes", "StreamOutput", "StripeStreams",
-           "read_stripe", "write_stripe"]
+__all__ = ["HEADER_LENGTH", "INDEX_STREAM_KINDS", "Consumable", "StreamBytes", "StreamOutput",
+           "StripeStreams", "read_stripe", "write_stripe"]
 
 HEADER_LENGTH = 3  # 'File Tail': the file starts with the magic "ORC"
 # 'Stripes': "Index streams are always placed together in the beginning of the stripe."
@@ -67,21 +85,69 @@ class StreamBytes:
         return self.offset + position if position is not None and not self.compressed else self.offset
 
 
+StreamsByKey = dict[tuple[int, int], StreamBytes]  # by (column, kind)
+
+
+class Consumable(Protocol):
+    """A reader over one stream that knows what it has not consumed yet."""
+
+    def leftover(self) -> tuple[str, int] | None:
+        """None when every byte and value was consumed, else what is left and the position
+        in the stream's (decompressed) bytes where it starts."""
+
+
 class StripeStreams:
     """The located, decompressed streams and column encodings of one stripe."""
 
     def __init__(self, index: int, information: StripeInformation, footer: StripeFooter,
-                 streams: dict[tuple[int, int], StreamBytes]) -> None:
+                 streams: StreamsByKey, index_streams: StreamsByKey) -> None:
         self.index = index
         self.information = information
         self.footer = footer
         self._streams = streams
+        self.index_streams = index_streams
+        self._opened: list[tuple[str, StreamBytes, Consumable, Rule | None]] = []
+        self.values_read: dict[int, int] = {}  # non-null values read, by column id
+        self.surplus_columns: set[int] = set()  # columns that may hold values past those read
 
     @property
     def value_budget(self) -> int:
         """More values than any column of this stripe can hold (see MAX_VALUES_PER_BYTE)."""
+        return self.row_budget + (self.information.number_of_rows or 0)
+
+    @property
+    def row_budget(self) -> int:
+        """More rows than this stripe's streams and footer can hold (see MAX_VALUES_PER_BYTE)."""
         stored = sum(len(stream.data) for stream in self._streams.values())
-        return MAX_VALUES_PER_BYTE * (stored + 1) + (self.information.number_of_rows or 0)
+        return MAX_VALUES_PER_BYTE * (stored + (self.information.footer_length or 0) + 1)
+
+    def streams_of(self, column: int) -> list[StreamBytes]:
+        """The streams the footer lists for ``column``, index streams included."""
+        return [stream for stream in (*self._streams.values(), *self.index_streams.values())
+                if stream.column == column]
+
+    def count_values(self, column: int, count: int) -> None:
+        self.values_read[column] = self.values_read.get(column, 0) + count
+
+    def opened(self, where: str, stream: StreamBytes, reader: Consumable, surplus: Rule | None) -> None:
+        """Record that a column reads ``stream`` with ``reader`` (for check_consumed);
+        ``surplus`` is the rule under which values left over are read past, if any."""
+        self._opened.append((where, stream, reader, surplus))
+        if surplus is not None:
+            self.surplus_columns.add(stream.column)
+
+    def check_consumed(self) -> None:
+        """CorruptStream unless every stream a column read was consumed exactly."""
+        for where, stream, reader, surplus in self._opened:
+            left = reader.leftover()
+            if left is None:
+                continue
+            what, position = left
+            problem = (f"{where}, {_kind_name(stream.kind)} stream: the stripe's "
+                       f"{self.information.number_of_rows or 0} rows leave {what} unread")
+            if surplus is None:
+                raise CorruptStream(problem, stream.file_offset(position))
+            breach(surplus, problem, stream.file_offset(position))
 
     @property
     def writer_timezone(self) -> str | None:
@@ -116,9 +182,14 @@ def read_stripe(data: bytes, information: StripeInformation, index: int, column_
     if len(footer.columns) != column_count:
         raise CorruptMetadata(f"{where}'s footer has {len(footer.columns)} column encodings for "
                               f"{column_count} columns", footer_start)
-    streams = _locate(data, footer.streams, start, index_length, data_length, column_count, where,
-                      decompress, compressed)
-    return StripeStreams(index, information, footer, streams)
+    streams, index_streams = _locate(data, footer.streams, start, index_length, data_length, column_count,
+                                     where, decompress, compressed)
+    stripe = StripeStreams(index, information, footer, streams, index_streams)
+    rows = information.number_of_rows or 0
+    if rows > stripe.row_budget:
+        raise CorruptMetadata(f"{where} claims {rows} rows; its streams and footer can hold at most "
+                              f"{stripe.row_budget}", start)
+    return stripe
 
 
 def _bounds(information: StripeInformation, tail_start: int, where: str) -> tuple[int, int, int, int]:
@@ -133,34 +204,34 @@ def _bounds(information: StripeInformation, tail_start: int, where: str) -> tupl
 
 def _locate(data: bytes, listed: Sequence[Stream], start: int, index_length: int, data_length: int,
             column_count: int, where: str, decompress: Decompress,
-            compressed: bool) -> dict[tuple[int, int], StreamBytes]:
-    streams: dict[tuple[int, int], StreamBytes] = {}
+            compressed: bool) -> tuple[StreamsByKey, StreamsByKey]:
+    """(data streams, index streams), each checked to lie in its area."""
+    found: tuple[StreamsByKey, StreamsByKey] = ({}, {})
     position = start
     data_start = start + index_length
     end = data_start + data_length
     for number, stream in enumerate(listed):
         kind, column, length = _kind_number(stream.kind), stream.column or 0, stream.length or 0
         what = f"{where}, stream {number} ({_kind_name(kind)} of column {column})"
-        if position + length > end:
-            raise CorruptStream(f"{what} ends at {position + length}, past the stripe's data at {end}",
-                                position)
-        in_index_area = position + length <= data_start
-        if (kind in INDEX_STREAM_KINDS) != in_index_area and length:
-            area = "index" if kind in INDEX_STREAM_KINDS else "data"
-            raise CorruptStream(f"{what} is not in the stripe's {area} area", position)
+        in_index = kind in INDEX_STREAM_KINDS
+        area_start, area_end = (start, data_start) if in_index else (data_start, end)
+        if position < area_start or position + length > area_end:
+            raise CorruptStream(f"{what} spans bytes {position} to {position + length}; the stripe's "
+                                f"{'index' if in_index else 'data'} area is bytes {area_start} to "
+                                f"{area_end}", position)
         if column >= column_count:
             raise CorruptStream(f"{what}: the file has {column_count} columns", position)
+        streams = found[in_index]
         if (column, kind) in streams:
             raise CorruptStream(f"{what} is listed twice", position)
-        if kind not in INDEX_STREAM_KINDS:
-            raw = data[position:position + length]
-            streams[(column, kind)] = StreamBytes(column, kind, position, decompress(raw, position),
-                                                  compressed)
+        raw = data[position:position + length]
+        streams[(column, kind)] = StreamBytes(column, kind, position, decompress(raw, position), compressed)
         position += length
     if position != end:
         raise CorruptStream(f"{where}'s streams add up to {position - start} bytes; index_length + "
                             f"data_length is {end - start}", start)
-    return streams
+    data_streams, index_streams = found
+    return data_streams, index_streams
 
 
 def _kind_number(kind: int | None) -> int:

@@ -18,14 +18,15 @@ from reference_impl.orc.errors import (
     InvalidValue,
     OrcError,
 )
-from reference_impl.orc.metadata.file_tail import MAGIC, read_file_tail, write_file_tail
-from reference_impl.orc.metadata.orc_proto import Footer, StripeFooter, decode, encode
+from reference_impl.orc.metadata.file_tail import MAGIC
+from reference_impl.orc.metadata.orc_proto import Footer, StripeFooter
 from reference_impl.orc.metadata.proto_enums import ColumnEncodingKind, CompressionKind, StreamKind, TypeKind
 from reference_impl.orc.metadata.type_tree import decimal, list_of, primitive, struct, union_of
 from reference_impl.orc.reader import read_orc
 from reference_impl.orc.writer import write_orc
 from reference_impl.orc.writer_options import OrcWriterOptions
-from tests.reference_impl.orc.orc_hand_built import DIRECT, hand_built_file, stored
+from tests.reference_impl.orc.orc_hand_built import DIRECT, hand_built_file
+from tests.reference_impl.orc.orc_mutations import rebuilt
 from tests.reference_impl.orc.orc_samples import ALL_TYPES, SAMPLE_ROWS
 
 S = StreamKind
@@ -37,20 +38,6 @@ NEVADA_CALIFORNIA = [(S.DATA, b"NevadaCalifornia"), (S.LENGTH, bytes([0xFE, 6, 1
 def one_column(node, streams, encoding=DIRECT, rows=2, **options) -> bytes:  # type: ignore[no-untyped-def]
     return hand_built_file(struct({"c": node}), [(1, kind, raw) for kind, raw in streams], [DIRECT, encoding],
                            rows, **options)
-
-
-def rebuilt(data: bytes, footer: Callable[[Footer], Footer] = lambda f: f,
-            stripe_footer: Callable[[StripeFooter], StripeFooter] = lambda f: f) -> bytes:
-    """The one-stripe, uncompressed file ``data`` with its Footer and StripeFooter changed."""
-    tail = read_file_tail(data, stored)
-    (information,) = tail.footer.stripes
-    lengths = (information.index_length or 0) + (information.data_length or 0)
-    footer_start = (information.offset or 0) + lengths
-    new_stripe_footer = encode(stripe_footer(decode(StripeFooter, data[footer_start:tail.metadata_offset])))
-    information = dataclasses.replace(information, footer_length=len(new_stripe_footer))
-    new_footer = footer(dataclasses.replace(tail.footer, stripes=[information]))
-    return (data[:footer_start] + new_stripe_footer
-            + write_file_tail(new_footer, tail.metadata, tail.postscript, stored))
 
 
 GOOD = one_column(STRING, NEVADA_CALIFORNIA)
@@ -84,7 +71,7 @@ def _stream(index: int, **changes: int) -> Callable[[StripeFooter], StripeFooter
     (rebuilt(GOOD, footer=_stripe_change(data_length=10_000)), CorruptMetadata, "file tail"),
     (rebuilt(GOOD, footer=_stripe_change(offset=1)), CorruptMetadata, "before the end of what precedes"),
     (rebuilt(GOOD, stripe_footer=_stream_lengths(-1)), CorruptStream, "add up to"),
-    (rebuilt(GOOD, stripe_footer=_stream_lengths(+1)), CorruptStream, "past the stripe's data"),
+    (rebuilt(GOOD, stripe_footer=_stream_lengths(+1)), CorruptStream, "the stripe's data area is bytes"),
     (rebuilt(GOOD, stripe_footer=_stream(0, column=7)), CorruptStream, "the file has 2 columns"),
     (rebuilt(GOOD, stripe_footer=_stream(1, kind=S.DATA)), CorruptStream, "listed twice"),
     (rebuilt(GOOD, stripe_footer=_stream(0, kind=S.ROW_INDEX)), CorruptStream, "index area"),

@@ -14,6 +14,7 @@ import pyorc
 import pytest
 from pyorc.converters import ORCConverter
 
+from reference_impl.common.leniency import reading
 from reference_impl.orc.metadata.proto_enums import CompressionKind
 from reference_impl.orc.reader import read_orc
 from reference_impl.orc.writer import write_orc
@@ -127,7 +128,10 @@ def test_pyorc_files_of_every_type_read_back() -> None:
                       struct_repr=pyorc.StructRepr.DICT, compression=pyorc.CompressionKind.ZSTD) as writer:
         for row in rows:
             writer.write({name: _pyorc_value(name, value) for name, value in row.items()})
-    contents = read_orc(sink.getvalue())
+    with reading() as breaches:
+        contents = read_orc(sink.getvalue())
+    # ORC C++ writes a value of uninitialised memory into the first variant of a null union
+    assert {found.rule.id for found in breaches} == {"orc.union.variant-values-past-the-tags"}
     # pyorc's TIMESTAMP is an instant shown in the writer's zone: the reference reads its wall clock.
     expected = [{**row, "timestamp": _wall_clock(row["timestamp"], ZONE) if row["timestamp"] is not None
                  else None} for row in rows]

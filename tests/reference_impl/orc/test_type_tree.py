@@ -79,7 +79,6 @@ def _one_field(*messages: Type) -> list[Type]:
     (_one_field(Type(kind=K.UNION)), "UNION has 1 to 256"),
     (_one_field(Type(kind=K.INT, subtypes=[2]), Type(kind=K.INT)),
      "INT has none"),
-    (_types(Type(kind=K.INT)), "root must be a STRUCT"),
     (_one_field(Type(kind=K.CHAR)), "maximum_length"),
     (_one_field(Type(kind=K.DECIMAL, precision=39, scale=2)),
      "precision is at most 38"),
