@@ -17,6 +17,7 @@ record is in ``<out>/<format>-mutants.jsonl``. Same seed, same mutants, same cou
 
 from __future__ import annotations
 
+import dataclasses
 import itertools
 import json
 import random
@@ -28,12 +29,11 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from conformance.engines.parquet.reference import decryption_properties
-from conformance.file_formats import SUFFIXES
 
 from . import mutations_orc, mutations_parquet
 from .classify import CLASSES, GATING, READ, SILENT_CHANGE, Outcome, after_read
-from .mutation import Mutant, Mutator, Step, draw, replay
-from .pool import Caller, Limits, run_tasks
+from .mutation import Mutant, Mutator, draw, replay
+from .pool import DEFAULT_LIMITS, Caller, Limits, WorkerPool
 from .seeds import Seed, seeds
 from .shrink import DEFAULT_BUDGET, shrink
 from .worker import READ_TOOL, explicit_keys, tools_of
@@ -53,7 +53,7 @@ class Config:
     seed: int
     out: Path
     corpus: Path
-    limits: Limits = Limits()
+    limits: Limits = DEFAULT_LIMITS
     workers: int = 2
     shrink_budget: int = DEFAULT_BUDGET
 
@@ -125,22 +125,24 @@ def run_campaign(config: Config) -> Result:
     work = config.out / WORK_DIR
     index = _load_index(config.out)
     try:
-        for file_format in config.formats:
-            seed_list = seeds(config.corpus, file_format)
-            if not seed_list:
-                continue
-            found = _classify_all(config, file_format, seed_list, work)
-            _silent_changes(config, found, work)
-            records += found
-            _write_records(config, file_format, found)
-            saved += _save_reproducers(config, found, index, work)
+        with WorkerPool(config.workers, config.out, config.limits) as pool:
+            for file_format in config.formats:
+                seed_list = seeds(config.corpus, file_format)
+                if not seed_list:
+                    continue
+                found = _classify_all(config, pool, file_format, seed_list, work)
+                _silent_changes(config, pool, found)
+                records += found
+                _write_records(config, file_format, found)
+                saved += _save_reproducers(config, pool, found, index, work)
     finally:
         shutil.rmtree(work, ignore_errors=True)
     (config.out / INDEX).write_text(json.dumps(index, indent=1, sort_keys=True), encoding="utf-8")
     return Result(records, saved)
 
 
-def _classify_all(config: Config, file_format: str, seed_list: list[Seed], work: Path) -> list[Record]:
+def _classify_all(config: Config, pool: WorkerPool, file_format: str, seed_list: list[Seed],
+                  work: Path) -> list[Record]:
     def handle(number: int, caller: Caller) -> Record:
         made = mutant_of(seed_list, config.seed, file_format, number)
         if made is None:
@@ -151,28 +153,22 @@ def _classify_all(config: Config, file_format: str, seed_list: list[Seed], work:
         shutil.rmtree(path.parent)
         return Record(file_format, number, seed, _without_data(mutant), outcomes)
 
-    return run_tasks(range(config.mutants), handle, config.workers, config.out, config.limits)
+    return pool.run(range(config.mutants), handle)
 
 
 def _without_data(mutant: Mutant) -> Mutant:
     """The mutant without its bytes (replayable from its seed and steps)."""
-    return Mutant(mutant.seed_path, mutant.steps, b"", mutant.descriptions, mutant.metadata_only, mutant.kinds)
+    return dataclasses.replace(mutant, data=b"")
 
 
-def _silent_changes(config: Config, records: list[Record], work: Path) -> None:
+def _silent_changes(config: Config, pool: WorkerPool, records: list[Record]) -> None:
     """Hold each metadata-only mutant that read against its seed's rows."""
     candidates = [r for r in records if r.mutant is not None and r.mutant.metadata_only
                   and r.outcomes[READ_TOOL].klass == READ]
     unique = sorted({r.seed.path: r.seed for r in candidates if r.seed is not None}.values(),
                     key=lambda s: str(s.path))
 
-    def seed_digest(seed: Seed, caller: Caller) -> str | None:
-        outcome = caller.call(_request(seed, seed.path, READ_TOOL))
-        return outcome.rows_digest if outcome.klass == READ else None
-
-    digests = dict(zip([s.path for s in unique],
-                       run_tasks(unique, seed_digest, config.workers, config.out, config.limits),
-                       strict=True))
+    digests = dict(zip([s.path for s in unique], pool.run(unique, _seed_digest), strict=True))
     for record in candidates:
         assert record.seed is not None and record.mutant is not None
         record.outcomes[READ_TOOL] = after_read(record.outcomes[READ_TOOL], digests[record.seed.path],
@@ -194,7 +190,8 @@ def _load_index(out: Path) -> dict[str, str]:
     return json.loads(path.read_text(encoding="utf-8")) if path.is_file() else {}
 
 
-def _save_reproducers(config: Config, records: list[Record], index: dict[str, str], work: Path) -> list[Path]:
+def _save_reproducers(config: Config, pool: WorkerPool, records: list[Record], index: dict[str, str],
+                      work: Path) -> list[Path]:
     """One shrunk reproducer for each key the index does not hold yet (its first mutant)."""
     firsts: dict[str, tuple[Record, str]] = {}
     for record in records:
@@ -207,7 +204,7 @@ def _save_reproducers(config: Config, records: list[Record], index: dict[str, st
         record, tool = firsts[key]
         return _save_one(config, record, tool, key, caller, work)
 
-    paths = run_tasks(sorted(firsts), save, config.workers, config.out, config.limits)
+    paths = pool.run(sorted(firsts), save)
     for key, path in zip(sorted(firsts), paths, strict=True):
         index[key] = path.relative_to(config.out).as_posix()
     return paths
@@ -257,20 +254,16 @@ def _slug(outcome: Outcome) -> str:
     return re.sub(r"[^A-Za-z0-9_.+-]+", "_", text)[:SLUG_CHARS]
 
 
-def reproduce(reproducer: Path, corpus: Path, limits: Limits = Limits()) -> Outcome:
-    """What the tool its sidecar names does with a saved reproducer now (isolated); a
-    silent change is held against its seed in ``corpus`` again."""
+def reproduce(reproducer: Path, corpus: Path, caller: Caller) -> Outcome:
+    """What the tool its sidecar names does with a saved reproducer now (on ``caller``'s
+    isolated worker); a silent change is held against its seed in ``corpus`` again."""
     sidecar = json.loads((reproducer.parent / SIDECAR).read_text(encoding="utf-8"))
     file_format, keys = sidecar["format"], sidecar["keys"]
-    caller = Caller(reproducer.parent, limits)
-    try:
-        outcome = caller.call(_request(Seed(reproducer, file_format, keys), reproducer, sidecar["tool"]))
-        if sidecar["class"] != SILENT_CHANGE:
-            return outcome
-        seed = Seed(corpus / sidecar["seed"], file_format, keys)
-        return after_read(outcome, _seed_digest(seed, caller), True, sidecar["location"])
-    finally:
-        caller.close()
+    outcome = caller.call(_request(Seed(reproducer, file_format, keys), reproducer, sidecar["tool"]))
+    if sidecar["class"] != SILENT_CHANGE:
+        return outcome
+    seed = Seed(corpus / sidecar["seed"], file_format, keys)
+    return after_read(outcome, _seed_digest(seed, caller), True, sidecar["location"])
 
 
 def summary_lines(result: Result) -> list[str]:

@@ -56,8 +56,13 @@ class Mutant:
     kinds: tuple[str, ...] = field(default=())
 
     def to_json(self) -> dict:
-        return {"seed": self.seed_path, "steps": [s.to_json() for s in self.steps],
+        return {"steps": [s.to_json() for s in self.steps],
                 "mutations": list(self.descriptions), "metadata_only": self.metadata_only}
+
+
+def named(value: object) -> str:
+    """An enum member by its name, anything else as it prints."""
+    return getattr(value, "name", None) or str(value)
 
 
 def interesting(old: int, rng: random.Random) -> int:

@@ -38,6 +38,7 @@ from __future__ import annotations
 import dataclasses
 import random
 from collections.abc import Callable
+from typing import Any
 
 from reference_impl.orc.metadata.proto_enums import (
     ColumnEncodingKind,
@@ -48,7 +49,7 @@ from reference_impl.orc.metadata.proto_enums import (
 from reference_impl.orc.streams.compression import HEADER_BYTE_ORDER, HEADER_BYTES, ORIGINAL_FLAG
 
 from . import orc_layout
-from .mutation import Edit, Mutator, interesting
+from .mutation import Edit, Mutator, interesting, named
 from .mutations_bytes import flip, truncate
 from .orc_layout import OrcLayout, StreamExtent
 
@@ -102,12 +103,13 @@ def _unsigned(value: int, bits: int) -> int:
 def _postscript(layout: OrcLayout, rng: random.Random):
     name = rng.choice(POSTSCRIPT_FIELDS)
     old = getattr(layout.tail.postscript, name)
+    new: Any
     if name == "compression":
         new = rng.choice([*(k for k in CompressionKind if k != (old or 0)), UNKNOWN_ENUM])
     else:
         new = _unsigned(interesting(old or 0, rng), UINT64_BITS)
     changed = dataclasses.replace(layout.tail.postscript, **{name: new})
-    return orc_layout.with_postscript(layout, changed), f"PostScript.{name} {old} -> {new}"
+    return orc_layout.with_postscript(layout, changed), f"PostScript.{name} {named(old)} -> {named(new)}"
 
 
 def _footer_rows(layout: OrcLayout, rng: random.Random):
@@ -123,7 +125,7 @@ def _footer_stripe(layout: OrcLayout, rng: random.Random):
         return None
     number, name = rng.randrange(len(stripes)), rng.choice(STRIPE_FIELDS)
     old = getattr(stripes[number], name)
-    new = _unsigned(interesting(old or 0, rng), UINT64_BITS)
+    new: Any = _unsigned(interesting(old or 0, rng), UINT64_BITS)
     changed = list(stripes)
     changed[number] = dataclasses.replace(stripes[number], **{name: new})
     footer = dataclasses.replace(layout.tail.footer, stripes=changed)
@@ -154,6 +156,7 @@ def _footer_type(layout: OrcLayout, rng: random.Random):
     number, name = rng.randrange(len(types)), rng.choice(TYPE_FIELDS)
     message = types[number]
     old = getattr(message, name)
+    new: Any
     if name == "kind":
         new = rng.choice([*(k for k in TypeKind if k != old), UNKNOWN_ENUM])
     elif name == "subtypes":
@@ -167,7 +170,8 @@ def _footer_type(layout: OrcLayout, rng: random.Random):
     changed = list(types)
     changed[number] = dataclasses.replace(message, **{name: new})
     footer = dataclasses.replace(layout.tail.footer, types=changed)
-    return orc_layout.with_footer(layout, footer), f"Footer.types[{number}].{name} {old} -> {new}"
+    said = f"Footer.types[{number}].{name} {named(old)} -> {named(new)}"
+    return orc_layout.with_footer(layout, footer), said
 
 
 # -- stripe footers -----------------------------------------------------------------
@@ -202,7 +206,7 @@ def _relabel(streams: list, at: int, rng: random.Random) -> str:
     old = streams[at]
     new = rng.choice([*(k for k in StreamKind if k != old.kind), UNKNOWN_ENUM])
     streams[at] = dataclasses.replace(old, kind=new)
-    return f"stream {at} ({_describe(old)}) relabelled {getattr(new, 'name', new)}"
+    return f"stream {at} ({_describe(old)}) relabelled {named(new)}"
 
 
 def _recolumn(streams: list, at: int, rng: random.Random) -> str:
@@ -246,7 +250,7 @@ def _encoding(layout: OrcLayout, rng: random.Random):
     if rng.random() < 0.5:
         kind = rng.choice([*(k for k in ColumnEncodingKind if k != old.kind), UNKNOWN_ENUM])
         columns[column] = dataclasses.replace(old, kind=kind)
-        said = f"column {column} encoding {getattr(old.kind, 'name', old.kind)} -> {getattr(kind, 'name', kind)}"
+        said = f"column {column} encoding {named(old.kind)} -> {named(kind)}"
     else:
         size = _unsigned(interesting(old.dictionary_size or 0, rng), UINT32_BITS)
         columns[column] = dataclasses.replace(old, dictionary_size=size)
@@ -287,7 +291,8 @@ def _chunk_header(layout: OrcLayout, rng: random.Random):
         said = f"length {length} -> {new_length}"
     raw = layout.raw
     replaced = raw[:position] + new.to_bytes(HEADER_BYTES, HEADER_BYTE_ORDER) + raw[position + HEADER_BYTES:]
-    return replaced, f"chunk header at {position} ({_kind_name(stream.kind)} of column {stream.column}): {said}"
+    where = f"{_kind_name(stream.kind)} of column {stream.column}"
+    return replaced, f"chunk header at {position} ({where}): {said}"
 
 
 def _kind_name(kind: int) -> str:
@@ -334,7 +339,8 @@ def _rle_header(layout: OrcLayout, rng: random.Random):
     old = raw[at]
     choice = rng.randrange(3)
     if choice == 0 and at == start:  # RLE v2: another sub-encoding, same width and length bits
-        raw[at] = (old & ((1 << RLE_V2_ENCODING_SHIFT) - 1)) | (rng.randrange(RLE_V2_ENCODINGS) << RLE_V2_ENCODING_SHIFT)
+        low_bits = old & ((1 << RLE_V2_ENCODING_SHIFT) - 1)
+        raw[at] = low_bits | rng.randrange(RLE_V2_ENCODINGS) << RLE_V2_ENCODING_SHIFT
     elif choice == 1:
         raw[at] = (old + rng.choice([1, -1, 2, -2])) % (1 << BITS_PER_BYTE)
     else:

@@ -78,7 +78,7 @@ def parse(raw: bytes, decryption: FileDecryptionProperties | None) -> ParquetLay
         for leaf, chunk in zip(leaves, row_group.columns, strict=False):
             try:
                 crypto = decryptor.column(leaf, chunk, ordinal) if decryptor is not None else None
-                meta = decryptor.column_metadata(crypto, chunk) if crypto is not None else chunk.meta_data
+                meta = chunk.meta_data if crypto is None else crypto.file.column_metadata(crypto, chunk)
                 if meta is None:
                     continue
                 start, end = chunk_range(meta)

@@ -13,7 +13,13 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from reference_impl.parquet.metadata.thrift_compact import CompactReader, CompactType, FieldHeader
-from reference_impl.parquet.metadata.thrift_struct import ThriftStruct, ThriftType, TList, TStruct, field_table
+from reference_impl.parquet.metadata.thrift_struct import (
+    ThriftStruct,
+    ThriftType,
+    TList,
+    TStruct,
+    field_table,
+)
 from reference_impl.parquet.varint import encode_uleb128, zigzag_decode, zigzag_encode
 
 INTEGER_BITS = {CompactType.I16: 16, CompactType.I32: 32, CompactType.I64: 64}
@@ -34,7 +40,8 @@ class IntegerField:
 
     def describe(self, struct_class: type[ThriftStruct]) -> str:
         """The path by parquet.thrift's field names (ids where a name is unknown)."""
-        names, declared = [], struct_class
+        names: list[str] = []
+        declared: type[ThriftStruct] | None = struct_class
         for step in self.path:
             if step == ELEMENT:
                 names[-1] += "[]"
