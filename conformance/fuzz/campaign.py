@@ -172,7 +172,7 @@ def _silent_changes(config: Config, pool: WorkerPool, records: list[Record]) -> 
     for record in candidates:
         assert record.seed is not None and record.mutant is not None
         record.outcomes[READ_TOOL] = after_read(record.outcomes[READ_TOOL], digests[record.seed.path],
-                                                True, "+".join(sorted(set(record.mutant.kinds))))
+                                                True, " + ".join(record.mutant.targets))
 
 
 def _write_records(config: Config, file_format: str, records: list[Record]) -> None:

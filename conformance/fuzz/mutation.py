@@ -28,8 +28,9 @@ STEP_SEED_BITS = 32
 @dataclass(frozen=True)
 class Edit:
     data: bytes
-    description: str
+    description: str  # what changed, with the values
     metadata_only: bool
+    target: str  # the structure changed, without values: how silent changes are told apart
 
 
 Mutator = Callable[[bytes, random.Random], Edit | None]
@@ -54,10 +55,12 @@ class Mutant:
     descriptions: tuple[str, ...]
     metadata_only: bool
     kinds: tuple[str, ...] = field(default=())
+    targets: tuple[str, ...] = field(default=())
 
     def to_json(self) -> dict:
         return {"steps": [s.to_json() for s in self.steps],
-                "mutations": list(self.descriptions), "metadata_only": self.metadata_only}
+                "mutations": list(self.descriptions), "targets": list(self.targets),
+                "metadata_only": self.metadata_only}
 
 
 def named(value: object) -> str:
@@ -76,7 +79,7 @@ def interesting(old: int, rng: random.Random) -> int:
 def replay(seed_data: bytes, seed_path: str, steps: Sequence[Step],
            mutators: Mapping[str, Mutator]) -> Mutant:
     """The mutant ``steps`` make of the seed; a step that no longer applies is skipped."""
-    data, descriptions, metadata_only, kinds = seed_data, [], True, []
+    data, descriptions, metadata_only, kinds, targets = seed_data, [], True, [], []
     applied = []
     for step in steps:
         edit = mutators[step.kind](data, random.Random(step.seed))
@@ -85,9 +88,11 @@ def replay(seed_data: bytes, seed_path: str, steps: Sequence[Step],
         data = edit.data
         applied.append(step)
         kinds.append(step.kind)
+        targets.append(edit.target)
         descriptions.append(f"{step.kind}: {edit.description}")
         metadata_only = metadata_only and edit.metadata_only
-    return Mutant(seed_path, tuple(applied), data, tuple(descriptions), metadata_only, tuple(kinds))
+    return Mutant(seed_path, tuple(applied), data, tuple(descriptions), metadata_only, tuple(kinds),
+                  tuple(targets))
 
 
 def draw(seed_data: bytes, seed_path: str, rng: random.Random,

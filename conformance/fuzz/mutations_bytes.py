@@ -33,7 +33,8 @@ def flip(data_regions: Regions) -> Mutator:
         regions = data_regions(data)
         metadata_only = regions is not None and not any(
             start <= p < end for p in positions for start, end in regions)
-        return Edit(bytes(out), f"bits flipped at offsets {positions}", metadata_only)
+        target = "bit flip outside data" if metadata_only else "bit flip"
+        return Edit(bytes(out), f"bits flipped at offsets {positions}", metadata_only, target)
 
     return mutate
 
@@ -44,4 +45,4 @@ def truncate(data: bytes, rng: random.Random) -> Edit | None:
         return None
     near_end = len(data) - rng.randint(1, min(TAIL_CUT_MAX, len(data) - 1))
     keep = near_end if rng.random() < 0.5 else rng.randrange(1, len(data))
-    return Edit(data[:keep], f"truncated to {keep} of {len(data)} bytes", False)
+    return Edit(data[:keep], f"truncated to {keep} of {len(data)} bytes", False, "truncation")

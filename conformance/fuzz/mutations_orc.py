@@ -9,7 +9,7 @@ kind                             what changes
 ===============================  ======================================================
 orc.postscript                   'Postscript': footerLength, compression,
                                  compressionBlockSize or metadataLength
-orc.footer.rows                  'Footer': numberOfRows
+orc.footer.rows                  'Footer': number_of_rows
 orc.footer.stripe                'Stripe Information': a stripe's offset, indexLength,
                                  dataLength, footerLength or numberOfRows
 orc.footer.rows_together         a stripe's numberOfRows and the Footer's, by one delta
@@ -70,7 +70,8 @@ RLE_DATA_TYPES = frozenset({TypeKind.BOOLEAN, TypeKind.BYTE, TypeKind.SHORT, Typ
                             TypeKind.DATE, TypeKind.TIMESTAMP, TypeKind.TIMESTAMP_INSTANT, TypeKind.UNION})
 DICTIONARY_KINDS = frozenset({ColumnEncodingKind.DICTIONARY, ColumnEncodingKind.DICTIONARY_V2})
 
-LayoutMutator = Callable[[OrcLayout, random.Random], tuple[bytes | None, str] | None]
+# A layout mutator's answer: (the new file, what changed, the structure changed), or None.
+LayoutMutator = Callable[[OrcLayout, random.Random], tuple[bytes | None, str, str] | None]
 
 
 def _structured(mutate: LayoutMutator, metadata_only: bool = True) -> Mutator:
@@ -87,7 +88,7 @@ def _structured(mutate: LayoutMutator, metadata_only: bool = True) -> Mutator:
             return None
         if made is None or made[0] is None:
             return None
-        return Edit(made[0], made[1], metadata_only)
+        return Edit(made[0], made[1], metadata_only, made[2])
 
     return mutator
 
@@ -109,14 +110,16 @@ def _postscript(layout: OrcLayout, rng: random.Random):
     else:
         new = _unsigned(interesting(old or 0, rng), UINT64_BITS)
     changed = dataclasses.replace(layout.tail.postscript, **{name: new})
-    return orc_layout.with_postscript(layout, changed), f"PostScript.{name} {named(old)} -> {named(new)}"
+    said = f"PostScript.{name} {named(old)} -> {named(new)}"
+    return orc_layout.with_postscript(layout, changed), said, f"PostScript.{name}"
 
 
 def _footer_rows(layout: OrcLayout, rng: random.Random):
     old = layout.tail.footer.number_of_rows
     new = _unsigned(interesting(old or 0, rng), UINT64_BITS)
     footer = dataclasses.replace(layout.tail.footer, number_of_rows=new)
-    return orc_layout.with_footer(layout, footer), f"Footer.numberOfRows {old} -> {new}"
+    target = "Footer.number_of_rows"
+    return orc_layout.with_footer(layout, footer), f"{target} {old} -> {new}", target
 
 
 def _footer_stripe(layout: OrcLayout, rng: random.Random):
@@ -129,7 +132,8 @@ def _footer_stripe(layout: OrcLayout, rng: random.Random):
     changed = list(stripes)
     changed[number] = dataclasses.replace(stripes[number], **{name: new})
     footer = dataclasses.replace(layout.tail.footer, stripes=changed)
-    return orc_layout.with_footer(layout, footer), f"Footer.stripes[{number}].{name} {old} -> {new}"
+    said = f"Footer.stripes[{number}].{name} {old} -> {new}"
+    return orc_layout.with_footer(layout, footer), said, f"Footer.stripes[].{name}"
 
 
 def _rows_together(layout: OrcLayout, rng: random.Random):
@@ -145,8 +149,10 @@ def _rows_together(layout: OrcLayout, rng: random.Random):
     stripes[number] = dataclasses.replace(stripes[number], number_of_rows=new)
     total = _unsigned((footer.number_of_rows or 0) + new - old, UINT64_BITS)
     changed = dataclasses.replace(footer, stripes=stripes, number_of_rows=total)
-    return (orc_layout.with_footer(layout, changed),
-            f"Footer.stripes[{number}].numberOfRows {old} -> {new} and Footer.numberOfRows with it")
+    said = f"Footer.stripes[{number}].number_of_rows {old} -> {new} and Footer.number_of_rows with it"
+    direction = "lowered" if new < old else "raised"
+    return (orc_layout.with_footer(layout, changed), said,
+            f"Footer.stripes[].number_of_rows {direction} with Footer.number_of_rows")
 
 
 def _footer_type(layout: OrcLayout, rng: random.Random):
@@ -171,14 +177,15 @@ def _footer_type(layout: OrcLayout, rng: random.Random):
     changed[number] = dataclasses.replace(message, **{name: new})
     footer = dataclasses.replace(layout.tail.footer, types=changed)
     said = f"Footer.types[{number}].{name} {named(old)} -> {named(new)}"
-    return orc_layout.with_footer(layout, footer), said
+    return orc_layout.with_footer(layout, footer), said, f"Footer.types[].{name}"
 
 
 # -- stripe footers -----------------------------------------------------------------
 
 
-def _stream_mutator(change: Callable[[list, int, random.Random], str | None]) -> LayoutMutator:
-    """A change of one stripe's stream list (``change`` edits the list, says what it did)."""
+def _stream_mutator(change: Callable[[list, int, random.Random], tuple[str, str] | None]) -> LayoutMutator:
+    """A change of one stripe's stream list (``change`` edits the list, says what it did
+    and to which structure)."""
 
     def mutate(layout: OrcLayout, rng: random.Random):
         stripes = [s for s in layout.stripes if s.footer.streams]
@@ -186,12 +193,12 @@ def _stream_mutator(change: Callable[[list, int, random.Random], str | None]) ->
             return None
         stripe = rng.choice(stripes)
         streams = list(stripe.footer.streams)
-        said = change(streams, rng.randrange(len(streams)), rng)
-        if said is None:
+        made = change(streams, rng.randrange(len(streams)), rng)
+        if made is None:
             return None
         footer = dataclasses.replace(stripe.footer, streams=streams)
         return (orc_layout.with_stripe_footer(layout, stripe.number, footer),
-                f"stripe {stripe.number}: {said}")
+                f"stripe {stripe.number}: {made[0]}", made[1])
 
     return mutate
 
@@ -202,28 +209,29 @@ def _describe(stream) -> str:
     return f"{name} of column {stream.column or 0}"
 
 
-def _relabel(streams: list, at: int, rng: random.Random) -> str:
+def _relabel(streams: list, at: int, rng: random.Random) -> tuple[str, str]:
     old = streams[at]
     new = rng.choice([*(k for k in StreamKind if k != old.kind), UNKNOWN_ENUM])
     streams[at] = dataclasses.replace(old, kind=new)
-    return f"stream {at} ({_describe(old)}) relabelled {named(new)}"
+    return (f"stream {at} ({_describe(old)}) relabelled {named(new)}",
+            f"StripeFooter.streams[].kind {named(old.kind)} -> {named(new)}")
 
 
-def _recolumn(streams: list, at: int, rng: random.Random) -> str:
+def _recolumn(streams: list, at: int, rng: random.Random) -> tuple[str, str]:
     old = streams[at]
     new = _unsigned(interesting(old.column or 0, rng), UINT32_BITS)
     streams[at] = dataclasses.replace(old, column=new)
-    return f"stream {at} ({_describe(old)}) given to column {new}"
+    return f"stream {at} ({_describe(old)}) given to column {new}", "StripeFooter.streams[].column"
 
 
-def _relength(streams: list, at: int, rng: random.Random) -> str:
+def _relength(streams: list, at: int, rng: random.Random) -> tuple[str, str]:
     old = streams[at]
     new = _unsigned(interesting(old.length or 0, rng), UINT64_BITS)
     streams[at] = dataclasses.replace(old, length=new)
-    return f"stream {at} ({_describe(old)}) length {old.length} -> {new}"
+    return f"stream {at} ({_describe(old)}) length {old.length} -> {new}", "StripeFooter.streams[].length"
 
 
-def _move_length(streams: list, at: int, rng: random.Random) -> str | None:
+def _move_length(streams: list, at: int, rng: random.Random) -> tuple[str, str] | None:
     """``moved`` bytes change hands between stream ``at`` and the next: the streams still
     add up to the stripe's areas."""
     if at + 1 >= len(streams):
@@ -236,7 +244,8 @@ def _move_length(streams: list, at: int, rng: random.Random) -> str | None:
     streams[at] = dataclasses.replace(first, length=lengths[0])
     streams[at + 1] = dataclasses.replace(second, length=lengths[1])
     return (f"{moved:+d} bytes from stream {at + 1} ({_describe(second)}) to stream {at} "
-            f"({_describe(first)})")
+            f"({_describe(first)})",
+            f"StripeFooter.streams[].length moved between {named(first.kind)} and {named(second.kind)}")
 
 
 def _encoding(layout: OrcLayout, rng: random.Random):
@@ -251,12 +260,15 @@ def _encoding(layout: OrcLayout, rng: random.Random):
         kind = rng.choice([*(k for k in ColumnEncodingKind if k != old.kind), UNKNOWN_ENUM])
         columns[column] = dataclasses.replace(old, kind=kind)
         said = f"column {column} encoding {named(old.kind)} -> {named(kind)}"
+        target = f"StripeFooter.columns[].kind {named(old.kind)} -> {named(kind)}"
     else:
         size = _unsigned(interesting(old.dictionary_size or 0, rng), UINT32_BITS)
         columns[column] = dataclasses.replace(old, dictionary_size=size)
         said = f"column {column} dictionarySize {old.dictionary_size} -> {size}"
+        target = "StripeFooter.columns[].dictionarySize"
     footer = dataclasses.replace(stripe.footer, columns=columns)
-    return orc_layout.with_stripe_footer(layout, stripe.number, footer), f"stripe {stripe.number}: {said}"
+    rewritten = orc_layout.with_stripe_footer(layout, stripe.number, footer)
+    return rewritten, f"stripe {stripe.number}: {said}", target
 
 
 # -- headers inside data streams ----------------------------------------------------
@@ -285,14 +297,16 @@ def _chunk_header(layout: OrcLayout, rng: random.Random):
     if rng.random() < 0.25:
         new = header ^ ORIGINAL_FLAG
         said = f"isOriginal {original} -> {original ^ 1}"
+        target = "chunk header isOriginal"
     else:
         new_length = min(max(interesting(length, rng), 0), MAX_CHUNK_LENGTH)
         new = new_length << 1 | original
         said = f"length {length} -> {new_length}"
+        target = "chunk header length"
     raw = layout.raw
     replaced = raw[:position] + new.to_bytes(HEADER_BYTES, HEADER_BYTE_ORDER) + raw[position + HEADER_BYTES:]
     where = f"{_kind_name(stream.kind)} of column {stream.column}"
-    return replaced, f"chunk header at {position} ({where}): {said}"
+    return replaced, f"chunk header at {position} ({where}): {said}", target
 
 
 def _kind_name(kind: int) -> str:
@@ -348,7 +362,8 @@ def _rle_header(layout: OrcLayout, rng: random.Random):
     if raw[at] == old:
         raw[at] = old ^ 1
     what = f"{_kind_name(stream.kind)} of column {stream.column}"
-    return bytes(raw), f"run header byte {at - start} of {what} at {at}: 0x{old:02x} -> 0x{raw[at]:02x}"
+    said = f"run header byte {at - start} of {what} at {at}: 0x{old:02x} -> 0x{raw[at]:02x}"
+    return bytes(raw), said, f"run header of {_kind_name(stream.kind)}"
 
 
 def _data_regions(data: bytes) -> list[tuple[int, int]] | None:

@@ -6,17 +6,17 @@ Each mutator aims at a structure of the specification, found by ``parquet_layout
 ==========================  ===========================================================
 kind                        what changes
 ==========================  ===========================================================
-parquet.footer.varint       one integer of the FileMetaData ('Metadata'), or of the
+parquet.footer.varint       one integer of the FileMetaData (README.md, 'Metadata'), or of the
                             FileCryptoMetaData of an encrypted footer (Encryption.md,
                             '5.4 Encrypted footer mode'), re-encoded at any width; the
                             footer length follows
-parquet.footer.length       the 4-byte footer length ('File Format')
+parquet.footer.length       the 4-byte footer length ('File format')
 parquet.page_header         one integer of a plaintext PageHeader (sizes, num_values,
                             encodings, level lengths, ...), re-encoded at its own
                             width so the page body stays where it was
 parquet.encrypted_module    one module of an encrypted column or footer (Encryption.md,
-                            '5.3 Module format'): its length, a nonce, ciphertext or
-                            tag byte
+                            '5.1 Encrypted module serialization'): its length, a
+                            nonce, ciphertext or tag byte
 bytes.flip, bytes.truncate  ``mutations_bytes``
 ==========================  ===========================================================
 
@@ -44,7 +44,9 @@ UINT32_LIMIT = 1 << 32
 BITS_PER_BYTE = 8
 MODULE_PARTS = ("length", "nonce", "ciphertext", "tag")
 
-LayoutMutator = Callable[[ParquetLayout, random.Random], tuple[bytes, str, bool] | None]
+# A layout mutator's answer: (the new file, what changed, metadata only, the structure
+# changed), or None.
+LayoutMutator = Callable[[ParquetLayout, random.Random], tuple[bytes, str, bool, str] | None]
 
 
 def _splice(raw: bytes, start: int, end: int, replacement: bytes) -> bytes:
@@ -68,7 +70,8 @@ def _footer_varint(layout: ParquetLayout, rng: random.Random):
     out = _splice(raw, field.start, field.end, encoded)
     at = layout.length_at + moved
     out = _splice(out, at, at + FOOTER_LENGTH.size, FOOTER_LENGTH.pack((length + moved) % UINT32_LIMIT))
-    return out, f"{struct_class.__name__}.{field.describe(struct_class)} {field.value} -> {new}", True
+    target = f"{struct_class.__name__}.{field.describe(struct_class)}"
+    return out, f"{target} {field.value} -> {new}", True, target
 
 
 def _footer_length(layout: ParquetLayout, rng: random.Random):
@@ -76,7 +79,7 @@ def _footer_length(layout: ParquetLayout, rng: random.Random):
     (old,) = FOOTER_LENGTH.unpack_from(raw, layout.length_at)
     new = interesting(old, rng) % UINT32_LIMIT
     out = _splice(raw, layout.length_at, layout.length_at + FOOTER_LENGTH.size, FOOTER_LENGTH.pack(new))
-    return out, f"footer length {old} -> {new}", True
+    return out, f"footer length {old} -> {new}", True, "footer length"
 
 
 def _page_header(layout: ParquetLayout, rng: random.Random):
@@ -96,8 +99,8 @@ def _page_header(layout: ParquetLayout, rng: random.Random):
     if new == field.value or encoded is None:
         return None
     out = _splice(layout.raw, field.start, field.end, encoded)
-    return (out, f"PageHeader at {page.header_start}: {field.describe(PageHeader)} {field.value} -> {new}",
-            True)
+    target = f"PageHeader.{field.describe(PageHeader)}"
+    return out, f"{target} at {page.header_start}: {field.value} -> {new}", True, target
 
 
 def _encrypted_module(layout: ParquetLayout, rng: random.Random):
@@ -121,7 +124,7 @@ def _encrypted_module(layout: ParquetLayout, rng: random.Random):
         out = _splice(raw, at, at + 1, bytes([raw[at] ^ (1 << rng.randrange(BITS_PER_BYTE))]))
         said = f"{part} byte at {at} flipped"
     what = "header" if module.is_header else "page"
-    return out, f"{what} module at {module.start}: {said}", module.is_header
+    return out, f"{what} module at {module.start}: {said}", module.is_header, f"{what} module {part}"
 
 
 def mutators(decryption: FileDecryptionProperties | None) -> dict[str, Mutator]:

@@ -75,7 +75,8 @@ class OrcLayout:
 
 def parse(raw: bytes) -> OrcLayout | None:
     """The layout of ``raw``, or None when the reference cannot read its tail and stripe
-    footers (a mutant already broken there: structure-aware mutators skip it)."""
+    footers, or a stream or stripe footer lies outside its stripe or the file (a mutant
+    already broken there: structure-aware mutators skip it)."""
     try:
         tail = read_file_tail(raw, decompress_stream)
         compression = CompressionKind(tail.postscript.compression or CompressionKind.NONE)
@@ -100,6 +101,8 @@ def _stripe(raw: bytes, number: int, information, compression: CompressionKind,
         kind = int(stream.kind if stream.kind is not None else StreamKind.PRESENT)
         extents.append(StreamExtent(index, position, length, kind, stream.column or 0))
         position += length
+    if position > footer_start or footer_start + footer_length > len(raw):
+        raise ValueError(f"stripe {number}'s streams or footer lie outside it")  # no layout to aim at
     return StripeLayout(number, start, footer_start, footer_length, footer, tuple(extents))
 
 

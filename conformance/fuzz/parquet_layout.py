@@ -1,10 +1,10 @@
 """A Parquet file's layout as the mutators see it: footer, page headers and bodies,
 encrypted modules.
 
-README.md, 'File Format': the pages of each column chunk, then the FileMetaData, its
-4-byte length and the magic; PageHeader ('Data Pages'); Encryption.md, '5.3 Module
-format' (a 4-byte length, then the module) and '5.4 Encrypted footer mode' (magic
-"PARE", FileCryptoMetaData, then the encrypted footer module). Located with the
+README.md, 'File format': the pages of each column chunk, then the FileMetaData, its
+4-byte length and the magic; PageHeader ('Data Pages'); Encryption.md, '5.1 Encrypted
+module serialization' (a 4-byte length, then the module) and '5.4 Encrypted footer
+mode' (magic "PARE", FileCryptoMetaData, then the encrypted footer module). Located with the
 reference's own reader (``read_footer_with_decryptor``, ``chunk_range``,
 ``deserialize``), with the seed's keys for encrypted files.
 """
@@ -112,7 +112,7 @@ def _pages(raw: bytes, start: int, end: int) -> list[PageExtent]:
 
 
 def _modules(raw: bytes, start: int, end: int) -> list[Module]:
-    """Header and page modules alternate (Encryption.md, '5.3 Module format')."""
+    """Header and page modules alternate (Encryption.md, '5.1 Encrypted module serialization')."""
     modules, position, header = [], start, True
     while position + MODULE_LENGTH.size <= end:
         (length,) = MODULE_LENGTH.unpack_from(raw, position)

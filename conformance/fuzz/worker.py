@@ -25,7 +25,7 @@ from conformance.engines.parquet.reference import ReferenceEngine, decryption_pr
 from conformance.matrix.worker import serve
 from conformance.values import Table
 from reference_impl.parquet.encryption.properties import FileDecryptionProperties
-from reference_impl.parquet.validation.validate import validate
+from reference_impl.parquet.validation.validate import UNTRUE, validate
 
 from .classify import READ, Outcome, of_exception
 
@@ -49,22 +49,25 @@ def rows_digest(table: Table) -> str:
     return hashlib.sha256(rows.encode("utf-8")).hexdigest()
 
 
-def _read_parquet(path: Path, keys: dict | None) -> str:
+def _read_parquet(path: Path, keys: dict | None) -> Outcome:
     table, _ = ReferenceEngine(explicit_keys(keys)).read_with_breaches(path)
-    return rows_digest(table)
+    return Outcome(READ, rows_digest=rows_digest(table))
 
 
-def _validate_parquet(path: Path, keys: dict | None) -> None:
-    validate(path, decryption=explicit_keys(keys) or decryption_properties(path))
+def _validate_parquet(path: Path, keys: dict | None) -> Outcome:
+    findings = validate(path, decryption=explicit_keys(keys) or decryption_properties(path))
+    untrue = sum(finding.severity == UNTRUE for finding in findings)
+    return Outcome(READ, message=f"{len(findings)} findings, {untrue} {UNTRUE}")
 
 
-def _read_orc(path: Path, keys: dict | None) -> str:
+def _read_orc(path: Path, keys: dict | None) -> Outcome:
     table, _ = OrcReferenceEngine().read_with_breaches(path)
-    return rows_digest(table)
+    return Outcome(READ, rows_digest=rows_digest(table))
 
 
-# (format, tool) -> the call; a reading tool returns its rows' digest.
-TOOLS: dict[tuple[str, str], Callable[[Path, dict | None], str | None]] = {
+# (format, tool) -> the call: a reading tool's outcome carries its rows' digest, validate's
+# the count of its findings.
+TOOLS: dict[tuple[str, str], Callable[[Path, dict | None], Outcome]] = {
     ("parquet", READ_TOOL): _read_parquet,
     ("parquet", VALIDATE_TOOL): _validate_parquet,
     ("orc", READ_TOOL): _read_orc,
@@ -79,10 +82,9 @@ def run_tool(request: dict) -> Outcome:
     """One tool on one file, in this process: its outcome, whatever it raised."""
     call = TOOLS[(request["format"], request["tool"])]
     try:
-        digest = call(Path(request["path"]), request.get("keys"))
+        return call(Path(request["path"]), request.get("keys"))
     except Exception as exc:  # noqa: BLE001 - every exception is classified
         return of_exception(exc, request["format"])
-    return Outcome(READ, rows_digest=digest)
 
 
 def handle(request: dict, workdir: Path) -> dict:
