@@ -31,7 +31,7 @@ from pathlib import Path
 from conformance.engines.parquet.reference import decryption_properties
 
 from . import mutations_orc, mutations_parquet
-from .classify import CLASSES, GATING, READ, SILENT_CHANGE, Outcome, after_read
+from .classify import CLASSES, GATING, READ, SILENT_CHANGE, Outcome, after_read, silent_location
 from .mutation import Mutant, Mutator, draw, replay
 from .pool import DEFAULT_LIMITS, Caller, Limits, WorkerPool
 from .seeds import Seed, seeds
@@ -42,7 +42,8 @@ INDEX = "index.json"
 SIDECAR = "fuzz.json"
 WORK_DIR = ".work"
 SEED_DRAWS = 8  # seeds tried for one mutant before it is given up (no mutation applies)
-SLUG_CHARS = 80
+SLUG_CHARS = 120
+STAGING = ".mutant-"  # a reproducer's folder until its key is known to be new
 FORMATS = ("parquet", "orc")
 
 
@@ -172,7 +173,7 @@ def _silent_changes(config: Config, pool: WorkerPool, records: list[Record]) -> 
     for record in candidates:
         assert record.seed is not None and record.mutant is not None
         record.outcomes[READ_TOOL] = after_read(record.outcomes[READ_TOOL], digests[record.seed.path],
-                                                True, " + ".join(record.mutant.targets))
+                                                True, silent_location(record.mutant.targets))
 
 
 def _write_records(config: Config, file_format: str, records: list[Record]) -> None:
@@ -192,7 +193,12 @@ def _load_index(out: Path) -> dict[str, str]:
 
 def _save_reproducers(config: Config, pool: WorkerPool, records: list[Record], index: dict[str, str],
                       work: Path) -> list[Path]:
-    """One shrunk reproducer for each key the index does not hold yet (its first mutant)."""
+    """One shrunk reproducer for each key the index does not hold yet (its first mutant).
+
+    A silent change's key names the structures its steps changed: shrinking may undo
+    steps that did not matter, so its key is taken again after shrinking, and a
+    reproducer whose shrunk key is already saved is dropped.
+    """
     firsts: dict[str, tuple[Record, str]] = {}
     for record in records:
         for tool, outcome in record.outcomes.items():
@@ -200,17 +206,28 @@ def _save_reproducers(config: Config, pool: WorkerPool, records: list[Record], i
             if outcome.klass != READ and key not in index and key not in firsts:
                 firsts[key] = (record, tool)
 
-    def save(key: str, caller: Caller) -> Path:
+    def save(key: str, caller: Caller) -> tuple[str, Path]:
         record, tool = firsts[key]
-        return _save_one(config, record, tool, key, caller, work)
+        return _save_one(config, record, tool, caller, work)
 
-    paths = pool.run(sorted(firsts), save)
-    for key, path in zip(sorted(firsts), paths, strict=True):
-        index[key] = path.relative_to(config.out).as_posix()
-    return paths
+    saved = []
+    for key, staged in pool.run(sorted(firsts), save):
+        if key in index:
+            shutil.rmtree(staged.parent)
+            continue
+        sidecar = json.loads((staged.parent / SIDECAR).read_text(encoding="utf-8"))
+        folder = staged.parent.parent / _slug(sidecar["exc_type"], sidecar["location"])
+        if folder.exists():  # a key whose slug another key's shortened slug already took
+            folder = folder.with_name(f"{folder.name}-{sidecar['campaign']['mutant']}")
+        staged.parent.rename(folder)
+        index[key] = (folder / staged.name).relative_to(config.out).as_posix()
+        saved.append(folder / staged.name)
+    return saved
 
 
-def _save_one(config: Config, record: Record, tool: str, key: str, caller: Caller, work: Path) -> Path:
+def _save_one(config: Config, record: Record, tool: str, caller: Caller, work: Path) -> tuple[str, Path]:
+    """The shrunk reproducer of ``record``'s class for ``tool``, staged in a folder of its
+    own, and its key."""
     assert record.seed is not None and record.mutant is not None
     seed, target = record.seed, record.outcomes[tool]
     seed_data = seed.path.read_bytes()
@@ -229,19 +246,23 @@ def _save_one(config: Config, record: Record, tool: str, key: str, caller: Calle
         return outcome_of(data).key == target.key
 
     shrunk = shrink(seed_data, mutant, mutators, holds, config.shrink_budget)
-    folder = config.out / record.format / tool / target.klass / _slug(target)
+    if target.klass == SILENT_CHANGE:
+        target = dataclasses.replace(target, location=silent_location(shrunk.mutant.targets))
+    folder = config.out / record.format / tool / target.klass / f"{STAGING}{record.index}"
     folder.mkdir(parents=True, exist_ok=True)
     path = folder / seed.path.name
     path.write_bytes(shrunk.data)
+    key = _key_text(record.format, tool, target)
     sidecar = {"key": key, "format": record.format, "tool": tool, "class": target.klass,
                "exc_type": target.exc_type, "location": target.location, "message": target.message,
                "seed": seed.relative(config.corpus), "keys": seed.keys,
                "campaign": {"seed": config.seed, "mutant": record.index},
                "steps": [s.to_json() for s in shrunk.mutant.steps],
-               "mutations": list(shrunk.mutant.descriptions), "metadata_only": shrunk.mutant.metadata_only,
+               "mutations": list(shrunk.mutant.descriptions), "targets": list(shrunk.mutant.targets),
+               "metadata_only": shrunk.mutant.metadata_only,
                "changed_bytes": shrunk.changed_bytes, "shrink_tries": shrunk.tries}
     (folder / SIDECAR).write_text(json.dumps(sidecar, indent=1), encoding="utf-8")
-    return path
+    return key, path
 
 
 def _seed_digest(seed: Seed, caller: Caller) -> str | None:
@@ -249,8 +270,8 @@ def _seed_digest(seed: Seed, caller: Caller) -> str | None:
     return outcome.rows_digest if outcome.klass == READ else None
 
 
-def _slug(outcome: Outcome) -> str:
-    text = f"{outcome.exc_type or 'none'}-{outcome.location or 'none'}"
+def _slug(exc_type: str | None, location: str | None) -> str:
+    text = f"{exc_type or 'none'}-{location or 'none'}"
     return re.sub(r"[^A-Za-z0-9_.+-]+", "_", text)[:SLUG_CHARS]
 
 

@@ -16,12 +16,14 @@ silent-change       read, after a metadata-only mutation, rows other than its se
 
 A mutant's *key* is (class, exception type, location): location is the innermost frame
 of this repository the exception passed through (``path:function``), or for a silent
-change the mutation kinds that made it. The campaign keeps one reproducer per key.
+change the structures its mutation changed (``mutation.Edit.target``). The campaign
+keeps one reproducer per key.
 """
 
 from __future__ import annotations
 
 import traceback
+from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from types import ModuleType
@@ -103,6 +105,11 @@ def of_death(notice: str) -> Outcome:
 
 def of_timeout(limit_s: float) -> Outcome:
     return Outcome(HANG, None, None, f"no answer within {limit_s:g} s")
+
+
+def silent_location(targets: Sequence[str]) -> str:
+    """A silent change's location: the structures its mutation steps changed."""
+    return " + ".join(sorted(set(targets)))
 
 
 def after_read(outcome: Outcome, seed_digest: str | None, metadata_only: bool, kinds: str) -> Outcome:

@@ -177,7 +177,8 @@ def _footer_type(layout: OrcLayout, rng: random.Random):
     changed[number] = dataclasses.replace(message, **{name: new})
     footer = dataclasses.replace(layout.tail.footer, types=changed)
     said = f"Footer.types[{number}].{name} {named(old)} -> {named(new)}"
-    return orc_layout.with_footer(layout, footer), said, f"Footer.types[].{name}"
+    target = f"Footer.types[].{name}" + (f" {named(old)} -> {named(new)}" if name == "kind" else "")
+    return orc_layout.with_footer(layout, footer), said, target
 
 
 # -- stripe footers -----------------------------------------------------------------
