@@ -44,7 +44,6 @@ WORK_DIR = ".work"
 SEED_DRAWS = 8  # seeds tried for one mutant before it is given up (no mutation applies)
 SLUG_CHARS = 120
 STAGING = ".mutant-"  # a reproducer's folder until its key is known to be new
-FORMATS = ("parquet", "orc")
 
 
 @dataclass(frozen=True)

@@ -9,9 +9,10 @@ from __future__ import annotations
 import argparse
 from pathlib import Path
 
+from conformance.cases.model import FORMATS
 from conformance.golden.paths import default_corpus
 
-from .campaign import FORMATS, Config, run_campaign, summary_lines
+from .campaign import Config, run_campaign, summary_lines
 from .pool import DEFAULT_MEMORY_LIMIT_MB, DEFAULT_TIME_LIMIT_S, Limits
 from .shrink import DEFAULT_BUDGET
 

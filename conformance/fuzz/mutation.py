@@ -13,7 +13,7 @@ from __future__ import annotations
 
 import random
 from collections.abc import Callable, Mapping, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 
 # Values that break assumptions: the edges of the integer widths the formats use.
 EDGES = (0, 1, -1, 0x7F, 0x80, 0xFF, 0x7FFF, 0xFFFF, (1 << 31) - 1, 1 << 31, (1 << 32) - 1,
@@ -54,8 +54,7 @@ class Mutant:
     data: bytes
     descriptions: tuple[str, ...]
     metadata_only: bool
-    kinds: tuple[str, ...] = field(default=())
-    targets: tuple[str, ...] = field(default=())
+    targets: tuple[str, ...]  # each step's Edit.target
 
     def to_json(self) -> dict:
         return {"steps": [s.to_json() for s in self.steps],
@@ -79,7 +78,7 @@ def interesting(old: int, rng: random.Random) -> int:
 def replay(seed_data: bytes, seed_path: str, steps: Sequence[Step],
            mutators: Mapping[str, Mutator]) -> Mutant:
     """The mutant ``steps`` make of the seed; a step that no longer applies is skipped."""
-    data, descriptions, metadata_only, kinds, targets = seed_data, [], True, [], []
+    data, descriptions, metadata_only, targets = seed_data, [], True, []
     applied = []
     for step in steps:
         edit = mutators[step.kind](data, random.Random(step.seed))
@@ -87,12 +86,10 @@ def replay(seed_data: bytes, seed_path: str, steps: Sequence[Step],
             continue
         data = edit.data
         applied.append(step)
-        kinds.append(step.kind)
         targets.append(edit.target)
         descriptions.append(f"{step.kind}: {edit.description}")
         metadata_only = metadata_only and edit.metadata_only
-    return Mutant(seed_path, tuple(applied), data, tuple(descriptions), metadata_only, tuple(kinds),
-                  tuple(targets))
+    return Mutant(seed_path, tuple(applied), data, tuple(descriptions), metadata_only, tuple(targets))
 
 
 def draw(seed_data: bytes, seed_path: str, rng: random.Random,
