@@ -41,7 +41,8 @@ from .worker import READ_TOOL, explicit_keys, tools_of
 INDEX = "index.json"
 SIDECAR = "fuzz.json"
 WORK_DIR = ".work"
-SEED_DRAWS = 8  # seeds tried for one mutant before it is given up (no mutation applies)
+SEED_DRAWS = 24  # seeds tried for a mutant's first kind before any kind will do
+KINDS = {"orc": sorted(mutations_orc.MUTATORS), "parquet": sorted(mutations_parquet.mutators(None))}
 SLUG_CHARS = 120
 STAGING = ".mutant-"  # a reproducer's folder until its key is known to be new
 
@@ -96,11 +97,17 @@ def mutators_for(seed: Seed) -> Mapping[str, Mutator]:
 
 def mutant_of(seed_list: list[Seed], campaign_seed: int, file_format: str, index: int
               ) -> tuple[Seed, Mutant] | None:
-    """Mutant ``index`` of the campaign: a function of its arguments only."""
+    """Mutant ``index`` of the campaign: a function of its arguments only.
+
+    Its first kind is drawn first, then seeds until one takes it, so that every kind is
+    as frequent as the others even where few seeds have its structure (encrypted
+    modules, compression chunks); after SEED_DRAWS seeds any kind will do."""
     rng = random.Random(f"{campaign_seed}/{file_format}/{index}")
-    for _ in range(SEED_DRAWS):
+    first = rng.choice(KINDS[file_format])
+    for draws in range(SEED_DRAWS + 1):
         seed = seed_list[rng.randrange(len(seed_list))]
-        mutant = draw(seed.path.read_bytes(), str(seed.path), rng, mutators_for(seed))
+        wanted = first if draws < SEED_DRAWS else None
+        mutant = draw(seed.path.read_bytes(), str(seed.path), rng, mutators_for(seed), wanted)
         if mutant is not None:
             return seed, mutant
     return None

@@ -22,6 +22,7 @@ SMALL_DELTA = 16
 MAX_STEPS = 3
 MULTI_STEP_CHANCE = 0.3  # a mutant has one step, or with this chance two or three
 ATTEMPTS = 16  # draws of a step before a mutant gives up on a seed
+FIRST_ATTEMPTS = 3  # draws of a chosen first kind before the seed is given up for it
 STEP_SEED_BITS = 32
 
 
@@ -92,19 +93,23 @@ def replay(seed_data: bytes, seed_path: str, steps: Sequence[Step],
     return Mutant(seed_path, tuple(applied), data, tuple(descriptions), metadata_only, tuple(targets))
 
 
-def draw(seed_data: bytes, seed_path: str, rng: random.Random,
-         mutators: Mapping[str, Mutator]) -> Mutant | None:
-    """A new mutant of the seed with one to MAX_STEPS steps, kinds drawn uniformly; None
-    when no kind applies to the seed in ATTEMPTS draws."""
+def draw(seed_data: bytes, seed_path: str, rng: random.Random, mutators: Mapping[str, Mutator],
+         first: str | None = None) -> Mutant | None:
+    """A new mutant of the seed with one to MAX_STEPS steps, its first of kind ``first``
+    when given, the others of kinds drawn uniformly; None when ``first`` does not apply to
+    the seed in FIRST_ATTEMPTS draws, or no kind does in ATTEMPTS."""
     wanted = rng.randint(2, MAX_STEPS) if rng.random() < MULTI_STEP_CHANCE else 1
     kinds = sorted(mutators)
     steps: list[Step] = []
-    mutant = replay(seed_data, seed_path, (), mutators)
-    for _ in range(ATTEMPTS):
+    mutant = None
+    for attempt in range(ATTEMPTS):
         if len(steps) == wanted:
             break
-        candidate = [*steps, Step(rng.choice(kinds), rng.getrandbits(STEP_SEED_BITS))]
+        if first is not None and not steps and attempt == FIRST_ATTEMPTS:
+            return None
+        kind = first if first is not None and not steps else rng.choice(kinds)
+        candidate = [*steps, Step(kind, rng.getrandbits(STEP_SEED_BITS))]
         grown = replay(seed_data, seed_path, candidate, mutators)
         if len(grown.steps) == len(candidate) and grown.data != seed_data:
             steps, mutant = candidate, grown
-    return mutant if steps else None
+    return mutant
