@@ -16,6 +16,7 @@ from .mutation import Edit, Mutator
 MAX_FLIPPED_BITS = 8
 BITS_PER_BYTE = 8
 TAIL_CUT_MAX = 64  # a cut near the end, where both formats keep their metadata
+TAIL_CUT_CHANCE = 0.5  # a cut near the end, else anywhere
 
 Regions = Callable[[bytes], list[tuple[int, int]] | None]
 
@@ -44,5 +45,5 @@ def truncate(data: bytes, rng: random.Random) -> Edit | None:
     if len(data) < 2:
         return None
     near_end = len(data) - rng.randint(1, min(TAIL_CUT_MAX, len(data) - 1))
-    keep = near_end if rng.random() < 0.5 else rng.randrange(1, len(data))
+    keep = near_end if rng.random() < TAIL_CUT_CHANCE else rng.randrange(1, len(data))
     return Edit(data[:keep], f"truncated to {keep} of {len(data)} bytes", False, "truncation")

@@ -58,16 +58,18 @@ STRIPE_FIELDS = ("offset", "index_length", "data_length", "footer_length", "numb
 TYPE_FIELDS = ("kind", "subtypes", "maximum_length", "precision", "scale")
 UINT32_BITS, UINT64_BITS = 32, 64
 UNKNOWN_ENUM = 99  # a number no enum of orc_proto.proto declares
-MAX_CHUNK_LENGTH = (1 << (HEADER_BYTES * 8 - 1)) - 1  # 23 bits of length in a 3-byte header
+BITS_PER_BYTE = 8
+MAX_CHUNK_LENGTH = (1 << (HEADER_BYTES * BITS_PER_BYTE - 1)) - 1  # 23 bits: a 3-byte header less its flag
 RLE_HEADER_BYTES = 4  # an RLE v2 header is at most four bytes (Patched Base)
 RLE_V2_ENCODING_SHIFT = 6  # the top two bits of the first byte: the sub-encoding
 RLE_V2_ENCODINGS = 4
-BITS_PER_BYTE = 8
 # Streams stored as run-length encoded integers or bytes whatever the column's type.
 RLE_KINDS = frozenset({StreamKind.PRESENT, StreamKind.LENGTH, StreamKind.SECONDARY})
 # Types whose DATA stream is run-length encoded (ORCv1.md, 'Column Encodings').
 RLE_DATA_TYPES = frozenset({TypeKind.BOOLEAN, TypeKind.BYTE, TypeKind.SHORT, TypeKind.INT, TypeKind.LONG,
                             TypeKind.DATE, TypeKind.TIMESTAMP, TypeKind.TIMESTAMP_INSTANT, TypeKind.UNION})
+ENCODING_KIND_CHANCE = 0.5  # a column encoding's kind changes, else its dictionarySize
+ORIGINAL_FLIP_CHANCE = 0.25  # a chunk header's isOriginal bit flips, else its length changes
 DICTIONARY_KINDS = frozenset({ColumnEncodingKind.DICTIONARY, ColumnEncodingKind.DICTIONARY_V2})
 
 # A layout mutator's answer: (the new file, what changed, the structure changed), or None.
@@ -257,7 +259,7 @@ def _encoding(layout: OrcLayout, rng: random.Random):
     columns = list(stripe.footer.columns)
     column = rng.randrange(len(columns))
     old = columns[column]
-    if rng.random() < 0.5:
+    if rng.random() < ENCODING_KIND_CHANCE:
         kind = rng.choice([*(k for k in ColumnEncodingKind if k != old.kind), UNKNOWN_ENUM])
         columns[column] = dataclasses.replace(old, kind=kind)
         said = f"column {column} encoding {named(old.kind)} -> {named(kind)}"
@@ -295,7 +297,7 @@ def _chunk_header(layout: OrcLayout, rng: random.Random):
         return None
     stream, position, header = rng.choice(headers)
     length, original = header >> 1, header & ORIGINAL_FLAG
-    if rng.random() < 0.25:
+    if rng.random() < ORIGINAL_FLIP_CHANCE:
         new = header ^ ORIGINAL_FLAG
         said = f"isOriginal {original} -> {original ^ 1}"
         target = "chunk header isOriginal"
