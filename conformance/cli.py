@@ -8,6 +8,7 @@
     conformance validate is a file's metadata (statistics, page index, Bloom filters, CRCs) true to its data?
     conformance golden   generate the golden corpus (golden_files/), or verify it with engines
     conformance protocol-check  what an external adapter (docs/engine-protocol.md) gets wrong
+    conformance fuzz     mutate the golden corpus, classify what the reference does (docs/fuzzing.md)
 
 Exit codes: 0 success; 1 a failure the policy counts (`run`), or the engine could
 not read the file (`read`; the reference reads a file that breaks a rule with a
@@ -107,7 +108,20 @@ def _parser() -> argparse.ArgumentParser:
     validate.add_argument("--json", action="store_true", help="the findings as one JSON document")
     _key_arguments(validate)
     validate.add_argument("file", type=Path)
+    _fuzz_parser(sub)
     return p
+
+
+def _fuzz_parser(sub) -> None:
+    from conformance.fuzz.command import add_arguments
+
+    add_arguments(sub.add_parser("fuzz", help="a seeded mutation campaign over the golden corpus"))
+
+
+def _fuzz(args) -> int:
+    from conformance.fuzz.command import run
+
+    return run(args)
 
 
 def _default_corpus() -> Path:
@@ -256,7 +270,7 @@ def main(argv: list[str] | None = None) -> int:
     args = _parser().parse_args(argv)
     handler = {"run": _run, "read": _read, "engines": _engines, "cases": _cases,
                "report": _report, "validate": _validate, "golden": _golden,
-               "protocol-check": _protocol_check}[args.command]
+               "protocol-check": _protocol_check, "fuzz": _fuzz}[args.command]
     return handler(args)
 
 

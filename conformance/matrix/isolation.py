@@ -30,6 +30,7 @@ from .cells import unfinished_record
 DEFAULT_TIMEOUT_S = 30.0
 DEFAULT_MEMORY_LIMIT_MB = 8_192
 STDERR_TAIL_CHARS = 2_000
+WORKER_MODULE = "conformance.matrix.worker"  # the matrix's cells; the fuzzer has its own
 _EOF = None  # what the reader thread queues when the worker's stdout closes
 
 
@@ -52,10 +53,13 @@ def _limit_memory(limit_mb: int | None):
 
 
 class IsolatedWorker:
-    def __init__(self, workdir: Path, memory_limit_mb: int | None = DEFAULT_MEMORY_LIMIT_MB):
+    """``python -m module workdir``: one JSON request line in, one JSON reply line out."""
+
+    def __init__(self, workdir: Path, memory_limit_mb: int | None = DEFAULT_MEMORY_LIMIT_MB,
+                 module: str = WORKER_MODULE):
         self._stderr = tempfile.TemporaryFile()
         self._proc = subprocess.Popen(
-            [sys.executable, "-m", "conformance.matrix.worker", str(workdir)],
+            [sys.executable, "-m", module, str(workdir)],
             stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=self._stderr,
             text=True, encoding="utf-8", preexec_fn=_limit_memory(memory_limit_mb),
             env={**os.environ, "PYTHONUNBUFFERED": "1"})
