@@ -25,6 +25,7 @@ from pathlib import Path
 
 from conformance.cases import Case
 from conformance.cases.predicate import Predicate
+from conformance.formats import DEFAULT_FORMAT
 from conformance.values import Table
 
 # An engine spec naming an implementation run as its own process, speaking the engine
@@ -131,7 +132,7 @@ class Engine(ABC):
 
     name: str
     distribution: str  # the installed distribution whose version the engine reports
-    format: str = "parquet"  # the file format this adapter writes and reads
+    format: str = DEFAULT_FORMAT  # the file format this adapter writes and reads
     capabilities: Capabilities
     # Whether the harness may run calls in a throwaway subprocess. An engine that
     # needs the run's shared state (Spark's session) runs in the driver instead.

@@ -19,8 +19,8 @@ import json
 import tempfile
 from pathlib import Path
 
-from conformance.engines.orc.reference import OrcReferenceEngine
-from conformance.engines.parquet.reference import ReferenceEngine
+from conformance.engines.reference import ReferenceAdapter
+from conformance.formats import file_format, load
 from conformance.values import Table
 from reference_impl.leniency import Breach
 
@@ -29,10 +29,10 @@ from .lenient_data_files import acceptable_files as acceptable_data_files
 from .lenient_data_files import bad_files_of_rules as bad_data_files
 from .lenient_metadata_files import acceptable_files as acceptable_metadata_files
 from .lenient_metadata_files import bad_files_of_rules as bad_metadata_files
-from .orc_bad_files import ORC, orc_bad_files
+from .orc_bad_files import orc_bad_files
 from .type_rule_files import type_rule_files
 
-__all__ = ["bad_files", "expected_reading", "reference_reading", "write_bad_files"]
+__all__ = ["bad_files", "expected_reading", "reference_adapter", "reference_reading", "write_bad_files"]
 
 
 def bad_files() -> list[BadFile]:
@@ -49,10 +49,13 @@ def reference_reading(entry: BadFile, path: Path) -> tuple[Table, list[Breach]]:
     """The canonical rows the reference's adapter reads leniently from ``path``, with the
     keys of ``entry``'s read options (what peers' readings are compared with), and the
     rules the file breaks."""
-    if entry.format == ORC:
-        return OrcReferenceEngine().read_with_breaches(path)
-    engine = ReferenceEngine(entry.read_options.kwargs()["decryption"])
-    return engine.read_with_breaches(path)
+    return reference_adapter(entry).read_with_breaches(path)
+
+
+def reference_adapter(entry: BadFile) -> ReferenceAdapter:
+    """The reference adapter of ``entry``'s format, reading with its read options."""
+    adapter: type[ReferenceAdapter] = load(file_format(entry.format).reference_engine)
+    return adapter.with_read_options(entry.read_options)
 
 
 def expected_reading(entry: BadFile) -> Table:

@@ -30,11 +30,13 @@ import hashlib
 import io
 import struct
 from collections.abc import Callable, Mapping
-from dataclasses import dataclass, field, replace
+from dataclasses import dataclass, replace
 from functools import cache, partial
 from typing import Any, Literal
 
 from conformance.cases.parquet.encodings import spec_entry
+from conformance.engines.reference import ReadOptions
+from conformance.formats import DEFAULT_FORMAT, file_format
 from conformance.kms.case_keys import FOOTER_ROLE, UNNAMED_KEY_BITS, explicit_key
 from conformance.values import Table
 from reference_impl.parquet.encryption import (
@@ -89,35 +91,9 @@ INDEX = "index.json"
 FIELD_DELTA_MASK = 0xF0  # Thrift compact field header: delta << 4 | type
 UNKNOWN_COMPACT_TYPE = 0x0F  # compact types are 1..12
 SUFFIX = ".parquet"
-SUFFIXES = {"parquet": SUFFIX, "orc": ".orc"}  # a bad file's name ends with its format's
 Verdict = Literal["bad", "acceptable"]
 BAD: Verdict = "bad"
 ACCEPTABLE: Verdict = "acceptable"
-
-
-@dataclass(frozen=True)
-class ReadOptions:
-    """How a bad file is read: checksum verification and the keys offered."""
-
-    verify_checksums: bool = False
-    footer_key: bytes | None = None
-    column_keys: Mapping[str, bytes] = field(default_factory=dict)
-
-    def kwargs(self) -> dict[str, Any]:
-        """Keyword arguments of ``read_parquet``."""
-        decryption = None
-        if self.footer_key is not None or self.column_keys:
-            decryption = FileDecryptionProperties(
-                footer_key=self.footer_key, column_keys=dict(self.column_keys)
-            )
-        return {"verify_checksums": self.verify_checksums, "decryption": decryption}
-
-    def to_json(self) -> dict[str, Any]:
-        return {
-            "verify_checksums": self.verify_checksums,
-            "footer_key": None if self.footer_key is None else self.footer_key.hex(),
-            "column_keys": {path: key.hex() for path, key in sorted(self.column_keys.items())},
-        }
 
 
 @dataclass(frozen=True)
@@ -147,7 +123,7 @@ class BadFile:
     read_options: ReadOptions = ReadOptions()
     valid_read_options: ReadOptions | None = None
     verdict: Verdict = BAD
-    format: str = "parquet"  # the ORC entries: conformance/golden/orc_bad_files.py
+    format: str = DEFAULT_FORMAT  # the ORC entries: conformance/golden/orc_bad_files.py
 
     def to_json(self, raw: bytes, expected: Table | None = None) -> dict[str, Any]:
         """The index.json entry; ``expected``: an acceptable file's single reading."""
@@ -660,4 +636,4 @@ def fault_files() -> list[BadFile]:
 def file_name(entry: BadFile) -> str:
     """``<id>.parquet`` or ``<id>.orc`` by the entry's format, relative to the corpus
     directory (an id's ``/`` is a folder)."""
-    return entry.id + SUFFIXES[entry.format]
+    return entry.id + file_format(entry.format).suffix

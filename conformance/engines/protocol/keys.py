@@ -23,6 +23,7 @@ from pathlib import Path
 
 from conformance.cases import Case
 from conformance.engines.base import column_key_metadata, file_encryption
+from conformance.formats import file_format
 from conformance.kms.case_keys import case_key_retriever
 from conformance.kms.in_memory import TEST_MASTER_KEYS
 
@@ -63,7 +64,7 @@ def write_keys(case: Case, path: Path) -> dict | None:
     """The `keys` of a write of `case` at `path`, or None for a plaintext (or ORC) case."""
     from conformance.engines.parquet.reference import encryption_properties
 
-    options = case.parquet_options.encryption if case.format == "parquet" else None
+    options = case.parquet_options.encryption if file_format(case.format).encryption_keys else None
     if options is None:
         return None
     properties = encryption_properties(options, Path(path))
