@@ -472,7 +472,6 @@ def _golden_verify(args) -> int:
 
 
 def _validate(args) -> int:
-    from conformance.engines.parquet.reference import decryption_properties
     from conformance.formats import UnknownFormat, detect_format, display_name, validated_formats
     from reference_impl.parquet.validation.validate import NONCONFORMING, UNTRUE
 
@@ -492,7 +491,7 @@ def _validate(args) -> int:
               file=sys.stderr)
         return EXIT_USAGE
     try:
-        findings = validate(args.file, decryption=decryption or decryption_properties(args.file))
+        findings = validate(args.file, decryption)
     except (fmt.reference_error(), OSError) as exc:  # nothing to judge: like a usage error, not a finding
         print(f"conformance validate: {type(exc).__name__}: {exc}", file=sys.stderr)
         return EXIT_USAGE

@@ -49,8 +49,9 @@ class FileFormat:
     error_base: str  # the base class of those errors: a reference verdict, not a harness bug
     reference_engine: str  # the reference's adapter (conformance.engines.reference)
     golden_engine: str  # the adapter that writes the reference's golden files, byte for byte
-    # The reference validator (`validate(path, decryption=...) -> findings`); None while the
-    # format has none, and then neither `conformance validate` nor validate cells judge it.
+    # The reference validator (`validate(path, decryption=None) -> findings`, opening the
+    # file with the suite's keys unless given explicit ones); None while the format has
+    # none, and then neither `conformance validate` nor validate cells judge it.
     validator: str | None
     # Whether its files and cases carry keys the harness resolves for the engines
     # (`conformance.kms`): Parquet Modular Encryption.
@@ -90,7 +91,7 @@ FORMATS: dict[str, FileFormat] = {f.name: f for f in (
         error_base="reference_impl.parquet.errors:ParquetError",
         reference_engine="conformance.engines.parquet.reference:ReferenceEngine",
         golden_engine="conformance.engines.parquet.reference:GoldenReferenceEngine",
-        validator="reference_impl.parquet.validation.validate:validate",
+        validator="conformance.engines.parquet.reference:validate",
         encryption_keys=True, lies=True),
     FileFormat(
         name=ORC, display_name="ORC", magics=(ORC_MAGIC,), suffix=".orc",

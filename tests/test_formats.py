@@ -26,9 +26,9 @@ def test_the_leading_magic_decides_whatever_the_name(tmp_path):
 def test_a_file_of_neither_format_is_named_with_what_it_starts_with(tmp_path, head):
     path = tmp_path / "x"
     path.write_bytes(head)
-    with pytest.raises(UnknownFormat, match=re.escape(f"starts with {head[:4]!r} ({len(head[:4])} bytes read), none of the "
-                                              "formats' leading magic: Parquet's b'PAR1' or b'PARE'; "
-                                              "ORC's b'ORC'")):
+    expected = (f"starts with {head[:4]!r} ({len(head[:4])} bytes read), none of the formats' "
+                "leading magic: Parquet's b'PAR1' or b'PARE'; ORC's b'ORC'")
+    with pytest.raises(UnknownFormat, match=re.escape(expected)):
         detect_format(path)
 
 

@@ -21,10 +21,10 @@ from pathlib import Path
 
 import pytest
 
-from conformance.golden.bad_corpus import bad_files, expected_reading, reference_reading, write_bad_files
 from conformance.engines.parquet.reference import explicit_decryption
 from conformance.engines.reference import ReadOptions
 from conformance.formats import FORMATS
+from conformance.golden.bad_corpus import bad_files, expected_reading, reference_reading, write_bad_files
 from conformance.golden.bad_files import ACCEPTABLE, BAD, INDEX, BadFile, file_name
 from conformance.golden.type_rule_files import LEAF_ROWS, forbidden_types
 from conformance.golden.verify import CorpusError, check_document

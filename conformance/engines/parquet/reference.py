@@ -37,13 +37,13 @@ from conformance.cases.predicate import Predicate
 from conformance.kms.case_keys import (
     FOOTER_MASTER_KEY,
     FOOTER_ROLE,
-    case_key_retriever,
     column_role,
     explicit_key,
     explicit_key_name,
     master_key_for_column,
     wrapped_key_material,
 )
+from conformance.kms.file_keys import case_decryption
 from conformance.values import DataType, Field, Schema, Table
 from conformance.values import types as T
 from conformance.values.codec import uuid_from_bytes, uuid_to_bytes
@@ -85,6 +85,8 @@ from reference_impl.parquet.schema.variant_shredding import (
     variant_layout,
     variant_node,
 )
+from reference_impl.parquet.validation.validate import Finding
+from reference_impl.parquet.validation.validate import validate as validate_file
 from reference_impl.parquet.writer import write_table
 from reference_impl.parquet.writer_options import (
     DEFAULT_BLOOM_FILTER_FPP,
@@ -92,7 +94,7 @@ from reference_impl.parquet.writer_options import (
     WriterOptions,
 )
 
-from ..base import Capabilities, Unsupported, file_encryption
+from ..base import Capabilities, Unsupported
 from ..reference import ReadOptions, ReferenceAdapter
 from ._parquet_leaves import leaves
 
@@ -121,7 +123,8 @@ class ReferenceEngine(ReferenceAdapter):
     def __init__(self, decryption: FileDecryptionProperties | None = None,
                  verify_checksums: bool = False) -> None:
         # Keys a user hands over (`conformance read --footer-key ...`); without them,
-        # encrypted files are opened with the cases' test keys (`decryption_properties`).
+        # encrypted files are opened with the cases' test keys, resolved as the footer is
+        # read (`conformance.kms.file_keys.case_decryption`).
         self.decryption = decryption
         self.verify_checksums = verify_checksums
 
@@ -130,7 +133,7 @@ class ReferenceEngine(ReferenceAdapter):
         return cls(explicit_decryption(options), options.verify_checksums)
 
     def _decryption(self, path: Path) -> FileDecryptionProperties:
-        return self.decryption or decryption_properties(path)
+        return self.decryption or case_decryption(path)
 
     def randomness(self, case: Case) -> Randomness:
         """Where an encrypted file's keys, nonces and file id come from."""
@@ -220,25 +223,18 @@ def encryption_properties(e: EncryptionOptions, path: Path,
         store_aad_prefix=e.store_aad_prefix, randomness=randomness)
 
 
+def validate(path: Path, decryption: FileDecryptionProperties | None = None) -> list[Finding]:
+    """The reference validator's findings on the file at `path`, opened with `decryption`
+    or, without it, the suite's keys (`case_decryption`): the format's validator entry
+    point (conformance.formats)."""
+    return validate_file(path, decryption=decryption or case_decryption(path))
+
+
 def explicit_decryption(options: ReadOptions) -> FileDecryptionProperties | None:
     """The explicit keys of `options` (Encryption.md, '4.3 Key metadata'), or None."""
     if options.footer_key is None and not options.column_keys:
         return None
     return FileDecryptionProperties(footer_key=options.footer_key, column_keys=dict(options.column_keys))
-
-
-def decryption_properties(path: Path) -> FileDecryptionProperties:
-    """Keys from the file's key_metadata (`case_key_retriever`); the AAD prefix supplied by
-    the suite's convention (the file's name) only when the file asks for one."""
-    supplied = Path(path).stem.encode() if needs_supplied_aad_prefix(Path(path)) else None
-    return FileDecryptionProperties(key_retriever=case_key_retriever(), aad_prefix=supplied)
-
-
-def needs_supplied_aad_prefix(path: Path) -> bool:
-    """Whether the file's EncryptionAlgorithm says ``supply_aad_prefix`` (readable without
-    keys, see `base.file_encryption`)."""
-    encryption = file_encryption(path)
-    return encryption is not None and encryption.supply_aad_prefix
 
 
 def writer_options_for(case: Case, created_by: str) -> WriterOptions:
