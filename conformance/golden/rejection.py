@@ -86,7 +86,7 @@ from conformance.values import Table, diff_tables
 from reference_impl.leniency import reading
 
 from .bad_corpus import bad_files, expected_reading, reference_adapter, reference_reading, write_bad_files
-from .bad_files import ACCEPTABLE, BadFile, file_name
+from .bad_file import ACCEPTABLE, BadFile, file_name
 
 __all__ = ["BAD_FILES_DIR", "CASE_PREFIX", "PASSING", "REFERENCE", "VERDICTS", "WRITER", "fault_of",
            "file_verdict_of", "plan_rejects", "reject_cell", "selected_bad_files", "verdict"]

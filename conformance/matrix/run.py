@@ -31,7 +31,7 @@ from conformance.cases import Case, all_cases, select
 from conformance.engines import DEFAULT_ENGINES, available_engines
 from conformance.formats import FORMATS
 from conformance.golden import rejection
-from conformance.golden.bad_files import BadFile
+from conformance.golden.bad_file import BadFile
 from conformance.golden.verify import check_corpus, plan_golden
 
 from .cell_runner import run_in_driver

@@ -25,8 +25,8 @@ from conformance.engines.parquet.reference import explicit_decryption
 from conformance.engines.reference import ReadOptions
 from conformance.formats import FORMATS
 from conformance.golden.bad_corpus import bad_files, expected_reading, reference_reading, write_bad_files
-from conformance.golden.bad_files import ACCEPTABLE, BAD, INDEX, BadFile, file_name
-from conformance.golden.type_rule_files import LEAF_ROWS, forbidden_types
+from conformance.golden.bad_file import ACCEPTABLE, BAD, INDEX, BadFile, file_name
+from conformance.golden.parquet.type_rule_files import LEAF_ROWS, forbidden_types
 from conformance.golden.verify import CorpusError, check_document
 from conformance.values import diff_tables
 from reference_impl.leniency import reading
@@ -35,10 +35,10 @@ from reference_impl.parquet.reader import read_parquet
 
 READ_BUDGET_SECONDS = 10
 GENERATION_BUDGET_SECONDS = 120
-REPOSITORY = Path(__file__).resolve().parents[2]
+REPOSITORY = Path(__file__).resolve().parents[3]
 BAD_INDEX_SCHEMA = "bad-index.schema.json"
 ALL_ENTRIES = bad_files()
-ENTRIES = [entry for entry in ALL_ENTRIES if entry.format == "parquet"]  # ORC: test_orc_bad_files.py
+ENTRIES = [entry for entry in ALL_ENTRIES if entry.format == "parquet"]  # ORC: ../orc/test_bad_files.py
 ACCEPTABLE_ENTRIES = [entry for entry in ENTRIES if entry.verdict == ACCEPTABLE]
 TYPE_RULE_PREFIX = "type-rule/"
 
