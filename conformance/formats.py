@@ -60,7 +60,7 @@ class FileFormat:
     # such a case's files are `acceptable`, not `valid` (conformance.golden.corpus).
     lies: bool
 
-    def options_class(self) -> type:
+    def options_class(self) -> type[Any]:
         return load(self.options)
 
     def tags_of(self, field: Any) -> set[str]:
