@@ -275,8 +275,8 @@ def main(argv: list[str] | None = None) -> int:
 
 
 def _run(args) -> int:
-    from conformance.cases.model import FORMATS
     from conformance.engines import DEFAULT_ENGINES
+    from conformance.formats import FORMATS
     from conformance.matrix.run import RunConfig, run_matrix
     from conformance.report import exit_code, write_reports
 
@@ -333,18 +333,23 @@ def _outcome_line(records: list[dict]) -> str:
 
 def _read(args) -> int:
     from conformance.engines import UnknownEngine, get_engine
-    from conformance.engines.orc.reference import OrcReferenceEngine
     from conformance.engines.parquet.reference import ReferenceEngine
-    from conformance.file_formats import UnknownFormat, detect_format
+    from conformance.engines.reference import ReferenceAdapter
+    from conformance.formats import UnknownFormat, detect_format
     from reference_impl.common.leniency import Breach
 
     if not args.file.is_file():
         print(f"conformance read: no such file: {args.file}", file=sys.stderr)
         return EXIT_USAGE
     try:
-        engine = get_engine(args.engine, detect_format(args.file))
+        fmt = detect_format(args.file)
+    except UnknownFormat as exc:  # a file of no format is rejected, as a bad file is
+        print(f"{type(exc).__name__}: {exc}", file=sys.stderr)
+        return EXIT_FAILED
+    try:
+        engine = get_engine(args.engine, fmt.name)
         decryption = _explicit_decryption(args)
-    except (UnknownEngine, UnknownFormat, _BadKeys) as exc:
+    except (UnknownEngine, _BadKeys) as exc:
         print(f"conformance read: {exc}", file=sys.stderr)
         return EXIT_USAGE
     if (decryption is not None or args.strict) and args.engine != "reference":
@@ -353,14 +358,14 @@ def _read(args) -> int:
               "tools and have their own leniency", file=sys.stderr)
         return EXIT_USAGE
     if decryption is not None:
-        if engine.format != "parquet":
-            print("conformance read: explicit keys are for Parquet Modular Encryption",
-                  file=sys.stderr)
+        if not fmt.encryption_keys:
+            print(f"conformance read: explicit keys are for Parquet Modular Encryption, not "
+                  f"{fmt.display_name} files", file=sys.stderr)
             return EXIT_USAGE
         engine = ReferenceEngine(decryption)
     breaches: list[Breach] = []
     try:
-        if isinstance(engine, ReferenceEngine | OrcReferenceEngine):
+        if isinstance(engine, ReferenceAdapter):
             table, breaches = engine.read_with_breaches(args.file, strict=args.strict)
         else:
             table = engine.read(args.file)
@@ -481,26 +486,27 @@ def _golden_verify(args) -> int:
 
 
 def _validate(args) -> int:
-    from conformance.engines.parquet.reference import decryption_properties
-    from conformance.file_formats import UnknownFormat, detect_format
-    from reference_impl.parquet.errors import ParquetError
-    from reference_impl.parquet.validation.validate import NONCONFORMING, UNTRUE, validate
+    from conformance.formats import UnknownFormat, detect_format, display_name, validated_formats
+    from reference_impl.parquet.validation.validate import NONCONFORMING, UNTRUE
 
     try:
         decryption = _explicit_decryption(args)
         fmt = detect_format(args.file)
-    except (_BadKeys, UnknownFormat, OSError) as exc:
+    except (_BadKeys, OSError) as exc:
         print(f"conformance validate: {exc}", file=sys.stderr)
         return EXIT_USAGE
-    if fmt != "parquet":
-        # Nothing to judge yet: ORC statistics and indexes are not checked (docs/orc.md).
-        print(f"conformance validate: {args.file} is an {fmt.upper()} file; the validator checks "
-              "Parquet files only (ORC statistics and index checks are not built yet)",
+    except UnknownFormat as exc:  # a file of no format is rejected, as a bad file is
+        print(f"conformance validate: {type(exc).__name__}: {exc}", file=sys.stderr)
+        return EXIT_FAILED
+    validate = fmt.validate()
+    if validate is None:
+        print(f"conformance validate: {args.file} is an {fmt.display_name} file; the validator "
+              f"checks {', '.join(map(display_name, validated_formats()))} files only",
               file=sys.stderr)
         return EXIT_USAGE
     try:
-        findings = validate(args.file, decryption=decryption or decryption_properties(args.file))
-    except (ParquetError, OSError) as exc:  # nothing to judge: like a usage error, not a finding
+        findings = validate(args.file, decryption)
+    except (fmt.reference_error(), OSError) as exc:  # nothing to judge: like a usage error, not a finding
         print(f"conformance validate: {type(exc).__name__}: {exc}", file=sys.stderr)
         return EXIT_USAGE
     counts = {severity: sum(f.severity == severity for f in findings) for severity in (UNTRUE, NONCONFORMING)}

@@ -16,8 +16,8 @@ import pytest
 from conformance.cases import case_by_id
 from conformance.cli import _parser
 from conformance.engines import get_engine
-from conformance.golden.bad_files import plain_required
-from conformance.golden.lenient_data_files import file_num_rows_zero
+from conformance.golden.parquet.bad_files import plain_required
+from conformance.golden.parquet.lenient_data_files import file_num_rows_zero
 from conformance.values import Table, diff_tables
 from reference_impl.parquet.reader import FILE_NUM_ROWS_ZERO
 

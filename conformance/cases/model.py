@@ -15,10 +15,10 @@ from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any, Protocol, TypeVar
 
+from conformance.formats import DEFAULT_FORMAT, file_format
 from conformance.values import DataType, Field, Schema, Table
 
 from .encryption_options import EncryptionOptions
-from .orc import types as orc_types
 from .orc.options import OrcWriteOptions
 from .predicate import Predicate
 
@@ -139,6 +139,26 @@ class WriteOptions:
         kwargs["variant_shredding"] = doc.get("variant_shredding", {})  # absent before it existed
         return cls(**kwargs)
 
+    def check(self, schema: Schema) -> None:
+        """ValueError for an option naming a column `schema` has not, or not of its kind."""
+        by_name = {f.name: f for f in schema}
+        for name in self.bloom_filter_columns:
+            if name not in by_name:
+                raise ValueError(f"bloom filter column {name!r} is not a top-level column of "
+                                 f"the schema {list(by_name)}")
+            if by_name[name].type.is_nested:
+                raise ValueError(f"bloom filter column {name!r} is nested; bloom filters are per "
+                                 "leaf column, name a primitive top-level column")
+        for name in self.variant_shredding:
+            if name not in by_name or by_name[name].type.kind != "variant":
+                raise ValueError(f"variant_shredding column {name!r} is not a top-level VARIANT "
+                                 f"column of the schema {list(by_name)}")
+        encrypted = self.encryption.column_keys if self.encryption else ()
+        for name in encrypted:
+            if name not in by_name or by_name[name].type.is_nested:
+                raise ValueError(f"encryption column key for {name!r}: not a primitive top-level column "
+                                 f"of the schema {list(by_name)}")
+
     def tags(self, row_count: int) -> set[str]:
         """The feature tags these options exercise for a table of `row_count` rows."""
         tags = {f"codec:{self.codec}", f"page:v{self.page_version}"}
@@ -200,45 +220,21 @@ class Case:
     # The format's write options: WriteOptions for Parquet, OrcWriteOptions for ORC.
     options: WriteOptions | OrcWriteOptions = field(default_factory=WriteOptions)
     extra_features: tuple[str, ...] = ()  # tags the schema/options cannot show, e.g. "nulls:all"
-    format: str = "parquet"
+    format: str = DEFAULT_FORMAT  # a name of conformance.formats.FORMATS
     # Readers are asked for the rows matching it (Engine.read_filtered), pruning with
     # whatever metadata they use; the expected rows are `predicate.apply(expected)`.
     predicate: Predicate | None = None
 
     def __post_init__(self) -> None:
         self.expected.validate()
-        if self.format not in FORMAT_OPTIONS:
-            raise ValueError(f"format must be one of {sorted(FORMAT_OPTIONS)}, not {self.format!r}")
-        if not isinstance(self.options, FORMAT_OPTIONS[self.format]):
-            raise ValueError(f"a {self.format} case takes {FORMAT_OPTIONS[self.format].__name__}, "
+        options = file_format(self.format).options_class()
+        if not isinstance(self.options, options):
+            raise ValueError(f"a {self.format} case takes {options.__name__}, "
                              f"not {type(self.options).__name__}")
-        if isinstance(self.options, WriteOptions):
-            self._check_parquet_options(self.options)
-        else:
-            for f in self.schema:
-                orc_types.field_tags(f)  # ValueError for a type ORC has no kind for
+        self.options.check(self.schema)
         if self.predicate is not None:
             # Bound: readers get the column's type with the value (frozen, hence setattr).
             object.__setattr__(self, "predicate", self.predicate.bind(self.schema))
-
-    def _check_parquet_options(self, options: WriteOptions) -> None:
-        by_name = {f.name: f for f in self.schema}
-        for name in options.bloom_filter_columns:
-            if name not in by_name:
-                raise ValueError(f"bloom filter column {name!r} is not a top-level column of "
-                                 f"the schema {list(by_name)}")
-            if by_name[name].type.is_nested:
-                raise ValueError(f"bloom filter column {name!r} is nested; bloom filters are per "
-                                 "leaf column, name a primitive top-level column")
-        for name in options.variant_shredding:
-            if name not in by_name or by_name[name].type.kind != "variant":
-                raise ValueError(f"variant_shredding column {name!r} is not a top-level VARIANT "
-                                 f"column of the schema {list(by_name)}")
-        encrypted = options.encryption.column_keys if options.encryption else ()
-        for name in encrypted:
-            if name not in by_name or by_name[name].type.is_nested:
-                raise ValueError(f"encryption column key for {name!r}: not a primitive top-level column "
-                                 f"of the schema {list(by_name)}")
 
     @property
     def parquet_options(self) -> WriteOptions:
@@ -268,9 +264,8 @@ class Case:
     @property
     def features(self) -> tuple[str, ...]:
         tags = set(self.extra_features)
-        tagged = field_tags if self.format == "parquet" else orc_types.field_tags
         for f in self.schema:
-            tags.update(tagged(f))
+            tags.update(file_format(self.format).tags_of(f))
         tags.update(self.options.tags(len(self.rows)))
         if self.predicate is not None:
             tags.add(PREDICATE_TAG)
@@ -295,17 +290,12 @@ class Case:
         the schema, options and predicate do not derive."""
         table = Table.from_document(doc)
         case = cls(doc["id"], doc["title"], tuple(doc["spec"]), table.schema, table.rows,
-                   FORMAT_OPTIONS[doc["format"]].from_json(doc["options"]), format=doc["format"],
+                   file_format(doc["format"]).options_class().from_json(doc["options"]),
+                   format=doc["format"],
                    predicate=(Predicate.from_json(doc["predicate"], table.schema)
                               if "predicate" in doc else None))
         extra = tuple(sorted(set(doc["features"]) - set(case.features)))
         return dataclasses.replace(case, extra_features=extra) if extra else case
-
-
-# Each format's write options.
-FORMAT_OPTIONS: dict[str, type[WriteOptions] | type[OrcWriteOptions]] = {
-    "parquet": WriteOptions, "orc": OrcWriteOptions}
-FORMATS = tuple(FORMAT_OPTIONS)
 
 
 def field_tags(f: Field) -> set[str]:

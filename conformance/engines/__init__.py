@@ -19,13 +19,15 @@ from __future__ import annotations
 import importlib
 from collections.abc import Iterable
 
+from conformance.formats import DEFAULT_FORMAT, FORMATS
+
 from .base import COMMAND_PREFIX, Capabilities, Engine, HarnessError, LossyConversion, Unsupported, converting
 from .bundled import BUNDLED, AdapterUnavailable, adapter_command
 
 # Built-in engines: name -> format -> "module:Class" (imported lazily: each pulls in a big library).
+# The reference's adapters and its golden writers are facts of each format (conformance.formats).
 BUILTIN: dict[str, dict[str, str]] = {
-    "reference": {"parquet": "conformance.engines.parquet.reference:ReferenceEngine",
-                  "orc": "conformance.engines.orc.reference:OrcReferenceEngine"},
+    "reference": {f.name: f.reference_engine for f in FORMATS.values()},
     "pyarrow": {"parquet": "conformance.engines.parquet.pyarrow_engine:PyArrowEngine",
                 "orc": "conformance.engines.orc.pyarrow_orc:PyArrowOrcEngine"},
     "fastparquet": {"parquet": "conformance.engines.parquet.fastparquet_engine:FastparquetEngine"},
@@ -40,10 +42,7 @@ DEFAULT_ENGINES = (*BUILTIN_ENGINES, *BUNDLED)
 # The reference writer of the golden corpus (seeded randomness: the corpus regenerates
 # byte for byte); not a default engine.
 GOLDEN_REFERENCE = "golden-reference"
-BUILTIN[GOLDEN_REFERENCE] = {
-    "parquet": "conformance.engines.parquet.reference:GoldenReferenceEngine",
-    "orc": BUILTIN["reference"]["orc"]}  # the ORC reference writer draws no random bytes
-DEFAULT_FORMAT = "parquet"
+BUILTIN[GOLDEN_REFERENCE] = {f.name: f.golden_engine for f in FORMATS.values()}
 
 _instances: dict[tuple[str, str], Engine] = {}
 

@@ -25,6 +25,7 @@ from pathlib import Path
 
 from conformance.cases import Case
 from conformance.cases.predicate import Predicate
+from conformance.formats import DEFAULT_FORMAT
 from conformance.values import Table
 
 # An engine spec naming an implementation run as its own process, speaking the engine
@@ -131,7 +132,7 @@ class Engine(ABC):
 
     name: str
     distribution: str  # the installed distribution whose version the engine reports
-    format: str = "parquet"  # the file format this adapter writes and reads
+    format: str = DEFAULT_FORMAT  # the file format this adapter writes and reads
     capabilities: Capabilities
     # Whether the harness may run calls in a throwaway subprocess. An engine that
     # needs the run's shared state (Spark's session) runs in the driver instead.
@@ -170,82 +171,3 @@ class Engine(ABC):
         return {"name": self.name, "version": self.version, "format": self.format,
                 "capabilities": self.capabilities.to_json()}
 
-
-# ---- Parquet Modular Encryption: what a file says about itself without keys ----------
-
-@dataclass(frozen=True)
-class FileEncryption:
-    """What an encrypted Parquet file tells a reader before any key is known
-    (Encryption.md, '5.2 Crypto structures'): the FileCryptoMetaData before
-    an encrypted footer ("PARE"), or a plaintext footer's `encryption_algorithm`,
-    `footer_signing_key_metadata` and per-column `crypto_metadata`."""
-
-    algorithm: str  # AES_GCM_V1 | AES_GCM_CTR_V1
-    encrypted_footer: bool
-    footer_key_metadata: bytes | None
-    supply_aad_prefix: bool
-    # Plaintext footer only (an encrypted footer hides them): dotted path -> key_metadata
-    # of each column encrypted with a key of its own.
-    column_key_metadata: Mapping[str, bytes | None] = field(default_factory=dict)
-
-
-def file_encryption(path: Path) -> FileEncryption | None:
-    """The encryption of the Parquet file at `path`, or None for a plaintext file (or one
-    too broken to tell: its read then reports what is wrong)."""
-    from reference_impl.parquet.errors import ParquetError
-    from reference_impl.parquet.metadata import parquet_thrift as M
-    from reference_impl.parquet.metadata.file_layout import ENCRYPTED_FOOTER_MAGIC
-    from reference_impl.parquet.metadata.thrift_struct import deserialize
-
-    footer = _footer_bytes(Path(path))
-    if footer is None:
-        return None
-    data, magic = footer
-    metadata: M.FileCryptoMetaData | M.FileMetaData
-    try:
-        if magic == ENCRYPTED_FOOTER_MAGIC:
-            metadata, _ = deserialize(M.FileCryptoMetaData, data)
-        else:
-            metadata, _ = deserialize(M.FileMetaData, data)
-    except ParquetError:  # not a readable footer: leave the verdict to the read
-        return None
-    algorithm = metadata.encryption_algorithm
-    kind = None if algorithm is None else algorithm.kind
-    if algorithm is None or kind is None:  # none, or one from a newer spec, skipped while reading
-        return None
-    if isinstance(metadata, M.FileCryptoMetaData):
-        return FileEncryption(kind, True, metadata.key_metadata,
-                              bool(algorithm.member.supply_aad_prefix))
-    return FileEncryption(kind, False, metadata.footer_signing_key_metadata,
-                          bool(algorithm.member.supply_aad_prefix), column_key_metadata(metadata))
-
-
-def column_key_metadata(metadata) -> dict[str, bytes | None]:
-    """Dotted path -> key_metadata of each column a FileMetaData says is encrypted with a
-    key of its own (parquet.thrift ColumnCryptoMetaData ENCRYPTION_WITH_COLUMN_KEY)."""
-    columns = {}
-    for row_group in metadata.row_groups:
-        for chunk in row_group.columns:
-            with_key = chunk.crypto_metadata and chunk.crypto_metadata.ENCRYPTION_WITH_COLUMN_KEY
-            if with_key:
-                columns[".".join(with_key.path_in_schema)] = with_key.key_metadata
-    return columns
-
-
-def _footer_bytes(path: Path) -> tuple[bytes, bytes] | None:
-    """The footer region of the file (the bytes before the length field) and its trailing
-    magic, read with two seeks rather than the whole file; None if the framing cannot hold one."""
-    from reference_impl.parquet.metadata.file_layout import FOOTER_LENGTH, MAGIC
-
-    tail_size = FOOTER_LENGTH.size + len(MAGIC)
-    with open(path, "rb") as file:
-        size = file.seek(0, 2)
-        if size < len(MAGIC) + tail_size:
-            return None
-        file.seek(size - tail_size)
-        tail = file.read(tail_size)
-        (length,) = FOOTER_LENGTH.unpack_from(tail)
-        if not 0 < length <= size - tail_size - len(MAGIC):
-            return None
-        file.seek(size - tail_size - length)
-        return file.read(length), tail[FOOTER_LENGTH.size:]

@@ -3,7 +3,7 @@
 For each format, mutant ``i`` of campaign seed ``S`` draws from its own random stream
 (``S/format/i``): which seed, which mutation steps (``mutation.draw``). It is written
 under the seed's file name (the suite's AAD-prefix convention names encrypted files by
-it, ``conformance.engines.parquet.reference.decryption_properties``) and every tool of
+it, ``conformance.kms.file_keys.case_decryption``) and every tool of
 the format runs on it in the worker pool (``pool``, ``worker.TOOLS``). A metadata-only
 mutant that reads is then held against its seed's rows (``classify.after_read``).
 
@@ -28,7 +28,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from conformance.engines.parquet.reference import decryption_properties
+from conformance.kms.file_keys import case_decryption
 
 from . import mutations_orc, mutations_parquet
 from .classify import CLASSES, GATING, READ, SILENT_CHANGE, Outcome, after_read, silent_location
@@ -92,7 +92,7 @@ class Result:
 def mutators_for(seed: Seed) -> Mapping[str, Mutator]:
     if seed.format == "orc":
         return mutations_orc.MUTATORS
-    return mutations_parquet.mutators(explicit_keys(seed.keys) or decryption_properties(seed.path))
+    return mutations_parquet.mutators(explicit_keys(seed.keys) or case_decryption(seed.path))
 
 
 def mutant_of(seed_list: list[Seed], campaign_seed: int, file_format: str, index: int

@@ -9,7 +9,7 @@ from __future__ import annotations
 import argparse
 from pathlib import Path
 
-from conformance.cases.model import FORMATS
+from conformance.formats import FORMATS
 from conformance.golden.paths import default_corpus
 
 from .campaign import Config, run_campaign, summary_lines

@@ -10,7 +10,7 @@ import json
 from dataclasses import dataclass
 from pathlib import Path
 
-from conformance.file_formats import SUFFIXES
+from conformance.formats import file_format
 from conformance.golden.paths import BAD_DIR, CASES_DIR, REGRESSIONS_DIR
 
 BAD_INDEX = "index.json"
@@ -26,15 +26,15 @@ class Seed:
         return self.path.relative_to(corpus).as_posix()
 
 
-def seeds(corpus: Path, file_format: str) -> list[Seed]:
-    """The corpus's files of ``file_format``, in a fixed order (a campaign's seed picks
+def seeds(corpus: Path, name: str) -> list[Seed]:
+    """The corpus's files of format ``name``, in a fixed order (a campaign's seed picks
     among them by position)."""
-    suffix = SUFFIXES[file_format]
+    suffix = file_format(name).suffix
     keys = _bad_file_keys(corpus)
     found = []
     for folder in (CASES_DIR, REGRESSIONS_DIR, BAD_DIR):
         for path in sorted((corpus / folder).rglob(f"*{suffix}")):
-            found.append(Seed(path, file_format, keys.get(path.relative_to(corpus).as_posix())))
+            found.append(Seed(path, name, keys.get(path.relative_to(corpus).as_posix())))
     return found
 
 
@@ -46,6 +46,6 @@ def _bad_file_keys(corpus: Path) -> dict[str, dict]:
     for entry in json.loads(index.read_text(encoding="utf-8")):
         options = entry.get("read_options") or {}
         if options.get("footer_key") or options.get("column_keys"):
-            path = f"{BAD_DIR}/{entry['id']}{SUFFIXES[entry['format']]}"
+            path = f"{BAD_DIR}/{entry['id']}{file_format(entry['format']).suffix}"
             keys[path] = {"footer_key": options.get("footer_key"), "column_keys": options.get("column_keys")}
     return keys

@@ -12,6 +12,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from reference_impl.common.varint import encode_uleb128, zigzag_decode, zigzag_encode
 from reference_impl.parquet.metadata.thrift_compact import CompactReader, CompactType, FieldHeader
 from reference_impl.parquet.metadata.thrift_struct import (
     ThriftStruct,
@@ -20,7 +21,6 @@ from reference_impl.parquet.metadata.thrift_struct import (
     TStruct,
     field_table,
 )
-from reference_impl.parquet.varint import encode_uleb128, zigzag_decode, zigzag_encode
 
 INTEGER_BITS = {CompactType.I16: 16, CompactType.I32: 32, CompactType.I64: 64}
 PAYLOAD_BITS = 7

@@ -21,11 +21,12 @@ from collections.abc import Callable
 from pathlib import Path
 
 from conformance.engines.orc.reference import OrcReferenceEngine
-from conformance.engines.parquet.reference import ReferenceEngine, decryption_properties
+from conformance.engines.parquet.reference import ReferenceEngine
+from conformance.engines.parquet.reference import validate as validate_parquet
 from conformance.matrix.worker import serve
 from conformance.values import Table
 from reference_impl.parquet.encryption.properties import FileDecryptionProperties
-from reference_impl.parquet.validation.validate import UNTRUE, validate
+from reference_impl.parquet.validation.findings import UNTRUE
 
 from .classify import READ, Outcome, of_exception
 
@@ -55,7 +56,7 @@ def _read_parquet(path: Path, keys: dict | None) -> Outcome:
 
 
 def _validate_parquet(path: Path, keys: dict | None) -> Outcome:
-    findings = validate(path, decryption=explicit_keys(keys) or decryption_properties(path))
+    findings = validate_parquet(path, decryption=explicit_keys(keys))
     untrue = sum(finding.severity == UNTRUE for finding in findings)
     return Outcome(READ, message=f"{len(findings)} findings, {untrue} {UNTRUE}")
 

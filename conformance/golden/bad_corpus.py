@@ -1,11 +1,12 @@
 """The bad-file corpus: every catalogue of bad files, and its index.json.
 
-The entries come from their catalogues: the faults of a Parquet file's structure
-(``bad_files``), of an ORC file's (``orc_bad_files``), one annotation on a physical
-type its LogicalTypes.md section forbids (``type_rule_files``) and the lenient
-readings of the data path and the metadata (``lenient_data_files``,
-``lenient_metadata_files``): their acceptable files and the rules of theirs that no
-single reading saves (bad files).
+The entries (``bad_file.BadFile``) come from each format's catalogues, in its folder:
+the faults of a Parquet file's structure (``parquet/bad_files``), one annotation on a
+physical type its LogicalTypes.md section forbids (``parquet/type_rule_files``) and
+the lenient readings of the data path and the metadata (``parquet/lenient_data_files``,
+``parquet/lenient_metadata_files``): their acceptable files and the rules of theirs
+that no single reading saves (bad files); the faults of an ORC file's structure
+(``orc/bad_files``).
 
 ``bad/index.json`` (``schemas/bad-index.schema.json``) lists every entry: id, format,
 verdict, fault, error class, spec sections, read options, sha256 and, for an
@@ -19,20 +20,21 @@ import json
 import tempfile
 from pathlib import Path
 
-from conformance.engines.orc.reference import OrcReferenceEngine
-from conformance.engines.parquet.reference import ReferenceEngine
+from conformance.engines.reference import ReferenceAdapter
+from conformance.formats import file_format, load
 from conformance.values import Table
 from reference_impl.common.leniency import Breach
 
-from .bad_files import ACCEPTABLE, INDEX, BadFile, fault_files, file_name
-from .lenient_data_files import acceptable_files as acceptable_data_files
-from .lenient_data_files import bad_files_of_rules as bad_data_files
-from .lenient_metadata_files import acceptable_files as acceptable_metadata_files
-from .lenient_metadata_files import bad_files_of_rules as bad_metadata_files
-from .orc_bad_files import ORC, orc_bad_files
-from .type_rule_files import type_rule_files
+from .bad_file import ACCEPTABLE, INDEX, BadFile, file_name
+from .orc.bad_files import orc_bad_files
+from .parquet.bad_files import fault_files
+from .parquet.lenient_data_files import acceptable_files as acceptable_data_files
+from .parquet.lenient_data_files import bad_files_of_rules as bad_data_files
+from .parquet.lenient_metadata_files import acceptable_files as acceptable_metadata_files
+from .parquet.lenient_metadata_files import bad_files_of_rules as bad_metadata_files
+from .parquet.type_rule_files import type_rule_files
 
-__all__ = ["bad_files", "expected_reading", "reference_reading", "write_bad_files"]
+__all__ = ["bad_files", "expected_reading", "reference_adapter", "reference_reading", "write_bad_files"]
 
 
 def bad_files() -> list[BadFile]:
@@ -49,10 +51,13 @@ def reference_reading(entry: BadFile, path: Path) -> tuple[Table, list[Breach]]:
     """The canonical rows the reference's adapter reads leniently from ``path``, with the
     keys of ``entry``'s read options (what peers' readings are compared with), and the
     rules the file breaks."""
-    if entry.format == ORC:
-        return OrcReferenceEngine().read_with_breaches(path)
-    engine = ReferenceEngine(entry.read_options.kwargs()["decryption"])
-    return engine.read_with_breaches(path)
+    return reference_adapter(entry).read_with_breaches(path)
+
+
+def reference_adapter(entry: BadFile) -> ReferenceAdapter:
+    """The reference adapter of ``entry``'s format, reading with its read options."""
+    adapter: type[ReferenceAdapter] = load(file_format(entry.format).reference_engine)
+    return adapter.with_read_options(entry.read_options)
 
 
 def expected_reading(entry: BadFile) -> Table:

@@ -36,7 +36,7 @@ from typing import Any
 from conformance.cases import Case
 from conformance.cases.encryption_options import EncryptionOptions
 from conformance.engines import GOLDEN_REFERENCE
-from conformance.file_formats import SUFFIXES
+from conformance.formats import file_format
 from conformance.kms.case_keys import FOOTER_ROLE, column_role, explicit_key
 from conformance.kms.in_memory import TEST_MASTER_KEYS
 from conformance.matrix.cells import VALIDATOR
@@ -68,13 +68,13 @@ def case_result(case: Case) -> str:
     """Wycheproof's ``result``: ``acceptable`` when the case's metadata is untrue on
     purpose (``lies``): a reader may reject the file, or read its (correct) values and
     prune wrongly with the lie; everything else is ``valid``: it must be read."""
-    lies = case.format == "parquet" and case.parquet_options.lies
+    lies = file_format(case.format).lies and case.parquet_options.lies
     return ACCEPTABLE if lies else VALID
 
 
 def golden_file(case: Case, writer: str) -> str:
     """Where, relative to the case's folder, the file `writer` produced lives."""
-    return f"{writer}/{case.id.rsplit('/', 1)[-1]}{SUFFIXES[case.format]}"
+    return f"{writer}/{case.id.rsplit('/', 1)[-1]}{file_format(case.format).suffix}"
 
 
 def generate(corpus: Path, config: RunConfig,
@@ -156,7 +156,7 @@ def _write_case(folder: Path, case: Case, cells: _Cells, run_dir: Path) -> dict[
     }
     if case.predicate is not None:
         document["filtered_rows"] = case.filtered.to_document()["rows"]
-    encryption = case.parquet_options.encryption if case.format == "parquet" else None
+    encryption = case.parquet_options.encryption if file_format(case.format).encryption_keys else None
     if encryption is not None:
         document["keys"] = _keys(encryption, case)
     folder.mkdir(parents=True, exist_ok=True)

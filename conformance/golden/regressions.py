@@ -36,7 +36,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from conformance.cases.model import Case
-from conformance.file_formats import SUFFIXES
+from conformance.formats import file_format
 
 from .paths import REGRESSIONS_DIR
 
@@ -133,7 +133,7 @@ def save_regression(case: Case, finding: Finding, file: bytes | None, corpus_dir
     if not case_file.is_file():
         case_file.write_text(json.dumps(as_regression(case).to_json(), indent=1) + "\n",
                              encoding="utf-8")
-    written = folder / f"{finding.writer}{SUFFIXES[case.format]}"
+    written = folder / f"{finding.writer}{file_format(case.format).suffix}"
     if file is not None and not written.is_file():
         written.write_bytes(file)
     docs = [f.to_json() for f in (*findings, finding)]

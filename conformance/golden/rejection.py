@@ -39,11 +39,11 @@ For both:
 
 How each reader reads (``mode`` of the request):
 
-* ``catalogue`` (the reference): ``read_parquet`` with the entry's exact
-  ``ReadOptions`` (checksum verification, explicit keys, or none), or ``read_orc``
-  for an ORC entry, the reader its adapter uses; the class raised is looked up in
-  the format's ``errors`` module; an acceptable file also through the adapter,
-  inside ``reading()``, for its rows;
+* ``catalogue`` (the reference): the reader of the entry's format, through its
+  reference adapter's ``records`` (``conformance.engines.reference``), with the entry's
+  exact ``ReadOptions`` (checksum verification, explicit keys, or none); the class
+  raised is looked up in the format's ``errors`` module (``conformance.formats``); an
+  acceptable file also through the adapter, inside ``reading()``, for its rows;
 * ``engine`` (every other reader): the adapter's ``read(path)``; where the entry
   asks for checksum verification, ``read_verifying_checksums`` when the adapter
   has one, else the engine's defaults, and the detail says which. A peer cannot
@@ -72,6 +72,7 @@ from pathlib import Path
 
 from conformance.cases import select
 from conformance.engines import Engine, get_engine
+from conformance.formats import file_format
 from conformance.matrix.cells import EngineInfo, sha256_of
 from conformance.matrix.failures import (
     ENGINE,
@@ -83,13 +84,9 @@ from conformance.matrix.failures import (
 )
 from conformance.values import Table, diff_tables
 from reference_impl.common.leniency import reading
-from reference_impl.orc import errors as orc_errors
-from reference_impl.orc.reader import read_orc
-from reference_impl.parquet import errors as parquet_errors
-from reference_impl.parquet.reader import read_parquet
 
-from .bad_corpus import bad_files, expected_reading, reference_reading, write_bad_files
-from .bad_files import ACCEPTABLE, BadFile, file_name
+from .bad_corpus import bad_files, expected_reading, reference_adapter, reference_reading, write_bad_files
+from .bad_file import ACCEPTABLE, BadFile, file_name
 
 __all__ = ["BAD_FILES_DIR", "CASE_PREFIX", "PASSING", "REFERENCE", "VERDICTS", "WRITER", "fault_of",
            "file_verdict_of", "plan_rejects", "reject_cell", "selected_bad_files", "verdict"]
@@ -117,8 +114,6 @@ PASSING = (REJECTED, SINGLE_READING, REJECTED_CLEANLY)
 NO_KEYS_NOTE = ("the engine was not handed this file's keys (read(path) takes none); its "
                 "adapter offers the suite's key for files whose metadata names none, which is this "
                 "file's footer key: a rejection may still be for the key, not the fault")
-# Each format's closed vocabulary of the reference's errors (a BadFile's error_class).
-ERRORS = {"parquet": parquet_errors, "orc": orc_errors}
 NO_CHECKSUM_NOTE = ("read with the engine's defaults: its adapter has no page checksum "
                     "verification (the crc is optional, '3.7.4 - Checksumming')")
 
@@ -221,7 +216,8 @@ def _catalogue_read(entry: BadFile, path: Path) -> tuple[str, str]:
     try:
         records = _reference_records(entry, path)
     except Exception as exc:  # noqa: BLE001 - rejecting is the expected answer
-        if type(exc) is getattr(ERRORS[entry.format], entry.error_class):
+        # The format's closed vocabulary of the reference's errors (a BadFile's error_class).
+        if type(exc) is file_format(entry.format).error_class(entry.error_class):
             return "pass", f"{REJECTED}: {describe_exception(exc)}"
         return "mismatch", (f"{REJECTED} with {type(exc).__name__}, but the catalogue documents "
                             f"{entry.error_class}: {describe_exception(exc)}")
@@ -230,9 +226,7 @@ def _catalogue_read(entry: BadFile, path: Path) -> tuple[str, str]:
 
 def _reference_records(entry: BadFile, path: Path) -> Sequence[object]:
     """The rows the reference reader reads from ``path``, with the entry's read options."""
-    if entry.format == "orc":
-        return read_orc(path).rows
-    return read_parquet(path, **entry.read_options.kwargs()).records
+    return reference_adapter(entry).records(path)
 
 
 def _catalogue_single_reading(entry: BadFile, path: Path) -> tuple[str, str]:

@@ -30,7 +30,7 @@ from conformance.matrix.cells import EngineInfo, engine_info, new_run_id
 from conformance.matrix.progress import ProgressCallback
 from conformance.matrix.results import consolidate, logged, read_cell_logs
 
-from .bad_files import INDEX
+from .bad_file import INDEX
 from .manifest import ManifestError, check_manifest
 from .paths import BAD_DIR, CASES_DIR, EXPECTED, SCHEMAS
 

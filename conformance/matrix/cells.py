@@ -30,7 +30,7 @@ import pyarrow as pa
 
 from conformance.cases import Case, case_by_id
 from conformance.engines import formats_of, get_engine
-from conformance.file_formats import SUFFIXES
+from conformance.formats import DEFAULT_FORMAT, file_format, validated_formats
 
 OUTCOMES = ("pass", "mismatch", "error", "crash", "timeout", "unsupported", "skipped",
             "harness-error")
@@ -58,8 +58,6 @@ RESULT_SCHEMA = pa.schema([
 
 VALIDATOR = "validator"
 FILTER_SUFFIX = ":filter"
-# Formats the reference validator checks (``validate`` cells).
-VALIDATED_FORMATS = ("parquet",)
 
 
 @dataclass(frozen=True)
@@ -68,7 +66,7 @@ class EngineInfo:
     name: str
     version: str
     isolated: bool
-    format: str = "parquet"  # the format of this adapter of the engine
+    format: str = DEFAULT_FORMAT  # the format of this adapter of the engine
 
 
 # Per format, the adapters of the engines a run takes that handle it.
@@ -79,7 +77,7 @@ def new_run_id() -> str:
     return datetime.now(UTC).strftime("%Y%m%dT%H%M%SZ-") + secrets.token_hex(3)
 
 
-def engine_info(spec: str, fmt: str = "parquet") -> EngineInfo:
+def engine_info(spec: str, fmt: str = DEFAULT_FORMAT) -> EngineInfo:
     engine = get_engine(spec, fmt)
     return EngineInfo(spec=spec, name=engine.name, version=engine.version,
                       isolated=engine.isolated, format=fmt)
@@ -102,7 +100,7 @@ def sha256_of(path: Path) -> str:
 
 def file_for(writer: str, case: Case) -> str:
     """Where, relative to the run's work dir, `writer` puts the file of `case`."""
-    return f"files/{writer}/{case.id}{SUFFIXES[case.format]}"
+    return f"files/{writer}/{case.id}{file_format(case.format).suffix}"
 
 
 def subject(case: Case) -> dict:
@@ -190,7 +188,7 @@ def plan_reads(run_id: str, cases: Sequence[Case], write_results: Sequence[dict]
         requests += [read_request(run_id, case, w, r) for r in format_readers]
         if case.predicate is not None:
             requests += [read_request(run_id, case, w, r, "filter") for r in format_readers]
-        if case.format in VALIDATED_FORMATS:
+        if case.format in validated_formats():
             requests.append(read_request(run_id, case, w, validator, "validate"))
     return requests
 
@@ -198,5 +196,5 @@ def plan_reads(run_id: str, cases: Sequence[Case], write_results: Sequence[dict]
 def reads_per_write(case: Case, readers: int) -> int:
     """How many read cells `plan_reads` makes of one written file of `case`, with
     `readers` readers of its format."""
-    validation = 1 if case.format in VALIDATED_FORMATS else 0
+    validation = 1 if case.format in validated_formats() else 0
     return readers * (2 if case.predicate is not None else 1) + validation

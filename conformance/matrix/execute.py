@@ -15,10 +15,9 @@ from pathlib import Path
 
 from conformance.cases.predicate import Predicate
 from conformance.engines import get_engine
-from conformance.engines.parquet.reference import decryption_properties
+from conformance.formats import FileFormat, file_format
 from conformance.golden.rejection import reject_cell
 from conformance.values import Table, diff_tables
-from reference_impl.parquet.validation.validate import validate
 
 from .cells import request_case, result_record, sha256_of
 from .failures import describe_exception, failure_outcome
@@ -59,7 +58,7 @@ def _read(request: dict, workdir: Path) -> tuple[str, str, dict]:
     path = workdir / request["file"]
     mode = request.get("mode", "full")
     if mode == "validate":
-        return _validate(path)
+        return _validate(path, file_format(case.format))
     predicate = case.predicate if mode == "filter" else None
     return read_and_compare(get_engine(request["engine"], case.format), case.features, path,
                             case.expected, predicate)
@@ -103,10 +102,10 @@ def _golden(request: dict, workdir: Path) -> tuple[str, str, dict]:
 _PHASES = {"write": _write, "read": _read, "golden": _golden, "reject": reject_cell}
 
 
-def _validate(path: Path) -> tuple[str, str, dict]:
+def _validate(path: Path, fmt: FileFormat) -> tuple[str, str, dict]:
     """The validator's cell: mismatch when any metadata item is untrue to the data."""
     try:
-        findings = validate(path, decryption=decryption_properties(path))
+        findings = fmt.validate()(path)
     except Exception as exc:  # noqa: BLE001 - an unreadable file is the cell's outcome
         return "error", describe_exception(exc), {}
     untrue = [f for f in findings if f.severity == "untrue"]

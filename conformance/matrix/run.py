@@ -28,10 +28,10 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from conformance.cases import Case, all_cases, select
-from conformance.cases.model import FORMATS
 from conformance.engines import DEFAULT_ENGINES, available_engines
+from conformance.formats import FORMATS
 from conformance.golden import rejection
-from conformance.golden.bad_files import BadFile
+from conformance.golden.bad_file import BadFile
 from conformance.golden.verify import check_corpus, plan_golden
 
 from .cell_runner import run_in_driver
@@ -61,7 +61,7 @@ class RunConfig:
     readers: Sequence[str] = DEFAULT_ENGINES
     case_globs: Sequence[str] = ()
     features: Sequence[str] = ()
-    formats: Sequence[str] = FORMATS
+    formats: Sequence[str] = tuple(FORMATS)
     timeout_s: float = DEFAULT_TIMEOUT_S
     memory_limit_mb: int | None = DEFAULT_MEMORY_LIMIT_MB
     bad_files: bool = True  # the reject cells (see the module docstring)

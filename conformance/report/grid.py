@@ -60,7 +60,6 @@ class Tally:
 
 
 EMPTY = Tally({})
-FORMAT_NAMES = {"parquet": "Parquet", "orc": "ORC"}
 
 
 @dataclass(frozen=True)

@@ -41,9 +41,11 @@ import html
 import json
 from pathlib import Path
 
+from conformance.formats import display_name
+
 from .dataset import REJECT, Cell, ReportSummary, engine_order
 from .findings import VALIDATOR, findings_by_writer
-from .grid import FORMAT_NAMES, Grid, Tally, feature_grids, format_grids, group_by_prefix, run_grid
+from .grid import Grid, Tally, feature_grids, format_grids, group_by_prefix, run_grid
 from .outcomes import DESCRIPTIONS, OUTCOMES, PASS, severity
 from .rejections import VERDICTS, ReaderRejections, cell_verdict, fault, file_verdict, rejections_by_reader
 from .text import truncate, visible_controls
@@ -313,7 +315,7 @@ def _format_grids(summary: ReportSummary) -> str:
     grids = format_grids(summary)
     if len(grids) <= 1:
         return _grid_table(run_grid(summary))
-    return "\n".join(f'<h3 id="grid-{_slug(fmt)}">{esc(FORMAT_NAMES.get(fmt, fmt))}</h3>'
+    return "\n".join(f'<h3 id="grid-{_slug(fmt)}">{esc(display_name(fmt))}</h3>'
                      f"{_grid_table(grid)}" for fmt, grid in grids.items())
 
 
@@ -325,7 +327,7 @@ def _features(summary: ReportSummary) -> str:
     formats = summary.formats or ("",)
     for fmt in formats:
         if len(formats) > 1:
-            parts.append(f'<h3 id="tags-{_slug(fmt)}">{esc(FORMAT_NAMES.get(fmt, fmt))}</h3>')
+            parts.append(f'<h3 id="tags-{_slug(fmt)}">{esc(display_name(fmt))}</h3>')
         parts += _feature_sections(summary, fmt or None, nested=len(formats) > 1)
     return "\n".join(parts) if len(parts) > 1 else '<p class="muted">No feature tags in this run.</p>'
 

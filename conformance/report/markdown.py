@@ -16,9 +16,11 @@ import html
 import re
 from pathlib import Path
 
+from conformance.formats import display_name
+
 from .dataset import REJECT, Cell, ReportSummary, engine_order
 from .findings import findings_by_writer
-from .grid import FORMAT_NAMES, Grid, Tally, format_grids, run_grid
+from .grid import Grid, Tally, format_grids, run_grid
 from .outcomes import DESCRIPTIONS, OUTCOMES, PASS, severity
 from .rejections import VERDICTS, cell_verdict, fault, file_verdict, rejections_by_reader
 from .text import first_lines, visible_controls
@@ -106,7 +108,7 @@ def _grids(summary: ReportSummary) -> list[str]:
     grids = format_grids(summary)
     if len(grids) <= 1:
         return _grid(run_grid(summary))
-    return [line for fmt, grid in grids.items() for line in _grid(grid, f" ({FORMAT_NAMES.get(fmt, fmt)})")]
+    return [line for fmt, grid in grids.items() for line in _grid(grid, f" ({display_name(fmt)})")]
 
 
 def _grid(grid: Grid, title: str = "") -> list[str]:

@@ -30,7 +30,7 @@ def test_an_orc_case_is_tagged_with_orc_kinds_and_its_options():
 def test_a_case_takes_the_options_of_its_format():
     with pytest.raises(ValueError, match="takes OrcWriteOptions"):
         Case("orc/t/x", "t", SPEC, SCHEMA, ROWS, WriteOptions(), format="orc")
-    with pytest.raises(ValueError, match="format must be one of"):
+    with pytest.raises(ValueError, match="unknown format .avro.; known: parquet, orc"):
         Case("x/y", "t", SPEC, SCHEMA, ROWS, OrcWriteOptions(), format="avro")
 
 

@@ -21,13 +21,14 @@ import pytest
 from conformance.cases import Case, WriteOptions
 from conformance.cases.encryption_options import EncryptionOptions
 from conformance.engines import get_engine
-from conformance.engines.base import Unsupported, file_encryption
+from conformance.engines.base import Unsupported
 from conformance.kms.case_keys import (
     FOOTER_ROLE,
     case_key_retriever,
     explicit_key,
     explicit_key_name,
 )
+from conformance.kms.file_keys import file_encryption
 from conformance.values import Field, Schema, diff_tables
 from conformance.values import types as T
 from reference_impl.parquet.metadata import parquet_thrift as M
@@ -336,11 +337,11 @@ def test_the_reference_reads_and_validates_spark_encrypted_files(spark, case_id,
     """parquet-java 1.17 pads the Thrift of its encrypted modules (footer, ColumnMetaData,
     Bloom filter header) with zero bytes; the reference reads through the padding."""
     from conformance.cases import case_by_id
-    from conformance.engines.parquet.reference import decryption_properties
+    from conformance.kms.file_keys import case_decryption
     from reference_impl.parquet.validation.validate import validate
 
     case = case_by_id(case_id)
     path = tmp_path / "spark.parquet"
     get_engine("spark").write(case, path)
     assert diff_tables(case.expected, get_engine("reference").read(path)) is None
-    assert validate(path, decryption=decryption_properties(path)) == []
+    assert validate(path, decryption=case_decryption(path)) == []

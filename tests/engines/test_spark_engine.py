@@ -8,7 +8,8 @@ import pytest
 from conformance.cases import case_by_id
 from conformance.engines import get_engine
 from conformance.engines.base import Unsupported
-from conformance.engines.parquet.spark_engine import SparkEngine, SparkJobFailed
+from conformance.engines.parquet.spark_engine import SparkEngine
+from conformance.engines.spark_values import SparkJobFailed
 from conformance.values import types as T
 from tests.engines._helpers import single_column_case, write_case
 

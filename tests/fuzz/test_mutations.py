@@ -15,10 +15,10 @@ from conformance.fuzz.mutations_orc import MUTATORS as ORC_MUTATORS
 from conformance.fuzz.seeds import Seed, seeds
 from conformance.fuzz.thrift_fields import IntegerField, integer_fields, padded, struct_end
 from conformance.golden.paths import default_corpus
+from reference_impl.common.varint import decode_uleb128
 from reference_impl.orc.reader import read_orc
 from reference_impl.parquet.errors import CorruptThrift
 from reference_impl.parquet.metadata.file_layout import FOOTER_LENGTH
-from reference_impl.parquet.varint import decode_uleb128
 
 CORPUS = default_corpus()
 DRAWS = 400  # (seed, step seed) pairs tried per kind

@@ -17,7 +17,7 @@ from conformance.cases import all_cases, case_by_id
 from conformance.engines import GOLDEN_REFERENCE, get_engine
 from conformance.engines.parquet.reference import GoldenReferenceEngine
 from conformance.golden.bad_corpus import write_bad_files
-from conformance.golden.bad_files import INDEX
+from conformance.golden.bad_file import INDEX
 from conformance.golden.corpus import REFERENCE, golden_file
 from conformance.golden.manifest import ManifestError, check_manifest, write_manifest
 from conformance.golden.paths import BAD_DIR, CASES_DIR, EXPECTED, SCHEMA_DIR, SCHEMAS, default_corpus

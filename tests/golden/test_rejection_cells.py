@@ -22,7 +22,8 @@ import pyarrow.parquet as pq
 import pytest
 
 from conformance.golden.bad_corpus import bad_files
-from conformance.golden.bad_files import ACCEPTABLE, BAD, file_name, plain_optional
+from conformance.golden.bad_file import ACCEPTABLE, BAD, file_name
+from conformance.golden.parquet.bad_files import plain_optional
 from conformance.golden.rejection import (
     ACCEPTED,
     BAD_FILES_DIR,
@@ -50,7 +51,7 @@ PEERS = ("pyarrow", "duckdb", "fastparquet")
 READERS = ("reference", *PEERS)
 CRASHING = "tests.support.crashing_engine:CrashingEngine"
 ALL_ENTRIES = bad_files()
-ENTRIES = [e for e in ALL_ENTRIES if e.format == "parquet"]  # ORC: tests/golden/test_orc_bad_files.py
+ENTRIES = [e for e in ALL_ENTRIES if e.format == "parquet"]  # ORC: tests/golden/orc/test_bad_files.py
 BYTE_FAULTS = [e for e in ENTRIES if e.valid_read_options is None]
 KEY_FAULTS = [e for e in ENTRIES if e.valid_read_options is not None]
 BAD_ENTRIES = [e for e in ENTRIES if e.verdict == BAD]

@@ -1,6 +1,6 @@
 """The data path's lenient readings, listed in docs/lenient-readings.md.
 
-Each one-fault file of ``conformance.golden.lenient_data_files`` reads leniently
+Each one-fault file of ``conformance.golden.parquet.lenient_data_files`` reads leniently
 with exactly the rows of its valid original and one breach naming the rule,
 where and the byte offset; read strictly (or outside any ``reading`` block) it
 raises the rule's documented error; ``validate`` reports the breach as a
@@ -16,8 +16,8 @@ from pathlib import Path
 import pytest
 
 from conformance.engines.parquet.reference import ReferenceEngine
-from conformance.golden import lenient_data_files as files
-from conformance.golden.bad_files import _pages, compressed_size_lies, num_rows_mismatch, read_footer
+from conformance.golden.parquet import lenient_data_files as files
+from conformance.golden.parquet.bad_files import _pages, compressed_size_lies, num_rows_mismatch, read_footer
 from reference_impl.common.leniency import Rule, reading
 from reference_impl.parquet.errors import CorruptMetadata, CorruptPage
 from reference_impl.parquet.lenient_readings import GENERATED_END, PAGE, markdown

@@ -10,8 +10,9 @@ from dataclasses import replace
 
 import pytest
 
-from conformance.golden import lenient_metadata_files as files
-from conformance.golden.bad_files import COLUMN, ROWS, BadFile, footer_bad_field_type, plain_required
+from conformance.golden.bad_file import BadFile
+from conformance.golden.parquet import lenient_metadata_files as files
+from conformance.golden.parquet.bad_files import COLUMN, ROWS, footer_bad_field_type, plain_required
 from reference_impl.common.leniency import Breach, Rule, reading
 from reference_impl.parquet.errors import CorruptMetadata, CorruptThrift
 from reference_impl.parquet.metadata import parquet_thrift as md

@@ -16,7 +16,7 @@ from pathlib import Path
 
 import pytest
 
-from conformance.golden.type_rule_files import (
+from conformance.golden.parquet.type_rule_files import (
     COLUMN,
     LEAF_ROWS,
     WRONG_LENGTH,

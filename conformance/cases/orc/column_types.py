@@ -21,13 +21,8 @@ from typing import Any
 from conformance.values import DataType, Field, Schema
 from conformance.values.codec import int_range
 
+from ..float_edges import DOUBLE_MIN_SUBNORMAL, FLOAT32_MAX, FLOAT32_MIN_SUBNORMAL, nan_payloads
 from ..model import Case
-from ..parquet.physical_types import (
-    DOUBLE_MIN_SUBNORMAL,
-    FLOAT32_MAX,
-    FLOAT32_MIN_SUBNORMAL,
-    nan_payloads,
-)
 from . import sections as S
 from . import types as T
 from .options import OrcWriteOptions

@@ -12,6 +12,10 @@ import dataclasses
 from dataclasses import dataclass
 from typing import Any
 
+from conformance.values import Schema
+
+from .types import field_tags
+
 FILE_VERSIONS = ("0.11", "0.12")  # PostScript.version [0, 11] / [0, 12]: ORCv0.md / ORCv1.md
 # orc_proto.proto enum CompressionKind
 CODECS = ("NONE", "ZLIB", "SNAPPY", "LZO", "LZ4", "ZSTD", "BROTLI")
@@ -54,6 +58,11 @@ class OrcWriteOptions:
             raise ValueError(f"row_index_stride must be 0 (no index) or positive, not {stride!r}")
         if self.rle_v2_sub_encoding is not None and self.file_version != "0.12":
             raise ValueError("RLE v2 sub-encodings exist only in file version 0.12")
+
+    def check(self, schema: Schema) -> None:
+        """ValueError for a column of `schema` whose type ORC has no kind for."""
+        for f in schema:
+            field_tags(f)
 
     def to_json(self) -> dict[str, Any]:
         return dataclasses.asdict(self)

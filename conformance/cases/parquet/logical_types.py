@@ -26,8 +26,8 @@ from reference_impl.parquet.schema.variant_encoding import (
     parse_metadata,
 )
 
+from ..float_edges import nan_payloads
 from ..model import Case, WriteOptions
-from .physical_types import nan_payloads
 
 INT32_MIN, INT32_MAX = -(2**31), 2**31 - 1
 INT64_MIN, INT64_MAX = -(2**63), 2**63 - 1

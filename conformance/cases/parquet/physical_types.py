@@ -9,18 +9,15 @@ data page v1: the baseline every implementation must read.
 from __future__ import annotations
 
 import math
-import struct
 from collections.abc import Sequence
 from typing import Any
-
-import numpy as np
 
 from conformance.values import Field, Schema
 from conformance.values import types as T
 from conformance.values.codec import int_range
-from reference_impl.common.ieee_float import widen_float_bits
 from reference_impl.parquet.metadata.parquet_thrift import Encoding
 
+from ..float_edges import DOUBLE_MIN_SUBNORMAL, FLOAT32_MAX, FLOAT32_MIN_SUBNORMAL, nan_payloads
 from ..model import Case, WriteOptions
 from .encodings import spec_entry
 
@@ -29,31 +26,12 @@ SPEC_REPETITION = "parquet.thrift: enum FieldRepetitionType"
 SPEC_PLAIN = spec_entry(Encoding.PLAIN)
 SPEC_LAYOUT = "README.md: File format"
 
-FLOAT32_MAX = struct.unpack("<f", bytes.fromhex("ffff7f7f"))[0]
-FLOAT32_MIN_SUBNORMAL = struct.unpack("<f", bytes.fromhex("01000000"))[0]
-DOUBLE_MIN_SUBNORMAL = 5e-324
 NANOS_PER_DAY = 86_400 * 10**9
 
 
 def _float_edges(maximum: float, min_subnormal: float) -> list[float]:
     return [0.0, -0.0, 1.5, -2.25, maximum, -maximum, min_subnormal,
             math.inf, -math.inf, math.nan]
-
-
-# NaNs that differ only in sign, quiet bit or payload, as IEEE 754 bit patterns: their
-# canonical values keep every bit (docs/canonical-values.md), so a reader or writer that
-# quiets or rewrites a NaN is seen.
-NAN_BITS = {
-    16: (0x7C01, 0xFC01, 0x7E01, 0xFE00, 0x7FFF),
-    32: (0x7F800001, 0xFF800001, 0x7FC00001, 0xFFC00000, 0x7FFFFFFF),
-    64: (0x7FF0000000000001, 0xFFF0000000000001, 0x7FF8000000000001, 0xFFF8000000000000,
-         0x7FFFFFFFFFFFFFFF),
-}
-
-
-def nan_payloads(bits: int) -> list[float]:
-    """The NaNs of ``NAN_BITS[bits]`` as canonical floats of that width."""
-    return widen_float_bits(np.array(NAN_BITS[bits], dtype=np.uint64).astype(f"<u{bits // 8}"), bits)
 
 
 def _int_edges(bits: int, signed: bool) -> list[int]:

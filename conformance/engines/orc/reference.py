@@ -11,60 +11,54 @@ file's own type tree.
 
 from __future__ import annotations
 
-import importlib.metadata
 from pathlib import Path
+from typing import Any
 
 from conformance.cases import Case
 from conformance.cases.orc import types as orc_types
 from conformance.cases.orc.options import OrcWriteOptions
+from conformance.formats import ORC
 from conformance.values import DataType, Field, Schema, Table
-from reference_impl.common.leniency import Breach, reading
 from reference_impl.orc.encodings.int_rle_v2 import SubEncoding
 from reference_impl.orc.errors import OrcError
 from reference_impl.orc.metadata import type_tree
 from reference_impl.orc.metadata.proto_enums import CompressionKind, TypeKind
 from reference_impl.orc.metadata.type_tree import TypeNode
-from reference_impl.orc.reader import read_orc
+from reference_impl.orc.reader import OrcContents, read_orc
 from reference_impl.orc.writer import write_orc
 from reference_impl.orc.writer_options import OrcWriterOptions
 
-from ..base import Capabilities, Engine, Unsupported, converting
+from ..base import Capabilities, Unsupported
+from ..reference import ReferenceAdapter
 
-DISTRIBUTION = "columnar-conformance"
 # Every string column DIRECT or DICTIONARY, through the writers' common knob: a column is
 # dictionary encoded when its distinct / non-null ratio is at most the threshold.
 STRING_ENCODING_THRESHOLDS = {"DIRECT": 0.0, "DICTIONARY": 1.0}
 
 
-class OrcReferenceEngine(Engine):
-    name = "reference"
-    distribution = DISTRIBUTION
-    format = "orc"
+class OrcReferenceEngine(ReferenceAdapter):
+    format = ORC
     capabilities = Capabilities(writes=("*",), reads=("*",))
-
-    @property
-    def version(self) -> str:
-        return importlib.metadata.version(DISTRIBUTION)
+    verdicts = OrcError
 
     def write(self, case: Case, path: Path) -> None:
         schema = type_tree.struct([(f.name, orc_type(f.type)) for f in case.schema])
         rows = [dict(zip(case.schema.names, row, strict=True)) for row in case.rows]
         path.write_bytes(write_orc(schema, rows, writer_options(case.orc_options, self.version)))
 
-    def read(self, path: Path) -> Table:
-        return self.read_with_breaches(path)[0]
+    def read_contents(self, path: Path) -> OrcContents:
+        return read_orc(path)
 
-    def read_with_breaches(self, path: Path, strict: bool = False) -> tuple[Table, list[Breach]]:
-        """The file's rows and every rule it breaks that has a single reading
-        (`reference_impl.common.leniency`); with `strict`, such a breach raises its error."""
-        with reading(strict=strict) as breaches:
-            contents = read_orc(path)
-        with converting(self.name, verdicts=(OrcError,)):
-            fields = tuple(Field(name, canonical_type(node))
-                           for name, node in zip(contents.schema.field_names,
-                                                 contents.schema.children, strict=True))
-            rows = tuple(tuple(row[f.name] for f in fields) for row in contents.rows)
-        return Table(Schema(fields), rows), breaches
+    def records(self, path: Path) -> list[dict[str, Any]]:
+        return read_orc(path).rows
+
+    def canonical_table(self, contents: OrcContents) -> Table:
+        """The file's own type tree gives each column's canonical type; the reader's values
+        are canonical values already (docs/canonical-values.md)."""
+        fields = tuple(Field(name, canonical_type(node))
+                       for name, node in zip(contents.schema.field_names,
+                                             contents.schema.children, strict=True))
+        return Table(Schema(fields), tuple(tuple(row[f.name] for f in fields) for row in contents.rows))
 
 
 def writer_options(options: OrcWriteOptions, version: str) -> OrcWriterOptions:

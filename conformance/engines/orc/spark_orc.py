@@ -1,9 +1,9 @@
 """Apache Spark (PySpark, ORC Java inside) as an ORC writer and reader.
 
 Spark runs in the driver and reuses the run's one SparkSession
-(conformance.matrix.spark_session, session time zone UTC). Values cross Py4J as the
-Parquet Spark adapter hands them over (spark_engine: temporal columns as integer counts
-turned into Spark types in Spark SQL, and back to integers before collecting); ORC's
+(conformance.matrix.spark_session, session time zone UTC). Values cross Py4J as both
+Spark adapters hand them over (conformance.engines.spark_values: temporal columns as
+integer counts turned into Spark types in Spark SQL, and back to integers before collecting); ORC's
 nanosecond timestamps cross as microseconds when they are whole microseconds (Spark
 timestamps have microsecond precision).
 
@@ -41,15 +41,15 @@ from conformance.cases import Case
 from conformance.values import DataType, Field, Schema, Table
 
 from ..base import Capabilities, Engine, Unsupported
-from ..parquet.spark_engine import (
-    _from_staging,
-    _java_causes,
-    _staging_schema,
-    _to_spark_value,
+from ..spark_values import (
+    NANOS_PER_MICRO,
     dataframe_table,
+    from_staging,
+    java_causes,
+    staging_schema,
+    to_spark_value,
 )
 
-NANOS_PER_MICRO = 1_000
 SPARK_ORC_BATCH_ROWS = 1024  # measured: the rows Spark hands ORC Java per batch
 # OrcWriteOptions.codec -> Spark's `compression` option.
 _CODECS = {"NONE": "none", "ZLIB": "zlib", "SNAPPY": "snappy", "LZO": "lzo", "LZ4": "lz4",
@@ -98,13 +98,13 @@ class SparkOrcEngine(Engine):
 
         options = write_options(case)
         schema, micro_rows = microsecond_rows(case)
-        rows = [tuple(_to_spark_value(f.type, v) for f, v in zip(schema, row, strict=True))
+        rows = [tuple(to_spark_value(f.type, v) for f, v in zip(schema, row, strict=True))
                 for row in micro_rows]
         spark = self._spark()
-        staged = spark.createDataFrame(rows, _staging_schema(schema))
-        df = staged.select(*[_from_staging(F.col(f"`{f.name}`"), f) for f in schema])
+        staged = spark.createDataFrame(rows, staging_schema(schema))
+        df = staged.select(*[from_staging(F.col(f"`{f.name}`"), f) for f in schema])
         out_dir = path.with_name(path.name + ".spark-out")
-        with _java_causes():
+        with java_causes():
             df.coalesce(1).write.mode("overwrite").format("orc").options(**options).save(
                 str(out_dir))
         parts = sorted(out_dir.glob("part-*.orc"))
@@ -114,7 +114,7 @@ class SparkOrcEngine(Engine):
         shutil.rmtree(out_dir)
 
     def read(self, path: Path) -> Table:
-        with _java_causes():
+        with java_causes():
             return dataframe_table(self._spark().read.orc(str(path)), self.name)
 
 

@@ -79,11 +79,12 @@ from pathlib import Path
 
 from conformance.cases import Case
 from conformance.cases.predicate import Predicate
+from conformance.kms.file_keys import file_encryption
 from conformance.values import DataType, Field, Table
 from conformance.values.codec import format_decimal, format_float
 
 from ..arrow_values import NO_ARROW_FORM, engine_table, table_to_arrow
-from ..base import Capabilities, Engine, Unsupported, file_encryption
+from ..base import Capabilities, Engine, Unsupported
 from ._parquet_leaves import all_fields, leaves
 
 DUCKDB_VECTOR_SIZE = 2048  # rows; DuckDB's row-group granularity (measured)

@@ -42,7 +42,7 @@ Write: the case becomes an Arrow table (arrow_values.table_to_arrow) written by
 Read: `pq.read_table(path)` with pyarrow's defaults (Arrow extension types for
 UUID and JSON are on by default in pyarrow 26), then arrow_values.engine_table.
 
-An encrypted file (`base.file_encryption`, from the bytes readable without keys) is
+An encrypted file (`conformance.kms.file_keys.file_encryption`, from the bytes readable without keys) is
 opened with `CryptoFactory.file_decryption_properties(KmsConnectionConfig(),
 DecryptionConfiguration())` when its footer key_metadata is key material, and with the
 direct-key `pe.create_decryption_properties(footer_key=...)` when it names an explicit
@@ -67,11 +67,12 @@ from pathlib import Path
 
 from conformance.cases import Case
 from conformance.cases.predicate import Predicate
+from conformance.kms.file_keys import FileEncryption, file_encryption, own_column_key_metadata
 from conformance.values import DataType, Table
 from conformance.values.types import decimal_min_bytes
 
 from ..arrow_values import NO_ARROW_FORM, array_to_arrow, engine_table, table_to_arrow
-from ..base import Capabilities, Engine, FileEncryption, Unsupported, file_encryption
+from ..base import Capabilities, Engine, Unsupported
 from ._parquet_leaves import all_fields, leaves
 
 LIES_REASON = ("deliberately untrue metadata (WriteOptions.lies) is written by the reference "
@@ -262,7 +263,7 @@ def decryption_properties(path: Path, info: FileEncryption):
                                                            parquet_file_path=str(path))
     # A file that names no key (DuckDB's) gets the cases' convention for it, as every reader does.
     key = case_key_retriever()(metadata)
-    own_keys = sorted(info.column_key_metadata) or _columns_with_own_keys(path, key, supplied)
+    own_keys = sorted(own_column_key_metadata(path, info))
     if own_keys:
         # Measured: pq.read_table raises OSError 'Wrong key length: 0', and reading such a
         # column's ColumnChunkMetaData aborts the process (C++ 'terminate called after
@@ -271,25 +272,6 @@ def decryption_properties(path: Path, info: FileEncryption):
                           "pe.create_decryption_properties takes only a footer key ('Per-column "
                           f"keys are not yet available'); columns with their own keys: {own_keys}")
     return pe.create_decryption_properties(key, aad_prefix=supplied)
-
-
-def _columns_with_own_keys(path: Path, footer_key: bytes | None, supplied: bytes | None) -> list[str]:
-    """The columns of an encrypted footer with keys of their own, seen by decrypting the
-    footer with the reference implementation (nothing if there is no key or it does not
-    open: pyarrow's own read then says why)."""
-    from reference_impl.parquet.encryption.properties import FileDecryptionProperties
-    from reference_impl.parquet.reader import read_footer
-
-    if footer_key is None:
-        return []
-    try:
-        metadata, _ = read_footer(Path(path).read_bytes(), decryption=FileDecryptionProperties(
-            footer_key=footer_key, aad_prefix=supplied))
-    except Exception:  # noqa: BLE001 - see the docstring
-        return []
-    return sorted({".".join(c.crypto_metadata.ENCRYPTION_WITH_COLUMN_KEY.path_in_schema)
-                   for rg in metadata.row_groups for c in rg.columns
-                   if c.crypto_metadata and c.crypto_metadata.ENCRYPTION_WITH_COLUMN_KEY})
 
 
 def filter_expression(predicate: Predicate, file_schema):

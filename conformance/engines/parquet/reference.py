@@ -37,17 +37,17 @@ from conformance.cases.predicate import Predicate
 from conformance.kms.case_keys import (
     FOOTER_MASTER_KEY,
     FOOTER_ROLE,
-    case_key_retriever,
     column_role,
     explicit_key,
     explicit_key_name,
     master_key_for_column,
     wrapped_key_material,
 )
+from conformance.kms.file_keys import case_decryption
 from conformance.values import DataType, Field, Schema, Table
 from conformance.values import types as T
 from conformance.values.codec import uuid_from_bytes, uuid_to_bytes
-from reference_impl.common.leniency import Breach, reading
+from reference_impl.common.leniency import reading
 from reference_impl.parquet.encodings.values import check_value_encoding
 from reference_impl.parquet.encryption.nonces import DeterministicRandomness, Randomness, SystemRandomness
 from reference_impl.parquet.encryption.properties import (
@@ -59,7 +59,7 @@ from reference_impl.parquet.indexes.pruning import Predicate as ScanPredicate
 from reference_impl.parquet.indexes.pruning import scan
 from reference_impl.parquet.metadata import parquet_thrift as M
 from reference_impl.parquet.metadata.unknown_enum_values import enum_name
-from reference_impl.parquet.reader import read_parquet
+from reference_impl.parquet.reader import ParquetContents, read_parquet
 from reference_impl.parquet.schema import logical_values as LV
 from reference_impl.parquet.schema.nested_types import (
     ListShape,
@@ -85,6 +85,8 @@ from reference_impl.parquet.schema.variant_shredding import (
     variant_layout,
     variant_node,
 )
+from reference_impl.parquet.validation.validate import Finding
+from reference_impl.parquet.validation.validate import validate as validate_file
 from reference_impl.parquet.writer import write_table
 from reference_impl.parquet.writer_options import (
     DEFAULT_BLOOM_FILTER_FPP,
@@ -92,7 +94,8 @@ from reference_impl.parquet.writer_options import (
     WriterOptions,
 )
 
-from ..base import Capabilities, Engine, Unsupported, converting, file_encryption
+from ..base import Capabilities, Unsupported
+from ..reference import ReadOptions, ReferenceAdapter
 from ._parquet_leaves import leaves
 
 CREATED_BY = "columnar-conformance reference_impl"
@@ -113,18 +116,24 @@ _LIST_STYLES = {"standard": "three_level", "two_level": "two_level", "array": "a
 _MAP_STYLES = {"standard": "standard", "map_key_value": "map_key_value", "misnamed": "misnamed"}
 
 
-class ReferenceEngine(Engine):
-    name = "reference"
-    distribution = "columnar-conformance"
+class ReferenceEngine(ReferenceAdapter):
     capabilities = CAPABILITIES
+    verdicts = ParquetError
 
-    def __init__(self, decryption: FileDecryptionProperties | None = None) -> None:
+    def __init__(self, decryption: FileDecryptionProperties | None = None,
+                 verify_checksums: bool = False) -> None:
         # Keys a user hands over (`conformance read --footer-key ...`); without them,
-        # encrypted files are opened with the cases' test keys (`decryption_properties`).
+        # encrypted files are opened with the cases' test keys, resolved as the footer is
+        # read (`conformance.kms.file_keys.case_decryption`).
         self.decryption = decryption
+        self.verify_checksums = verify_checksums
+
+    @classmethod
+    def with_read_options(cls, options: ReadOptions) -> ReferenceEngine:
+        return cls(explicit_decryption(options), options.verify_checksums)
 
     def _decryption(self, path: Path) -> FileDecryptionProperties:
-        return self.decryption or decryption_properties(path)
+        return self.decryption or case_decryption(path)
 
     def randomness(self, case: Case) -> Randomness:
         """Where an encrypted file's keys, nonces and file id come from."""
@@ -153,29 +162,24 @@ class ReferenceEngine(Engine):
                          decryption=self._decryption(path))
         return Table(table.schema, tuple(table.rows[row] for row in found.rows))
 
-    def read(self, path: Path) -> Table:
-        """The file's rows, read leniently (a breach is collected, see `read_with_breaches`)."""
-        return self.read_with_breaches(path)[0]
+    def read_contents(self, path: Path) -> ParquetContents:
+        return read_parquet(path, decryption=self._decryption(path),
+                            verify_checksums=self.verify_checksums)
 
-    def read_with_breaches(self, path: Path, strict: bool = False) -> tuple[Table, list[Breach]]:
-        """The file's rows and every rule it breaks that has a single reading
-        (`reference_impl.common.leniency`); with `strict`, such a breach raises its documented error."""
-        with reading(strict=strict) as breaches:
-            table = self._read(path)
-        return table, breaches
+    def records(self, path: Path) -> list[dict[str, Any]]:
+        return read_parquet(path, decryption=self.decryption,
+                            verify_checksums=self.verify_checksums).records
 
-    def _read(self, path: Path) -> Table:
-        result = read_parquet(path, decryption=self._decryption(path))
-        # The reference's own verdicts on the values (a documented ParquetError) stay its
-        # verdicts; anything else raised while converting is our bug.
-        with converting(self.name, verdicts=(ParquetError,)):
-            shape = logical_shape(result.schema)
-            fields = [_canonical_field(s) for s in shape.fields]
-            rows = []
-            for row, record in enumerate(result.records):
-                logical = to_logical(shape, record)
-                rows.append(tuple(_from_raw(f.type, logical[f.name], s, f"row {row}")
-                                  for f, s in zip(fields, shape.fields, strict=True)))
+    def canonical_table(self, contents: ParquetContents) -> Table:
+        """The file's own schema tree gives each column's canonical type; its records, made
+        logical (`to_logical`), the canonical values."""
+        shape = logical_shape(contents.schema)
+        fields = [_canonical_field(s) for s in shape.fields]
+        rows = []
+        for row, record in enumerate(contents.records):
+            logical = to_logical(shape, record)
+            rows.append(tuple(_from_raw(f.type, logical[f.name], s, f"row {row}")
+                              for f, s in zip(fields, shape.fields, strict=True)))
         return Table(Schema(tuple(fields)), tuple(rows))
 
 
@@ -219,18 +223,18 @@ def encryption_properties(e: EncryptionOptions, path: Path,
         store_aad_prefix=e.store_aad_prefix, randomness=randomness)
 
 
-def decryption_properties(path: Path) -> FileDecryptionProperties:
-    """Keys from the file's key_metadata (`case_key_retriever`); the AAD prefix supplied by
-    the suite's convention (the file's name) only when the file asks for one."""
-    supplied = Path(path).stem.encode() if needs_supplied_aad_prefix(Path(path)) else None
-    return FileDecryptionProperties(key_retriever=case_key_retriever(), aad_prefix=supplied)
+def validate(path: Path, decryption: FileDecryptionProperties | None = None) -> list[Finding]:
+    """The reference validator's findings on the file at `path`, opened with `decryption`
+    or, without it, the suite's keys (`case_decryption`): the format's validator entry
+    point (conformance.formats)."""
+    return validate_file(path, decryption=decryption or case_decryption(path))
 
 
-def needs_supplied_aad_prefix(path: Path) -> bool:
-    """Whether the file's EncryptionAlgorithm says ``supply_aad_prefix`` (readable without
-    keys, see `base.file_encryption`)."""
-    encryption = file_encryption(path)
-    return encryption is not None and encryption.supply_aad_prefix
+def explicit_decryption(options: ReadOptions) -> FileDecryptionProperties | None:
+    """The explicit keys of `options` (Encryption.md, '4.3 Key metadata'), or None."""
+    if options.footer_key is None and not options.column_keys:
+        return None
+    return FileDecryptionProperties(footer_key=options.footer_key, column_keys=dict(options.column_keys))
 
 
 def writer_options_for(case: Case, created_by: str) -> WriterOptions:

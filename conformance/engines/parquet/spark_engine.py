@@ -2,9 +2,10 @@
 
 Spark runs in the driver process of the run and reuses the run's one
 SparkSession (conformance.matrix.spark_session). Values cross the Py4J boundary
-in exact forms only: temporal columns are turned into integer counts in Spark
-SQL (`unix_micros`, `unix_date`) before they are collected, so no Python
-datetime or time-zone conversion can change them.
+in exact forms only, as the ORC Spark adapter's do (conformance.engines.spark_values):
+temporal columns are turned into integer counts in Spark SQL (`unix_micros`,
+`unix_date`) before they are collected, so no Python datetime or time-zone
+conversion can change them.
 
 Metadata write options -> parquet-java properties (ParquetOutputFormat constants of
 the bundled parquet-hadoop 1.17.0, parquet-hadoop/README.md; each measured):
@@ -56,23 +57,27 @@ from pathlib import Path
 
 from conformance.cases import Case
 from conformance.cases.predicate import Predicate
-from conformance.values import DataType, Field, Schema, Table
-from conformance.values import types as T
-from conformance.values.codec import decimal_from_unscaled, unscaled_from_decimal
+from conformance.values import DataType, Table
+from conformance.values.codec import decimal_from_unscaled
 
-from ..base import Capabilities, Engine, Unsupported, converting
+from ..base import Capabilities, Engine, Unsupported
+from ..spark_values import (
+    NO_SPARK_TYPE,
+    dataframe_table,
+    from_staging,
+    java_causes,
+    staging_schema,
+    to_spark_value,
+)
 from ._parquet_leaves import leaves
 
-NANOS_PER_MICRO = 1_000
 VERIFY_CHECKSUM_OPTION = "parquet.page.verify-checksum.enabled"  # parquet-java, default false
-MAX_JAVA_CAUSES = 8
 LIES_REASON = ("deliberately untrue metadata (WriteOptions.lies) is written by the reference "
                "writer only")
 
 # WriteOptions.codec -> Spark's `compression` option (docs/engine-notes.md, 'Spark').
 _CODECS = {"UNCOMPRESSED": "none", "SNAPPY": "snappy", "GZIP": "gzip", "LZ4": "lz4",
            "LZ4_RAW": "lz4_raw", "ZSTD": "zstd"}
-_NO_SPARK_TYPE = "Spark SQL has no such data type (Spark SQL reference, 'Data Types')"
 
 # The properties PropertiesDrivenCryptoFactory reads (class strings of parquet-hadoop
 # 1.17.0): parquet.encryption.footer.key, .column.keys, .uniform.key, .complete.columns,
@@ -111,37 +116,17 @@ CAPABILITIES = Capabilities(
                                 "(Spark SQL reference, 'Data Types')",
         "type:FIXED": "Spark SQL has no fixed-length binary type; parquet-java writes "
                       "FIXED_LEN_BYTE_ARRAY from Spark only for DECIMAL",
-        "type:FLOAT16": _NO_SPARK_TYPE, "type:UUID": _NO_SPARK_TYPE,
-        "type:INTERVAL": _NO_SPARK_TYPE, "type:ENUM": _NO_SPARK_TYPE,
-        "type:JSON": _NO_SPARK_TYPE, "type:BSON": _NO_SPARK_TYPE,
-        "type:UNKNOWN": _NO_SPARK_TYPE,
+        "type:FLOAT16": NO_SPARK_TYPE, "type:UUID": NO_SPARK_TYPE,
+        "type:INTERVAL": NO_SPARK_TYPE, "type:ENUM": NO_SPARK_TYPE,
+        "type:JSON": NO_SPARK_TYPE, "type:BSON": NO_SPARK_TYPE,
+        "type:UNKNOWN": NO_SPARK_TYPE,
         "type:TIMESTAMP(ns,*)": "Spark timestamps have microsecond precision",
         "type:TIME(*)": "PySpark cannot build TIME values from integers exactly",
-        "type:GEOMETRY": _NO_SPARK_TYPE, "type:GEOGRAPHY": _NO_SPARK_TYPE,
+        "type:GEOMETRY": NO_SPARK_TYPE, "type:GEOGRAPHY": NO_SPARK_TYPE,
         "encoding:DELTA_LENGTH_BYTE_ARRAY": "parquet-java's writers never produce "
                                            "DELTA_LENGTH_BYTE_ARRAY (DefaultV1/V2ValuesWriterFactory)",
     },
 )
-
-
-class SparkJobFailed(RuntimeError):
-    """A Spark job failed; the message carries the Java exception and its causes."""
-
-
-@contextlib.contextmanager
-def _java_causes():
-    """Re-raise a Py4J error with its chain of Java causes: the top-level Spark message
-    ("Encountered error while reading file") names no reason, the innermost cause does."""
-    from py4j.protocol import Py4JJavaError
-
-    try:
-        yield
-    except Py4JJavaError as exc:
-        chain, cause = [], exc.java_exception
-        while cause is not None and len(chain) < MAX_JAVA_CAUSES:
-            chain.append(cause.toString())
-            cause = cause.getCause()
-        raise SparkJobFailed("\ncaused by: ".join(chain)) from None
 
 
 class SparkEngine(Engine):
@@ -169,12 +154,12 @@ class SparkEngine(Engine):
         has_int96 = any(f.type.kind == "int96" for f in case.schema)
         spark.conf.set("spark.sql.parquet.outputTimestampType",
                        "INT96" if has_int96 else "TIMESTAMP_MICROS")
-        rows = [tuple(_to_spark_value(f.type, v) for f, v in zip(case.schema, row, strict=True))
+        rows = [tuple(to_spark_value(f.type, v) for f, v in zip(case.schema, row, strict=True))
                 for row in case.rows]
-        staged = spark.createDataFrame(rows, _staging_schema(case.schema))
-        df = staged.select(*[_from_staging(F.col(f"`{f.name}`"), f) for f in case.schema])
+        staged = spark.createDataFrame(rows, staging_schema(case.schema))
+        df = staged.select(*[from_staging(F.col(f"`{f.name}`"), f) for f in case.schema])
         out_dir = path.with_name(path.name + ".spark-out")
-        with _java_causes(), _session_conf(spark, _variant_conf(case)):
+        with java_causes(), _session_conf(spark, _variant_conf(case)):
             df.coalesce(1).write.mode("overwrite").options(**options).parquet(str(out_dir))
         parts = sorted(out_dir.glob("part-*.parquet"))
         if len(parts) != 1:
@@ -211,26 +196,11 @@ class SparkEngine(Engine):
 
     def _collect(self, path: Path, predicate: Predicate | None = None,
                  options: dict[str, str] | None = None) -> Table:
-        with _java_causes():
+        with java_causes():
             df = self._spark().read.options(**(options or {})).parquet(str(path))
             if predicate is not None:
                 df = df.filter(_condition(df, predicate))
             return dataframe_table(df, self.name)
-
-
-def dataframe_table(df, engine: str) -> Table:
-    """The canonical table of what a DataFrame holds: the canonical type of each column
-    from its Spark type, each value collected exactly (``_exact_column``) and converted."""
-    from pyspark.sql import functions as F
-
-    schema = Schema(tuple(_field_from_spark(f) for f in df.schema.fields))
-    exact = df.select(*[_exact_column(F.col(f"`{f.name}`"), f.dataType).alias(f.name)
-                        for f in df.schema.fields])
-    collected = exact.collect()
-    with converting(engine):
-        rows = [tuple(_from_spark_value(f.type, v) for f, v in zip(schema, row, strict=True))
-                for row in collected]
-    return Table(schema, tuple(rows))
 
 
 # ---- VARIANT shredding ------------------------------------------------------------
@@ -279,7 +249,7 @@ def _shredding_ddl(shredding) -> str:
                           "every VARIANT column of a write or none")
     if isinstance(shredding, str):
         if shredding not in _SHREDDED_DDL:
-            raise Unsupported(f"a VARIANT shredded as {shredding}: {_NO_SPARK_TYPE}")
+            raise Unsupported(f"a VARIANT shredded as {shredding}: {NO_SPARK_TYPE}")
         return _SHREDDED_DDL[shredding]
     if "array" in shredding:
         return f"array<{_shredding_ddl(shredding['array'])}>"
@@ -438,200 +408,3 @@ def _produced_encoding(physical: str, page_version: int, byte_stream_split: bool
     if byte_stream_split and physical in ("FLOAT", "DOUBLE"):
         return "BYTE_STREAM_SPLIT"
     return "PLAIN" if page_version == 1 else _V2_ENCODING[physical]
-
-
-# ---- canonical -> Spark ---------------------------------------------------------
-
-def _staging_type(t: DataType):
-    """The Spark type a canonical value is handed over as (temporal ones as integers)."""
-    from pyspark.sql import types as S
-
-    match t.kind:
-        case "boolean":
-            return S.BooleanType()
-        case "int":
-            return {8: S.ByteType(), 16: S.ShortType(), 32: S.IntegerType(), 64: S.LongType()}[t.bit_width]
-        case "float":
-            return S.FloatType() if t.bits == 32 else S.DoubleType()
-        case "decimal":
-            return S.DecimalType(t.decimal_precision, t.decimal_scale)
-        case "string":
-            return S.StringType()
-        case "binary":
-            return S.BinaryType()
-        case "date":
-            return S.IntegerType()
-        case "timestamp" | "int96":
-            return S.LongType()
-        case "list":
-            return S.ArrayType(_staging_type(t.list_element.type), t.list_element.nullable)
-        case "map":  # staged as its entries, in order (`_from_staging` makes the map)
-            return S.ArrayType(S.StructType([
-                S.StructField("key", _staging_type(t.map_key.type), False),
-                S.StructField("value", _staging_type(t.map_value.type), t.map_value.nullable)]),
-                False)
-        case "struct":
-            return _staging_schema(t.fields)
-        case "variant":
-            return S.VariantType()
-    raise Unsupported(f"{t.describe()}: {_NO_SPARK_TYPE}")
-
-
-def _staging_schema(fields):
-    from pyspark.sql import types as S
-
-    return S.StructType([S.StructField(f.name, _staging_type(f.type), f.nullable) for f in fields])
-
-
-def _to_spark_value(t: DataType, v):
-    if v is None:
-        return None
-    match t.kind:
-        case "decimal":
-            return decimal_from_unscaled(v, t.decimal_scale)
-        case "timestamp":
-            return v * {"ms": 1_000, "us": 1}[t.time_unit]
-        case "int96":
-            if v % NANOS_PER_MICRO:
-                raise Unsupported(f"INT96 value {v} ns is not a whole number of microseconds; "
-                                  "Spark timestamps have microsecond precision")
-            return v // NANOS_PER_MICRO
-        case "list":
-            return [_to_spark_value(t.list_element.type, e) for e in v]
-        case "map":  # its entries in order: a dict would go through a Java HashMap
-            return [(_to_spark_value(t.map_key.type, k), _to_spark_value(t.map_value.type, x)) for k, x in v]
-        case "struct":
-            return tuple(_to_spark_value(f.type, v[f.name]) for f in t.fields)
-        case "variant":
-            from pyspark.sql.types import VariantVal
-
-            metadata, value = v
-            return VariantVal(value, metadata)
-    return v
-
-
-def _from_staging(col, f: Field):
-    """Turn a staged integer column into the Spark type the case asks for (scalars only)."""
-    from pyspark.sql import functions as F
-
-    match f.type.kind:
-        case "date":
-            col = F.date_from_unix_date(col)
-        case "timestamp" if f.type.utc:
-            col = F.timestamp_micros(col)
-        case "timestamp":
-            col = F.timestamp_micros(col).cast("timestamp_ntz")
-        case "int96":
-            col = F.timestamp_micros(col)
-        case "list" | "map" | "struct" if _has_temporal(f.type):
-            raise Unsupported("temporal values inside nested Spark columns are not staged yet")
-        case "list" | "map" | "struct":
-            col = _maps_from_entries(col, f.type)
-    return col.alias(f.name)
-
-
-def _maps_from_entries(col, t: DataType):
-    """`col` with every staged map (its entries, `_staging_type`) made a map again, at any depth."""
-    from pyspark.sql import functions as F
-
-    match t.kind:
-        case "map":
-            return F.map_from_entries(F.transform(col, lambda e: F.struct(
-                _maps_from_entries(e["key"], t.map_key.type).alias("key"),
-                _maps_from_entries(e["value"], t.map_value.type).alias("value"))))
-        case "list":
-            return F.transform(col, lambda x: _maps_from_entries(x, t.list_element.type))
-        case "struct" if any(c.type.kinds() & {"map"} for c in t.fields):
-            return F.when(col.isNull(), F.lit(None)).otherwise(F.struct(*[
-                _maps_from_entries(col[c.name], c.type).alias(c.name) for c in t.fields]))
-    return col
-
-
-def _has_temporal(t: DataType) -> bool:
-    if t.kind in ("date", "timestamp", "int96", "time"):
-        return True
-    children = [c for c in (t.element, t.key, t.value, *t.fields) if c is not None]
-    return any(_has_temporal(c.type) for c in children)
-
-
-# ---- Spark -> canonical ---------------------------------------------------------
-
-def _exact_column(col, dtype):
-    """An expression giving `col` in a form that collects exactly (temporal -> integers)."""
-    from pyspark.sql import functions as F
-    from pyspark.sql import types as S
-
-    if isinstance(dtype, S.TimestampType):
-        return F.unix_micros(col)
-    if isinstance(dtype, S.TimestampNTZType):
-        # In the UTC session time zone the cast keeps the wall-clock reading.
-        return F.unix_micros(col.cast("timestamp"))
-    if isinstance(dtype, S.DateType):
-        return F.unix_date(col)
-    if isinstance(dtype, S.ArrayType):
-        return F.transform(col, lambda x: _exact_column(x, dtype.elementType))
-    if isinstance(dtype, S.MapType):
-        keyed = F.transform_keys(col, lambda k, _v: _exact_column(k, dtype.keyType))
-        # As its entries, in the map's order: a collected map is a Python dict built
-        # through a Java HashMap, in hash order.
-        return F.map_entries(F.transform_values(keyed, lambda _k, v: _exact_column(v, dtype.valueType)))
-    if isinstance(dtype, S.StructType):
-        return F.when(col.isNull(), F.lit(None)).otherwise(F.struct(*[
-            _exact_column(col[f.name], f.dataType).alias(f.name) for f in dtype.fields]))
-    return col
-
-
-def _field_from_spark(f) -> Field:
-    return Field(f.name, _type_from_spark(f.dataType), f.nullable)
-
-
-def _type_from_spark(dtype) -> DataType:
-    from pyspark.sql import types as S
-
-    simple = {S.BooleanType: T.boolean(), S.ByteType: T.integer(8), S.ShortType: T.integer(16),
-              S.IntegerType: T.integer(32), S.LongType: T.integer(64),
-              S.FloatType: T.floating(32), S.DoubleType: T.floating(64),
-              S.StringType: T.string(), S.BinaryType: T.binary(), S.DateType: T.date(),
-              S.TimestampType: T.timestamp("us", True),
-              S.TimestampNTZType: T.timestamp("us", False), S.NullType: T.unknown(),
-              S.VariantType: T.variant()}
-    for spark_type, canonical in simple.items():
-        if isinstance(dtype, spark_type):
-            return _without_physical(canonical)
-    if isinstance(dtype, S.DecimalType):
-        return DataType("decimal", precision=dtype.precision, scale=dtype.scale)
-    if isinstance(dtype, S.ArrayType):
-        return T.list_of(_type_from_spark(dtype.elementType), dtype.containsNull)
-    if isinstance(dtype, S.MapType):
-        return T.map_of(_type_from_spark(dtype.keyType), _type_from_spark(dtype.valueType),
-                        dtype.valueContainsNull)
-    if isinstance(dtype, S.StructType):
-        return T.struct_of(*[_field_from_spark(f) for f in dtype.fields])
-    raise Unsupported(f"no canonical form for Spark type {dtype.simpleString()}")
-
-
-def _without_physical(t: DataType) -> DataType:
-    """A reader's view carries no physical type: Spark does not expose it."""
-    from dataclasses import replace
-
-    return replace(t, physical=None)
-
-
-def _from_spark_value(t: DataType, v):
-    if v is None:
-        return None
-    match t.kind:
-        case "binary":
-            return bytes(v)
-        case "decimal":
-            return unscaled_from_decimal(v, t.decimal_scale)
-        case "list":
-            return [_from_spark_value(t.list_element.type, e) for e in v]
-        case "map":
-            return [(_from_spark_value(t.map_key.type, k), _from_spark_value(t.map_value.type, x))
-                    for k, x in v]  # the entries `_exact_column` collects
-        case "struct":
-            return {f.name: _from_spark_value(f.type, v[f.name]) for f in t.fields}
-        case "variant":  # a VariantVal: the unshredded bytes, however the file held them
-            return bytes(v.metadata), bytes(v.value)
-    return v

@@ -22,7 +22,7 @@ from pathlib import Path
 from conformance.cases import Case, all_cases
 from conformance.engines import Unsupported, get_engine
 from conformance.engines.base import EngineCrashed, EngineHung
-from conformance.file_formats import SUFFIXES
+from conformance.formats import file_format
 from conformance.values import Table, diff_tables
 
 from .external import STOP_GRACE_S, AdapterError, AdapterProcess, ExternalEngine, command_spec
@@ -182,7 +182,7 @@ def _failure(exc: BaseException) -> str:
 
 
 def _file(workdir: Path, writer: str, case: Case) -> Path:
-    path = workdir / writer / (case.id.replace("/", "__") + SUFFIXES[case.format])
+    path = workdir / writer / (case.id.replace("/", "__") + file_format(case.format).suffix)
     path.parent.mkdir(parents=True, exist_ok=True)
     return path
 

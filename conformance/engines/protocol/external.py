@@ -31,6 +31,7 @@ from pathlib import Path
 
 from conformance.cases import Case
 from conformance.engines.base import COMMAND_PREFIX, Capabilities, Engine, LossyConversion, Unsupported
+from conformance.formats import file_format
 from conformance.values import Table
 from conformance.values.table import DocumentError
 
@@ -221,7 +222,7 @@ class ExternalEngine(Engine):
         _verdict(self.adapter.call(messages.write_request(case.to_json(), path, write_keys(case, path))))
 
     def read(self, path: Path) -> Table:
-        keys = read_keys(path) if self.format == "parquet" else None
+        keys = read_keys(path) if file_format(self.format).encryption_keys else None
         answer = self.adapter.call(messages.read_request(Path(path).resolve(), self.format, keys))
         _verdict(answer)
         try:

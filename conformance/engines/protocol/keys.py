@@ -22,8 +22,9 @@ from __future__ import annotations
 from pathlib import Path
 
 from conformance.cases import Case
-from conformance.engines.base import column_key_metadata, file_encryption
+from conformance.formats import file_format
 from conformance.kms.case_keys import case_key_retriever
+from conformance.kms.file_keys import file_encryption, own_column_key_metadata
 from conformance.kms.in_memory import TEST_MASTER_KEYS
 
 
@@ -37,7 +38,7 @@ def read_keys(path: Path) -> dict | None:
     footer_key = retrieve(encryption.footer_key_metadata)
     if footer_key is not None:
         keys["footer_key"] = footer_key.hex()
-    column_metadata = encryption.column_key_metadata or _hidden_column_metadata(path)
+    column_metadata = own_column_key_metadata(path, encryption)
     column_keys = {column: retrieve(metadata) for column, metadata in column_metadata.items()}
     keys["column_keys"] = {column: key.hex() for column, key in column_keys.items() if key is not None}
     if encryption.supply_aad_prefix:
@@ -45,25 +46,11 @@ def read_keys(path: Path) -> dict | None:
     return keys
 
 
-def _hidden_column_metadata(path: Path) -> dict[str, bytes | None]:
-    """The column key_metadata an encrypted footer hides, read with the footer key; none
-    when the footer cannot be read (a broken file: its read says what is wrong)."""
-    from conformance.engines.parquet.reference import decryption_properties
-    from reference_impl.parquet.errors import ParquetError
-    from reference_impl.parquet.reader import read_footer
-
-    try:
-        metadata, _ = read_footer(Path(path).read_bytes(), decryption=decryption_properties(path))
-    except ParquetError:
-        return {}
-    return column_key_metadata(metadata)
-
-
 def write_keys(case: Case, path: Path) -> dict | None:
     """The `keys` of a write of `case` at `path`, or None for a plaintext (or ORC) case."""
     from conformance.engines.parquet.reference import encryption_properties
 
-    options = case.parquet_options.encryption if case.format == "parquet" else None
+    options = case.parquet_options.encryption if file_format(case.format).encryption_keys else None
     if options is None:
         return None
     properties = encryption_properties(options, Path(path))

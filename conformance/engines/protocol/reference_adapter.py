@@ -22,19 +22,19 @@ from pathlib import Path
 
 from conformance.cases import Case
 from conformance.engines.base import Engine
-from conformance.engines.orc.reference import OrcReferenceEngine
 from conformance.engines.parquet.reference import ReferenceEngine
+from conformance.formats import DEFAULT_FORMAT, FORMATS, load
 from reference_impl.parquet.encryption.properties import FileDecryptionProperties
 
 from .adapter_kit import run_adapter
 from .messages import PROTOCOL_VERSION
 
-ENGINES: dict[str, Engine] = {"parquet": ReferenceEngine(), "orc": OrcReferenceEngine()}
+ENGINES: dict[str, Engine] = {f.name: load(f.reference_engine)() for f in FORMATS.values()}
 
 
 def start(_request: dict) -> dict:
     return {"protocol": PROTOCOL_VERSION, "name": "columnar-conformance reference",
-            "version": ENGINES["parquet"].version, "language": "python",
+            "version": ENGINES[DEFAULT_FORMAT].version, "language": "python",
             "formats": {fmt: engine.capabilities.to_json() for fmt, engine in ENGINES.items()}}
 
 

@@ -126,6 +126,8 @@ class FileDecryptor:
         """The prefix to decrypt with; :class:`MissingKey` if the file needs one supplied."""
         if self.properties.aad_prefix is not None:
             return bytes(self.properties.aad_prefix)
+        if self.supply_prefix and self.properties.aad_prefix_supplier is not None:
+            return bytes(self.properties.aad_prefix_supplier())
         if self.supply_prefix:
             raise MissingKey(
                 "the file was written with supply_aad_prefix: the reader must supply its AAD prefix",

@@ -100,12 +100,16 @@ class FileDecryptionProperties:
     given, else asked of ``key_retriever`` with the key_metadata stored in the
     file. ``aad_prefix``: the file identity the caller expects; needed for files
     written without storing it, and compared with the stored one otherwise.
+    ``aad_prefix_supplier``: asked for the prefix, while reading, only when the
+    file says ``supply_aad_prefix`` and no ``aad_prefix`` is given (a caller
+    whose convention names the file's identity need not read the footer first).
     """
 
     footer_key: bytes | None = None
     column_keys: Mapping[str, bytes] = field(default_factory=dict)
     aad_prefix: bytes | None = None
     key_retriever: KeyRetriever | None = None
+    aad_prefix_supplier: Callable[[], bytes] | None = None
 
     def __post_init__(self) -> None:
         set_ = object.__setattr__

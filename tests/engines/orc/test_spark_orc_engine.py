@@ -8,7 +8,7 @@ import pytest
 
 from conformance.engines import Unsupported, get_engine
 from conformance.engines.orc.spark_orc import write_options
-from conformance.engines.parquet.spark_engine import SparkJobFailed
+from conformance.engines.spark_values import SparkJobFailed
 from conformance.values import diff_tables
 from tests.engines.orc._tables import COMMON_COLUMNS, UNION_COLUMN, O, column_case, orc_case, write
 

@@ -1,6 +1,7 @@
 """ORC bad files: one fault each, in the tail, the type tree, a stripe, a chunk or the values.
 
-The ORC part of the bad-file corpus (``bad_files.BadFile`` with ``format="orc"``): each
+The ORC part of the bad-file corpus (``conformance.golden.bad_file.BadFile`` with
+``format="orc"``): each
 entry names its one fault, the error class of ``reference_impl/orc/errors.py`` the
 reference reader raises for it, and the spec sections it breaks:
 
@@ -29,6 +30,7 @@ from dataclasses import dataclass
 from functools import cache, partial
 from typing import Any
 
+from conformance.formats import ORC
 from reference_impl.orc.encodings.boolean_rle import decode_booleans, encode_booleans
 from reference_impl.orc.encodings.byte_rle import decode_bytes, encode_bytes
 from reference_impl.orc.encodings.int_rle_v2 import SubEncoding, decode_ints_v2, encode_ints_v2, sub_encodings
@@ -57,11 +59,10 @@ from reference_impl.orc.streams.stripe import INDEX_STREAM_KINDS
 from reference_impl.orc.writer import write_orc
 from reference_impl.orc.writer_options import OrcWriterOptions
 
-from .bad_files import BadFile
+from ..bad_file import BadFile
 
-__all__ = ["ORC", "orc_bad_files"]
+__all__ = ["orc_bad_files"]
 
-ORC = "orc"  # BadFile.format
 SPEC_TAIL = "ORCv1.md: File Tail"
 SPEC_POSTSCRIPT = "ORCv1.md: File Tail, Postscript"
 SPEC_FOOTER = "ORCv1.md: File Tail, Footer"

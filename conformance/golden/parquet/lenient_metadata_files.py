@@ -27,15 +27,6 @@ from dataclasses import dataclass, replace
 from functools import cache
 from typing import Any
 
-from conformance.golden.bad_files import (
-    COLUMN,
-    REQUIRED,
-    ROWS,
-    BadFile,
-    _with_footer,
-    _with_footer_bytes,
-    plain_required,
-)
 from reference_impl.common.leniency import Rule
 from reference_impl.parquet.metadata import parquet_thrift as md
 from reference_impl.parquet.metadata.thrift_struct import (
@@ -50,6 +41,16 @@ from reference_impl.parquet.reader import read_footer
 from reference_impl.parquet.schema.tree import ROOT_PHYSICAL_TYPE, ROOT_REPETITION, leaf, root
 from reference_impl.parquet.writer import write_table
 from reference_impl.parquet.writer_options import WriterOptions
+
+from ..bad_file import BadFile
+from .bad_files import (
+    COLUMN,
+    REQUIRED,
+    ROWS,
+    _with_footer,
+    _with_footer_bytes,
+    plain_required,
+)
 
 __all__ = ["acceptable_files", "bad_files_of_rules"]
 

@@ -30,7 +30,8 @@ from reference_impl.parquet.schema.tree import leaf, root
 from reference_impl.parquet.schema.type_rules import ALL_TYPES, GROUP, TYPE_RULES, Citation, TypeRule
 from reference_impl.parquet.writer import write_table
 
-from .bad_files import BadFile, _with_footer_bytes
+from ..bad_file import BadFile
+from .bad_files import _with_footer_bytes
 
 __all__ = ["COLUMN", "LEAF_ROWS", "WRONG_LENGTH", "annotated_file", "annotations_of", "forbidden_types",
            "logical_type_of", "type_rule_files"]

@@ -1,12 +1,8 @@
-"""Bad files: the entry model of the bad-file corpus and the faults of a file's structure.
+"""Parquet bad files: the faults of a Parquet file's structure.
 
-Modelled on toml-test's ``invalid/`` tree and test262's ``negative: {type}``:
-every entry names its one fault, the expected error *class* from the closed
-vocabulary of ``reference_impl/parquet/errors.py`` (of ``reference_impl/orc/errors.py``
-for an entry whose ``format`` is ORC; never a message text), the
-spec sections it violates and its verdict (Wycheproof's ``result``: ``bad``, a
-reader must reject it, or ``acceptable``, see :class:`BadFile`). The whole
-corpus (these entries, the type rules', the lenient readings') is
+Each entry is a ``BadFile`` (``conformance.golden.bad_file``, the model every format's
+entries share) with an error class of ``reference_impl/parquet/errors.py``. The whole
+corpus (these entries, the type rules', the lenient readings', ORC's) is
 ``bad_corpus.bad_files``. This module's faults:
 
 * README.md 'File format': the leading and trailing magic, the 4-byte footer length;
@@ -26,17 +22,16 @@ hard-coded offsets. Everything is deterministic (encrypted files use
 
 from __future__ import annotations
 
-import hashlib
 import io
 import struct
 from collections.abc import Callable, Mapping
-from dataclasses import dataclass, field, replace
+from dataclasses import dataclass, replace
 from functools import cache, partial
-from typing import Any, Literal
+from typing import Any
 
 from conformance.cases.parquet.encodings import spec_entry
+from conformance.engines.reference import ReadOptions
 from conformance.kms.case_keys import FOOTER_ROLE, UNNAMED_KEY_BITS, explicit_key
-from conformance.values import Table
 from reference_impl.parquet.encryption import (
     DeterministicRandomness,
     FileDecryptionProperties,
@@ -49,7 +44,9 @@ from reference_impl.parquet.schema.tree import leaf, root
 from reference_impl.parquet.writer import write_table
 from reference_impl.parquet.writer_options import WriterOptions
 
-__all__ = ["ACCEPTABLE", "BAD", "BadFile", "ReadOptions", "Verdict", "fault_files", "file_name"]
+from ..bad_file import BadFile
+
+__all__ = ["fault_files"]
 
 # Enums of parquet.thrift number their members from 0 (docs/unknown-enum-values.md).
 NEGATIVE_ENUM_VALUE = -1
@@ -85,85 +82,9 @@ SEED = b"columnar-conformance bad files"
 NULL_EVERY = 3
 REQUIRED = md.FieldRepetitionType.REQUIRED
 OPTIONAL = md.FieldRepetitionType.OPTIONAL
-INDEX = "index.json"
 FIELD_DELTA_MASK = 0xF0  # Thrift compact field header: delta << 4 | type
 UNKNOWN_COMPACT_TYPE = 0x0F  # compact types are 1..12
 SUFFIX = ".parquet"
-SUFFIXES = {"parquet": SUFFIX, "orc": ".orc"}  # a bad file's name ends with its format's
-Verdict = Literal["bad", "acceptable"]
-BAD: Verdict = "bad"
-ACCEPTABLE: Verdict = "acceptable"
-
-
-@dataclass(frozen=True)
-class ReadOptions:
-    """How a bad file is read: checksum verification and the keys offered."""
-
-    verify_checksums: bool = False
-    footer_key: bytes | None = None
-    column_keys: Mapping[str, bytes] = field(default_factory=dict)
-
-    def kwargs(self) -> dict[str, Any]:
-        """Keyword arguments of ``read_parquet``."""
-        decryption = None
-        if self.footer_key is not None or self.column_keys:
-            decryption = FileDecryptionProperties(
-                footer_key=self.footer_key, column_keys=dict(self.column_keys)
-            )
-        return {"verify_checksums": self.verify_checksums, "decryption": decryption}
-
-    def to_json(self) -> dict[str, Any]:
-        return {
-            "verify_checksums": self.verify_checksums,
-            "footer_key": None if self.footer_key is None else self.footer_key.hex(),
-            "column_keys": {path: key.hex() for path, key in sorted(self.column_keys.items())},
-        }
-
-
-@dataclass(frozen=True)
-class BadFile:
-    """One file that breaks one rule; under strict reading it is rejected with ``error_class``.
-
-    ``original`` makes the valid file ``make`` was mutated from. When the fault
-    is in the reading (a wrong or missing key), the bytes are the original's and
-    ``valid_read_options`` are the options under which that file reads.
-
-    ``verdict``, like Wycheproof's ``result``, says what a reader may do with it:
-
-    * ``bad``: the file has no single reading; every reader must reject it;
-    * ``acceptable``: the file breaks a rule but has exactly one reading, the rows
-      of its ``original``; a reader passes by reading exactly those rows or by
-      rejecting it cleanly, and fails by returning other rows or crashing. The
-      reference reads it leniently (``reference_impl.common.leniency.reading``), naming
-      the rule it breaks, and raises ``error_class`` when reading strictly.
-    """
-
-    id: str
-    fault: str
-    error_class: str
-    spec: tuple[str, ...]
-    make: Callable[[], bytes]
-    original: Callable[[], bytes]
-    read_options: ReadOptions = ReadOptions()
-    valid_read_options: ReadOptions | None = None
-    verdict: Verdict = BAD
-    format: str = "parquet"  # the ORC entries: conformance/golden/orc_bad_files.py
-
-    def to_json(self, raw: bytes, expected: Table | None = None) -> dict[str, Any]:
-        """The index.json entry; ``expected``: an acceptable file's single reading."""
-        entry = {
-            "id": self.id,
-            "format": self.format,
-            "verdict": self.verdict,
-            "fault": self.fault,
-            "error_class": self.error_class,
-            "spec": list(self.spec),
-            "read_options": self.read_options.to_json(),
-            "sha256": hashlib.sha256(raw).hexdigest(),
-        }
-        if expected is not None:
-            entry["expected"] = expected.to_document()
-        return entry
 
 
 # ---------------------------------------------------------------------------
@@ -655,9 +576,3 @@ def fault_files() -> list[BadFile]:
     """This module's entries: faults of the framing, metadata, pages, codecs, checksums
     and keys (the whole corpus: ``bad_corpus.bad_files``)."""
     return [*_framing(), *_metadata_and_pages(), *_codecs(), *_checksums_and_keys()]
-
-
-def file_name(entry: BadFile) -> str:
-    """``<id>.parquet`` or ``<id>.orc`` by the entry's format, relative to the corpus
-    directory (an id's ``/`` is a folder)."""
-    return entry.id + SUFFIXES[entry.format]

@@ -1,4 +1,4 @@
-"""The ORC bad files (conformance/golden/orc_bad_files.py) in the bad-file corpus.
+"""The ORC bad files (conformance/golden/orc/bad_files.py) in the bad-file corpus.
 
 Every ORC bad file is rejected by the reference reader with exactly its documented error
 class from ``reference_impl/orc/errors.py``, with a byte offset inside the file
@@ -20,9 +20,9 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from conformance.golden import orc_bad_files as orc
 from conformance.golden.bad_corpus import bad_files, write_bad_files
-from conformance.golden.bad_files import BAD, INDEX, BadFile, file_name
+from conformance.golden.bad_file import BAD, INDEX, BadFile, file_name
+from conformance.golden.orc import bad_files as orc
 from conformance.golden.rejection import REJECTED, plan_rejects, verdict
 from conformance.golden.verify import check_document
 from conformance.matrix.cells import OUTCOMES, engine_info

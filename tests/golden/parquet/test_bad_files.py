@@ -21,9 +21,12 @@ from pathlib import Path
 
 import pytest
 
+from conformance.engines.parquet.reference import explicit_decryption
+from conformance.engines.reference import ReadOptions
+from conformance.formats import FORMATS
 from conformance.golden.bad_corpus import bad_files, expected_reading, reference_reading, write_bad_files
-from conformance.golden.bad_files import ACCEPTABLE, BAD, INDEX, SUFFIXES, BadFile, file_name
-from conformance.golden.type_rule_files import LEAF_ROWS, forbidden_types
+from conformance.golden.bad_file import ACCEPTABLE, BAD, INDEX, BadFile, file_name
+from conformance.golden.parquet.type_rule_files import LEAF_ROWS, forbidden_types
 from conformance.golden.verify import CorpusError, check_document
 from conformance.values import diff_tables
 from reference_impl.common.leniency import reading
@@ -32,10 +35,10 @@ from reference_impl.parquet.reader import read_parquet
 
 READ_BUDGET_SECONDS = 10
 GENERATION_BUDGET_SECONDS = 120
-REPOSITORY = Path(__file__).resolve().parents[2]
+REPOSITORY = Path(__file__).resolve().parents[3]
 BAD_INDEX_SCHEMA = "bad-index.schema.json"
 ALL_ENTRIES = bad_files()
-ENTRIES = [entry for entry in ALL_ENTRIES if entry.format == "parquet"]  # ORC: test_orc_bad_files.py
+ENTRIES = [entry for entry in ALL_ENTRIES if entry.format == "parquet"]  # ORC: ../orc/test_bad_files.py
 ACCEPTABLE_ENTRIES = [entry for entry in ENTRIES if entry.verdict == ACCEPTABLE]
 TYPE_RULE_PREFIX = "type-rule/"
 
@@ -44,13 +47,18 @@ def _by_id(entry: BadFile) -> str:
     return entry.id
 
 
+def _kwargs(options: ReadOptions) -> dict:
+    """`read_parquet`'s keyword arguments for a bad file's read options."""
+    return {"verify_checksums": options.verify_checksums, "decryption": explicit_decryption(options)}
+
+
 @pytest.mark.timeout(READ_BUDGET_SECONDS)
 @pytest.mark.parametrize("entry", ENTRIES, ids=_by_id)
 def test_the_strict_reader_rejects_each_file_with_its_error_class(entry: BadFile) -> None:
     raw = entry.make()
     error_class = getattr(errors, entry.error_class)
     with pytest.raises(errors.ParquetError) as info, reading(strict=True):
-        read_parquet(raw, **entry.read_options.kwargs())
+        read_parquet(raw, **_kwargs(entry.read_options))
     assert type(info.value) is error_class, f"{entry.id}: {info.value!r}"
     assert info.value.offset is not None, f"{entry.id}: no byte offset"
     assert 0 <= info.value.offset <= len(raw)
@@ -62,8 +70,8 @@ def test_an_acceptable_file_reads_leniently_as_its_original_naming_the_rule(entr
                                                                            tmp_path: Path) -> None:
     raw = entry.make()
     with reading() as breaches:
-        records = read_parquet(raw, **entry.read_options.kwargs()).records
-    assert records == read_parquet(entry.original(), **entry.read_options.kwargs()).records
+        records = read_parquet(raw, **_kwargs(entry.read_options)).records
+    assert records == read_parquet(entry.original(), **_kwargs(entry.read_options)).records
     assert breaches and all(found.rule.error is getattr(errors, entry.error_class) for found in breaches)
     path = tmp_path / "acceptable.parquet"
     path.write_bytes(raw)
@@ -94,7 +102,7 @@ def test_each_fault_is_really_there(entry: BadFile) -> None:
     """The bytes differ from the valid original, or (a key fault) the same bytes
     read under the entry's valid options."""
     raw, original = entry.make(), entry.original()
-    read_parquet(original, **(entry.valid_read_options or entry.read_options).kwargs())
+    read_parquet(original, **_kwargs(entry.valid_read_options or entry.read_options))
     if entry.valid_read_options is None:
         assert raw != original
     else:
@@ -140,7 +148,7 @@ def test_every_written_file_has_a_catalogue_entry_and_back(tmp_path: Path) -> No
     written = write_bad_files(tmp_path)
     on_disk = {p.relative_to(tmp_path).as_posix() for p in tmp_path.rglob("*") if p.is_file()}
     on_disk.remove(INDEX)
-    assert all(name.endswith(tuple(SUFFIXES.values())) for name in on_disk)
+    assert all(name.endswith(tuple(f.suffix for f in FORMATS.values())) for name in on_disk)
     assert on_disk == {p.relative_to(tmp_path).as_posix() for p in written}
     assert on_disk == {file_name(entry) for entry in ALL_ENTRIES}
     index = json.loads((tmp_path / INDEX).read_text())

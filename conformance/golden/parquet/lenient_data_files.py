@@ -25,16 +25,6 @@ from dataclasses import replace
 from functools import cache
 from typing import Any
 
-from conformance.golden.bad_files import (
-    ACCEPTABLE,
-    BadFile,
-    _pages,
-    _with_chunk,
-    _with_footer,
-    _with_header,
-    plain_required,
-    read_footer,
-)
 from reference_impl.parquet.metadata import parquet_thrift as md
 from reference_impl.parquet.pages.chunk_reader import PAGE_PAST_CHUNK, V2_NUM_ROWS
 from reference_impl.parquet.reader import FILE_NUM_ROWS_ZERO
@@ -48,6 +38,16 @@ from reference_impl.parquet.schema.variant_shredding import (
 )
 from reference_impl.parquet.writer import write_table
 from reference_impl.parquet.writer_options import WriterOptions
+
+from ..bad_file import ACCEPTABLE, BadFile
+from .bad_files import (
+    _pages,
+    _with_chunk,
+    _with_footer,
+    _with_header,
+    plain_required,
+    read_footer,
+)
 
 __all__ = [
     "acceptable_files",

@@ -1,0 +1,1 @@
+"""Tests of the ORC bad files (conformance/golden/orc)."""

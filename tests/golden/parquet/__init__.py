@@ -1,0 +1,1 @@
+"""Tests of the Parquet bad files (conformance/golden/parquet)."""
