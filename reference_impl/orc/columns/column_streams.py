@@ -37,6 +37,8 @@ DICTIONARY_ENCODINGS = frozenset({ColumnEncodingKind.DICTIONARY, ColumnEncodingK
 class _Reader(Protocol):
     def read(self, count: int) -> Sequence[int]: ...
 
+    def skip(self, count: int) -> None: ...
+
 
 class StreamValues:
     """An RLE reader over one stream whose errors name the column, stripe and file offset."""
@@ -45,9 +47,13 @@ class StreamValues:
         self._reader = reader
         self._stream = stream
         self._where = where
+        self._skip = stream.skip  # passed over before the first read (a row index seek)
 
     def read(self, count: int) -> list[int]:
         try:
+            if self._skip:
+                self._reader.skip(self._skip)
+                self._skip = 0
             return list(self._reader.read(count))
         except OrcError as error:
             raise relocated(error, self._stream, self._where) from error

@@ -60,6 +60,9 @@ class StreamBytes:
     offset: int  # absolute file offset of its first (compressed) byte
     data: bytes
     compressed: bool
+    # Values to pass over before the first one is read: a row index position's values (or
+    # bits) into the run that ``data`` starts with ('Row Group Index'); 0 from a stream's start.
+    skip: int = 0
 
     def file_offset(self, position: int | None) -> int:
         """The file offset of ``position`` in :attr:`data`: exact when the stream is stored
