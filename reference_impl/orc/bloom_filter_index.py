@@ -31,7 +31,12 @@ from reference_impl.orc.metadata.type_tree import TypeNode
 from reference_impl.orc.row_group_index import RowGroup
 from reference_impl.orc.streams.compression import decompress_stream
 from reference_impl.orc.streams.stripe import StreamOutput, read_stripe
-from reference_impl.orc.streams.stripe_layout import Decompress, StreamCodec, read_index_streams, stream_places
+from reference_impl.orc.streams.stripe_layout import (
+    Decompress,
+    StreamCodec,
+    read_index_streams,
+    stream_places,
+)
 
 __all__ = ["BLOOM_FILTER_KINDS", "UTC_BLOOM_ENCODING", "ColumnBloomFilters", "bloom_filter_streams",
            "read_bloom_filters"]

@@ -44,12 +44,12 @@ from reference_impl.orc.metadata.orc_proto import RowIndex, RowIndexEntry, encod
 from reference_impl.orc.metadata.proto_enums import ColumnEncodingKind, CompressionKind, StreamKind, TypeKind
 from reference_impl.orc.metadata.type_tree import TypeNode
 from reference_impl.orc.row_index_positions import PositionUnit, positioned_streams
-from reference_impl.orc.streams.compression import read_chunks
+from reference_impl.orc.streams.compression import Chunk, read_chunks
 from reference_impl.orc.streams.stripe import StreamOutput
 from reference_impl.orc.varint import read_uvarint
 from reference_impl.orc.writer_options import OrcWriterOptions
 
-__all__ = ["RowGroup", "StreamColumn", "row_groups", "row_index_streams"]
+__all__ = ["ChunkMap", "RowGroup", "StreamColumn", "row_groups", "row_index_streams"]
 
 S = StreamKind
 T = TypeKind
@@ -155,25 +155,41 @@ class StreamColumn:
 
 
 @dataclass(frozen=True)
-class _Chunks:
-    """Where a stream's compression chunks start: in the written stream, and in its
-    decompressed bytes."""
+class ChunkMap:
+    """Where a stream's compression chunks start: in the stored stream, and in its
+    decompressed bytes; each list ends with the stream's end."""
 
-    written: list[int]
+    stored: list[int]
     decompressed: list[int]
 
     @classmethod
-    def of(cls, written: bytes, options: OrcWriterOptions) -> _Chunks:
-        """The chunks of a stream as the writer compressed it."""
-        chunks = read_chunks(written, options.compression, options.compression_block_size, 0)
-        return cls([chunk.offset for chunk in chunks] + [len(written)],
+    def of(cls, chunks: Sequence[Chunk], stored_length: int, base: int = 0) -> ChunkMap:
+        """The map of a stream of ``stored_length`` bytes whose chunks (read_chunks) were
+        read at file offset ``base``."""
+        return cls([chunk.offset - base for chunk in chunks] + [stored_length],
                    [0, *accumulate(len(chunk.data) for chunk in chunks)])
 
     def position(self, position: list[int]) -> list[int]:
         """``position`` with its byte offset as (chunk start, decompressed bytes into the
         chunk); an offset at a chunk's end is the next chunk's start, as ORC's writers record it."""
         chunk = bisect_right(self.decompressed, position[0]) - 1
-        return [self.written[chunk], position[0] - self.decompressed[chunk], *position[1:]]
+        return [self.stored[chunk], position[0] - self.decompressed[chunk], *position[1:]]
+
+    def decompressed_offset(self, chunk: int, inside: int) -> int | None:
+        """The offset in the decompressed stream of ``inside`` bytes into the chunk that
+        starts at ``chunk``; None unless a chunk starts there and holds that many bytes
+        (the stream's end counts as the start of an empty chunk)."""
+        if chunk not in self.stored:
+            return None
+        number = self.stored.index(chunk)
+        start, end = self.decompressed[number], self.decompressed[min(number + 1, len(self.decompressed) - 1)]
+        return start + inside if start + inside <= end else None
+
+
+def _chunk_map(stored: bytes, options: OrcWriterOptions) -> ChunkMap:
+    """The chunks of a stream as the writer compressed it."""
+    chunks = read_chunks(stored, options.compression, options.compression_block_size, 0)
+    return ChunkMap.of(chunks, len(stored))
 
 
 def _value_starts(entries: list[object], starts: list[int]) -> list[int]:
@@ -202,7 +218,7 @@ def _row_index(node: TypeNode, out: ColumnStreamsOut, written: Mapping[tuple[int
     streams = {kind: data for column, kind, data in out.streams if column == column_id}
     locators = StreamColumn(node, out.encodings[column_id][0], streams).locators()
     compressed = options.compression != CompressionKind.NONE
-    chunks = ({kind: _Chunks.of(written[column_id, kind], options) for kind, _ in locators}
+    chunks = ({kind: _chunk_map(written[column_id, kind], options) for kind, _ in locators}
               if compressed else {})
     values = out.values[column_id]
     index = RowIndex()

@@ -77,7 +77,8 @@ def read_stripe_footer(data: bytes, tail: FileTail, number: int, decompress: Dec
     end = footer_start + (information.footer_length or 0)
     if start < HEADER_LENGTH or end > tail.metadata_offset:
         raise CorruptMetadata(f"stripe {number} spans bytes {start} to {end}; stripes lie between the "
-                              f"{HEADER_LENGTH}-byte header and the file tail at {tail.metadata_offset}", start)
+                              f"{HEADER_LENGTH}-byte header and the file tail at {tail.metadata_offset}",
+                              start)
     footer = decode(StripeFooter, decompress(data[footer_start:end], footer_start), base_offset=footer_start)
     if len(footer.columns) != len(tail.footer.types):
         raise CorruptMetadata(f"stripe {number}'s footer has {len(footer.columns)} column encodings for "
@@ -91,8 +92,8 @@ def stream_places(information: StripeInformation, footer: StripeFooter, number: 
     offset = information.offset or 0
     end = offset + (information.index_length or 0) + (information.data_length or 0)
     for stream in footer.streams:
-        place = StreamPlace(stream.column or 0, StreamKind.PRESENT if stream.kind is None else int(stream.kind),
-                            offset, stream.length or 0)
+        kind = StreamKind.PRESENT if stream.kind is None else int(stream.kind)  # proto2's default
+        place = StreamPlace(stream.column or 0, kind, offset, stream.length or 0)
         if place.offset + place.length > end:
             raise CorruptStream(f"stripe {number}, stream {len(places)} (kind {place.kind} of column "
                                 f"{place.column}) ends at {place.offset + place.length}, past the stripe's "
