@@ -72,7 +72,8 @@ def _unit(node: TypeNode, kind: StreamKind, dictionary: bool) -> PositionUnit:
 def positioned_streams(node: TypeNode, encoding: ColumnEncodingKind | int,
                        has_present: bool) -> list[tuple[StreamKind, PositionUnit]]:
     """The streams of ``node``'s column that record a position, in the order of its entries."""
-    streams = column_kind(node).streams.get(encoding)  # type: ignore[call-overload]
+    known = encoding in ColumnEncodingKind._value2member_map_
+    streams = column_kind(node).streams.get(ColumnEncodingKind(encoding)) if known else None
     if streams is None:
         raise CorruptMetadata(f"{node.describe()}: a {node.kind.name} column has no encoding {encoding}")
     dictionary = encoding in DICTIONARY_ENCODINGS

@@ -152,7 +152,7 @@ def _group_positions(file: _File, number: int, footer: StripeFooter, indexes: di
     """By (column, stream kind), where row group ``group`` starts in each positioned stream."""
     present = {stream.column or 0 for stream in footer.streams
                if (stream.kind or StreamKind.PRESENT) == StreamKind.PRESENT}  # kind's default is PRESENT
-    found = {}
+    found: dict[tuple[int, int], StreamPosition] = {}
     for node in columns:
         where = f"stripe {number}, {node.describe()}, ROW_INDEX entry {group}"
         entries = indexes[node.column_id].entry

@@ -88,7 +88,7 @@ def read_stripe_footer(data: bytes, tail: FileTail, number: int, decompress: Dec
 
 def stream_places(information: StripeInformation, footer: StripeFooter, number: int) -> list[StreamPlace]:
     """Every stream of stripe ``number``, in the footer's order."""
-    places = []
+    places: list[StreamPlace] = []
     offset = information.offset or 0
     end = offset + (information.index_length or 0) + (information.data_length or 0)
     for stream in footer.streams:

@@ -31,11 +31,28 @@ from reference_impl.orc.errors import CorruptStream
 from reference_impl.orc.metadata.file_tail import read_file_tail
 from reference_impl.orc.metadata.orc_proto import RowIndex, decode, encode
 from reference_impl.orc.metadata.proto_enums import CompressionKind, StreamKind
+from reference_impl.orc.metadata.type_tree import TypeNode, from_types, numbered
 from reference_impl.orc.reader import read_orc
-from reference_impl.orc.row_index_check import POSITION, POSITION_COUNT, PositionCheck, check_row_index_positions
+from reference_impl.orc.row_index_check import (
+    POSITION,
+    POSITION_COUNT,
+    PositionCheck,
+    check_row_index_positions,
+)
+from reference_impl.orc.row_index_positions import (
+    PositionUnit,
+    positioned_streams,
+    read_row_indexes,
+    split_positions,
+)
 from reference_impl.orc.row_index_seek import read_row_range
 from reference_impl.orc.streams.compression import compress_stream, decompress_stream
-from reference_impl.orc.streams.stripe_layout import StreamCodec, StreamPlace, read_stripe_footer, stream_places
+from reference_impl.orc.streams.stripe_layout import (
+    StreamCodec,
+    StreamPlace,
+    read_stripe_footer,
+    stream_places,
+)
 from reference_impl.orc.writer import write_orc
 from reference_impl.orc.writer_options import OrcWriterOptions
 from tests.reference_impl.orc.orc_samples import ALL_TYPES, row_strategy
@@ -126,8 +143,8 @@ def test_reference_files(codec: CompressionKind, version: str, threshold: float)
 @given(rows=st.lists(row_strategy(), min_size=1, max_size=40), stride=st.integers(1, 9),
        limit=st.integers(1, 30), codec=st.sampled_from([C.NONE, C.ZLIB, C.ZSTD]),
        version=st.sampled_from(["0.11", "0.12"]), data=st.data())
-def test_random_rows_and_ranges(rows: list[dict[str, object]], stride: int, limit: int, codec: CompressionKind,
-                                version: str, data: st.DataObject) -> None:
+def test_random_rows_and_ranges(rows: list[dict[str, object]], stride: int, limit: int,
+                                codec: CompressionKind, version: str, data: st.DataObject) -> None:
     file = write_orc(ALL_TYPES, rows, OrcWriterOptions(
         row_index_stride=stride, stripe_row_limit=limit, compression=codec, compression_block_size=BLOCK_SIZE,
         file_version=version))
@@ -148,9 +165,10 @@ def test_without_a_row_index_a_stripe_is_read_from_its_start() -> None:
 
 
 def test_a_range_names_the_row_groups_it_entered() -> None:
-    file = write_orc(ALL_TYPES, REFERENCE_ROWS, OrcWriterOptions(row_index_stride=STRIDE, stripe_row_limit=75))
+    file = write_orc(ALL_TYPES, REFERENCE_ROWS, MUTATED)
     found = read_row_range(file, 97, 60)  # stripe 1 rows 22..74, stripe 2 rows 0..6
-    assert [(seek.stripe, seek.row_group, seek.rows_dropped) for seek in found.stripes] == [(1, 2, 2), (2, 0, 0)]
+    assert [(seek.stripe, seek.row_group, seek.rows_dropped) for seek in found.stripes] == [(1, 2, 2),
+                                                                                             (2, 0, 0)]
     assert read_row_range(file, 170, 5).rows == [] and read_row_range(file, 3, 0).rows == []
     with pytest.raises(ValueError, match="row range"):
         read_row_range(file, -1, 2)
@@ -172,10 +190,11 @@ def _pyorc_row(i: int) -> tuple[object, ...]:
     docs/orc-spec-notes.md); values that repeat (runs) and that do not."""
     row = (i % 3 == 0, i % 200 - 100, 7 if i < 500 else i, i * i - 3000, (i // 250) * 10**15, i * 0.5, i / 3,
            f"s{i % 7}" if i % 11 else f"distinct {i}", bytes([i % 256]) * (1 + i % 3),
-           decimal.Decimal(i * 1001 - 50000).scaleb(-3), datetime.date(1970, 1, 1) + datetime.timedelta(days=i),
+           decimal.Decimal(i * 1001 - 50000).scaleb(-3),
+           datetime.date(1970, 1, 1) + datetime.timedelta(days=i),
            EPOCH + datetime.timedelta(seconds=i * 1000, microseconds=i), f"c{i % 10:03d}", f"v{i}",
-           [i, None, i + 1][:i % 4], {f"k{i % 5}": float(i)} if i % 2 else {}, (i, f"y{i}") if i % 4 else None,
-           i if i % 2 == 0 else f"u{i}")
+           [i, None, i + 1][:i % 4], {f"k{i % 5}": float(i)} if i % 2 else {},
+           (i, f"y{i}") if i % 4 else None, i if i % 2 == 0 else f"u{i}")
     return tuple(None if (i + number) % 6 == 0 and number < len(row) - 1 else value
                  for number, value in enumerate(row))
 
@@ -218,18 +237,23 @@ def _arrow_table() -> pa.Table:
 
     i = range(ARROW_ROWS)
     return pa.table({
-        "b": column([n % 3 == 0 for n in i], pa.bool_(), 7), "t": column([n % 200 - 100 for n in i], pa.int8(), 9),
-        "si": column([7 if n < 500 else n for n in i], pa.int16(), 11), "i": column([n * n for n in i], pa.int32(), 4),
-        "l": column([(n // 250) * 10**15 for n in i], pa.int64(), 13), "f": column([n / 2 for n in i], pa.float32(), 5),
-        "d": column([n / 3 for n in i], pa.float64(), 6), "s": column([f"s{n % 7}" for n in i], pa.string(), 8),
+        "b": column([n % 3 == 0 for n in i], pa.bool_(), 7),
+        "t": column([n % 200 - 100 for n in i], pa.int8(), 9),
+        "si": column([7 if n < 500 else n for n in i], pa.int16(), 11),
+        "i": column([n * n for n in i], pa.int32(), 4),
+        "l": column([(n // 250) * 10**15 for n in i], pa.int64(), 13),
+        "f": column([n / 2 for n in i], pa.float32(), 5),
+        "d": column([n / 3 for n in i], pa.float64(), 6),
+        "s": column([f"s{n % 7}" for n in i], pa.string(), 8),
         "bin": column([bytes([n % 256]) * (n % 3) for n in i], pa.binary(), 10),
         "dec": column([decimal.Decimal(n).scaleb(-2) for n in i], pa.decimal128(10, 2), 12),
         "dt": column([datetime.date(2000, 1, 1) + datetime.timedelta(days=n) for n in i], pa.date32(), 14),
-        "ts": column([datetime.datetime(2020, 1, 1) + datetime.timedelta(seconds=n, microseconds=n) for n in i],
-                     pa.timestamp("ns"), 15),
+        "ts": column([datetime.datetime(2020, 1, 1) + datetime.timedelta(seconds=n, microseconds=n)
+                      for n in i], pa.timestamp("ns"), 15),
         "li": column([[n, n + 1][:n % 3] for n in i], pa.list_(pa.int32()), 16),
         "m": column([[(f"k{n % 4}", n)] if n % 2 else [] for n in i], pa.map_(pa.string(), pa.int64()), 17),
-        "st": column([{"x": n, "y": f"y{n}"} for n in i], pa.struct([("x", pa.int32()), ("y", pa.string())]), 18),
+        "st": column([{"x": n, "y": f"y{n}"} for n in i],
+                     pa.struct([("x", pa.int32()), ("y", pa.string())]), 18),
         "txt": column([f"{n:08d}-" * 4 for n in i], pa.string(), 19),
     })
 
@@ -240,7 +264,8 @@ def test_pyarrow_files(codec: str, version: str) -> None:
     sink = io.BytesIO()
     pyarrow.orc.write_table(_arrow_table(), sink, file_version=version, compression=codec,
                             compression_block_size=ARROW_BLOCK_SIZE, row_index_stride=ARROW_STRIDE,
-                            stripe_size=ARROW_STRIPE_SIZE, batch_size=256, dictionary_key_size_threshold=1.0 if codec == "zlib" else 0.0)
+                            stripe_size=ARROW_STRIPE_SIZE, batch_size=256,
+                            dictionary_key_size_threshold=1.0 if codec == "zlib" else 0.0)  # dictionaries
     file = sink.getvalue()  # 24 stripes uncompressed; compressed, one (ORC C++ counts stored bytes)
     assert _assert_seeks(file, ARROW_STRIDE) > 10
     _assert_positions_true(file)
@@ -250,10 +275,12 @@ def test_pyarrow_files(codec: str, version: str) -> None:
 # Spark (ORC Java): every codec, both file versions
 # ---------------------------------------------------------------------------
 
-SPARK_ROWS = 3500
+SPARK_ROWS = 6000
 SPARK_STRIDE = 1000  # ORC Java refuses a stride under 1000
-SPARK_SCHEMA = ("b boolean, t tinyint, si smallint, i int, l bigint, f float, d double, s string, bin binary, "
-                "dec decimal(10,2), dt date, ts timestamp, li array<int>, m map<string,int>, "
+SPARK_BLOCK_SIZE = 4096
+SPARK_STRIPE_SIZE = 400_000  # stripes of 5120 and 880 rows
+SPARK_SCHEMA = ("b boolean, t tinyint, si smallint, i int, l bigint, f float, d double, s string, "
+                "bin binary, dec decimal(10,2), dt date, ts timestamp, li array<int>, m map<string,int>, "
                 "st struct<x:int,y:string>")
 
 
@@ -269,14 +296,15 @@ def _spark_row(i: int) -> tuple[object, ...]:
 @pytest.mark.spark
 @pytest.mark.parametrize(("codec", "version"), [("none", "0.12"), ("zlib", "0.11"), ("snappy", "0.12"),
                                                 ("lz4", "0.12"), ("zstd", "0.12")])
-def test_spark_files(spark, tmp_path, codec: str, version: str) -> None:  # type: ignore[no-untyped-def]
+def test_spark_files(spark, tmp_path, codec: str, version: str) -> None:
     frame = spark.createDataFrame([_spark_row(i) for i in range(SPARK_ROWS)], SPARK_SCHEMA).coalesce(1)
     (frame.write.format("orc").option("compression", codec).option("orc.row.index.stride", str(SPARK_STRIDE))
-     .option("orc.compress.size", str(4096)).option("orc.stripe.size", str(65536))
+     .option("orc.compress.size", str(SPARK_BLOCK_SIZE)).option("orc.stripe.size", str(SPARK_STRIPE_SIZE))
      .option("orc.write.format", version).save(str(tmp_path / "out")))
     [path] = glob.glob(str(tmp_path / "out" / "*.orc"))
     with open(path, "rb") as handle:
         file = handle.read()
+    assert len(read_file_tail(file, decompress_stream).footer.stripes) > 1
     assert _assert_seeks(file, SPARK_STRIDE) > 10
     _assert_positions_true(file)
 
@@ -311,7 +339,8 @@ def _index_place(file: bytes, stripe: int, column: int) -> StreamPlace:
 
 def _index_stream(file: bytes, stripe: int, column: int) -> bytes:
     place = _index_place(file, stripe, column)
-    return StreamCodec.of(read_file_tail(file, decompress_stream)).decompress(place.stored(file), place.offset)
+    codec = StreamCodec.of(read_file_tail(file, decompress_stream))
+    return codec.decompress(place.stored(file), place.offset)
 
 
 def _failures(file: bytes) -> list[PositionCheck]:
@@ -319,7 +348,6 @@ def _failures(file: bytes) -> list[PositionCheck]:
 
 
 def _column(name: str) -> int:
-    from reference_impl.orc.metadata.type_tree import numbered
     root = numbered(ALL_TYPES)
     return root.children[root.field_names.index(name)].column_id
 
@@ -346,7 +374,8 @@ def test_a_present_bit_off_and_a_string_offset_off_are_reported() -> None:
     positions[2] ^= 1
     positions[3] += 1
     mutated = _rewrite_entry(file, 0, string, 2, positions)
-    assert {(failure.row_group, failure.stream) for failure in _failures(mutated)} == {(2, "PRESENT"), (2, "DATA")}
+    failures = {(failure.row_group, failure.stream) for failure in _failures(mutated)}
+    assert failures == {(2, "PRESENT"), (2, "DATA")}
 
 
 def test_an_entry_with_a_number_too_many_is_reported_and_refused() -> None:
@@ -374,3 +403,59 @@ def test_a_chunk_offset_that_is_no_chunk_start_is_reported() -> None:
     [failure] = _failures(_rewrite_entry(file, 0, column, 4, positions))
     assert (failure.stripe, failure.column, failure.row_group, failure.stream) == (0, column, 4, "DATA")
     assert "no chunk of the stream starts" in failure.found
+
+
+# ---------------------------------------------------------------------------
+# Findings (docs/orc-spec-notes.md, note 16)
+# ---------------------------------------------------------------------------
+
+
+def test_orc_cpp_records_a_chunk_end_and_writers_record_a_run_end() -> None:
+    """ORC C++ (pyorc) records a raw-bytes position that falls on a chunk boundary as the
+    end of the chunk before (bytes into it = the chunk's size), not the start of the next;
+    and a row group that starts right after a run as that run with all its values
+    consumed. Both are the place a reader seeking there stands: the check accepts them."""
+    file = _pyorc_file(pyorc.CompressionKind.ZLIB, 1.0)
+    tail = read_file_tail(file, decompress_stream)
+    codec = StreamCodec.of(tail)
+    chunk_ends = run_ends = 0
+    for number, information in enumerate(tail.footer.stripes):
+        footer = read_stripe_footer(file, tail, number, codec.decompress)
+        places = stream_places(information, footer, number)
+        for column, index in read_row_indexes(file, places, codec.decompress).items():
+            node = [node for node in numbered_pyorc_schema().walk() if node.column_id == column][0]
+            present = any(place.column == column and place.kind == StreamKind.PRESENT for place in places)
+            layout = positioned_streams(node, footer.columns[column].kind or 0, present)
+            for entry in index.entry:
+                for position in split_positions(entry, layout, True, "", 0).values():
+                    chunk_ends += position.unit == PositionUnit.BYTES and position.byte_offset == BLOCK_SIZE
+                    run_ends += position.unit == PositionUnit.RUN and position.values > RLE_V2_MAX_RUN // 2
+    assert chunk_ends > 0 and run_ends > 0
+    _assert_positions_true(file)
+
+
+RLE_V2_MAX_RUN = 512
+
+
+def numbered_pyorc_schema() -> TypeNode:
+    return from_types(read_file_tail(_pyorc_file(pyorc.CompressionKind.NONE, 0.0),
+                                     decompress_stream).footer.types)
+
+
+def test_orc_cpp_null_unions_are_caught_by_the_positions() -> None:
+    """ORC C++ (pyorc 0.12) writes a value into a union's first variant for every null
+    union, among the others: the variant's DATA holds 40 values for 20 rows, and both pyorc
+    and the reference read row 23 as 11. The row index counts the written values, so the
+    first variant's positions disagree with the tags: the check reports them."""
+    rows = [(None if i % 3 == 0 else (i if i % 2 else f"s{i}"),) for i in range(60)]
+    sink = io.BytesIO()
+    with pyorc.Writer(sink, "struct<u:uniontype<int,string>>", row_index_stride=10,
+                      compression=pyorc.CompressionKind.NONE) as writer:
+        writer.writerows(rows)
+    file = sink.getvalue()
+    assert list(pyorc.Reader(io.BytesIO(file)))[23] == (11,)
+    assert read_orc(file).rows[23] == {"u": (0, 11)}
+    failures = _failures(file)
+    assert {(failure.column, failure.stream) for failure in failures} == {(2, "DATA")}
+    first = failures[0]
+    assert first.row_group == 1 and "3 values" in first.expected and "7 values" in first.found
