@@ -171,7 +171,8 @@ class ChunkMap:
 
     def position(self, position: list[int]) -> list[int]:
         """``position`` with its byte offset as (chunk start, decompressed bytes into the
-        chunk); an offset at a chunk's end is the next chunk's start, as ORC's writers record it."""
+        chunk); an offset at a chunk's end is given as the next chunk's start (ORC C++ records
+        the end of the chunk before: the same place, docs/orc-spec-notes.md note 16)."""
         chunk = bisect_right(self.decompressed, position[0]) - 1
         return [self.stored[chunk], position[0] - self.decompressed[chunk], *position[1:]]
 
