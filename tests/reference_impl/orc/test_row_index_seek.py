@@ -27,7 +27,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from reference_impl.orc.errors import CorruptStream
+from reference_impl.orc.errors import CorruptStream, DecompressionFailed
 from reference_impl.orc.metadata.file_tail import read_file_tail
 from reference_impl.orc.metadata.orc_proto import RowIndex, decode, encode
 from reference_impl.orc.metadata.proto_enums import CompressionKind, StreamKind
@@ -459,3 +459,26 @@ def test_orc_cpp_null_unions_are_caught_by_the_positions() -> None:
     assert {(failure.column, failure.stream) for failure in failures} == {(2, "DATA")}
     first = failures[0]
     assert first.row_group == 1 and "3 values" in first.expected and "7 values" in first.found
+
+
+def test_what_lies_before_the_row_group_is_not_decoded() -> None:
+    """A stream's first compression chunk destroyed: the full read fails, a range from a
+    row group whose position names a later chunk reads as before."""
+    options = OrcWriterOptions(row_index_stride=STRIDE, stripe_row_limit=75, compression=C.ZLIB,
+                               compression_block_size=BLOCK_SIZE)
+    file = write_orc(ALL_TYPES, REFERENCE_ROWS, options)
+    tail = read_file_tail(file, decompress_stream)
+    codec = StreamCodec.of(tail)
+    footer = read_stripe_footer(file, tail, 0, codec.decompress)
+    column = _column("varchar")
+    [place] = [place for place in stream_places(tail.footer.stripes[0], footer, 0)
+               if place.column == column and place.kind == StreamKind.DATA]
+    first, second = codec.chunks(place.stored(file), place.offset)[:2]
+    assert not first.original and second.offset - first.offset > 4
+    body = first.offset + 3  # after the chunk's 3-byte header: no longer a deflate stream
+    mutated = file[:body] + b"\xff" * 4 + file[body + 4:]
+    with pytest.raises(DecompressionFailed, match="does not decompress"):
+        read_orc(mutated)
+    later = decode(RowIndex, _index_stream(file, 0, column)).entry[6].positions
+    assert later[4] > 0  # PRESENT's 4 numbers, then DATA's chunk: not the first
+    assert read_row_range(mutated, 60, 15).rows == read_orc(file).rows[60:75]
