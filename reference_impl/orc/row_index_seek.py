@@ -135,7 +135,8 @@ def _read_stripe_range(file: _File, number: int, local_start: int,
     if stride and all(node.column_id in indexes for node in columns):
         group = local_start // stride
         positions = _group_positions(file, number, footer, indexes, columns, group)
-        streams = {(place.column, place.kind): _seek_stream(file, place, positions) for place in places}
+        streams = {(place.column, place.kind): _seek_stream(file, number, place, positions)
+                   for place in places}
         group_start: int | None = group * stride
     else:
         streams = {(place.column, place.kind): _whole_stream(file, place) for place in places}
@@ -174,7 +175,7 @@ def _whole_stream(file: _File, place: StreamPlace) -> StreamBytes:
                        file.codec.compressed)
 
 
-def _seek_stream(file: _File, place: StreamPlace,
+def _seek_stream(file: _File, number: int, place: StreamPlace,
                  positions: dict[tuple[int, int], StreamPosition]) -> StreamBytes:
     """The stream from its position on: decompressed from the chunk it names, cut at its
     byte offset, with its values (or bits) into the run left to skip."""
@@ -182,8 +183,8 @@ def _seek_stream(file: _File, place: StreamPlace,
     if position is None:  # a dictionary's streams: read whole
         return _whole_stream(file, place)
     stored = place.stored(file.data)
-    where = (f"column {place.column}, stream of kind {place.kind} ({place.length} bytes at {place.offset}): "
-             f"the row index position {position.describe()}")
+    where = (f"stripe {number}, column {place.column}, {StreamKind(place.kind).name} stream ({place.length} "
+             f"bytes at {place.offset}): the row index position {position.describe()}")
     if position.chunk > len(stored):
         raise CorruptStream(f"{where} lies past the stream's end", place.offset)
     chunk_offset = place.offset + position.chunk

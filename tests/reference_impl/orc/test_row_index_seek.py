@@ -482,3 +482,16 @@ def test_what_lies_before_the_row_group_is_not_decoded() -> None:
     later = decode(RowIndex, _index_stream(file, 0, column)).entry[6].positions
     assert later[4] > 0  # PRESENT's 4 numbers, then DATA's chunk: not the first
     assert read_row_range(mutated, 60, 15).rows == read_orc(file).rows[60:75]
+
+
+def test_a_position_past_its_stream_is_refused_by_the_seek_and_reported() -> None:
+    file = write_orc(ALL_TYPES, REFERENCE_ROWS, MUTATED)
+    column = _column("double")
+    positions = list(decode(RowIndex, _index_stream(file, 0, column)).entry[5].positions)
+    assert 128 <= positions[3] < 16000  # DATA's byte offset: a 2-byte varint either way
+    mutated = _rewrite_entry(file, 0, column, 5, [*positions[:3], 16000])
+    with pytest.raises(CorruptStream, match="stripe 0, column .*, DATA stream .* lies past"):
+        read_row_range(mutated, 52, 3)
+    [failure] = _failures(mutated)
+    assert (failure.row_group, failure.stream, failure.found) == (5, "DATA", "[16000] (byte 16000 of the "
+                                                                  "decompressed stream)")
