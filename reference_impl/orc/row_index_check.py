@@ -19,7 +19,8 @@ ceil(stripe rows / stride) entries ('Row Group Index': "an entry for each row gr
 and in each entry exactly the numbers the column's encoding and the codec need.
 
 The results are plain records, passed and failed, for a caller to count or to turn into
-findings. A file whose Footer.rowIndexStride is 0 has no row index: no results.
+findings. A file whose Footer.rowIndexStride is 0 has no row index: no results. A file
+the reader refuses raises the reader's error.
 """
 
 from __future__ import annotations
