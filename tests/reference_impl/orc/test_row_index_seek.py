@@ -31,7 +31,7 @@ from reference_impl.orc.errors import CorruptStream, DecompressionFailed
 from reference_impl.orc.metadata.file_tail import read_file_tail
 from reference_impl.orc.metadata.orc_proto import RowIndex, decode, encode
 from reference_impl.orc.metadata.proto_enums import CompressionKind, StreamKind
-from reference_impl.orc.metadata.type_tree import TypeNode, from_types, numbered
+from reference_impl.orc.metadata.type_tree import from_types, numbered
 from reference_impl.orc.reader import read_orc
 from reference_impl.orc.row_index_check import (
     POSITION,
@@ -128,7 +128,7 @@ REFERENCE_ROWS = [_reference_row(i) for i in range(170)]
 
 
 @pytest.mark.parametrize("version", ["0.11", "0.12"])
-@pytest.mark.parametrize("codec", [C.NONE, C.ZLIB, C.SNAPPY, C.LZ4, C.ZSTD])
+@pytest.mark.parametrize("codec", [C.NONE, C.ZLIB, C.SNAPPY, C.LZO, C.LZ4, C.ZSTD, C.BROTLI])
 @pytest.mark.parametrize("threshold", [0.0, 1.0])  # strings direct; strings as a dictionary
 def test_reference_files(codec: CompressionKind, version: str, threshold: float) -> None:
     file = write_orc(ALL_TYPES, REFERENCE_ROWS, OrcWriterOptions(
@@ -419,11 +419,12 @@ def test_orc_cpp_records_a_chunk_end_and_writers_record_a_run_end() -> None:
     tail = read_file_tail(file, decompress_stream)
     codec = StreamCodec.of(tail)
     chunk_ends = run_ends = 0
+    nodes = {node.column_id: node for node in from_types(tail.footer.types).walk()}
     for number, information in enumerate(tail.footer.stripes):
         footer = read_stripe_footer(file, tail, number, codec.decompress)
         places = stream_places(information, footer, number)
         for column, index in read_row_indexes(file, places, codec.decompress).items():
-            node = [node for node in numbered_pyorc_schema().walk() if node.column_id == column][0]
+            node = nodes[column]
             present = any(place.column == column and place.kind == StreamKind.PRESENT for place in places)
             layout = positioned_streams(node, footer.columns[column].kind or 0, present)
             for entry in index.entry:
@@ -435,11 +436,6 @@ def test_orc_cpp_records_a_chunk_end_and_writers_record_a_run_end() -> None:
 
 
 RLE_V2_MAX_RUN = 512
-
-
-def numbered_pyorc_schema() -> TypeNode:
-    return from_types(read_file_tail(_pyorc_file(pyorc.CompressionKind.NONE, 0.0),
-                                     decompress_stream).footer.types)
 
 
 def test_orc_cpp_null_unions_are_caught_by_the_positions() -> None:
