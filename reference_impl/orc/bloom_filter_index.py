@@ -18,20 +18,25 @@ words, at least one hash function and no more than it has bits.
 from __future__ import annotations
 
 import os
-from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
 
 from reference_impl.orc.bloom_filter import BloomFilterBits, value_hash
 from reference_impl.orc.columns.registry import ColumnStreamsOut
 from reference_impl.orc.errors import CorruptStream
-from reference_impl.orc.metadata.file_tail import DEFAULT_COMPRESSION_BLOCK_SIZE, FileTail, read_file_tail
+from reference_impl.orc.metadata.file_tail import FileTail, read_file_tail
 from reference_impl.orc.metadata.orc_proto import BloomFilter, BloomFilterIndex, decode, encode
-from reference_impl.orc.metadata.proto_enums import CompressionKind, StreamKind
+from reference_impl.orc.metadata.proto_enums import StreamKind
 from reference_impl.orc.metadata.type_tree import TypeNode
 from reference_impl.orc.row_group_index import RowGroup
 from reference_impl.orc.streams.compression import decompress_stream
 from reference_impl.orc.streams.stripe import StreamOutput, read_stripe
+from reference_impl.orc.streams.stripe_layout import (
+    Decompress,
+    StreamCodec,
+    read_index_streams,
+    stream_places,
+)
 
 __all__ = ["BLOOM_FILTER_KINDS", "UTC_BLOOM_ENCODING", "ColumnBloomFilters", "bloom_filter_streams",
            "read_bloom_filters"]
@@ -39,7 +44,6 @@ __all__ = ["BLOOM_FILTER_KINDS", "UTC_BLOOM_ENCODING", "ColumnBloomFilters", "bl
 BLOOM_FILTER_KINDS = (StreamKind.BLOOM_FILTER, StreamKind.BLOOM_FILTER_UTF8)
 UTC_BLOOM_ENCODING = 1  # ColumnEncoding.bloom_encoding: "1 = ORC-135 (utc for timestamps)"
 BYTES_PER_WORD = 8
-_Decompress = Callable[[bytes, int], bytes]  # (stream bytes, file offset) -> decompressed
 
 
 def _message(bits: BloomFilterBits, kind: StreamKind) -> BloomFilter:
@@ -80,34 +84,25 @@ def read_bloom_filters(source: bytes | str | os.PathLike[str]) -> list[dict[tupl
     (its bytes or a path). The stripe is read and checked as the reader reads it."""
     data = source if isinstance(source, bytes) else Path(source).read_bytes()
     tail = read_file_tail(data, decompress_stream)
-    kind = CompressionKind(tail.postscript.compression or CompressionKind.NONE)
-    block_size = tail.postscript.compression_block_size or DEFAULT_COMPRESSION_BLOCK_SIZE
-
-    def decompress(raw: bytes, offset: int) -> bytes:
-        return decompress_stream(raw, kind, block_size, offset)
-
-    return [_stripe_filters(data, tail, number, decompress, kind != CompressionKind.NONE)
+    codec = StreamCodec.of(tail)
+    return [_stripe_filters(data, tail, number, codec.decompress, codec.compressed)
             for number in range(len(tail.footer.stripes))]
 
 
-def _stripe_filters(data: bytes, tail: FileTail, number: int, decompress: _Decompress,
+def _stripe_filters(data: bytes, tail: FileTail, number: int, decompress: Decompress,
                     compressed: bool) -> dict[tuple[int, StreamKind], ColumnBloomFilters]:
     information = tail.footer.stripes[number]
     stripe = read_stripe(data, information, number, len(tail.footer.types), tail.metadata_offset, decompress,
                          compressed)
     found = {}
-    offset = information.offset or 0
-    for stream in stripe.footer.streams:  # back to back from the stripe's start ('Stripes')
-        length, column = stream.length or 0, stream.column or 0
-        if stream.kind in BLOOM_FILTER_KINDS:
-            kind = StreamKind(stream.kind)
+    places = stream_places(information, stripe.footer, number)
+    for kind in BLOOM_FILTER_KINDS:
+        for column, (place, stream) in read_index_streams(data, places, kind, decompress).items():
             where = f"stripe {number}, {kind.name} of column {column}"
-            index = decode(BloomFilterIndex, decompress(data[offset:offset + length], offset),
-                           base_offset=offset)
-            filters = [_filter_bits(message, kind, f"{where}, row group {group}", offset)
+            index = decode(BloomFilterIndex, stream, base_offset=place.offset)
+            filters = [_filter_bits(message, kind, f"{where}, row group {group}", place.offset)
                        for group, message in enumerate(index.bloom_filter)]
-            found[column, kind] = ColumnBloomFilters(number, column, kind, offset, filters)
-        offset += length
+            found[column, kind] = ColumnBloomFilters(number, column, kind, place.offset, filters)
     return found
 
 

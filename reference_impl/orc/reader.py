@@ -93,18 +93,16 @@ def iter_stripes(data: bytes, tail: FileTail) -> Iterator[list[dict[str, object]
 
     column_count = len(footer.types)
     values_read: dict[int, int] = {}
-    surplus_columns: set[int] = set()
     for index, information in enumerate(footer.stripes):
         stripe = read_stripe(data, information, index, column_count, tail.metadata_offset, decompress,
                              kind != CompressionKind.NONE)
         values = build_reader(root, stripe, version, calendar).read(information.number_of_rows or 0)
         stripe.check_consumed()
         check_stripe_rows(tail, stripe)
-        surplus_columns |= stripe.surplus_columns
         for column, count in stripe.values_read.items():
             values_read[column] = values_read.get(column, 0) + count
         yield [_row(root, value, index, number, information.offset) for number, value in enumerate(values)]
-    check_file_values(tail, values_read, surplus_columns)
+    check_file_values(tail, values_read)
 
 
 def _check_stripe_places(tail: FileTail) -> None:

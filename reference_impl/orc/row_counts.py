@@ -57,7 +57,7 @@ def check_stripe_rows(tail: FileTail, stripe: StripeStreams) -> None:
     if tail.metadata is not None and stripe.index < len(tail.metadata.stripe_stats):
         statistics = tail.metadata.stripe_stats[stripe.index].col_stats
         _check_counts(f"stripe {stripe.index}'s statistics", statistics, stripe.values_read,
-                      tail.metadata_offset, _unrecorded(tail), stripe.surplus_columns)
+                      tail.metadata_offset, _unrecorded(tail))
     stride = tail.footer.row_index_stride
     if stride:
         for (column, kind), stream in stripe.index_streams.items():
@@ -70,10 +70,10 @@ def check_stripe_rows(tail: FileTail, stripe: StripeStreams) -> None:
                                           f"make {expected}", stream.offset)
 
 
-def check_file_values(tail: FileTail, values_read: dict[int, int], surplus_columns: set[int]) -> None:
+def check_file_values(tail: FileTail, values_read: dict[int, int]) -> None:
     """The Footer's statistics count the values the columns of every stripe read."""
     _check_counts("the Footer's statistics", tail.footer.statistics, values_read, tail.footer_offset,
-                  _unrecorded(tail), surplus_columns)
+                  _unrecorded(tail))
 
 
 def _unrecorded(tail: FileTail) -> frozenset[int]:
@@ -82,14 +82,10 @@ def _unrecorded(tail: FileTail) -> frozenset[int]:
 
 
 def _check_counts(what: str, statistics: Sequence[ColumnStatistics], counts: dict[int, int],
-                  offset: int, unrecorded: frozenset[int], surplus_columns: set[int]) -> None:
-    """``surplus_columns`` may hold (and count) values past those read: a union variant's
-    (columns/registry.py, ``orc.union.variant-values-past-the-tags``)."""
+                  offset: int, unrecorded: frozenset[int]) -> None:
     for column, count in counts.items():
         recorded = statistics[column].number_of_values if column < len(statistics) else None
         if recorded is None or recorded in unrecorded or recorded == count:
-            continue
-        if column in surplus_columns and recorded > count:
             continue
         raise CorruptMetadata(f"{what}: column {column} has numberOfValues {recorded}; its streams "
                               f"hold {count} for the rows the stripes list", offset)

@@ -9,7 +9,8 @@ gives it (a null struct, list, map or union gives nothing).
 
 Positions, per stream, concatenated in the order of the streams in 'Column Encodings'
 (PRESENT only when the stripe has it; none for a dictionary's DICTIONARY_DATA and
-LENGTH, "because dictionaries are accessed randomly"):
+LENGTH, "because dictionaries are accessed randomly"; row_index_positions.py, which the
+reader's seek and check share):
 
 * a stream of raw bytes (floats, string and binary contents, decimal varints): the
   byte offset;
@@ -19,7 +20,8 @@ LENGTH, "because dictionaries are accessed randomly"):
 With a codec the byte offset becomes two numbers, "the start of the compression chunk
 in the stream, followed by the number of decompressed bytes that need to be consumed".
 The runs are those the encoders wrote (no run is cut at a row group), so a position
-may fall inside a run.
+may fall inside a run. :class:`StreamColumn` finds positions in any stripe's decompressed
+streams: this writer's, and any file's for row_index_check.py.
 """
 
 from __future__ import annotations
@@ -31,9 +33,9 @@ from itertools import accumulate
 from typing import cast
 
 from reference_impl.orc.column_statistics import column_statistics
-from reference_impl.orc.columns.column_streams import DICTIONARY_ENCODINGS, V2_ENCODINGS
+from reference_impl.orc.columns.column_streams import V2_ENCODINGS
 from reference_impl.orc.columns.float_columns import BITS_PER_BYTE, FLOAT_BITS
-from reference_impl.orc.columns.registry import ColumnStreamsOut, column_kind
+from reference_impl.orc.columns.registry import ColumnStreamsOut
 from reference_impl.orc.encodings.byte_rle import ByteRleReader
 from reference_impl.orc.encodings.int_rle_v1 import IntRleV1Reader
 from reference_impl.orc.encodings.int_rle_v2 import IntRleV2Reader
@@ -41,35 +43,19 @@ from reference_impl.orc.encodings.run_reader import RunReader
 from reference_impl.orc.metadata.orc_proto import RowIndex, RowIndexEntry, encode
 from reference_impl.orc.metadata.proto_enums import ColumnEncodingKind, CompressionKind, StreamKind, TypeKind
 from reference_impl.orc.metadata.type_tree import TypeNode
-from reference_impl.orc.streams.compression import read_chunks
+from reference_impl.orc.row_index_positions import PositionUnit, positioned_streams
+from reference_impl.orc.streams.compression import Chunk, read_chunks
 from reference_impl.orc.streams.stripe import StreamOutput
 from reference_impl.orc.varint import read_uvarint
 from reference_impl.orc.writer_options import OrcWriterOptions
 
-__all__ = ["RowGroup", "row_groups", "row_index_streams"]
+__all__ = ["ChunkMap", "RowGroup", "StreamColumn", "row_groups", "row_index_streams"]
 
 S = StreamKind
 T = TypeKind
-# 'Row Group Index': "there is not a position to record for the dictionary".
-DICTIONARY_STREAMS = frozenset({S.DICTIONARY_DATA, S.LENGTH})
 # The DATA streams whose values are Signed Integer RLE (the others' are unsigned).
 SIGNED_DATA = frozenset({T.SHORT, T.INT, T.LONG, T.DATE, T.TIMESTAMP, T.TIMESTAMP_INSTANT})
-STRING_KINDS = frozenset({T.STRING, T.VARCHAR, T.CHAR})
-
-
-@dataclass(frozen=True)
-class _Column:
-    """One column's streams in one stripe, as its positions are read from them."""
-
-    node: TypeNode
-    encoding: ColumnEncodingKind
-    streams: dict[StreamKind, bytes]
-
-    def integer_reader(self, kind: StreamKind, *, signed: bool) -> IntRleV1Reader | IntRleV2Reader:
-        data = self.streams[kind]
-        if self.encoding in V2_ENCODINGS:
-            return IntRleV2Reader(data, signed=signed)
-        return IntRleV1Reader(data, signed=signed)
+BYTE_RLE_DATA = frozenset({T.BOOLEAN, T.BYTE, T.UNION})  # Boolean RLE is Byte RLE underneath
 
 
 # A locator walks one stream forward: called with ever larger value counts, it gives the
@@ -88,8 +74,8 @@ def _runs(reader: RunReader) -> Locator:
     return locate
 
 
-def _booleans(data: bytes) -> Locator:
-    byte_runs = _runs(ByteRleReader(data))
+def _booleans(byte_reader: ByteRleReader) -> Locator:
+    byte_runs = _runs(byte_reader)
 
     def locate(count: int) -> list[int]:
         whole_bytes, bits = divmod(count, BITS_PER_BYTE)
@@ -125,59 +111,86 @@ def _varints(data: bytes) -> Locator:
     return locate
 
 
-def _data_locator(column: _Column) -> Locator:
-    kind, data = column.node.kind, column.streams[S.DATA]
-    if kind == T.BOOLEAN:
-        return _booleans(data)
-    if kind in (T.BYTE, T.UNION):
-        return _runs(ByteRleReader(data))
-    if kind in FLOAT_BITS:
-        return _fixed_width(FLOAT_BITS[kind] // BITS_PER_BYTE)
-    if kind == T.DECIMAL:
-        return _varints(data)
-    if kind in STRING_KINDS and column.encoding in DICTIONARY_ENCODINGS:
-        return _runs(column.integer_reader(S.DATA, signed=False))
-    if kind in STRING_KINDS or kind == T.BINARY:
-        return _length_prefixed(column.integer_reader(S.LENGTH, signed=False))
-    return _runs(column.integer_reader(S.DATA, signed=kind in SIGNED_DATA))
+@dataclass(frozen=True)
+class StreamColumn:
+    """One column's decompressed streams in one stripe, as its positions are read from
+    them (row_index_positions.py says which streams record one and what it counts)."""
 
+    node: TypeNode
+    encoding: ColumnEncodingKind
+    streams: Mapping[StreamKind, bytes]
 
-def _locators(column: _Column) -> list[tuple[StreamKind, Locator]]:
-    """The column's positioned streams in the order of 'Column Encodings'."""
-    dictionary = column.encoding in DICTIONARY_ENCODINGS
-    found: list[tuple[StreamKind, Locator]] = []
-    for kind in column_kind(column.node).streams[column.encoding]:
-        if dictionary and kind in DICTIONARY_STREAMS or kind not in column.streams:
-            continue
-        if kind == S.PRESENT:
-            found.append((kind, _booleans(column.streams[kind])))
-        elif kind == S.DATA:
-            found.append((kind, _data_locator(column)))
+    def run_reader(self, kind: StreamKind, start: int = 0) -> ByteRleReader | IntRleV1Reader | IntRleV2Reader:
+        """The Byte or Integer RLE reader of a RUN or BITS stream, from byte ``start``."""
+        data = self.streams[kind]
+        if kind == S.PRESENT or kind == S.DATA and self.node.kind in BYTE_RLE_DATA:
+            return ByteRleReader(data, start=start)
+        if kind == S.DATA:
+            signed = self.node.kind in SIGNED_DATA
         else:  # LENGTH (unsigned); SECONDARY: a decimal's scales (signed), a timestamp's nanos
-            found.append((kind, _runs(column.integer_reader(kind, signed=column.node.kind == T.DECIMAL))))
-    return found
+            signed = kind == S.SECONDARY and self.node.kind == T.DECIMAL
+        if self.encoding in V2_ENCODINGS:
+            return IntRleV2Reader(data, signed=signed, start=start)
+        return IntRleV1Reader(data, signed=signed, start=start)
+
+    def locators(self) -> list[tuple[StreamKind, Locator]]:
+        """The column's positioned streams, each with its locator, in the entries' order."""
+        found: list[tuple[StreamKind, Locator]] = []
+        for kind, unit in positioned_streams(self.node, self.encoding, S.PRESENT in self.streams):
+            if unit == PositionUnit.BITS:
+                found.append((kind, _booleans(cast(ByteRleReader, self.run_reader(kind)))))
+            elif unit == PositionUnit.RUN:
+                found.append((kind, _runs(self.run_reader(kind))))
+            else:
+                found.append((kind, self._bytes_locator()))
+        return found
+
+    def _bytes_locator(self) -> Locator:
+        """A DATA stream of raw bytes: fixed-width floats, decimal varints or contents."""
+        if self.node.kind in FLOAT_BITS:
+            return _fixed_width(FLOAT_BITS[self.node.kind] // BITS_PER_BYTE)
+        if self.node.kind == T.DECIMAL:
+            return _varints(self.streams[S.DATA])
+        return _length_prefixed(self.run_reader(S.LENGTH))
 
 
 @dataclass(frozen=True)
-class _Chunks:
-    """Where a stream's compression chunks start: in the written stream, and in its
-    decompressed bytes."""
+class ChunkMap:
+    """Where a stream's compression chunks start: in the stored stream, and in its
+    decompressed bytes; each list ends with the stream's end."""
 
-    written: list[int]
+    stored: list[int]
     decompressed: list[int]
 
     @classmethod
-    def of(cls, written: bytes, options: OrcWriterOptions) -> _Chunks:
-        """The chunks of a stream as the writer compressed it."""
-        chunks = read_chunks(written, options.compression, options.compression_block_size, 0)
-        return cls([chunk.offset for chunk in chunks] + [len(written)],
+    def of(cls, chunks: Sequence[Chunk], stored_length: int, base: int = 0) -> ChunkMap:
+        """The map of a stream of ``stored_length`` bytes whose chunks (read_chunks) were
+        read at file offset ``base``."""
+        return cls([chunk.offset - base for chunk in chunks] + [stored_length],
                    [0, *accumulate(len(chunk.data) for chunk in chunks)])
 
     def position(self, position: list[int]) -> list[int]:
         """``position`` with its byte offset as (chunk start, decompressed bytes into the
-        chunk); an offset at a chunk's end is the next chunk's start, as ORC's writers record it."""
+        chunk); an offset at a chunk's end is given as the next chunk's start (ORC C++ records
+        the end of the chunk before: the same place, docs/orc-spec-notes.md note 17)."""
         chunk = bisect_right(self.decompressed, position[0]) - 1
-        return [self.written[chunk], position[0] - self.decompressed[chunk], *position[1:]]
+        return [self.stored[chunk], position[0] - self.decompressed[chunk], *position[1:]]
+
+    def decompressed_offset(self, chunk: int, inside: int) -> int | None:
+        """The offset in the decompressed stream of ``inside`` bytes into the chunk that
+        starts at ``chunk``; None unless a chunk starts there and holds that many bytes
+        (the stream's end counts as the start of an empty chunk)."""
+        if chunk not in self.stored:
+            return None
+        number = self.stored.index(chunk)
+        start, end = self.decompressed[number], self.decompressed[min(number + 1, len(self.decompressed) - 1)]
+        return start + inside if start + inside <= end else None
+
+
+def _chunk_map(stored: bytes, options: OrcWriterOptions) -> ChunkMap:
+    """The chunks of a stream as the writer compressed it."""
+    chunks = read_chunks(stored, options.compression, options.compression_block_size, 0)
+    return ChunkMap.of(chunks, len(stored))
 
 
 def _value_starts(entries: list[object], starts: list[int]) -> list[int]:
@@ -204,9 +217,9 @@ def _row_index(node: TypeNode, out: ColumnStreamsOut, written: Mapping[tuple[int
                groups: list[RowGroup], options: OrcWriterOptions) -> RowIndex:
     column_id = node.column_id
     streams = {kind: data for column, kind, data in out.streams if column == column_id}
-    locators = _locators(_Column(node, out.encodings[column_id][0], streams))
+    locators = StreamColumn(node, out.encodings[column_id][0], streams).locators()
     compressed = options.compression != CompressionKind.NONE
-    chunks = ({kind: _Chunks.of(written[column_id, kind], options) for kind, _ in locators}
+    chunks = ({kind: _chunk_map(written[column_id, kind], options) for kind, _ in locators}
               if compressed else {})
     values = out.values[column_id]
     index = RowIndex()

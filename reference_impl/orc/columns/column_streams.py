@@ -18,7 +18,6 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass, replace
 from typing import Protocol
 
-from reference_impl.common.leniency import Rule
 from reference_impl.orc.encodings.boolean_rle import BooleanRleReader
 from reference_impl.orc.encodings.byte_rle import ByteRleReader
 from reference_impl.orc.encodings.int_rle_v1 import IntRleV1Reader, encode_ints_v1
@@ -40,6 +39,8 @@ class _Reader(Protocol):
 
     def leftover(self) -> tuple[str, int] | None: ...
 
+    def skip(self, count: int) -> None: ...
+
 
 RunReaderFactory = Callable[[bytes], _Reader]  # a decoder over a stream's bytes
 
@@ -51,9 +52,13 @@ class StreamValues:
         self._reader = reader
         self._stream = stream
         self._where = where
+        self._skip = stream.skip  # passed over before the first read (a row index seek)
 
     def read(self, count: int) -> list[int]:
         try:
+            if self._skip:
+                self._reader.skip(self._skip)
+                self._skip = 0
             return list(self._reader.read(count))
         except OrcError as error:
             raise relocated(error, self._stream, self._where) from error
@@ -105,12 +110,10 @@ class ByteCursor:
 class ColumnStreams:
     """One column's streams and encoding in one stripe."""
 
-    def __init__(self, node: TypeNode, stripe: StripeStreams, calendar: CalendarKind | None,
-                 surplus: Rule | None = None) -> None:
+    def __init__(self, node: TypeNode, stripe: StripeStreams, calendar: CalendarKind | None) -> None:
         self.node = node
         self.stripe = stripe
         self.calendar = calendar
-        self.surplus = surplus  # the rule under which values past the column's are read past
         encoding = stripe.encoding(node.column_id)
         self.encoding = encoding.kind if encoding.kind is not None else ColumnEncodingKind.DIRECT
         self.dictionary_size = encoding.dictionary_size or 0
@@ -124,7 +127,7 @@ class ColumnStreams:
 
     def cursor(self, kind: StreamKind) -> ByteCursor:
         cursor = ByteCursor(self.raw(kind), self.where)
-        self.stripe.opened(self.where, cursor.stream, cursor, self.surplus)
+        self.stripe.opened(self.where, cursor.stream, cursor)
         return cursor
 
     def integers(self, kind: StreamKind, *, signed: bool) -> StreamValues:
@@ -142,7 +145,7 @@ class ColumnStreams:
         """A reader of the ``kind`` stream, whose consumption the stripe checks at its end."""
         stream = self.raw(kind)
         values = StreamValues(reader(stream.data), stream, self.where)
-        self.stripe.opened(self.where, stream, values, self.surplus)
+        self.stripe.opened(self.where, stream, values)
         return values
 
     def error(self, error_class: type[OrcError], message: str,

@@ -96,19 +96,6 @@ UNKNOWN_ENCODING = Rule(
     error=CorruptMetadata,
 )
 
-VARIANT_SURPLUS = Rule(
-    id="orc.union.variant-values-past-the-tags",
-    format="orc",
-    spec="ORCv1.md: SmallInt, Int, and BigInt Columns; Union Columns",
-    sentence="For values that have false bits in the present stream, no values are included in the "
-    "data stream.",
-    strength=Strength.MUST,
-    reading="the values a union variant's column holds past those the union's tags select are not "
-    "read: the tags say which values belong to rows, and ORC C++ (pyorc, pyarrow) writes one value "
-    "of uninitialised memory into the first variant for every null union",
-    error=CorruptStream,
-)
-
 _STRING_STREAMS = {
     E.DIRECT: (S.PRESENT, S.DATA, S.LENGTH),
     E.DICTIONARY: (S.PRESENT, S.DATA, S.DICTIONARY_DATA, S.LENGTH),
@@ -155,11 +142,10 @@ def column_kind(node: TypeNode) -> ColumnKind:
 
 
 def build_reader(node: TypeNode, stripe: StripeStreams, file_version: str,
-                 calendar: CalendarKind | None, surplus: Rule | None = None) -> ColumnReader:
-    """The reader of ``node``'s column (and its children's) over ``stripe``; ``surplus``
-    is the rule under which a column inside a union variant holds values past its rows."""
+                 calendar: CalendarKind | None) -> ColumnReader:
+    """The reader of ``node``'s column (and its children's) over ``stripe``."""
     kind = column_kind(node)
-    streams = ColumnStreams(node, stripe, calendar, surplus)
+    streams = ColumnStreams(node, stripe, calendar)
     allowed = kind.encodings[file_version]
     if streams.encoding not in E._value2member_map_ and allowed == (E.DIRECT,):
         breach(UNKNOWN_ENCODING, f"{streams.where}: encoding {streams.encoding}", stripe.information.offset)
@@ -170,8 +156,7 @@ def build_reader(node: TypeNode, stripe: StripeStreams, file_version: str,
                               f"{[encoding.name for encoding in allowed]} ({kind.heading!r})",
                               stripe.information.offset)
     _check_streams(kind, streams)
-    below = VARIANT_SURPLUS if node.kind == TypeKind.UNION else surplus
-    children = [build_reader(child, stripe, file_version, calendar, below) for child in node.children]
+    children = [build_reader(child, stripe, file_version, calendar) for child in node.children]
     return kind.reader(streams, children)
 
 

@@ -28,9 +28,9 @@ Encodings': the values of a stream are those of its column's rows, and nothing
 else): bytes after the last value, or values left in the last run, are
 :class:`CorruptStream`. The one padding the text allows is a Boolean RLE stream's
 last byte ('Boolean Run Length Encoding': eight values to a byte), whose bits past
-the last value are not read. A column under a UNION may hold values past those its
-union's tags select, read past under a lenient rule (columns/registry.py,
-``orc.union.variant-values-past-the-tags``): ORC C++ writes one for every null union.
+the last value are not read. A column under a UNION that holds values past those its
+union's tags select is refused too: ORC C++ writes one for every null union, among the
+others, so such a file has two readings (docs/orc-spec-notes.md, note 15).
 """
 
 from __future__ import annotations
@@ -39,7 +39,7 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import Protocol
 
-from reference_impl.common.leniency import Rule, breach
+from reference_impl.common.leniency import Rule
 from reference_impl.orc.errors import CorruptMetadata, CorruptStream, UnsupportedFeature
 from reference_impl.orc.metadata.orc_proto import (
     ColumnEncoding,
@@ -78,6 +78,9 @@ class StreamBytes:
     offset: int  # absolute file offset of its first (compressed) byte
     data: bytes
     compressed: bool
+    # Values to pass over before the first one is read: a row index position's values (or
+    # bits) into the run that ``data`` starts with ('Row Group Index'); 0 from a stream's start.
+    skip: int = 0
 
     def file_offset(self, position: int | None) -> int:
         """The file offset of ``position`` in :attr:`data`: exact when the stream is stored
@@ -108,7 +111,6 @@ class StripeStreams:
         self.index_streams = index_streams
         self._opened: list[tuple[str, StreamBytes, Consumable, Rule | None]] = []
         self.values_read: dict[int, int] = {}  # non-null values read, by column id
-        self.surplus_columns: set[int] = set()  # columns that may hold values past those read
 
     @property
     def value_budget(self) -> int:
@@ -129,25 +131,19 @@ class StripeStreams:
     def count_values(self, column: int, count: int) -> None:
         self.values_read[column] = self.values_read.get(column, 0) + count
 
-    def opened(self, where: str, stream: StreamBytes, reader: Consumable, surplus: Rule | None) -> None:
-        """Record that a column reads ``stream`` with ``reader`` (for check_consumed);
-        ``surplus`` is the rule under which values left over are read past, if any."""
-        self._opened.append((where, stream, reader, surplus))
-        if surplus is not None:
-            self.surplus_columns.add(stream.column)
+    def opened(self, where: str, stream: StreamBytes, reader: Consumable) -> None:
+        """Record that a column reads ``stream`` with ``reader`` (for check_consumed)."""
+        self._opened.append((where, stream, reader))
 
     def check_consumed(self) -> None:
         """CorruptStream unless every stream a column read was consumed exactly."""
-        for where, stream, reader, surplus in self._opened:
+        for where, stream, reader in self._opened:
             left = reader.leftover()
-            if left is None:
-                continue
-            what, position = left
-            problem = (f"{where}, {_kind_name(stream.kind)} stream: the stripe's "
-                       f"{self.information.number_of_rows or 0} rows leave {what} unread")
-            if surplus is None:
-                raise CorruptStream(problem, stream.file_offset(position))
-            breach(surplus, problem, stream.file_offset(position))
+            if left is not None:
+                what, position = left
+                raise CorruptStream(f"{where}, {_kind_name(stream.kind)} stream: the stripe's "
+                                    f"{self.information.number_of_rows or 0} rows leave {what} unread",
+                                    stream.file_offset(position))
 
     @property
     def writer_timezone(self) -> str | None:

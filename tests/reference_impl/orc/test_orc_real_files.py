@@ -122,7 +122,8 @@ def _wall_clock(instant_ns: int, zone: str) -> int:
 
 
 def test_pyorc_files_of_every_type_read_back() -> None:
-    rows = [row for row in ROWS if row["union"] != (0, None)]  # pyorc cannot write a null variant
+    # pyorc cannot write a null variant, and a null union gets a stray value (note 15)
+    rows = [row for row in ROWS if row["union"] not in ((0, None), None)]
     sink = io.BytesIO()
     with pyorc.Writer(sink, PYORC_SCHEMA, converters=CONVERTERS, timezone=ZoneInfo(ZONE),
                       struct_repr=pyorc.StructRepr.DICT, compression=pyorc.CompressionKind.ZSTD) as writer:
@@ -130,8 +131,7 @@ def test_pyorc_files_of_every_type_read_back() -> None:
             writer.write({name: _pyorc_value(name, value) for name, value in row.items()})
     with reading() as breaches:
         contents = read_orc(sink.getvalue())
-    # ORC C++ writes a value of uninitialised memory into the first variant of a null union
-    assert {found.rule.id for found in breaches} == {"orc.union.variant-values-past-the-tags"}
+    assert breaches == []
     # pyorc's TIMESTAMP is an instant shown in the writer's zone: the reference reads its wall clock.
     expected = [{**row, "timestamp": _wall_clock(row["timestamp"], ZONE) if row["timestamp"] is not None
                  else None} for row in rows]
