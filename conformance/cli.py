@@ -487,7 +487,7 @@ def _golden_verify(args) -> int:
 
 def _validate(args) -> int:
     from conformance.formats import UnknownFormat, detect_format, display_name, validated_formats
-    from reference_impl.parquet.validation.validate import NONCONFORMING, UNTRUE
+    from reference_impl.common.findings import NONCONFORMING, UNTRUE
 
     try:
         decryption = _explicit_decryption(args)
@@ -515,8 +515,7 @@ def _validate(args) -> int:
                          indent=1, ensure_ascii=False))
     else:
         for f in findings:
-            page = "-" if f.page is None else f.page
-            print(f"{f.severity}\t{f.kind}\t{f.column}\trow group {f.row_group}\tpage {page}\t{f.message}")
+            print(f"{f.severity}\t{f.kind}\t{f.where}\t{f.message}")
         print(f"{args.file}: {len(findings)} findings, {counts[UNTRUE]} {UNTRUE}, "
               f"{counts[NONCONFORMING]} {NONCONFORMING}")
     return EXIT_FAILED if counts[UNTRUE] else EXIT_OK

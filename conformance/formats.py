@@ -102,7 +102,7 @@ FORMATS: dict[str, FileFormat] = {f.name: f for f in (
         reference_engine="conformance.engines.orc.reference:OrcReferenceEngine",
         # The ORC reference writer draws no random bytes: its files regenerate as they are.
         golden_engine="conformance.engines.orc.reference:OrcReferenceEngine",
-        validator=None, encryption_keys=False, lies=False),
+        validator="conformance.engines.orc.reference:validate", encryption_keys=False, lies=True),
 )}
 # The format of an engine or case that names none.
 DEFAULT_FORMAT = PARQUET

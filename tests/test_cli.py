@@ -54,11 +54,16 @@ def test_read_with_an_engine_without_an_orc_adapter_is_a_usage_error(tmp_path):
     assert done.returncode == 2 and "has no orc adapter" in done.stderr
 
 
-def test_validate_says_it_does_not_judge_orc_files_yet(tmp_path):
-    path = tmp_path / "f.orc"
-    get_engine("reference", "orc").write(case_by_id("orc/types/boolean"), path)
-    done = conformance("validate", str(path))
-    assert done.returncode == 2 and "checks Parquet files only" in done.stderr
+def test_validate_judges_orc_files(tmp_path):
+    true, lying = tmp_path / "true.orc", tmp_path / "lying.orc"
+    get_engine("reference", "orc").write(case_by_id("orc/types/boolean"), true)
+    get_engine("reference", "orc").write(case_by_id("orc/indexes/lying-statistics"), lying)
+    done = conformance("validate", str(true))
+    assert done.returncode == 0 and done.stdout.endswith(": 0 findings, 0 untrue, 0 nonconforming\n")
+    done = conformance("validate", str(lying))
+    first = done.stdout.splitlines()[0].split("\t")
+    assert done.returncode == 1
+    assert first[:3] == ["untrue", "statistics.integer.minimum", "column 1 id, stripe 0"]
 
 
 def test_read_of_a_bad_file_exits_1_with_the_error_class(tmp_path):

@@ -39,12 +39,12 @@ def test_an_untrue_file_exits_1_one_line_per_finding(tmp_path):
     assert done.returncode == 1, done.stderr
     *lines, summary = done.stdout.splitlines()
     rows = [line.split("\t") for line in lines]
-    assert [row[:5] for row in rows[:2]] == [
-        ["untrue", "statistics.min_value", "x", "row group 0", "page -"],
-        ["untrue", "statistics.min", "x", "row group 0", "page -"],
+    assert [row[:3] for row in rows[:2]] == [
+        ["untrue", "statistics.min_value", "column x, row group 0"],
+        ["untrue", "statistics.min", "column x, row group 0"],
     ]
     assert [row[1] for row in rows[2:]] == ["crc"] * 5
-    assert [row[4] for row in rows[2:]] == [f"page {p}" for p in range(5)]
+    assert [row[2] for row in rows[2:]] == [f"column x, row group 0, data page {p}" for p in range(5)]
     assert summary.endswith(": 7 findings, 7 untrue, 0 nonconforming")
 
 

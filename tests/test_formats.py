@@ -51,4 +51,5 @@ def test_every_format_record_resolves_its_entry_points():
         assert record.error_class(record.reference_error().__name__) is record.reference_error()
         assert load(record.reference_engine).format == record.name
         assert load(record.golden_engine).format == record.name
-    assert validated_formats() == ("parquet",)
+        assert callable(record.validate())
+    assert validated_formats() == ("parquet", "orc")

@@ -11,6 +11,7 @@ from .model import Case, WriteOptions, select
 from .orc import codecs as orc_codecs
 from .orc import column_types, stripes
 from .orc import encodings as orc_encodings
+from .orc import indexes as orc_indexes
 from .orc import nested as orc_nested
 from .parquet import (
     bloom_filters,
@@ -28,7 +29,7 @@ from .parquet import (
 
 _AREAS = (physical_types, logical_types, encodings, codecs, pages, nested, statistics, page_index,
           bloom_filters, checksums, encryption)
-_ORC_AREAS = (column_types, orc_nested, orc_encodings, orc_codecs, stripes)
+_ORC_AREAS = (column_types, orc_nested, orc_encodings, orc_codecs, stripes, orc_indexes)
 
 
 @functools.cache

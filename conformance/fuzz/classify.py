@@ -6,7 +6,8 @@ class               the tool (the reference reader, or ``validate``) ...
 read                returned (rows, or findings) without raising
 documented-error    raised an error class of its format's ``errors.py`` (the closed
                     vocabulary the bad-file corpus holds the reference to,
-                    ``conformance/golden/rejection.py``)
+                    ``conformance/golden/rejection.py``), or the reference
+                    engine's Unsupported for a value no canonical type names
 undocumented        raised any other exception (a bug: docs/architecture.md, 'Bad input')
 hang                gave no answer within the time limit (the worker is killed)
 memory              raised MemoryError, or its worker died at the memory limit
@@ -28,6 +29,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from types import ModuleType
 
+from conformance.engines.base import Unsupported
 from reference_impl.orc import errors as orc_errors
 from reference_impl.parquet import errors as parquet_errors
 
@@ -73,9 +75,11 @@ class Outcome:
 
 
 def is_documented(exc: BaseException, file_format: str) -> bool:
-    """Whether ``exc`` is one of the classes ``errors.py`` of ``file_format`` declares."""
+    """Whether ``exc`` is one of the classes ``errors.py`` of ``file_format`` declares, or
+    the reference engine's ``Unsupported`` for a value the canonical model cannot name (a
+    ConvertedType no version of the text has: docs/unknown-enum-values.md)."""
     module = ERRORS[file_format]
-    return getattr(module, type(exc).__name__, None) is type(exc)
+    return isinstance(exc, Unsupported) or getattr(module, type(exc).__name__, None) is type(exc)
 
 
 def location(exc: BaseException) -> str | None:

@@ -44,7 +44,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
-    formats = FORMATS if args.format == BOTH else (args.format,)
+    formats = tuple(FORMATS) if args.format == BOTH else (args.format,)
     config = Config(formats=formats, mutants=args.mutants, seed=args.seed, out=args.out,
                     corpus=args.corpus, limits=Limits(args.time_limit, args.memory_limit),
                     workers=args.workers, shrink_budget=args.shrink_budget)

@@ -10,7 +10,7 @@ The tools are those a user runs (``conformance read`` and ``conformance validate
 called as those commands call them: the reference engine's ``read_with_breaches``
 (lenient, with the test keys of the cases, or the explicit keys a bad file is read
 with), and ``validate`` with the same keys. ``TOOLS`` is the table: a tool of a format
-is one line (ORC's ``validate``, once built, is one more).
+is one line; ``validate`` is each format's validator entry point (conformance.formats).
 """
 
 from __future__ import annotations
@@ -18,15 +18,16 @@ from __future__ import annotations
 import hashlib
 import json
 from collections.abc import Callable
+from functools import partial
 from pathlib import Path
 
 from conformance.engines.orc.reference import OrcReferenceEngine
 from conformance.engines.parquet.reference import ReferenceEngine
-from conformance.engines.parquet.reference import validate as validate_parquet
+from conformance.formats import file_format
 from conformance.matrix.worker import serve
 from conformance.values import Table
+from reference_impl.common.findings import UNTRUE
 from reference_impl.parquet.encryption.properties import FileDecryptionProperties
-from reference_impl.parquet.validation.findings import UNTRUE
 
 from .classify import READ, Outcome, of_exception
 
@@ -55,8 +56,10 @@ def _read_parquet(path: Path, keys: dict | None) -> Outcome:
     return Outcome(READ, rows_digest=rows_digest(table))
 
 
-def _validate_parquet(path: Path, keys: dict | None) -> Outcome:
-    findings = validate_parquet(path, decryption=explicit_keys(keys))
+def _validate(path: Path, keys: dict | None, fmt: str) -> Outcome:
+    """The format's reference validator (conformance.formats): its outcome, the count of its
+    findings."""
+    findings = file_format(fmt).validate()(path, explicit_keys(keys))
     untrue = sum(finding.severity == UNTRUE for finding in findings)
     return Outcome(READ, message=f"{len(findings)} findings, {untrue} {UNTRUE}")
 
@@ -70,8 +73,9 @@ def _read_orc(path: Path, keys: dict | None) -> Outcome:
 # the count of its findings.
 TOOLS: dict[tuple[str, str], Callable[[Path, dict | None], Outcome]] = {
     ("parquet", READ_TOOL): _read_parquet,
-    ("parquet", VALIDATE_TOOL): _validate_parquet,
+    ("parquet", VALIDATE_TOOL): partial(_validate, fmt="parquet"),
     ("orc", READ_TOOL): _read_orc,
+    ("orc", VALIDATE_TOOL): partial(_validate, fmt="orc"),
 }
 
 

@@ -68,7 +68,7 @@ def case_result(case: Case) -> str:
     """Wycheproof's ``result``: ``acceptable`` when the case's metadata is untrue on
     purpose (``lies``): a reader may reject the file, or read its (correct) values and
     prune wrongly with the lie; everything else is ``valid``: it must be read."""
-    lies = file_format(case.format).lies and case.parquet_options.lies
+    lies = file_format(case.format).lies and case.options.lies
     return ACCEPTABLE if lies else VALID
 
 

@@ -109,7 +109,6 @@ def _validate(path: Path, fmt: FileFormat) -> tuple[str, str, dict]:
     except Exception as exc:  # noqa: BLE001 - an unreadable file is the cell's outcome
         return "error", describe_exception(exc), {}
     untrue = [f for f in findings if f.severity == "untrue"]
-    lines = [f"{f.severity}: {f.kind} column {f.column} row group {f.row_group}"
-             + ("" if f.page is None else f" page {f.page}") + f": {f.message}" for f in findings]
+    lines = [f"{f.severity}: {f.kind} {f.where}: {f.message}" for f in findings]
     extra = {"findings": json.dumps([f.to_json() for f in findings])}
     return ("mismatch" if untrue else "pass"), "\n".join(lines), extra

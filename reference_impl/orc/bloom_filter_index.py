@@ -24,6 +24,7 @@ from pathlib import Path
 from reference_impl.orc.bloom_filter import BloomFilterBits, value_hash
 from reference_impl.orc.columns.registry import ColumnStreamsOut
 from reference_impl.orc.errors import CorruptStream
+from reference_impl.orc.lies import false_bloom_filter
 from reference_impl.orc.metadata.file_tail import FileTail, read_file_tail
 from reference_impl.orc.metadata.orc_proto import BloomFilter, BloomFilterIndex, decode, encode
 from reference_impl.orc.metadata.proto_enums import StreamKind
@@ -53,15 +54,16 @@ def _message(bits: BloomFilterBits, kind: StreamKind) -> BloomFilter:
 
 
 def bloom_filter_streams(node: TypeNode, out: ColumnStreamsOut, groups: list[RowGroup], expected_entries: int,
-                         fpp: float, kinds: tuple[StreamKind, ...]) -> list[StreamOutput]:
+                         fpp: float, kinds: tuple[StreamKind, ...], lie: bool = False) -> list[StreamOutput]:
     """The Bloom filter streams of ``kinds`` for column ``node`` of the stripe ``out`` wrote,
-    one filter per row group of ``groups``, each sized for ``expected_entries`` values."""
+    one filter per row group of ``groups``, each sized for ``expected_entries`` values
+    (with ``lie``, TEST-ONLY: no bit set, lies.py)."""
     filters = []
     values = out.values[node.column_id]
     for group in groups:
         bits = BloomFilterBits.empty(expected_entries, fpp)
         bits.add_all(value_hash(node, value) for value in values[group.value_start:group.value_end])
-        filters.append(bits)
+        filters.append(false_bloom_filter(bits) if lie else bits)
     return [StreamOutput(node.column_id, kind,
                          encode(BloomFilterIndex(bloom_filter=[_message(bits, kind) for bits in filters])))
             for kind in kinds]

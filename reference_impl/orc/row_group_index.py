@@ -40,6 +40,7 @@ from reference_impl.orc.encodings.byte_rle import ByteRleReader
 from reference_impl.orc.encodings.int_rle_v1 import IntRleV1Reader
 from reference_impl.orc.encodings.int_rle_v2 import IntRleV2Reader
 from reference_impl.orc.encodings.run_reader import RunReader
+from reference_impl.orc.lies import false_statistics
 from reference_impl.orc.metadata.orc_proto import RowIndex, RowIndexEntry, encode
 from reference_impl.orc.metadata.proto_enums import ColumnEncodingKind, CompressionKind, StreamKind, TypeKind
 from reference_impl.orc.metadata.type_tree import TypeNode
@@ -231,6 +232,8 @@ def _row_index(node: TypeNode, out: ColumnStreamsOut, written: Mapping[tuple[int
         group_values = values[group.value_start:group.value_end]
         statistics = column_statistics(node, group_values, len(group_values) != group.end - group.start,
                                        options.writer_timezone)
+        if "row_index" in options.lies:
+            statistics = false_statistics(statistics)
         index.entry.append(RowIndexEntry(positions=positions, statistics=statistics))
     return index
 

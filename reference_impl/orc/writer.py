@@ -19,6 +19,7 @@ from reference_impl.orc.column_statistics import column_statistics
 from reference_impl.orc.columns.column_streams import WriteSettings
 from reference_impl.orc.columns.registry import ColumnStreamsOut, write_column
 from reference_impl.orc.errors import InvalidValue
+from reference_impl.orc.lies import false_statistics
 from reference_impl.orc.metadata.file_tail import MAGIC, write_file_tail
 from reference_impl.orc.metadata.orc_proto import (
     ColumnEncoding,
@@ -38,8 +39,13 @@ from reference_impl.orc.writer_options import OrcWriterOptions
 
 __all__ = ["write_orc"]
 
-# PostScript.writer_version: ORC_135 (timestamp statistics in UTC), as ORC C++ writes.
-WRITER_VERSION = 6
+# PostScript.writer_version. The reference has no registered Footer.writer code, and a file
+# without one is ORC Java's to its readers (orc_proto.proto, 'message Footer'), so the
+# version says which of ORC Java's fixes its files have: all through ORC-203 (8; its string
+# statistics are never wrong, long ones are left out), not ORC-14 (9: it writes no
+# encryption). At 6, a reader would distrust its decimal statistics (ORC-517;
+# validation/writer_version.py).
+WRITER_VERSION = 8
 VERSIONS = {"0.11": [0, 11], "0.12": [0, 12]}
 DEFAULT_OPTIONS = OrcWriterOptions()
 BLOOM_FILTER_ORIGINAL = (StreamKind.BLOOM_FILTER,)
@@ -138,7 +144,8 @@ def _index_streams(root: TypeNode, out: ColumnStreamsOut, written: Sequence[Stre
     groups = row_groups(root, out, options.row_index_stride)
     kinds = (BLOOM_FILTER_ORIGINAL if options.bloom_filter_original else ()) + (StreamKind.BLOOM_FILTER_UTF8,)
     blooms = {node.column_id: bloom_filter_streams(node, out, groups[node.column_id],
-                                                   options.row_index_stride, options.bloom_filter_fpp, kinds)
+                                                   options.row_index_stride, options.bloom_filter_fpp, kinds,
+                                                   lie="bloom_filter" in options.lies)
               for node in _bloom_columns(root, options)}
     return [stream for row_index in row_index_streams(root, out, groups, written, options)
             for stream in [row_index, *blooms.get(row_index.column, [])]]
@@ -159,9 +166,10 @@ def _encodings(out: ColumnStreamsOut, bloom_columns: list[TypeNode]) -> list[Col
 
 
 def _statistics(root: TypeNode, out: ColumnStreamsOut, options: OrcWriterOptions) -> list[ColumnStatistics]:
-    return [column_statistics(node, out.values.get(node.column_id, []),
-                              out.has_null.get(node.column_id, False), options.writer_timezone)
-            for node in root.walk()]
+    statistics = [column_statistics(node, out.values.get(node.column_id, []),
+                                    out.has_null.get(node.column_id, False), options.writer_timezone)
+                  for node in root.walk()]
+    return [false_statistics(s) for s in statistics] if "statistics" in options.lies else statistics
 
 
 def _tail_compressor(options: OrcWriterOptions) -> Callable[[bytes, CompressionKind, int], bytes]:

@@ -17,6 +17,7 @@ from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
 from reference_impl.orc.bloom_filter import DEFAULT_FPP
 from reference_impl.orc.columns.registry import FILE_VERSIONS
 from reference_impl.orc.encodings.int_rle_v2 import SubEncoding
+from reference_impl.orc.lies import LIES
 from reference_impl.orc.metadata.proto_enums import CalendarKind, ColumnEncodingKind, CompressionKind
 
 __all__ = ["DEFAULT_BLOCK_SIZE", "OrcWriterOptions"]
@@ -58,6 +59,7 @@ class OrcWriterOptions:
     writer_timezone: str = "UTC"
     calendar: CalendarKind = CalendarKind.PROLEPTIC_GREGORIAN
     software_version: str = "columnar-conformance reference"
+    lies: frozenset[str] = frozenset()  # TEST-ONLY: untrue metadata (lies.py)
 
     def __post_init__(self) -> None:
         if self.file_version not in FILE_VERSIONS:
@@ -71,6 +73,8 @@ class OrcWriterOptions:
             raise ValueError(f"stripe_row_limit {self.stripe_row_limit} is below 1")
         if self.row_index_stride < 0:
             raise ValueError(f"row_index_stride {self.row_index_stride} is negative")
+        if not self.lies <= LIES:
+            raise ValueError(f"lies {sorted(self.lies - LIES)} are not among {sorted(LIES)}")
         if self.bloom_filter_columns and not self.row_index_stride:
             raise ValueError("bloom_filter_columns need a row index: row_index_stride > 0")
         if not 0.0 < self.bloom_filter_fpp < 1.0:

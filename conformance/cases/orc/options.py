@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import dataclasses
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, ClassVar
 
 from conformance.values import Schema
 
@@ -25,6 +25,11 @@ CODECS = ("NONE", "ZLIB", "SNAPPY", "LZO", "LZ4", "ZSTD", "BROTLI")
 STRING_ENCODINGS = ("DIRECT", "DICTIONARY")
 # ORCv1.md, 'Integer Run Length Encoding, version 2': its four sub-encodings.
 RLE_V2_SUB_ENCODINGS = ("SHORT_REPEAT", "DIRECT", "PATCHED_BASE", "DELTA")
+# TEST-ONLY metadata untrue on purpose (reference_impl/orc/lies.py); only the reference
+# writes lies.
+LIES = ("statistics", "row_index", "bloom_filter")
+LIES_REASON = ("deliberately untrue metadata (OrcWriteOptions.lies) is written by the reference "
+               "alone, to show which readers trust which structure")
 
 
 @dataclass(frozen=True)
@@ -40,6 +45,13 @@ class OrcWriteOptions:
     # Only the reference can force a sub-encoding; cases pin one for every writer through
     # their data instead (conformance/cases/orc/encodings.py).
     rle_v2_sub_encoding: str | None = None
+    # Top-level columns with a Bloom filter per row group ('Bloom Filter Index'; it needs a
+    # row index), each sized for the stride at this false-positive probability.
+    bloom_filter_columns: tuple[str, ...] = ()
+    bloom_filter_fpp: float | None = None
+    lies: tuple[str, ...] = ()  # see LIES
+    # Tuples here, JSON lists in a document.
+    LIST_FIELDS: ClassVar[tuple[str, ...]] = ("bloom_filter_columns", "lies")
 
     def __post_init__(self) -> None:
         for name, value, allowed in (
@@ -58,18 +70,39 @@ class OrcWriteOptions:
             raise ValueError(f"row_index_stride must be 0 (no index) or positive, not {stride!r}")
         if self.rle_v2_sub_encoding is not None and self.file_version != "0.12":
             raise ValueError("RLE v2 sub-encodings exist only in file version 0.12")
+        self._check_indexes()
+
+    def _check_indexes(self) -> None:
+        columns, fpp = self.bloom_filter_columns, self.bloom_filter_fpp
+        if not isinstance(columns, tuple) or len(set(columns)) != len(columns):
+            raise ValueError(f"bloom_filter_columns must be a tuple of distinct names, not {columns!r}")
+        if columns and self.row_index_stride == 0:
+            raise ValueError("Bloom filters need a row index: row_index_stride must not be 0")
+        if fpp is not None and (not columns or not 0.0 < fpp < 1.0):
+            raise ValueError(f"bloom_filter_fpp {fpp!r} needs bloom_filter_columns and lies in (0, 1)")
+        if not isinstance(self.lies, tuple) or not set(self.lies) <= set(LIES):
+            raise ValueError(f"lies must be a tuple of {LIES}, not {self.lies!r}")
 
     def check(self, schema: Schema) -> None:
-        """ValueError for a column of `schema` whose type ORC has no kind for."""
+        """ValueError for a column of `schema` whose type ORC has no kind for, or a Bloom
+        filter column that is not a primitive top-level column."""
         for f in schema:
             field_tags(f)
+        by_name = {f.name: f for f in schema}
+        for name in self.bloom_filter_columns:
+            if name not in by_name or by_name[name].type.is_nested:
+                raise ValueError(f"bloom filter column {name!r} is not a primitive top-level column "
+                                 f"of the schema {list(by_name)}")
 
     def to_json(self) -> dict[str, Any]:
-        return dataclasses.asdict(self)
+        doc = dataclasses.asdict(self)
+        return {**doc, **{name: list(doc[name]) for name in self.LIST_FIELDS}}
 
     @classmethod
     def from_json(cls, doc: dict[str, Any]) -> OrcWriteOptions:
-        return cls(**doc)
+        lists: dict[str, tuple[str, ...]] = {name: tuple(doc[name])
+                                             for name in cls.LIST_FIELDS if name in doc}
+        return cls(**{**doc, **lists})
 
     def tags(self, row_count: int) -> set[str]:
         """The feature tags these options exercise for a table of `row_count` rows."""
@@ -87,4 +120,7 @@ class OrcWriteOptions:
             tags.add(f"encoding:{self.string_encoding}")
         if self.rle_v2_sub_encoding is not None:
             tags.add(f"rle_v2:{self.rle_v2_sub_encoding}:forced")
+        if self.bloom_filter_columns:
+            tags.add("bloom")
+        tags.update(f"lie:{lie}" for lie in self.lies)
         return tags

@@ -47,4 +47,6 @@ COMPRESSION_BLOCK_SIZE = "orc_proto.proto: PostScript.compression_block_size"
 
 STRIPES = "ORCv1.md: Stripes"
 ROW_GROUP_INDEX = "ORCv1.md: Indexes, Row Group Index"
+BLOOM_FILTER_INDEX = "ORCv1.md: Indexes, Bloom Filter Index"
+COLUMN_STATISTICS = "ORCv1.md: Column Statistics"
 FOOTER = "orc_proto.proto: message Footer"

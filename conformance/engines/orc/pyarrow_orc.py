@@ -36,10 +36,12 @@ from pathlib import Path
 from typing import Any
 
 from conformance.cases import Case
-from conformance.values import DataType, Table
+from conformance.cases.orc.options import LIES_REASON
+from conformance.values import DataType, Schema, Table
 
 from ..arrow_values import arrow_to_table, table_to_arrow
 from ..base import Capabilities, Engine, LossyConversion, Unsupported, converting
+from .reference import orc_type
 
 # OrcWriteOptions.codec -> pyarrow `compression`.
 _CODECS = {"NONE": "UNCOMPRESSED", "ZLIB": "ZLIB", "SNAPPY": "SNAPPY", "LZ4": "LZ4",
@@ -52,9 +54,10 @@ _NO_CODEC = "measured: pyarrow.orc.write_table raises ValueError 'Unknown Compre
 
 CAPABILITIES = Capabilities(
     writes=("type:*", "version:*", "rle:*", "compression:block_size", "stripes:multiple",
-            "row_index:stride", "encoding:*", "nulls:*", "rows:*",
+            "row_index:stride", "encoding:*", "nulls:*", "rows:*", "bloom",
             *(f"codec:{c}" for c in _CODECS)),
     cannot_write={
+        "lie:*": LIES_REASON,
         "codec:LZO": _NO_CODEC.format("LZO"),
         "codec:BROTLI": _NO_CODEC.format("BROTLI"),
         "type:CHAR": "Arrow has no CHAR type",
@@ -108,7 +111,23 @@ def write_kwargs(case: Case) -> dict[str, Any]:
         kwargs["dictionary_key_size_threshold"] = DICTIONARY_THRESHOLD[o.string_encoding]
     if o.stripe_row_limit is not None:
         kwargs.update(batch_size=o.stripe_row_limit, stripe_size=SMALLEST_STRIPE_SIZE)
+    if o.bloom_filter_columns:
+        # ORC column ids, not field positions (measured: 0 is the root struct's)
+        ids = top_level_column_ids(case.schema)
+        kwargs["bloom_filter_columns"] = [ids[name] for name in o.bloom_filter_columns]
+    if o.bloom_filter_fpp is not None:
+        kwargs["bloom_filter_fpp"] = o.bloom_filter_fpp
     return kwargs
+
+
+def top_level_column_ids(schema: Schema) -> dict[str, int]:
+    """Each top-level field's ORC column id: ids number the types in pre-order, the root
+    struct 0 (ORCv1.md, 'Type Information')."""
+    ids, next_id = {}, 1
+    for f in schema:
+        ids[f.name] = next_id
+        next_id += sum(1 for _ in orc_type(f.type).walk())
+    return ids
 
 
 def check_stripes(path: Path, rows: int, limit: int | None) -> None:

@@ -40,6 +40,7 @@ from pathlib import Path
 from typing import Any, NamedTuple
 
 from conformance.cases import Case
+from conformance.cases.orc.options import LIES_REASON
 from conformance.values import DataType, Field, Schema, Table
 from conformance.values.codec import decimal_from_unscaled, unscaled_from_decimal
 
@@ -114,9 +115,10 @@ _NUMBERS = (bool, int, float)
 
 CAPABILITIES = Capabilities(
     writes=("type:*", "version:0.12", "rle:v2", "compression:block_size", "stripes:multiple",
-            "row_index:*", "encoding:*", "nulls:*", "rows:*",
+            "row_index:*", "encoding:*", "nulls:*", "rows:*", "bloom",
             *(f"codec:{c}" for c in ("NONE", "ZLIB", "SNAPPY", "LZ4", "ZSTD"))),
     cannot_write={
+        "lie:*": LIES_REASON,
         "version:0.11": "pyorc.Writer has no file version parameter; it writes 0.12 only "
                         "(measured)",
         "rle:v1": "pyorc writes file version 0.12 only, hence RLE v2",
@@ -181,6 +183,10 @@ def write_kwargs(case: Case) -> dict[str, Any]:
         kwargs["dict_key_size_threshold"] = DICTIONARY_THRESHOLD[o.string_encoding]
     if o.stripe_row_limit is not None:
         kwargs.update(batch_size=o.stripe_row_limit, stripe_size=STRIPE_PER_BATCH)
+    if o.bloom_filter_columns:
+        kwargs["bloom_filter_columns"] = list(o.bloom_filter_columns)
+    if o.bloom_filter_fpp is not None:
+        kwargs["bloom_filter_fpp"] = o.bloom_filter_fpp
     return kwargs
 
 

@@ -25,6 +25,8 @@ from reference_impl.orc.metadata import type_tree
 from reference_impl.orc.metadata.proto_enums import CompressionKind, TypeKind
 from reference_impl.orc.metadata.type_tree import TypeNode
 from reference_impl.orc.reader import OrcContents, read_orc
+from reference_impl.orc.validation.findings import Finding
+from reference_impl.orc.validation.validate import validate as validate_orc
 from reference_impl.orc.writer import write_orc
 from reference_impl.orc.writer_options import OrcWriterOptions
 
@@ -76,7 +78,17 @@ def writer_options(options: OrcWriteOptions, version: str) -> OrcWriterOptions:
         dictionary_key_threshold=threshold,
         rle_v2_sub_encoding=(None if options.rle_v2_sub_encoding is None
                              else SubEncoding[options.rle_v2_sub_encoding]),
+        bloom_filter_columns=frozenset(options.bloom_filter_columns),
+        bloom_filter_fpp=options.bloom_filter_fpp or default.bloom_filter_fpp,
+        lies=frozenset(options.lies),
         software_version=f"columnar-conformance {version}")
+
+
+def validate(path: Path, decryption: object = None) -> list[Finding]:
+    """The reference validator's findings on the ORC file at `path`: the format's validator
+    entry point (conformance.formats). ORC files carry no keys the suite resolves, so
+    `decryption` is None."""
+    return validate_orc(path)
 
 
 def orc_type(t: DataType) -> TypeNode:

@@ -38,6 +38,7 @@ from pathlib import Path
 from typing import Any
 
 from conformance.cases import Case
+from conformance.cases.orc.options import LIES_REASON
 from conformance.values import DataType, Field, Schema, Table
 
 from ..base import Capabilities, Engine, Unsupported
@@ -61,9 +62,10 @@ _NO_CATALYST_UNION = ("Spark SQL has no union type (Spark SQL reference, 'Data T
 
 CAPABILITIES = Capabilities(
     writes=("type:*", "version:*", "rle:*", "compression:block_size", "stripes:multiple",
-            "row_index:*", "encoding:*", "nulls:*", "rows:*",
+            "row_index:*", "encoding:*", "nulls:*", "rows:*", "bloom",
             *(f"codec:{c}" for c in _CODECS)),
     cannot_write={
+        "lie:*": LIES_REASON,
         "codec:BROTLI": "measured: compression=brotli fails with NoClassDefFoundError "
                         "com/aayushatharva/brotli4j/Brotli4jLoader (not in the pyspark jars)",
         "type:UNION": _NO_CATALYST_UNION,
@@ -132,6 +134,10 @@ def write_options(case: Case) -> dict[str, str]:
         options["orc.create.index"] = str(o.row_index_stride > 0).lower()
     if o.string_encoding is not None:
         options["orc.dictionary.key.threshold"] = DICTIONARY_THRESHOLD[o.string_encoding]
+    if o.bloom_filter_columns:
+        options["orc.bloom.filter.columns"] = ",".join(o.bloom_filter_columns)
+    if o.bloom_filter_fpp is not None:
+        options["orc.bloom.filter.fpp"] = str(o.bloom_filter_fpp)
     limit = o.stripe_row_limit
     if limit is not None and limit < len(case.rows):
         if limit % SPARK_ORC_BATCH_ROWS:

@@ -227,7 +227,7 @@ def _encode_one(spec: FieldSpec, value: Any, where: str) -> bytes:
 FIELD_WIRE_TYPE = Rule(
     id="orc.protobuf.statistics-field-wire-type",
     format="orc",
-    spec="ORCv1.md: File Metadata; orc_proto.proto: message ColumnStatistics",
+    spec="ORCv1.md: File Metadata",
     sentence="The file Metadata section contains column statistics at the stripe level granularity.",
     strength=Strength.MUST,
     reading="a known field of the stripe statistics written with another wire type is skipped, as if "

@@ -39,7 +39,6 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import Protocol
 
-from reference_impl.common.leniency import Rule
 from reference_impl.orc.errors import CorruptMetadata, CorruptStream, UnsupportedFeature
 from reference_impl.orc.metadata.orc_proto import (
     ColumnEncoding,
@@ -109,7 +108,7 @@ class StripeStreams:
         self.footer = footer
         self._streams = streams
         self.index_streams = index_streams
-        self._opened: list[tuple[str, StreamBytes, Consumable, Rule | None]] = []
+        self._opened: list[tuple[str, StreamBytes, Consumable]] = []
         self.values_read: dict[int, int] = {}  # non-null values read, by column id
 
     @property

@@ -123,11 +123,10 @@ from __future__ import annotations
 
 from dataclasses import asdict, dataclass
 
+from reference_impl.common.findings import NONCONFORMING, SEVERITIES, UNTRUE, show
+
 __all__ = ["NONCONFORMING", "SEVERITIES", "UNTRUE", "Finding", "Report", "show"]
 
-SEVERITIES = ("untrue", "nonconforming")
-UNTRUE, NONCONFORMING = SEVERITIES
-SHOWN_BYTES = 24  # longer byte values are cut in messages
 
 
 @dataclass(frozen=True)
@@ -143,6 +142,11 @@ class Finding:
 
     def to_json(self) -> dict:
         return asdict(self)
+
+    @property
+    def where(self) -> str:
+        page = "" if self.page is None else f", data page {self.page}"
+        return f"column {self.column}, row group {self.row_group}{page}"
 
 
 @dataclass(frozen=True)
@@ -163,10 +167,3 @@ class Report:
     def where(self) -> str:
         """The reader's way of naming a chunk in its errors."""
         return f"column {self.column}, row group {self.row_group}"
-
-
-def show(value: object) -> str:
-    """A value for a message (long byte strings cut)."""
-    if isinstance(value, bytes | bytearray) and len(value) > SHOWN_BYTES:
-        return f"{bytes(value[:SHOWN_BYTES])!r}... ({len(value)} bytes)"
-    return repr(value)

@@ -23,7 +23,9 @@ from conformance.matrix.isolation import run_isolated
 
 from ._adapters import REFERENCE_SPEC, broken_adapter
 
-HANG_LIMIT_S = 3.0  # seconds a cell of the hanging adapter gets
+# Seconds a cell of the hanging adapter gets; a dying one must start and die within it, on
+# a busy machine too.
+HANG_LIMIT_S = 8.0
 
 
 def test_formats_and_capabilities_come_from_the_start_answer():

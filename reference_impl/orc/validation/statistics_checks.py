@@ -1,0 +1,287 @@
+"""ColumnStatistics against the values they summarise (ORCv1.md, 'Column Statistics').
+
+The same checks at every level: the file's statistics (Footer), each stripe's (Metadata)
+and each row group's (the row index). The kinds of finding are listed in ``findings``.
+Decisions:
+
+* Bounds are compared under each type's order: integers, dates and decimals by value,
+  doubles without NaN (a NaN bound is not a bound of anything, and is not checked),
+  strings by their UTF-8 bytes (ORC's writers compare them so), timestamps by the UTC
+  instant in milliseconds (``minimumUtc`` / ``maximumUtc``), rounded down.
+* A sum of doubles depends on the order of the additions: a recorded sum within the
+  rounding of adding the values in any order is true.
+* BucketStatistics "include the count of false and true values"; ORC's writers record
+  one count, of the true values (``reference_impl/orc/column_statistics.py``): that
+  count is checked, a message of another shape is not.
+* Statistics a reader must distrust (``writer_version``) are not checked.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+from decimal import Decimal, InvalidOperation
+from typing import cast
+
+from reference_impl.orc.column_statistics import column_statistics
+from reference_impl.orc.columns.timestamp_columns import instant_nanos
+from reference_impl.orc.metadata.orc_proto import ColumnStatistics
+from reference_impl.orc.metadata.proto_enums import TypeKind
+from reference_impl.orc.metadata.type_tree import TypeNode
+from reference_impl.orc.validation.column_values import ColumnValues
+from reference_impl.orc.validation.findings import NONCONFORMING, UNTRUE, Finding, Place, show
+from reference_impl.orc.validation.writer_version import Fix
+
+__all__ = ["StatisticsContext", "check_statistics"]
+
+NANOS_PER_MILLI = 10**6
+DOUBLE_EPSILON = 2.0**-52
+INTEGER_KINDS = (TypeKind.BYTE, TypeKind.SHORT, TypeKind.INT, TypeKind.LONG)
+STRING_KINDS = (TypeKind.STRING, TypeKind.VARCHAR, TypeKind.CHAR)
+TIMESTAMP_KINDS = (TypeKind.TIMESTAMP, TypeKind.TIMESTAMP_INSTANT)
+# The ColumnStatistics field each type's statistics belong in.
+TYPED_FIELD = {
+    **dict.fromkeys(INTEGER_KINDS, "int_statistics"),
+    **dict.fromkeys((TypeKind.FLOAT, TypeKind.DOUBLE), "double_statistics"),
+    **dict.fromkeys(STRING_KINDS, "string_statistics"),
+    TypeKind.BOOLEAN: "bucket_statistics",
+    TypeKind.DECIMAL: "decimal_statistics",
+    TypeKind.DATE: "date_statistics",
+    TypeKind.BINARY: "binary_statistics",
+    **dict.fromkeys(TIMESTAMP_KINDS, "timestamp_statistics"),
+    **dict.fromkeys((TypeKind.LIST, TypeKind.MAP), "collection_statistics"),
+}
+TYPED_FIELDS = frozenset(TYPED_FIELD.values())
+
+
+@dataclass(frozen=True)
+class StatisticsContext:
+    """What the checks of one file share: its writer's zone and the fixes it predates."""
+
+    writer_timezone: str
+    fixes: tuple[Fix, ...]
+
+
+def check_statistics(recorded: ColumnStatistics, column: ColumnValues, place: Place,
+                     context: StatisticsContext) -> list[Finding]:
+    """Every finding about ``recorded``, the statistics of ``column``'s values at ``place``."""
+    findings = _counts(recorded, column, place) + _kind(recorded, column.node, place)
+    upper_level = place.row_group is None
+    if any(fix.distrusts_bounds(column.node, upper_level) for fix in context.fixes):
+        return findings  # writer_version findings say why these are not checked
+    check = _TYPED_CHECKS.get(column.node.kind)
+    if check is not None:
+        findings += check(recorded, column, place, context)
+    return findings
+
+
+def _counts(recorded: ColumnStatistics, column: ColumnValues, place: Place) -> list[Finding]:
+    findings = []
+    count = len(column.values)
+    if recorded.number_of_values is not None and recorded.number_of_values != count:
+        findings.append(place("statistics.number_of_values", UNTRUE,
+                              f"numberOfValues is {recorded.number_of_values}; the column holds {count} "
+                              "non-null values"))
+    if recorded.has_null is False and column.has_null:
+        findings.append(place("statistics.has_null", UNTRUE,
+                              "hasNull is false, but the column holds a null"))
+    return findings
+
+
+def _kind(recorded: ColumnStatistics, node: TypeNode, place: Place) -> list[Finding]:
+    expected = TYPED_FIELD.get(node.kind)
+    wrong = sorted(name for name in TYPED_FIELDS if name != expected and getattr(recorded, name) is not None)
+    return [place("statistics.kind", UNTRUE, f"{name} recorded for a {node.kind.name} column")
+            for name in wrong]
+
+
+def _bounds(place: Place, kind: str, low: object, high: object, actual: Sequence[object],
+            key: Callable[[object], object] = lambda value: value) -> list[Finding]:
+    """A recorded minimum and maximum (either may be None) against the values ``actual``,
+    both compared through ``key``."""
+    if not actual:
+        return []
+    keys = [key(value) for value in actual]
+    smallest, largest = min(keys), max(keys)  # type: ignore[type-var]
+    findings = []
+    for name, bound, extreme, outside in (("minimum", low, smallest, lambda b, e: b > e),
+                                          ("maximum", high, largest, lambda b, e: b < e)):
+        if bound is None:
+            continue
+        stated = key(bound)
+        if outside(stated, extreme):
+            side = "above the smallest" if name == "minimum" else "below the largest"
+            findings.append(place(f"statistics.{kind}.{name}", UNTRUE,
+                                  f"the recorded {name} {show(bound)} is {side} value, {show(extreme)}"))
+        elif stated != extreme:
+            findings.append(place(f"statistics.{kind}.inexact", NONCONFORMING,
+                                  f"the recorded {name} {show(bound)} is a bound, not the {name} "
+                                  f"{show(extreme)}"))
+    return findings
+
+
+def _sum(place: Place, kind: str, recorded: object, expected: object) -> list[Finding]:
+    if recorded is None or recorded == expected:
+        return []
+    if expected is None:
+        return [place(f"statistics.{kind}.sum", UNTRUE,
+                      f"sum {show(recorded)} recorded, but the sum overflows: no sum is recorded then")]
+    return [place(f"statistics.{kind}.sum", UNTRUE,
+                  f"the recorded sum {show(recorded)} is not {show(expected)}")]
+
+
+def _expected(column: ColumnValues, context: StatisticsContext) -> ColumnStatistics:
+    """The statistics the reference writer records for these values: their sums."""
+    return column_statistics(column.node, column.values, column.has_null, context.writer_timezone)
+
+
+def _integers(recorded: ColumnStatistics, column: ColumnValues, place: Place,
+              context: StatisticsContext) -> list[Finding]:
+    stats = recorded.int_statistics
+    if stats is None:
+        return []
+    expected = _expected(column, context).int_statistics
+    return (_bounds(place, "integer", stats.minimum, stats.maximum, column.values)
+            + _sum(place, "integer", stats.sum, expected.sum if expected else None))
+
+
+def _doubles(recorded: ColumnStatistics, column: ColumnValues, place: Place,
+             context: StatisticsContext) -> list[Finding]:
+    stats = recorded.double_statistics
+    if stats is None:
+        return []
+    numbers = [value for value in cast(list[float], column.values) if not math.isnan(value)]
+    findings = [place("statistics.double.nan_bound", NONCONFORMING, f"the recorded {name} is NaN")
+                for name, bound in (("minimum", stats.minimum), ("maximum", stats.maximum))
+                if bound is not None and math.isnan(bound)]
+    low = None if stats.minimum is None or math.isnan(stats.minimum) else stats.minimum
+    high = None if stats.maximum is None or math.isnan(stats.maximum) else stats.maximum
+    findings += _bounds(place, "double", low, high, numbers)
+    if stats.sum is not None and not _double_sum_holds(stats.sum, cast(list[float], column.values)):
+        findings.append(place("statistics.double.sum", UNTRUE,
+                              f"the recorded sum {stats.sum!r} is not the sum of the values"))
+    return findings
+
+
+def _double_sum_holds(recorded: float, values: list[float]) -> bool:
+    """Whether ``recorded`` is the IEEE sum of ``values`` added in some order: NaN when a
+    value is NaN or infinities of both signs meet, an infinity when one is there, else the
+    exact sum within the rounding of the additions."""
+    if not all(math.isfinite(value) for value in values):
+        infinities = {value for value in values if math.isinf(value)}
+        nan = any(math.isnan(value) for value in values) or len(infinities) > 1
+        return math.isnan(recorded) if nan else recorded in infinities
+    exact = math.fsum(values)
+    rounding = len(values) * DOUBLE_EPSILON * math.fsum(abs(value) for value in values)
+    return abs(recorded - exact) <= rounding
+
+
+def _utf8(value: object) -> bytes:
+    return str(value).encode("utf-8")
+
+
+def _strings(recorded: ColumnStatistics, column: ColumnValues, place: Place,
+             context: StatisticsContext) -> list[Finding]:
+    stats = recorded.string_statistics
+    if stats is None:
+        return []
+    values = column.values
+    findings = _bounds(place, "string", stats.minimum, stats.maximum, values, _utf8)
+    # lower_bound and upper_bound are bounds by name: only their side is checked.
+    findings += [finding for finding in _bounds(place, "string", stats.lower_bound, stats.upper_bound,
+                                                values, _utf8) if finding.severity == UNTRUE]
+    return findings + _sum(place, "string", stats.sum, sum(len(_utf8(value)) for value in values))
+
+
+def _binary(recorded: ColumnStatistics, column: ColumnValues, place: Place,
+            context: StatisticsContext) -> list[Finding]:
+    stats = recorded.binary_statistics
+    if stats is None:
+        return []
+    return _sum(place, "binary", stats.sum, sum(len(cast(bytes, value)) for value in column.values))
+
+
+def _booleans(recorded: ColumnStatistics, column: ColumnValues, place: Place,
+              context: StatisticsContext) -> list[Finding]:
+    stats = recorded.bucket_statistics
+    if stats is None or len(stats.count) != 1:
+        return []
+    trues = sum(1 for value in column.values if value)
+    if stats.count[0] == trues:
+        return []
+    return [place("statistics.boolean.count", UNTRUE,
+                  f"the recorded count of true values is {stats.count[0]}, not {trues}")]
+
+
+def _dates(recorded: ColumnStatistics, column: ColumnValues, place: Place,
+           context: StatisticsContext) -> list[Finding]:
+    stats = recorded.date_statistics
+    return [] if stats is None else _bounds(place, "date", stats.minimum, stats.maximum, column.values)
+
+
+def _decimal(text: object) -> Decimal:
+    try:
+        return Decimal(str(text))
+    except InvalidOperation:
+        return Decimal("NaN")
+
+
+def _decimals(recorded: ColumnStatistics, column: ColumnValues, place: Place,
+              context: StatisticsContext) -> list[Finding]:
+    stats, node = recorded.decimal_statistics, column.node
+    if stats is None or node.precision is None:  # a Hive 0.11 decimal carries its scale per value
+        return []
+    findings = [place(f"statistics.decimal.{name}", UNTRUE, f"the recorded {name} {text!r} is not a decimal")
+                for name, text in (("minimum", stats.minimum), ("maximum", stats.maximum), ("sum", stats.sum))
+                if text is not None and _decimal(text).is_nan()]
+    if findings:
+        return findings
+    scale = node.scale or 0
+    values = [Decimal(cast(int, value)).scaleb(-scale) for value in column.values]
+    findings = _bounds(place, "decimal", stats.minimum, stats.maximum, values,
+                       lambda value: value if isinstance(value, Decimal) else _decimal(value))
+    if stats.sum is not None and _decimal(stats.sum) != sum(values, Decimal(0)):
+        findings.append(place("statistics.decimal.sum", UNTRUE,
+                              f"the recorded sum {stats.sum!r} is not {sum(values, Decimal(0))}"))
+    return findings
+
+
+def _timestamps(recorded: ColumnStatistics, column: ColumnValues, place: Place,
+                context: StatisticsContext) -> list[Finding]:
+    stats = recorded.timestamp_statistics
+    if stats is None:
+        return []
+    millis = [instant_nanos(column.node, cast(int, value), context.writer_timezone) // NANOS_PER_MILLI
+              for value in column.values]
+    return _bounds(place, "timestamp", stats.minimum_utc, stats.maximum_utc, millis)
+
+
+def _collections(recorded: ColumnStatistics, column: ColumnValues, place: Place,
+                 context: StatisticsContext) -> list[Finding]:
+    stats = recorded.collection_statistics
+    if stats is None or not column.values:
+        return []
+    sizes = [len(cast(list[object], value)) for value in column.values]
+    findings = []
+    for name, stated, actual in (("min_children", stats.min_children, min(sizes)),
+                                 ("max_children", stats.max_children, max(sizes)),
+                                 ("total_children", stats.total_children, sum(sizes))):
+        if stated is not None and stated != actual:
+            findings.append(place(f"statistics.collection.{name}", UNTRUE,
+                                  f"{name} is {stated}, not {actual}"))
+    return findings
+
+
+_Check = Callable[[ColumnStatistics, ColumnValues, Place, StatisticsContext], list[Finding]]
+_TYPED_CHECKS: dict[TypeKind, _Check] = {
+    **dict.fromkeys(INTEGER_KINDS, _integers),
+    **dict.fromkeys((TypeKind.FLOAT, TypeKind.DOUBLE), _doubles),
+    **dict.fromkeys(STRING_KINDS, _strings),
+    TypeKind.BINARY: _binary,
+    TypeKind.BOOLEAN: _booleans,
+    TypeKind.DATE: _dates,
+    TypeKind.DECIMAL: _decimals,
+    **dict.fromkeys(TIMESTAMP_KINDS, _timestamps),
+    **dict.fromkeys((TypeKind.LIST, TypeKind.MAP), _collections),
+}

@@ -1,0 +1,183 @@
+"""The ORC validator (reference_impl/orc/validation): true metadata gives no finding, each
+lie and each real writer's untruth is found and named, and the writer_version rules decide
+what is checked."""
+
+from __future__ import annotations
+
+import dataclasses
+import datetime
+import decimal
+import io
+
+import pyarrow as pa
+import pyarrow.orc as po
+import pyorc
+import pytest
+
+from reference_impl.common.findings import NONCONFORMING, UNTRUE
+from reference_impl.orc.errors import CorruptStream
+from reference_impl.orc.metadata.file_tail import read_file_tail, write_file_tail
+from reference_impl.orc.metadata.orc_proto import RowIndex, decode, encode
+from reference_impl.orc.metadata.proto_enums import StreamKind, TypeKind
+from reference_impl.orc.metadata.type_tree import decimal as decimal_type
+from reference_impl.orc.metadata.type_tree import list_of, map_of, primitive, struct, union_of
+from reference_impl.orc.streams.stripe_layout import read_stripe_footer, stream_places
+from reference_impl.orc.validation.validate import validate
+from reference_impl.orc.writer import write_orc
+from reference_impl.orc.writer_options import OrcWriterOptions
+from tests.reference_impl.orc.orc_hand_built import stored
+
+NANOS_PER_SECOND = 10**9
+SCHEMA = struct({
+    "i": primitive(TypeKind.LONG), "y": primitive(TypeKind.BYTE), "f": primitive(TypeKind.DOUBLE),
+    "s": primitive(TypeKind.STRING), "bin": primitive(TypeKind.BINARY), "b": primitive(TypeKind.BOOLEAN),
+    "d": primitive(TypeKind.DATE), "ts": primitive(TypeKind.TIMESTAMP), "dec": decimal_type(12, 3),
+    "l": list_of(primitive(TypeKind.INT)), "m": map_of(primitive(TypeKind.STRING), primitive(TypeKind.LONG)),
+    "u": union_of(primitive(TypeKind.INT), primitive(TypeKind.STRING)),
+    "st": struct({"x": primitive(TypeKind.SHORT)}),
+})
+ROWS = 120
+STRIDE = 25
+
+
+def _row(n: int) -> dict[str, object]:
+    if n % 7 == 3:
+        return {}  # every field null
+    return {"i": n * 1000 - 50_000, "y": n % 100 - 50, "f": n / 7 - 3.0, "s": f"v{n:03}é",
+            "bin": bytes([n % 256]) * (n % 4),
+            "b": n % 3 == 0, "d": n - 60, "ts": (n - 60) * 86_400 * NANOS_PER_SECOND + n * 1000,
+            "dec": n * 12_345 - 700_000, "l": list(range(n % 4)), "m": [(f"k{n}", n)] if n % 2 else [],
+            "u": (n % 2, n if n % 2 == 0 else str(n)), "st": {"x": n}}
+
+
+ROW_VALUES = [_row(n) for n in range(ROWS)]
+
+
+def _reference(**options: object) -> bytes:
+    return write_orc(SCHEMA, ROW_VALUES, OrcWriterOptions(
+        stripe_row_limit=50, row_index_stride=STRIDE,
+        bloom_filter_columns=frozenset({"i", "s", "f", "dec", "d"}), **options))  # type: ignore[arg-type]
+
+
+def _kinds(findings: list) -> set[tuple[str, str]]:
+    return {(finding.kind, finding.severity) for finding in findings}
+
+
+def test_the_reference_writers_metadata_is_true() -> None:
+    assert validate(_reference()) == []
+
+
+def test_lying_statistics_are_untrue_at_every_stripe_and_the_file() -> None:
+    findings = validate(_reference(lies=frozenset({"statistics"})))
+    minimum = [f for f in findings if f.kind == "statistics.integer.minimum" and f.column == "1 i"]
+    assert {f.stripe for f in minimum} == {0, 1, 2, None}  # three stripes of 50 rows and the file
+    assert all(f.severity == UNTRUE for f in minimum)
+    assert "above the smallest value" in minimum[0].message
+
+
+def test_lying_row_group_statistics_are_untrue_in_every_row_group() -> None:
+    findings = validate(_reference(lies=frozenset({"row_index"})))
+    minimum = {(f.stripe, f.row_group) for f in findings if f.kind == "statistics.integer.minimum"
+               and f.column == "1 i"}
+    # stripes of 50, 50 and 20 rows: row groups of 25
+    assert minimum == {(0, 0), (0, 1), (1, 0), (1, 1), (2, 0)}
+    assert {f.stripe for f in findings} == {0, 1, 2}  # the stripes' and the file's statistics are true
+
+
+def test_a_position_moved_in_the_row_index_is_untrue() -> None:
+    """A ROW_INDEX entry's first number (the PRESENT stream's byte offset) raised by one."""
+    data = write_orc(SCHEMA, ROW_VALUES, OrcWriterOptions(row_index_stride=STRIDE))
+    tail = read_file_tail(data, stored)
+    footer = read_stripe_footer(data, tail, 0, stored)
+    places = stream_places(tail.footer.stripes[0], footer, 0)
+    place = next(p for p in places if p.kind == StreamKind.ROW_INDEX and p.column == 1)
+    index = decode(RowIndex, data[place.offset:place.offset + place.length])
+    index.entry[1].positions[0] += 1
+    moved = encode(index)
+    assert len(moved) == place.length  # the same varint width: the file's layout holds
+    mutated = data[:place.offset] + moved + data[place.offset + place.length:]
+    findings = validate(mutated)
+    found = {(f.kind, f.column, f.stripe, f.row_group) for f in findings}
+    assert found == {("row_index.position", "1 i", 0, 1)}
+
+
+def test_lying_bloom_filters_miss_every_value() -> None:
+    findings = validate(_reference(lies=frozenset({"bloom_filter"})))
+    absent = {(f.column, f.stripe, f.row_group) for f in findings if f.kind == "bloom_filter.absent"}
+    assert ("1 i", 0, 0) in absent and ("4 s", 2, 0) in absent
+    assert _kinds(findings) == {("bloom_filter.absent", UNTRUE)}
+
+
+def _pyarrow_file() -> bytes:
+    table = pa.table({
+        "i": [1, None, 3, -7], "s": ["a", "zz", None, "é"], "f": [1.5, float("nan"), None, -2.0],
+        "b": [True, False, None, True],
+        "dt": [datetime.date(2020, 1, 1), None, datetime.date(1960, 5, 5), datetime.date(2000, 1, 1)],
+        "ts": [datetime.datetime(2020, 1, 1, 1, 2, 3, 456789), None,
+               datetime.datetime(1969, 12, 31, 23, 59, 59), datetime.datetime(1900, 1, 1)],
+        "dec": pa.array([decimal.Decimal("1.25"), None, decimal.Decimal("-3.50"), decimal.Decimal("0.00")],
+                        pa.decimal128(10, 2)),
+        "l": [[1, 2], None, [], [3]], "bin": [b"x", b"", None, b"\x00\x01"]})
+    sink = io.BytesIO()
+    po.write_table(table, sink, compression="zstd", row_index_stride=2, bloom_filter_columns=[0, 1, 2, 4, 6])
+    return sink.getvalue()
+
+
+def test_pyarrows_metadata_is_true() -> None:
+    """A NaN among the values makes pyarrow's sum NaN: the IEEE sum, so no finding."""
+    assert validate(_pyarrow_file()) == []
+
+
+def test_orc_cpp_tinyint_bloom_filters_miss_values() -> None:
+    """FINDING (ORC C++, pyorc and pyarrow alike; docs/orc-spec-notes.md, note 12): a TINYINT
+    filter of [5, then fifteen 1s] says 5 is absent; pyorc's own filtered read then misses it."""
+    sink = io.BytesIO()
+    with pyorc.Writer(sink, "struct<y:tinyint>", row_index_stride=1000, bloom_filter_columns=["y"]) as writer:
+        for value in [5] + [1] * 15:
+            writer.write((value,))
+    (finding,) = validate(sink.getvalue())
+    assert (finding.kind, finding.severity, finding.column, finding.row_group) == (
+        "bloom_filter.absent", UNTRUE, "1 y", 0)
+    assert "the first 5" in finding.message
+
+
+def test_a_file_the_reader_refuses_is_not_validated() -> None:
+    """FINDING (ORC C++, docs/orc-spec-notes.md, note 15): a null union leaves a stray value
+    in its first variant's column: no single reading, so nothing to judge."""
+    sink = io.BytesIO()
+    with pyorc.Writer(sink, "struct<u:uniontype<int,string>>") as writer:
+        for value in (1, None, "x"):
+            writer.write((value,))
+    with pytest.raises(CorruptStream, match="leave 1 more values"):
+        validate(sink.getvalue())
+
+
+def _with_writer_version(data: bytes, version: int) -> bytes:
+    """The uncompressed file ``data`` with PostScript.writer_version set to ``version``."""
+    tail = read_file_tail(data, stored)
+    postscript = dataclasses.replace(tail.postscript, writer_version=version)
+    return data[:tail.metadata_offset] + write_file_tail(tail.footer, tail.metadata, postscript, stored)
+
+
+@pytest.mark.parametrize(("version", "issues"), [
+    (0, {"HIVE-8732", "ORC-101", "ORC-135", "ORC-517"}), (5, {"ORC-135", "ORC-517"}), (6, {"ORC-517"}),
+    (7, set())])
+def test_orc_javas_old_writer_versions_are_distrusted(version: int, issues: set[str]) -> None:
+    findings = validate(_with_writer_version(_reference(lies=frozenset({"statistics"})), version))
+    distrusted = {f.kind.removeprefix("writer_version.") for f in findings
+                  if f.kind.startswith("writer_version.")}
+    assert distrusted == issues
+    lied_about = {f.column for f in findings if f.kind.endswith(".minimum")}
+    # ORC-135: timestamp bounds unchecked; ORC-517: DECIMAL(12, 3) is a decimal64; HIVE-8732: strings.
+    assert ("8 ts" in lied_about) == ("ORC-135" not in issues)
+    assert ("9 dec" in lied_about) == ("ORC-517" not in issues)
+    assert ("4 s" in lied_about) == ("HIVE-8732" not in issues)
+    assert "1 i" in lied_about or "HIVE-8732" in issues
+
+
+def test_a_writer_other_than_orc_java_may_not_number_below_6() -> None:
+    tail = read_file_tail(data := _reference(), stored)
+    footer = dataclasses.replace(tail.footer, writer=1)  # ORC C++
+    postscript = dataclasses.replace(tail.postscript, writer_version=4)
+    misnumbered = data[:tail.metadata_offset] + write_file_tail(footer, tail.metadata, postscript, stored)
+    assert _kinds(validate(misnumbered)) == {("writer_version.numbering", NONCONFORMING)}
