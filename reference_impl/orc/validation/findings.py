@@ -22,8 +22,8 @@ checked alike at the three levels (ORCv1.md, 'Column Statistics'; orc_proto.prot
   lengths, or doubles (within the rounding of adding them in any order) differs; or a sum
   is recorded where "the sum overflows long" and "no sum is recorded".
 * ``statistics.boolean.count`` (untrue): BucketStatistics' count of true values.
-* ``statistics.collection.*`` (untrue): a list's or map's ``min_children``,
-  ``max_children`` and ``total_children``.
+* ``statistics.collection.*`` (nonconforming): a list's or map's ``min_children``,
+  ``max_children`` and ``total_children`` (the text defines them by name only).
 * ``statistics.kind`` (untrue): statistics of another type than the column's.
 * ``statistics.stripe_count`` (untrue): the Metadata holds statistics for another number of
   stripes than the Footer lists (orc_proto.proto ``message Metadata``: one

@@ -5,7 +5,8 @@ and each row group's (the row index). The kinds of finding are listed in ``findi
 Decisions:
 
 * Bounds are compared under each type's order: integers, dates and decimals by value,
-  doubles without NaN (a NaN bound is not a bound of anything, and is not checked),
+  doubles without NaN (a NaN bound is not a bound of anything, and is not checked: the
+  text is silent on NaN),
   strings by their UTF-8 bytes (ORC's writers compare them so), timestamps by the UTC
   instant in milliseconds (``minimumUtc`` / ``maximumUtc``), rounded down.
 * A sum of doubles depends on the order of the additions: a recorded sum within the
@@ -14,6 +15,10 @@ Decisions:
   one count, of the true values (``reference_impl/orc/column_statistics.py``): that
   count is checked, a message of another shape is not.
 * Statistics a reader must distrust (``writer_version``) are not checked.
+* CollectionStatistics: the text names ``min_children``, ``max_children`` and
+  ``total_children`` without saying more, and no reader prunes by them; a count that is
+  not the lists' or maps' is nonconforming, not untrue (ORC C++ writes 0 children, ORC
+  Java 1,024, measured).
 """
 
 from __future__ import annotations
@@ -21,7 +26,7 @@ from __future__ import annotations
 import math
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
-from decimal import Decimal, InvalidOperation
+from decimal import Context, Decimal, InvalidOperation, localcontext
 from typing import cast
 
 from reference_impl.orc.column_statistics import column_statistics
@@ -36,6 +41,9 @@ from reference_impl.orc.validation.writer_version import Fix
 __all__ = ["StatisticsContext", "check_statistics"]
 
 NANOS_PER_MILLI = 10**6
+# Enough digits for any sum of DECIMAL(38) values a file can hold: Python's default
+# context (28 digits) would round them.
+EXACT_DIGITS = 100
 DOUBLE_EPSILON = 2.0**-52
 INTEGER_KINDS = (TypeKind.BYTE, TypeKind.SHORT, TypeKind.INT, TypeKind.LONG)
 STRING_KINDS = (TypeKind.STRING, TypeKind.VARCHAR, TypeKind.CHAR)
@@ -142,8 +150,9 @@ def _integers(recorded: ColumnStatistics, column: ColumnValues, place: Place,
     if stats is None:
         return []
     expected = _expected(column, context).int_statistics
+    total = expected.sum if expected else 0  # no values: the sum of nothing
     return (_bounds(place, "integer", stats.minimum, stats.maximum, column.values)
-            + _sum(place, "integer", stats.sum, expected.sum if expected else None))
+            + _sum(place, "integer", stats.sum, total))
 
 
 def _doubles(recorded: ColumnStatistics, column: ColumnValues, place: Place,
@@ -152,12 +161,11 @@ def _doubles(recorded: ColumnStatistics, column: ColumnValues, place: Place,
     if stats is None:
         return []
     numbers = [value for value in cast(list[float], column.values) if not math.isnan(value)]
-    findings = [place("statistics.double.nan_bound", NONCONFORMING, f"the recorded {name} is NaN")
-                for name, bound in (("minimum", stats.minimum), ("maximum", stats.maximum))
-                if bound is not None and math.isnan(bound)]
+    # A NaN bound bounds nothing; ORC's text is silent on NaN (ORC C++ writes one when a
+    # NaN comes first), so it is not checked and not a finding.
     low = None if stats.minimum is None or math.isnan(stats.minimum) else stats.minimum
     high = None if stats.maximum is None or math.isnan(stats.maximum) else stats.maximum
-    findings += _bounds(place, "double", low, high, numbers)
+    findings = _bounds(place, "double", low, high, numbers)
     if stats.sum is not None and not _double_sum_holds(stats.sum, cast(list[float], column.values)):
         findings.append(place("statistics.double.sum", UNTRUE,
                               f"the recorded sum {stats.sum!r} is not the sum of the values"))
@@ -165,6 +173,14 @@ def _doubles(recorded: ColumnStatistics, column: ColumnValues, place: Place,
 
 
 def _double_sum_holds(recorded: float, values: list[float]) -> bool:
+    """Whether ``recorded`` is the sum of ``values`` added in some order, with or without
+    their NaNs: the text says nothing of NaN, and writers do both (ORC C++ adds them, the
+    reference leaves them out as from the bounds)."""
+    numbers = [value for value in values if not math.isnan(value)]
+    return _ieee_sum_holds(recorded, values) or _ieee_sum_holds(recorded, numbers)
+
+
+def _ieee_sum_holds(recorded: float, values: list[float]) -> bool:
     """Whether ``recorded`` is the IEEE sum of ``values`` added in some order: NaN when a
     value is NaN or infinities of both signs meet, an infinity when one is there, else the
     exact sum within the rounding of the additions."""
@@ -237,13 +253,15 @@ def _decimals(recorded: ColumnStatistics, column: ColumnValues, place: Place,
                 if text is not None and _decimal(text).is_nan()]
     if findings:
         return findings
-    scale = node.scale or 0
-    values = [Decimal(cast(int, value)).scaleb(-scale) for value in column.values]
-    findings = _bounds(place, "decimal", stats.minimum, stats.maximum, values,
-                       lambda value: value if isinstance(value, Decimal) else _decimal(value))
-    if stats.sum is not None and _decimal(stats.sum) != sum(values, Decimal(0)):
-        findings.append(place("statistics.decimal.sum", UNTRUE,
-                              f"the recorded sum {stats.sum!r} is not {sum(values, Decimal(0))}"))
+    with localcontext(Context(prec=EXACT_DIGITS)):  # no rounding of 38-digit values or their sum
+        scale = node.scale or 0
+        values = [Decimal(cast(int, value)).scaleb(-scale) for value in column.values]
+        findings = _bounds(place, "decimal", stats.minimum, stats.maximum, values,
+                           lambda value: value if isinstance(value, Decimal) else _decimal(value))
+        total = sum(values, Decimal(0))
+        if stats.sum is not None and _decimal(stats.sum) != total:
+            findings.append(place("statistics.decimal.sum", UNTRUE,
+                                  f"the recorded sum {stats.sum!r} is not {total}"))
     return findings
 
 
@@ -252,9 +270,24 @@ def _timestamps(recorded: ColumnStatistics, column: ColumnValues, place: Place,
     stats = recorded.timestamp_statistics
     if stats is None:
         return []
-    millis = [instant_nanos(column.node, cast(int, value), context.writer_timezone) // NANOS_PER_MILLI
-              for value in column.values]
-    return _bounds(place, "timestamp", stats.minimum_utc, stats.maximum_utc, millis)
+    nanos = [instant_nanos(column.node, cast(int, value), context.writer_timezone) for value in column.values]
+    if not nanos:
+        return []
+    # Milliseconds of an instant before 1970: ORC C++ truncates toward zero, the reference
+    # floors; the text names neither, so a bound may be either of the extreme's.
+    smallest, largest = min(nanos), max(nanos)
+    low_ok = {smallest // NANOS_PER_MILLI, _toward_zero(smallest)}
+    high_ok = {largest // NANOS_PER_MILLI, _toward_zero(largest)}
+    findings = []
+    if stats.minimum_utc is not None and stats.minimum_utc not in low_ok:
+        findings += _bounds(place, "timestamp", stats.minimum_utc, None, [min(low_ok)])
+    if stats.maximum_utc is not None and stats.maximum_utc not in high_ok:
+        findings += _bounds(place, "timestamp", None, stats.maximum_utc, [max(high_ok)])
+    return findings
+
+
+def _toward_zero(nanos: int) -> int:
+    return -(-nanos // NANOS_PER_MILLI) if nanos < 0 else nanos // NANOS_PER_MILLI
 
 
 def _collections(recorded: ColumnStatistics, column: ColumnValues, place: Place,
@@ -268,7 +301,7 @@ def _collections(recorded: ColumnStatistics, column: ColumnValues, place: Place,
                                  ("max_children", stats.max_children, max(sizes)),
                                  ("total_children", stats.total_children, sum(sizes))):
         if stated is not None and stated != actual:
-            findings.append(place(f"statistics.collection.{name}", UNTRUE,
+            findings.append(place(f"statistics.collection.{name}", NONCONFORMING,
                                   f"{name} is {stated}, not {actual}"))
     return findings
 

@@ -123,6 +123,22 @@ def _pyarrow_file() -> bytes:
     return sink.getvalue()
 
 
+def test_edge_values_are_judged_exactly() -> None:
+    """38-digit decimals (no rounding of the bounds or the sum), a column of nulls only (its
+    sum is 0), a NaN left out of a sum, and an instant before 1970 with a sub-millisecond
+    part (its milliseconds truncated toward zero, as ORC C++ records them)."""
+    big = 10**38 - 1
+    schema = struct({"d": decimal_type(38, 0), "n": primitive(TypeKind.LONG),
+                     "f": primitive(TypeKind.DOUBLE)})
+    rows = [{"d": big, "f": float("nan")}, {"d": -big, "f": 1.5}]
+    assert validate(write_orc(schema, rows, OrcWriterOptions(row_index_stride=1))) == []
+    table = pa.table({"ts": pa.array([-1_500, 2_000], pa.timestamp("us")),
+                      "n": pa.array([None, None], pa.int64()), "f": [float("nan"), 1.0]})
+    sink = io.BytesIO()
+    po.write_table(table, sink)
+    assert validate(sink.getvalue()) == []
+
+
 def test_pyarrows_metadata_is_true() -> None:
     """A NaN among the values makes pyarrow's sum NaN: the IEEE sum, so no finding."""
     assert validate(_pyarrow_file()) == []
