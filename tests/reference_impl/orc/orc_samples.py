@@ -55,6 +55,30 @@ SAMPLE_ROWS: list[dict[str, object]] = [
 ]
 
 
+NULL_EVERY = 5  # a field is null in one row of five, a different field each row
+
+
+def every_type_row(i: int, repeat_rows: int, empty_bytes: bool = True) -> dict[str, object]:
+    """Row ``i`` of ALL_TYPES: runs that cross row groups (smallint repeats for the first
+    ``repeat_rows`` rows), distinct values, and nulls that move from field to field.
+    Without ``empty_bytes`` no binary is empty (ORC C++ 2.3 cannot skip zero bytes right
+    after a seek, 'lastBuffer_ is null', even in its own files)."""
+    row: dict[str, object] = {
+        "boolean": i % 3 == 0, "tinyint": (i * 7) % 256 - 128, "smallint": 7 if i < repeat_rows else i,
+        "int": i * i - 3000, "bigint": (i // 25) * 10**15, "float": i * 0.5, "double": i / 3,
+        "string": f"s{i % 7}", "binary": bytes([i % 256]) * (i % 3 + (0 if empty_bytes else 1)),
+        "decimal": i * 1001 - 50000, "date": 18000 + i, "timestamp": i * 10**9 + i, "instant": -i * 10**9,
+        "char": f"c{i % 10:03d}", "varchar": f"v{i}", "list": [i, None, i + 1][:i % 4],
+        "map": [(f"k{i}", [float(i)])] if i % 2 else [],
+        "struct": {"x": i, "y": {"z": f"z{i}"} if i % 4 else None},
+        "union": (0, i) if i % 2 == 0 else (1, f"u{i}"),
+    }
+    for number, name in enumerate(ALL_TYPES.field_names):
+        if (i + number) % NULL_EVERY == 0:
+            row[name] = None
+    return row
+
+
 def canonical(rows: list[dict[str, object]], schema: TypeNode = ALL_TYPES) -> list[dict[str, object]]:
     """``rows`` with every field present (a missing one is null)."""
     return [{name: row.get(name) for name in schema.field_names} for row in rows]

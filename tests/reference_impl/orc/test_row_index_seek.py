@@ -55,7 +55,7 @@ from reference_impl.orc.streams.stripe_layout import (
 )
 from reference_impl.orc.writer import write_orc
 from reference_impl.orc.writer_options import OrcWriterOptions
-from tests.reference_impl.orc.orc_samples import ALL_TYPES, row_strategy
+from tests.reference_impl.orc.orc_samples import ALL_TYPES, every_type_row, row_strategy
 
 C = CompressionKind
 STRIDE = 10
@@ -108,20 +108,7 @@ def _assert_positions_true(file: bytes) -> Counter[str]:
 
 
 def _reference_row(i: int) -> dict[str, object]:
-    """Runs across row groups, distinct values, nulls moving from field to field."""
-    row: dict[str, object] = {
-        "boolean": i % 3 == 0, "tinyint": (i * 7) % 256 - 128, "smallint": 7 if i < 60 else i,
-        "int": i * i - 3000, "bigint": (i // 25) * 10**15, "float": i * 0.5, "double": i / 3,
-        "string": f"s{i % 7}", "binary": bytes([i % 256]) * (i % 3), "decimal": i * 1001 - 50000,
-        "date": 18000 + i, "timestamp": i * 10**9 + i, "instant": -i * 10**9, "char": f"c{i % 10:03d}",
-        "varchar": f"v{i}", "list": [i, None, i + 1][:i % 4], "map": [(f"k{i}", [float(i)])] if i % 2 else [],
-        "struct": {"x": i, "y": {"z": f"z{i}"} if i % 4 else None},
-        "union": (0, i) if i % 2 == 0 else (1, f"u{i}"),
-    }
-    for number, name in enumerate(ALL_TYPES.field_names):
-        if (i + number) % 5 == 0:
-            row[name] = None
-    return row
+    return every_type_row(i, 60)
 
 
 REFERENCE_ROWS = [_reference_row(i) for i in range(170)]
