@@ -26,16 +26,16 @@ the reader refuses raises the reader's error.
 from __future__ import annotations
 
 import os
-from collections.abc import Mapping, Sequence
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from pathlib import Path
-from typing import cast
 
+from reference_impl.orc.column_values import column_values
 from reference_impl.orc.columns.registry import ColumnStreamsOut
 from reference_impl.orc.errors import CorruptStream, OrcError
-from reference_impl.orc.metadata.file_tail import read_file_tail
+from reference_impl.orc.metadata.file_tail import FileTail, read_file_tail
 from reference_impl.orc.metadata.orc_proto import RowIndex
-from reference_impl.orc.metadata.proto_enums import ColumnEncodingKind, StreamKind, TypeKind
+from reference_impl.orc.metadata.proto_enums import ColumnEncodingKind, StreamKind
 from reference_impl.orc.metadata.type_tree import TypeNode
 from reference_impl.orc.reader import iter_stripes, schema_of
 from reference_impl.orc.row_group_index import ChunkMap, RowGroup, StreamColumn, row_groups
@@ -58,10 +58,9 @@ from reference_impl.orc.streams.stripe_layout import (
 )
 
 __all__ = ["ENTRY_COUNT", "POSITION", "POSITION_COUNT", "ROW_INDEX_STREAM", "PositionCheck",
-           "check_row_index_positions"]
+           "check_positions", "check_row_index_positions"]
 
 S = StreamKind
-T = TypeKind
 ROW_INDEX_STREAM = "row index stream"  # the column has a ROW_INDEX stream
 ENTRY_COUNT = "entry count"  # one entry per row group
 POSITION_COUNT = "position count"  # the numbers the column's streams need
@@ -89,12 +88,21 @@ def check_row_index_positions(source: Source) -> list[PositionCheck]:
     """Every check of the row index of ``source`` (its bytes, or a path)."""
     data = bytes(source) if isinstance(source, (bytes, bytearray, memoryview)) else Path(source).read_bytes()
     tail = read_file_tail(data, decompress_stream)
+    if not tail.footer.row_index_stride:
+        return []
+    return check_positions(data, tail, iter_stripes(data, tail))
+
+
+def check_positions(data: bytes, tail: FileTail, stripes: Iterable[Sequence[object]]) -> list[PositionCheck]:
+    """The checks of :func:`check_row_index_positions` for the file ``data`` whose stripes'
+    rows, as the reader gives them, are ``stripes`` (a caller that has read them already
+    passes them, so the file is decoded once)."""
     stride = tail.footer.row_index_stride or 0
     if not stride:
         return []
     root, codec = schema_of(tail), StreamCodec.of(tail)
     results: list[PositionCheck] = []
-    for number, rows in enumerate(iter_stripes(data, tail)):
+    for number, rows in enumerate(stripes):
         information = tail.footer.stripes[number]
         footer = read_stripe_footer(data, tail, number, codec.decompress)
         places = stream_places(information, footer, number)
@@ -111,28 +119,11 @@ def check_row_index_positions(source: Source) -> list[PositionCheck]:
 
 def _column_entries(root: TypeNode, rows: Sequence[object]) -> ColumnStreamsOut:
     """Every column's entries (nulls included) and non-null values, as the stripe's rows
-    give them: a STRUCT's fields, a LIST's elements, a MAP's keys and values, a UNION's
-    values of each tag, each child in the order of its parent's values."""
+    give them (column_values.py)."""
     out = ColumnStreamsOut()
-
-    def add(node: TypeNode, entries: list[object]) -> None:
-        values = [entry for entry in entries if entry is not None]
-        out.entries[node.column_id], out.values[node.column_id] = entries, values
-        for number, child in enumerate(node.children):
-            add(child, _child_entries(node, values, number))
-
-    add(root, list(rows))
+    for column_id, column in column_values(root, rows).items():
+        out.entries[column_id], out.values[column_id] = column.entries, column.values
     return out
-
-
-def _child_entries(node: TypeNode, values: list[object], number: int) -> list[object]:
-    if node.kind == T.STRUCT:
-        return [cast(Mapping[str, object], value)[node.field_names[number]] for value in values]
-    if node.kind == T.LIST:
-        return [element for value in values for element in cast(list[object], value)]
-    if node.kind == T.MAP:
-        return [pair[number] for value in values for pair in cast(list[tuple[object, object]], value)]
-    return [item for tag, item in cast(list[tuple[int, object]], values) if tag == number]  # UNION
 
 
 class _StripeColumn:

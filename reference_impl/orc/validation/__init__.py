@@ -2,7 +2,6 @@
 
 ==================  =================================================================
 findings            Finding: kind, severity, column, stripe, row group, message
-column_values       each column's non-null values and nulls, from the rows read
 writer_version      PostScript.writer_version: which statistics a reader must distrust
 statistics_checks   ColumnStatistics against the values they summarise
 bloom_filter_checks every row group's values test present in its Bloom filters

@@ -22,10 +22,10 @@ from collections.abc import Sequence
 
 from reference_impl.orc.bloom_filter import HASHED_KINDS, value_hash
 from reference_impl.orc.bloom_filter_index import UTC_BLOOM_ENCODING, ColumnBloomFilters
+from reference_impl.orc.column_values import ColumnValues, column_values
 from reference_impl.orc.metadata.orc_proto import ColumnEncoding
 from reference_impl.orc.metadata.proto_enums import StreamKind, TypeKind
 from reference_impl.orc.metadata.type_tree import TypeNode
-from reference_impl.orc.validation.column_values import ColumnValues, column_values
 from reference_impl.orc.validation.findings import NONCONFORMING, UNTRUE, Finding, Place, show
 from reference_impl.orc.validation.writer_version import Fix
 

@@ -30,11 +30,11 @@ from decimal import Context, Decimal, InvalidOperation, localcontext
 from typing import cast
 
 from reference_impl.orc.column_statistics import column_statistics
+from reference_impl.orc.column_values import ColumnValues
 from reference_impl.orc.columns.timestamp_columns import instant_nanos
 from reference_impl.orc.metadata.orc_proto import ColumnStatistics
 from reference_impl.orc.metadata.proto_enums import TypeKind
 from reference_impl.orc.metadata.type_tree import TypeNode
-from reference_impl.orc.validation.column_values import ColumnValues
 from reference_impl.orc.validation.findings import NONCONFORMING, UNTRUE, Finding, Place, show
 from reference_impl.orc.validation.writer_version import Fix
 

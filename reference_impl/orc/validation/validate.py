@@ -28,17 +28,17 @@ from pathlib import Path
 
 from reference_impl.common.leniency import Breach, reading
 from reference_impl.orc.bloom_filter_index import read_bloom_filters
+from reference_impl.orc.column_values import column_labels, column_values
 from reference_impl.orc.metadata.file_tail import FileTail, read_file_tail
 from reference_impl.orc.metadata.orc_proto import ColumnStatistics, RowIndex
 from reference_impl.orc.metadata.proto_enums import TypeKind
 from reference_impl.orc.metadata.type_tree import TypeNode
 from reference_impl.orc.reader import ROOT_FIELD, iter_stripes, root_of
-from reference_impl.orc.row_index_check import PositionCheck, check_row_index_positions
+from reference_impl.orc.row_index_check import PositionCheck, check_positions
 from reference_impl.orc.row_index_positions import read_row_indexes
 from reference_impl.orc.streams.compression import decompress_stream
 from reference_impl.orc.streams.stripe_layout import StreamCodec, read_stripe_footer, stream_places
 from reference_impl.orc.validation.bloom_filter_checks import check_bloom_filters
-from reference_impl.orc.validation.column_values import column_labels, column_values
 from reference_impl.orc.validation.findings import NONCONFORMING, UNTRUE, Finding, Place
 from reference_impl.orc.validation.statistics_checks import StatisticsContext, check_statistics
 from reference_impl.orc.validation.writer_version import distrusted_fixes, java_numbering_misused
@@ -64,7 +64,8 @@ def _findings(data: bytes) -> list[Finding]:
     labels = column_labels(root)
     fixes = distrusted_fixes(tail.postscript, tail.footer)
     findings = _writer_version_findings(tail, fixes)
-    stripes = [_root_values(root, rows) for rows in iter_stripes(data, tail)]
+    stripe_rows = list(iter_stripes(data, tail))  # read once: every check below uses these
+    stripes = [_root_values(root, rows) for rows in stripe_rows]
     codec = StreamCodec.of(tail)
     footers = [read_stripe_footer(data, tail, number, codec.decompress) for number in range(len(stripes))]
     zones = [footer.writer_timezone or UTC for footer in footers]
@@ -88,7 +89,7 @@ def _findings(data: bytes) -> list[Finding]:
         for number, filters in enumerate(read_bloom_filters(data)):
             findings += check_bloom_filters(root, stripes[number], stride, number, list(filters.values()),
                                             footers[number].columns, labels, fixes)
-        findings += [_position_finding(check, labels) for check in check_row_index_positions(data)
+        findings += [_position_finding(check, labels) for check in check_positions(data, tail, stripe_rows)
                      if not check.passed]
     return findings
 

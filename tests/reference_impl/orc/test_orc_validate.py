@@ -15,12 +15,14 @@ import pyorc
 import pytest
 
 from reference_impl.common.findings import NONCONFORMING, UNTRUE
+from reference_impl.orc.bloom_filter_index import read_bloom_filters
 from reference_impl.orc.errors import CorruptStream
 from reference_impl.orc.metadata.file_tail import read_file_tail, write_file_tail
 from reference_impl.orc.metadata.orc_proto import RowIndex, decode, encode
 from reference_impl.orc.metadata.proto_enums import StreamKind, TypeKind
 from reference_impl.orc.metadata.type_tree import decimal as decimal_type
 from reference_impl.orc.metadata.type_tree import list_of, map_of, primitive, struct, union_of
+from reference_impl.orc.streams.compression import decompress_stream
 from reference_impl.orc.streams.stripe_layout import read_stripe_footer, stream_places
 from reference_impl.orc.validation.validate import validate
 from reference_impl.orc.writer import write_orc
@@ -63,8 +65,18 @@ def _kinds(findings: list) -> set[tuple[str, str]]:
     return {(finding.kind, finding.severity) for finding in findings}
 
 
+def _structures(data: bytes) -> tuple[int, int]:
+    """How many Bloom filter streams and stripe statistics the file holds: what validate had
+    to check, so that no finding means something."""
+    filters = sum(len(stripe) for stripe in read_bloom_filters(data))
+    tail = read_file_tail(data, decompress_stream)
+    return filters, len(tail.metadata.stripe_stats) if tail.metadata else 0
+
+
 def test_the_reference_writers_metadata_is_true() -> None:
-    assert validate(_reference()) == []
+    data = _reference()
+    assert _structures(data) == (15, 3)  # 5 Bloom filter columns in 3 stripes
+    assert validate(data) == []
 
 
 def test_lying_statistics_are_untrue_at_every_stripe_and_the_file() -> None:
@@ -141,7 +153,9 @@ def test_edge_values_are_judged_exactly() -> None:
 
 def test_pyarrows_metadata_is_true() -> None:
     """A NaN among the values makes pyarrow's sum NaN: the IEEE sum, so no finding."""
-    assert validate(_pyarrow_file()) == []
+    data = _pyarrow_file()
+    assert _structures(data) == (5, 1)
+    assert validate(data) == []
 
 
 def test_orc_cpp_tinyint_bloom_filters_miss_values() -> None:

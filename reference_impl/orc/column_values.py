@@ -1,4 +1,5 @@
-"""Each column's values, split out of the rows read: what its statistics summarise.
+"""Each column's values, split out of the rows read: what its statistics, row groups and
+Bloom filters summarise (validation/, row_index_check.py).
 
 ORCv1.md, 'Type Information': the columns are the schema's types in pre-order, a
 compound type's children after it. A STRUCT's field columns hold the fields of its
@@ -28,8 +29,12 @@ LIST_ELEMENT, MAP_KEY, MAP_VALUE = "_elem", "_key", "_value"
 @dataclass(frozen=True)
 class ColumnValues:
     node: TypeNode
-    values: list[object]  # the non-null values
-    has_null: bool
+    entries: list[object]  # one per value of the parent's column, None for a null
+    values: list[object]  # the non-null entries
+
+    @property
+    def has_null(self) -> bool:
+        return len(self.values) != len(self.entries)
 
 
 def column_values(root: TypeNode, rows: Sequence[object]) -> dict[int, ColumnValues]:
@@ -39,7 +44,7 @@ def column_values(root: TypeNode, rows: Sequence[object]) -> dict[int, ColumnVal
 
 def _walk(node: TypeNode, entries: list[object]) -> Iterator[ColumnValues]:
     values = [value for value in entries if value is not None]
-    yield ColumnValues(node, values, len(values) != len(entries))
+    yield ColumnValues(node, entries, values)
     for child, child_entries in zip(node.children, _children(node, values), strict=True):
         yield from _walk(child, child_entries)
 
