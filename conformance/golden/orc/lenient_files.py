@@ -20,6 +20,7 @@ own tail and stripe footer, as in bad_files.py.
 from __future__ import annotations
 
 import dataclasses
+from collections.abc import Callable
 
 from conformance.formats import ORC
 from reference_impl.common.leniency import Rule
@@ -70,7 +71,7 @@ def struct_encoding_unknown() -> bytes:
     return _with_stripe(raw, stripe.streams, dataclasses.replace(stripe.footer, columns=columns))
 
 
-def _acceptable(name: str, fault: str, rule: Rule, make) -> BadFile:
+def _acceptable(name: str, fault: str, rule: Rule, make: Callable[[], bytes]) -> BadFile:
     return BadFile(f"orc-lenient/{name}", fault, rule.error.__name__, (rule.spec,), make, ints,
                    verdict=ACCEPTABLE, format=ORC)
 

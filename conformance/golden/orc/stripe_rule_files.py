@@ -25,6 +25,7 @@ elsewhere.
 from __future__ import annotations
 
 import dataclasses
+from collections.abc import Callable
 from functools import cache
 
 from conformance.formats import ORC
@@ -254,7 +255,8 @@ def row_index_entry_missing() -> bytes:
 # ---------------------------------------------------------------------------
 
 
-def _entry(name: str, fault: str, error_class: str, spec: tuple[str, ...], make, original) -> BadFile:
+def _entry(name: str, fault: str, error_class: str, spec: tuple[str, ...], make: Callable[[], bytes],
+           original: Callable[[], bytes]) -> BadFile:
     return BadFile(f"orc-stripe/{name}", fault, error_class, spec, make, original, format=ORC)
 
 
