@@ -44,8 +44,9 @@ def engine_tests(session: pytest.Session, spec: str, case_globs: Sequence[str], 
     node = EngineSuite.from_parent(session, name=name, nodeid=name, path=session.path,
                                    suite=suite)
     items = node.collect()
+    collected: list[pytest.Item | pytest.Collector] = list(items)
     session.config.hook.pytest_collectreport(
-        report=pytest.CollectReport(node.nodeid, "passed", None, items))
+        report=pytest.CollectReport(node.nodeid, "passed", None, collected))
     return items
 
 
