@@ -96,9 +96,10 @@ def _parser() -> argparse.ArgumentParser:
     cases.add_argument("--features", action="append", metavar="TAG")
 
     report = sub.add_parser("report", help="write reports from a results dataset")
-    report.add_argument("results", type=Path,
+    report.add_argument("results", type=Path, nargs="+",
                         help="a run's directory (its cell logs are consolidated first) "
-                             "or its results/ directory")
+                             "or its results/ directory; several: one report of the runs, "
+                             "each engine that ran in several versions named engine@version")
     report.add_argument("--out", type=Path, default=Path("report"))
 
     _golden_parser(sub)
@@ -308,6 +309,8 @@ def _run(args) -> int:
         return EXIT_USAGE
     _print_unavailable(result.unavailable)
     summary = write_reports(result.results_dir, args.report)
+    for name, note in summary.version_notes.items():
+        print(f"warning: engine {name}: {note}", file=sys.stderr)
     print(f"run {result.run_id}: {len(result.records)} cells; results {result.results_dir}; "
           f"report {args.report / 'index.html'}")
     print(_outcome_line(result.records))
@@ -414,11 +417,12 @@ def _cases(args) -> int:
 def _report(args) -> int:
     from conformance.matrix.results import CELL_LOG_DIR, consolidate
     from conformance.report import write_reports
+    from conformance.report.run_merge import MERGED_RESULTS, write_merged
 
-    results = args.results
-    if (results / CELL_LOG_DIR).is_dir():
-        results = consolidate(results)
-    write_reports(results, args.out)
+    runs = [consolidate(r) if (r / CELL_LOG_DIR).is_dir() else r for r in args.results]
+    if len(runs) > 1:
+        runs = [write_merged(runs, args.out / MERGED_RESULTS)]
+    write_reports(runs[0], args.out)
     print(f"report written to {args.out / 'index.html'}")
     return EXIT_OK
 

@@ -255,9 +255,11 @@ def _header(summary: ReportSummary) -> str:
 def _engines(summary: ReportSummary) -> str:
     rows = []
     for name, versions in summary.engines.items():
+        note = summary.version_notes.get(name)
+        warning = f"; &#9888; {esc(note)}" if note else ""
         rows.append(
             f'<tr><th scope="row">{esc(name)}</th><td>{esc(", ".join(versions)) or "&mdash;"}'
-            f"</td><td>{' + '.join(summary.roles(name))}</td></tr>"
+            f"</td><td>{' + '.join(summary.roles(name))}{warning}</td></tr>"
         )
     for name, reason in summary.unavailable.items():
         rows.append(f'<tr><th scope="row">{esc(name)}</th><td>&mdash;</td>'

@@ -9,6 +9,7 @@ Schema (``schema_version`` 1; UTF-8, strict JSON: no NaN or Infinity)::
       "formats": [str, ...],          # e.g. ["parquet"]
       "engines": {name: [version, ...], ...},   # reference first
       "unavailable_engines": {name: reason, ...},   # wanted, could not run here
+      "version_notes": {name: warning, ...},        # not the golden corpus's version
       "total": int,                   # number of cells
       "counts": {outcome: int, ...},  # every outcome (outcomes.OUTCOMES), worst first
       "reference_self_check": {"cells": int, "non_pass": int},   # incl. its bad-file cells
@@ -64,6 +65,7 @@ def to_json(summary: ReportSummary) -> dict:
         "formats": list(summary.formats),
         "engines": {name: list(versions) for name, versions in summary.engines.items()},
         "unavailable_engines": dict(summary.unavailable),
+        "version_notes": dict(summary.version_notes),
         "total": summary.total,
         "counts": dict(summary.counts),
         "reference_self_check": {

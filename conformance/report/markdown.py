@@ -91,6 +91,9 @@ def _engines(summary: ReportSummary) -> list[str]:
     rows = []
     for name, versions in summary.engines.items():
         roles = " + ".join(summary.roles(name))
+        note = summary.version_notes.get(name)
+        if note:
+            roles += f"; ⚠ {md_text(note)}"
         rows.append([md_text(name), md_text(", ".join(versions)) or "—", roles])
     for name, reason in summary.unavailable.items():
         rows.append([md_text(name), "—", f"unavailable: {md_text(reason)}"])
