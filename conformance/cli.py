@@ -166,14 +166,28 @@ def _golden_parser(sub) -> None:
 def _protocol_check_parser(sub) -> None:
     from conformance.engines.protocol.check import CASES_PER_FORMAT, DEFAULT_TIMEOUT_S
 
-    check = sub.add_parser("protocol-check", help="check an external adapter against the engine "
-                                                  "protocol (docs/engine-protocol.md)")
+    check = sub.add_parser(
+        "protocol-check", help="check an external adapter against the engine protocol "
+                               "(docs/engine-protocol.md)",
+        description="Start the adapter and check, per format it declares, each capability it "
+                    "declares on up to N cases: writes (read back by the reference), reads (golden "
+                    "files) and bad files (which it must reject). Exit 1 on a protocol violation "
+                    "(an answer off its schema, a death or hang, stop not obeyed) or when a declared "
+                    "format or capability checked nothing; the implementation's own findings are "
+                    "listed apart and fail only with --strict.")
     check.add_argument("adapter_command", metavar="COMMAND",
                        help="the shell words that start the adapter")
     check.add_argument("--cases-per-format", type=int, default=CASES_PER_FORMAT, metavar="N",
-                       help=f"catalogue cases written and read per format (default {CASES_PER_FORMAT})")
+                       help=f"cases checked per format and capability: written, read (golden files), "
+                            f"bad files (default {CASES_PER_FORMAT})")
     check.add_argument("--timeout", type=float, default=DEFAULT_TIMEOUT_S, metavar="SECONDS",
                        help=f"seconds the adapter gets per answer (default {DEFAULT_TIMEOUT_S:g})")
+    check.add_argument("--corpus", type=Path, default=_default_corpus(),
+                       help="the golden corpus whose files the read and bad-file checks read "
+                            "(default: the clone's golden_files/)")
+    check.add_argument("--strict", action="store_true",
+                       help="the implementation's findings (wrong values, rejected cases, accepted "
+                            "bad files) fail the check too, not only protocol violations")
 
 
 def _engine_command_arguments(parser: argparse.ArgumentParser) -> None:
@@ -550,10 +564,10 @@ def _validate(args) -> int:
 def _protocol_check(args) -> int:
     from conformance.engines.protocol.check import protocol_check, report_lines
 
-    report = protocol_check(args.adapter_command, args.cases_per_format, args.timeout)
-    for line in report_lines(report):
+    report = protocol_check(args.adapter_command, args.cases_per_format, args.timeout, args.corpus)
+    for line in report_lines(report, args.strict):
         print(line)
-    return EXIT_FAILED if report.failures else EXIT_OK
+    return EXIT_OK if report.passed(args.strict) else EXIT_FAILED
 
 
 if __name__ == "__main__":
