@@ -82,6 +82,7 @@ class CheckReport:
     tried: Counter[tuple[str, str]] = field(default_factory=Counter)
     checked: Counter[tuple[str, str]] = field(default_factory=Counter)
     formats: list[str] = field(default_factory=list)
+    unchecked: int = 0  # FAIL lines for a declared format or capability with nothing checked
 
     def record(self, verdict: str, step: str, text: str = "",
                counted: tuple[str, str] | None = None) -> None:
@@ -111,8 +112,10 @@ class CheckReport:
     def summary(self, strict: bool = False) -> str:
         checks = sum(n for verdict, n in self.verdicts.items() if verdict != SKIP)
         verdict = "passed" if self.passed(strict) else "FAILED"
-        return (f"{checks} checks: {self.verdicts[OK]} ok, {self.violations} protocol violations, "
-                f"{len(self.findings)} findings of the implementation; {verdict}")
+        unchecked = f", {self.unchecked} declared with nothing checked" if self.unchecked else ""
+        return (f"{checks - self.unchecked} checks: {self.verdicts[OK]} ok, "
+                f"{self.violations - self.unchecked} protocol violations, "
+                f"{len(self.findings)} findings of the implementation{unchecked}; {verdict}")
 
 
 def protocol_check(command: str, cases_per_format: int = CASES_PER_FORMAT,
@@ -172,8 +175,8 @@ def _check_format(report: CheckReport, engine: ExternalEngine, workdir: Path, co
         for case, path in spread(_golden_files(claimed_cases(engine, READ), corpus), count):
             _compare(report, (engine.format, READ), f"read {case.id} (golden, written by the reference)",
                      case.expected, partial(engine.read, path))
-        for entry in spread(_bad_files(engine.format), count):
-            _check_bad_file(report, engine, entry, corpus / BAD_DIR / file_name(entry))
+        for entry, path in spread(_bad_files(engine.format, corpus), count):
+            _check_bad_file(report, engine, entry, path)
     _check_coverage(report, engine, corpus)
 
 
@@ -189,11 +192,14 @@ def _golden_files(cases: list[Case], corpus: Path) -> list[tuple[Case, Path]]:
     return found
 
 
-def _bad_files(fmt: str) -> list[BadFile]:
-    """The bad files of `fmt` every reader must reject as they are, read without options
-    (a peer's read cannot be handed a wrong key or asked to verify checksums)."""
-    return [entry for entry in bad_files() if entry.format == fmt and entry.verdict == BAD
-            and entry.read_options == DEFAULT_READ and entry.valid_read_options is None]
+def _bad_files(fmt: str, corpus: Path) -> list[tuple[BadFile, Path]]:
+    """(entry, its file in the corpus) of the bad files of `fmt` every reader must reject
+    as they are, read without options (a peer's read cannot be handed a wrong key or
+    asked to verify checksums)."""
+    found = [(entry, corpus / BAD_DIR / file_name(entry)) for entry in bad_files()
+             if entry.format == fmt and entry.verdict == BAD
+             and entry.read_options == DEFAULT_READ and entry.valid_read_options is None]
+    return [(entry, path) for entry, path in found if path.is_file()]
 
 
 def _check_write(report: CheckReport, engine: ExternalEngine, case: Case, workdir: Path) -> None:
@@ -263,9 +269,11 @@ def _check_coverage(report: CheckReport, engine: ExternalEngine, corpus: Path) -
         if patterns and not report.checked[fmt, capability]:
             report.record(VIOLATION, f"{fmt} {capability}",
                           _nothing_checked(report, engine, capability, patterns, corpus))
+            report.unchecked += 1
     if not any(report.checked[fmt, capability] for capability in declared):
         report.record(VIOLATION, fmt, "the adapter declares this format, but nothing of it was "
                                       "checked: a check of nothing cannot pass")
+        report.unchecked += 1
 
 
 def _nothing_checked(report: CheckReport, engine: ExternalEngine, capability: str,

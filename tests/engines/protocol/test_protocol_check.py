@@ -67,3 +67,11 @@ def test_an_adapter_refusing_every_write_it_declares_fails(capsys):
     out = capsys.readouterr().out
     assert "FAIL  parquet write: the adapter answered unsupported to all 1 tried" in out
     assert "checked parquet: write 0, read 1," in out
+
+
+def test_without_the_golden_corpus_the_read_checks_fail_naming_it(capsys, tmp_path):
+    assert main(["protocol-check", *QUICK, "--corpus", str(tmp_path), REFERENCE_ADAPTER]) == 1
+    out = capsys.readouterr().out
+    assert f"FAIL  parquet read: no golden corpus at {tmp_path}" in out
+    assert f"FAIL  orc bad files: no golden corpus at {tmp_path}" in out
+    assert "checked orc: write 1, read 0, filtered read not in protocol version 1, bad files 0" in out
