@@ -110,10 +110,11 @@ class AdapterProcess:
         try:
             return self._answer(request, kind)
         except (ProtocolError, AdapterDied, AdapterHung) as exc:
-            raise self.with_stderr(exc) from None
+            self.with_stderr(exc)
+            raise
 
     def with_stderr(self, exc: BaseException) -> BaseException:
-        """`exc`, carrying what the adapter wrote to stderr since the last request."""
+        """`exc`, carrying what the adapter wrote to stderr answering the current request."""
         return with_engine_stderr(exc, self._stderr.tail())
 
     def _answer(self, request: dict, kind: str) -> dict:
