@@ -86,7 +86,8 @@ def _parser() -> argparse.ArgumentParser:
                            "single reading (docs/lenient-readings.md); without it, each such breach "
                            "is one line on stderr")
     _key_arguments(read)
-    _engine_command_arguments(read)
+    _engine_command_arguments(read, joins="it reads when it is the only one, or when --engine "
+                                          "names it")
     read.add_argument("file", type=Path)
 
     engines = sub.add_parser("engines", help="list engines, versions and capabilities")
@@ -190,10 +191,10 @@ def _protocol_check_parser(sub) -> None:
                             "bad files) fail the check too, not only protocol violations")
 
 
-def _engine_command_arguments(parser: argparse.ArgumentParser) -> None:
+def _engine_command_arguments(parser: argparse.ArgumentParser, joins: str = "joins --engines") -> None:
     parser.add_argument("--engine-cmd", action="append", default=[], metavar="NAME=COMMAND",
                         help="an external implementation speaking the engine protocol "
-                             "(docs/engine-protocol.md); joins --engines (repeatable)")
+                             f"(docs/engine-protocol.md); {joins} (repeatable)")
     parser.add_argument("--engines-config", type=Path, metavar="FILE",
                         help='a JSON or TOML file {"engines": {"NAME": "COMMAND"}} of such engines')
 
