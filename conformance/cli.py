@@ -18,8 +18,8 @@ cannot read.
 
 Engines are named one way everywhere: `--engines A,B` (repeatable, comma-separated)
 where a command takes several, `--engine NAME` where it takes exactly one (`read`).
-An implementation in any language joins `run` and `golden verify` through the engine
-protocol, without touching this code: `--engine-cmd NAME='COMMAND'` (repeatable) or
+An implementation in any language joins `run`, `read` and `golden verify` through the
+engine protocol, without touching this code: `--engine-cmd NAME='COMMAND'` (repeatable) or
 `--engines-config FILE` (JSON or TOML: `{"engines": {"NAME": "COMMAND"}}`); NAME is
 then also a name `--engines`, `--writers` and `--readers` understand.
 """
@@ -35,6 +35,7 @@ from pathlib import Path
 EXIT_OK, EXIT_FAILED, EXIT_USAGE = 0, 1, 2
 EXIT_INTERRUPTED = 130  # the shell's convention for SIGINT
 LISTED_CASES = 10  # case ids printed in a summary line before "and N more"
+REFERENCE = "reference"  # the engine `read` uses unless told otherwise
 
 
 def _split_commas(values: list[str] | None) -> list[str]:
@@ -77,12 +78,16 @@ def _parser() -> argparse.ArgumentParser:
                           "bad/<id> or their bad:/fault: tags, e.g. --cases 'bad/*')")
 
     read = sub.add_parser("read", help="print one file's canonical JSON document")
-    read.add_argument("--engine", default="reference", help="engine that reads (default reference)")
+    read.add_argument("--engine", metavar="NAME",
+                      help="engine that reads: a built-in or bundled one, or the NAME of an "
+                           "--engine-cmd (default: the one --engine-cmd, else reference)")
     read.add_argument("--strict", action="store_true",
                       help="the reference reader refuses a file that breaks any rule, even one with a "
                            "single reading (docs/lenient-readings.md); without it, each such breach "
                            "is one line on stderr")
     _key_arguments(read)
+    _engine_command_arguments(read, joins="it reads when it is the only one, or when --engine "
+                                          "names it")
     read.add_argument("file", type=Path)
 
     engines = sub.add_parser("engines", help="list engines, versions and capabilities")
@@ -163,20 +168,34 @@ def _golden_parser(sub) -> None:
 def _protocol_check_parser(sub) -> None:
     from conformance.engines.protocol.check import CASES_PER_FORMAT, DEFAULT_TIMEOUT_S
 
-    check = sub.add_parser("protocol-check", help="check an external adapter against the engine "
-                                                  "protocol (docs/engine-protocol.md)")
+    check = sub.add_parser(
+        "protocol-check", help="check an external adapter against the engine protocol "
+                               "(docs/engine-protocol.md)",
+        description="Start the adapter and check, per format it declares, each capability it "
+                    "declares on up to N cases: writes (read back by the reference), reads (golden "
+                    "files) and bad files (which it must reject). Exit 1 on a protocol violation "
+                    "(an answer off its schema, a death or hang, stop not obeyed) or when a declared "
+                    "format or capability checked nothing; the implementation's own findings are "
+                    "listed apart and fail only with --strict.")
     check.add_argument("adapter_command", metavar="COMMAND",
                        help="the shell words that start the adapter")
     check.add_argument("--cases-per-format", type=int, default=CASES_PER_FORMAT, metavar="N",
-                       help=f"catalogue cases written and read per format (default {CASES_PER_FORMAT})")
+                       help=f"cases checked per format and capability: written, read (golden files), "
+                            f"bad files (default {CASES_PER_FORMAT})")
     check.add_argument("--timeout", type=float, default=DEFAULT_TIMEOUT_S, metavar="SECONDS",
                        help=f"seconds the adapter gets per answer (default {DEFAULT_TIMEOUT_S:g})")
+    check.add_argument("--corpus", type=Path, default=_default_corpus(),
+                       help="the golden corpus whose files the read and bad-file checks read "
+                            "(default: the clone's golden_files/)")
+    check.add_argument("--strict", action="store_true",
+                       help="the implementation's findings (wrong values, rejected cases, accepted "
+                            "bad files) fail the check too, not only protocol violations")
 
 
-def _engine_command_arguments(parser: argparse.ArgumentParser) -> None:
+def _engine_command_arguments(parser: argparse.ArgumentParser, joins: str = "joins --engines") -> None:
     parser.add_argument("--engine-cmd", action="append", default=[], metavar="NAME=COMMAND",
                         help="an external implementation speaking the engine protocol "
-                             "(docs/engine-protocol.md); joins --engines (repeatable)")
+                             f"(docs/engine-protocol.md); {joins} (repeatable)")
     parser.add_argument("--engines-config", type=Path, metavar="FILE",
                         help='a JSON or TOML file {"engines": {"NAME": "COMMAND"}} of such engines')
 
@@ -334,8 +353,18 @@ def _outcome_line(records: list[dict]) -> str:
     return ", ".join(f"{n} {o}" for o, n in sorted(counts.items(), key=lambda kv: -kv[1]))
 
 
+def _reading_engine(args) -> str:
+    """The spec of the engine `read` reads with: --engine (an --engine-cmd's NAME too), else
+    the only --engine-cmd, else the reference."""
+    commands = _engine_commands(args)
+    if args.engine is None and len(commands) > 1:
+        raise _BadEngineCommand(f"{len(commands)} engines registered; say which reads with --engine")
+    name = args.engine or next(iter(commands), REFERENCE)
+    return commands.get(name, name)
+
+
 def _read(args) -> int:
-    from conformance.engines import UnknownEngine, get_engine
+    from conformance.engines import get_engine
     from conformance.engines.parquet.reference import ReferenceEngine
     from conformance.engines.reference import ReferenceAdapter
     from conformance.formats import UnknownFormat, detect_format
@@ -350,12 +379,16 @@ def _read(args) -> int:
         print(f"{type(exc).__name__}: {exc}", file=sys.stderr)
         return EXIT_FAILED
     try:
-        engine = get_engine(args.engine, fmt.name)
+        spec = _reading_engine(args)
         decryption = _explicit_decryption(args)
-    except (UnknownEngine, _BadKeys) as exc:
+        engine = get_engine(spec, fmt.name)
+    except (LookupError, _BadKeys, _BadEngineCommand) as exc:  # an UnknownEngine; a format not declared
         print(f"conformance read: {exc}", file=sys.stderr)
         return EXIT_USAGE
-    if (decryption is not None or args.strict) and args.engine != "reference":
+    except Exception as exc:  # noqa: BLE001 - an external engine's adapter that did not start
+        print(_read_failure(exc), file=sys.stderr)
+        return EXIT_FAILED
+    if (decryption is not None or args.strict) and spec != REFERENCE:
         print("conformance read: explicit keys and --strict are for the reference reader "
               "(--engine reference); other engines open encrypted files through their own key "
               "tools and have their own leniency", file=sys.stderr)
@@ -373,12 +406,20 @@ def _read(args) -> int:
         else:
             table = engine.read(args.file)
     except Exception as exc:  # noqa: BLE001 - any failure to read is the answer
-        print(f"{type(exc).__name__}: {exc}", file=sys.stderr)
+        print(_read_failure(exc), file=sys.stderr)
         return EXIT_FAILED
     print(table.to_json_text())
     for found in breaches:  # read with findings: the rows, and every rule the file breaks
         print(found.describe(), file=sys.stderr)
     return EXIT_OK
+
+
+def _read_failure(exc: Exception) -> str:
+    """`Class: message`; for an external engine, with its adapter's stderr tail."""
+    from conformance.engines.base import engine_stderr
+    from conformance.matrix.failures import describe_exception
+
+    return describe_exception(exc) if engine_stderr(exc) is not None else f"{type(exc).__name__}: {exc}"
 
 
 def _engines(args) -> int:
@@ -528,10 +569,10 @@ def _validate(args) -> int:
 def _protocol_check(args) -> int:
     from conformance.engines.protocol.check import protocol_check, report_lines
 
-    report = protocol_check(args.adapter_command, args.cases_per_format, args.timeout)
-    for line in report_lines(report):
+    report = protocol_check(args.adapter_command, args.cases_per_format, args.timeout, args.corpus)
+    for line in report_lines(report, args.strict):
         print(line)
-    return EXIT_FAILED if report.failures else EXIT_OK
+    return EXIT_OK if report.passed(args.strict) else EXIT_FAILED
 
 
 if __name__ == "__main__":
