@@ -40,7 +40,7 @@ def engine_tests(session: pytest.Session, spec: str, case_globs: Sequence[str], 
     suite = _Suite.for_engine(spec, case_globs, Path(corpus) if corpus else default_corpus(),
                               CellLimits(timeout_s=timeout_s))
     session.config.add_cleanup(suite.isolated.close)
-    name = f"conformance[{spec}]"
+    name = f"conformance[{suite.engines[0].name}]"
     node = EngineSuite.from_parent(session, name=name, nodeid=name, path=session.path,
                                    suite=suite)
     items = node.collect()
@@ -51,7 +51,7 @@ def engine_tests(session: pytest.Session, spec: str, case_globs: Sequence[str], 
 
 
 class EngineSuite(pytest.Collector):
-    """The engine's tests, one node above them (`conformance[<engine spec>]`)."""
+    """The engine's tests, one node above them (`conformance[<engine name>]`)."""
 
     def __init__(self, *, suite: _Suite, **kwargs):
         super().__init__(**kwargs)

@@ -13,25 +13,17 @@ import pytest
 
 from conformance import pytest_plugin
 from conformance.matrix.isolation import DEFAULT_TIMEOUT_S
+from tests.support.team_adapter import NAME, kit_example, write_adapter
 
-ROOT = Path(__file__).resolve().parents[1]
-KIT_DOC = ROOT / "docs" / "adapter-kit.md"
 CASE = "physical/int32-required"
 BAD_FILE = "bad/footer/length-zero"
 RUN_LIMIT_S = 300
 
 
-def kit_example() -> str:
-    """The minimal adapter of docs/adapter-kit.md."""
-    (example,) = re.findall(r"```python\n(.*?)```", KIT_DOC.read_text(), re.S)
-    return example
-
-
-def team_project(tmp_path: Path, adapter: str) -> Path:
+def team_project(tmp_path: Path, adapter: str | None = None) -> Path:
     """A team's folder: its adapter, and the one line of configuration the plugin needs."""
-    (tmp_path / "mylib_adapter.py").write_text(adapter)
-    (tmp_path / "pytest.ini").write_text(
-        f"[pytest]\nconformance_engine = cmd:mylib={sys.executable} mylib_adapter.py\n")
+    command = write_adapter(tmp_path, adapter)
+    (tmp_path / "pytest.ini").write_text(f"[pytest]\nconformance_engine = cmd:{NAME}={command}\n")
     return tmp_path
 
 
@@ -51,7 +43,7 @@ def test_the_plugins_time_limit_is_the_matrixs():
 
 
 def test_a_teams_kit_adapter_meets_the_case_the_corpus_and_the_bad_files(tmp_path):
-    project = team_project(tmp_path, kit_example())
+    project = team_project(tmp_path)
     result = run_pytest(project, "--conformance-cases", CASE, "--conformance-cases", BAD_FILE)
     assert result.returncode == 0, result.stdout + result.stderr
     found = outcomes(result.stdout)
@@ -70,7 +62,7 @@ def test_a_wrong_write_fails_with_the_cells_evidence(tmp_path):
     result = run_pytest(project, "--conformance-cases", CASE, "-k", "write")
     assert result.returncode == 1, result.stdout + result.stderr
     assert outcomes(result.stdout) == {f"write[{CASE}]": "FAILED"}
-    assert f"read/mylib/reference/{CASE}: mismatch" in result.stdout
+    assert f"read/{NAME}/reference/{CASE}: mismatch" in result.stdout
 
 
 def test_without_an_engine_the_plugin_adds_no_test(tmp_path):
