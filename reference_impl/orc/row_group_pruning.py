@@ -28,7 +28,11 @@ without ``bloom_encoding`` 1). For a file whose metadata is true that is exactly
 a full scan finds; for a file whose metadata lies (the ``lying-*`` cases) it is what a
 reader trusting that metadata returns, as Parquet's ``indexes/pruning.py`` does:
 ``validate`` is what tells a lie. A Bloom filter missing for a row group, or statistics
-missing from an entry, skip nothing.
+missing from an entry, skip nothing. BOOLEAN Bloom filters skip nothing either: the text
+gives booleans no hash, and the writers disagree (ORC Java sets no bit, ORC C++ hashes
+packed bytes: docs/orc-spec-notes.md, note 12); measured, neither ORC Java (Spark) nor
+ORC C++ (pyorc) skips a row group with one, and a reader that did would lose every
+``true`` of a Spark file.
 
 Values and the predicate's value are in the reader's representation
 (columns/registry.py) and compare in SQL terms: a null satisfies no comparison, floats
@@ -85,6 +89,7 @@ FLOAT_KINDS = (TypeKind.FLOAT, TypeKind.DOUBLE)
 TEXT_KINDS = (TypeKind.STRING, TypeKind.VARCHAR, TypeKind.CHAR)
 TIMESTAMP_KINDS = (TypeKind.TIMESTAMP, TypeKind.TIMESTAMP_INSTANT)
 NESTED_KINDS = (TypeKind.STRUCT, TypeKind.LIST, TypeKind.MAP, TypeKind.UNION)
+PROBED_KINDS = HASHED_KINDS - {TypeKind.BOOLEAN}  # the Bloom filters it skips with (docstring)
 
 # Why a stripe or a row group was skipped.
 STRIPE_STATISTICS = "stripe_statistics"
@@ -382,7 +387,7 @@ class _Scan:
                          footer: StripeFooter) -> list[ColumnBloomFilters]:
         """The column's Bloom filter streams in the stripe that writer_version leaves trusted."""
         node = self.column.node
-        if node.kind not in HASHED_KINDS:
+        if node.kind not in PROBED_KINDS:
             return []
         encoding = footer.columns[node.column_id]
         streams = stripe_bloom_filters(self.data, places, number, self.codec.decompress)

@@ -9,6 +9,7 @@ stripes of 2,048 rows, row groups of 1,000, so the first stripe has row groups o
 
 from __future__ import annotations
 
+import dataclasses
 import operator
 
 import pytest
@@ -107,3 +108,15 @@ def test_statistics_of_orc_java_before_hive_8732_are_not_trusted(tmp_path, versi
     case_id = "orc/indexes/lying-statistics"
     data = with_writer_version(_written(tmp_path, "reference", case_id), version)
     assert _scan(data, case_id).row_numbers == found
+
+
+def test_boolean_bloom_filters_skip_nothing(tmp_path) -> None:
+    """ORC Java writes BOOLEAN Bloom filters with no bit set (docs/orc-spec-notes.md, note 12),
+    as the reference's lie does: a reader that trusted them would lose every true."""
+    case = case_by_id("orc/indexes/bloom-filter-boolean")
+    no_bits = dataclasses.replace(case, options=dataclasses.replace(case.options, lies=("bloom_filter",)))
+    path = tmp_path / "boolean.orc"
+    get_engine("reference", "orc").write(no_bits, path)
+    found = filtered_rows(path.read_bytes(), Predicate("x", "==", True))
+    assert found.row_groups_skipped == {}
+    assert found.row_numbers == _full_scan(case.id)
