@@ -5,8 +5,8 @@ reader prunes with which structure, measured on the reference's files.
   (the case's own predicate, `Predicate.apply`);
 * lying files (`OrcWriteOptions.lies`, reference only): a reader that uses the structure
   acts on the lie and misses the row. Which reader uses which structure is pinned here,
-  so a change in an engine shows up as a failing test (docs/engine-notes.md, 'Filtered
-  reads of ORC files').
+  so a change in an engine shows up as a failing test
+  (docs/engine-notes.md, 'Filtered reads of ORC files').
 """
 
 from __future__ import annotations
