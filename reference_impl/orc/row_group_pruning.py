@@ -113,15 +113,17 @@ class Predicate:
         if (self.op in NULL_TESTS) != (self.value is None):
             raise ValueError(f"{self.op!r} takes {'no' if self.op in NULL_TESTS else 'a'} value")
 
-    def matches(self, value: Any, key: Callable[[Any], Any]) -> bool:
-        """Whether one value (None: null) satisfies the predicate, compared through ``key``."""
+    def matches(self, value: Any) -> bool:
+        """Whether one value (None: null) satisfies the predicate. The reader's values
+        compare as the module docstring says by Python's own order: a str's code points
+        are its UTF-8 bytes' order, a column's decimals share one scale."""
         if self.op in NULL_TESTS:
             return (value is None) == (self.op == "is_null")
         if value is None:
             return False
         if _is_nan(value) or _is_nan(self.value):
             return self.op == "!="
-        return COMPARISONS[self.op](key(value), key(self.value))
+        return COMPARISONS[self.op](value, self.value)
 
     def might_match(self, statistics: ColumnStatistics, bounds: Bounds | None, target: Any,
                     floating: bool) -> bool:
@@ -176,8 +178,8 @@ class _Column:
         return self.node.kind in FLOAT_KINDS
 
     def key(self, zone: str) -> Callable[[Any], Any]:
-        """Values into the space their bounds compare in (a stripe's writer ``zone``
-        places a TIMESTAMP's wall clock on the UTC timeline of its statistics)."""
+        """Values into the space their statistics' bounds compare in (a stripe's writer
+        ``zone`` places a TIMESTAMP's wall clock on the UTC timeline of its statistics)."""
         kind = self.node.kind
         if kind in TEXT_KINDS:
             return lambda value: str(value).encode("utf-8")
@@ -277,12 +279,11 @@ def filtered_rows(source: bytes | str | os.PathLike[str], predicate: Predicate) 
         raise UnsupportedFeature("the file has encrypted columns ('Column Encryption')", tail.footer_offset)
     column = _Column(_predicate_column(tail, predicate), distrusted_fixes(tail.postscript, tail.footer))
     scan = _Scan(data, tail, StreamCodec.of(tail), predicate, column, FilteredRows(root_of(tail)))
-    for start, count, zone in _merged(scan.row_ranges_left()):
+    for start, count in _merged(scan.row_ranges_left()):
         read = read_row_range(data, start, count).rows
         scan.result.rows_read += len(read)
-        key = column.key(zone)
         for number, row in enumerate(read, start):
-            if predicate.matches(row[predicate.column], key):
+            if predicate.matches(row[predicate.column]):
                 scan.result.rows.append(row)
                 scan.result.row_numbers.append(number)
     return scan.result
@@ -303,17 +304,17 @@ def _predicate_column(tail: FileTail, predicate: Predicate) -> TypeNode:
     return node
 
 
-RowRange = tuple[int, int, str]  # first row, row count, the writer zone of its stripe
+RowRange = tuple[int, int]  # first row, row count
 
 
 def _merged(ranges: list[RowRange]) -> list[RowRange]:
-    """Adjacent ranges of one writer zone as one: read_row_range enters each range once."""
+    """Adjacent ranges as one: read_row_range enters each range once."""
     merged: list[RowRange] = []
-    for start, count, zone in ranges:
-        if merged and merged[-1][0] + merged[-1][1] == start and merged[-1][2] == zone:
-            merged[-1] = (merged[-1][0], merged[-1][1] + count, zone)
+    for start, count in ranges:
+        if merged and sum(merged[-1]) == start:
+            merged[-1] = (merged[-1][0], merged[-1][1] + count)
         else:
-            merged.append((start, count, zone))
+            merged.append((start, count))
     return merged
 
 
@@ -351,8 +352,8 @@ class _Scan:
             else:
                 groups = self._row_groups_left(number, footer, target)
                 stride = self.stride
-                ranges += ([(first_row, rows, zone)] if groups is None else
-                           [(first_row + group * stride, min(stride, rows - group * stride), zone)
+                ranges += ([(first_row, rows)] if groups is None else
+                           [(first_row + group * stride, min(stride, rows - group * stride))
                             for group in groups])
             first_row += rows
         return ranges
