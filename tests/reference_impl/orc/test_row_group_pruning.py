@@ -15,6 +15,7 @@ import operator
 import pytest
 
 from conformance.cases import case_by_id
+from conformance.cases.orc.indexes import cases
 from conformance.engines import get_engine
 from reference_impl.orc.row_group_pruning import Predicate, filtered_rows
 from tests.reference_impl.orc.orc_mutations import with_writer_version
@@ -120,3 +121,17 @@ def test_boolean_bloom_filters_skip_nothing(tmp_path) -> None:
     found = filtered_rows(path.read_bytes(), Predicate("x", "==", True))
     assert found.row_groups_skipped == {}
     assert found.row_numbers == _full_scan(case.id)
+
+
+TYPED_CASES = [case.id for case in cases() if case.id.startswith("orc/indexes/bloom-filter-")
+               and not case.id.endswith(("-absent", "-boolean"))]
+
+
+@pytest.mark.parametrize("case_id", TYPED_CASES)
+def test_every_type_and_comparison_finds_what_a_full_scan_finds(tmp_path, case_id) -> None:
+    """Each type's bounds (integers, floats, UTF-8 strings, binary without bounds, decimals
+    as text, dates, timestamps in UTC milliseconds) against every comparison with the probe."""
+    data = _written(tmp_path, "reference", case_id)
+    for op in PYTHON_OPS:
+        assert _scan(data, case_id, op, case_by_id(case_id).predicate.value).row_numbers == \
+            _full_scan(case_id, op, case_by_id(case_id).predicate.value), op
