@@ -33,7 +33,7 @@ from conformance.engines import formats_of, get_engine
 from conformance.formats import DEFAULT_FORMAT, file_format, validated_formats
 
 OUTCOMES = ("pass", "mismatch", "error", "crash", "timeout", "unsupported", "skipped",
-            "harness-error")
+            "harness-error", "flaky")
 SHA256_CHUNK = 1 << 20
 
 RESULT_SCHEMA = pa.schema([
