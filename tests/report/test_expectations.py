@@ -9,8 +9,8 @@ the test-only flaky engine (every other read of a file fails)."""
 from __future__ import annotations
 
 import json
-from collections import Counter
 import xml.etree.ElementTree as ET
+from collections import Counter
 from pathlib import Path
 
 import pytest
