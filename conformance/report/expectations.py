@@ -27,6 +27,8 @@ from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
 from pathlib import Path
 
+from conformance.matrix.cells import write_cell_id
+
 from .outcomes import FLAKY, HARNESS_ERROR, OUTCOMES, PASS
 from .text import first_line
 
@@ -68,7 +70,7 @@ def _write_cell(record: dict) -> str | None:
     """The cell that wrote the file a read cell reads (None for other cells)."""
     if record["phase"] != "read":
         return None
-    return f"write/{record['writer']}/{record['case_id']}"
+    return write_cell_id(record["writer"], record["case_id"])
 
 
 def record_expectations(records: Iterable[dict]) -> Expectations:
