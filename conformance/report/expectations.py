@@ -29,7 +29,7 @@ from pathlib import Path
 
 from conformance.matrix.cells import write_cell_id
 
-from .outcomes import FLAKY, HARNESS_ERROR, OUTCOMES, PASS
+from .outcomes import FLAKY, HARNESS_ERROR, OUTCOMES, PASS, severity
 from .text import first_line
 
 FORMAT_LINE = "# conformance expectations 1 (docs/expectations.md)"
@@ -162,9 +162,10 @@ class Verdict:
 
 
 def judge(expectations: Expectations, records: Iterable[dict]) -> Verdict:
-    """Sort each cell whose outcome is news into the verdict's lists (module docstring)."""
+    """Sort each cell whose outcome is news into the verdict's lists (module docstring),
+    each list worst outcome first (a new crash before a new pass)."""
     verdict = Verdict()
-    for record in sorted(records, key=lambda r: r["cell_id"]):
+    for record in sorted(records, key=lambda r: (severity(r["outcome"]), r["cell_id"])):
         expected, actual = expectations.expected(record), record["outcome"]
         if expected == actual:
             continue

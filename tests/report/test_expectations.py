@@ -86,7 +86,7 @@ def test_the_gate_sorts_each_change():
         _record("read/w/r/d", "flaky", case="d"),              # flaky: its own kind
     ]
     verdict = judge(expectations, now)
-    assert [c.cell_id for c in verdict.regressions] == ["read/w/r/c", "read/w/u/c"]
+    assert [c.cell_id for c in verdict.regressions] == ["read/w/u/c", "read/w/r/c"]  # worst first
     assert [c.cell_id for c in verdict.progressions] == ["read/w/s/c"]
     assert [c.cell_id for c in verdict.changed] == ["write/v/c"]
     assert [c.cell_id for c in verdict.new] == ["read/w/t/c"]
