@@ -6,7 +6,9 @@ fsynced, so an interrupted run keeps every result it computed. `consolidate`
 turns the logs into the Parquet results dataset (`results/part-00000.parquet`,
 schema `cells.RESULT_SCHEMA`), from which every report is a query. Beside it,
 `_unavailable-engines.json` names the engines the run wanted but could not run here
-(a bundled adapter without node, say), each with the reason.
+(a bundled adapter without node, say), each with the reason. The flaky cells found by
+trying cells again (`retries`) are logged last, in `cells/retries.jsonl`, and replace
+the run's records of those cells.
 """
 
 from __future__ import annotations
