@@ -25,7 +25,6 @@ from conformance.report.expectations import (
     to_text,
 )
 from tests.support.corpus import cut_corpus
-from tests.support.flaky_engine import STATE_VARIABLE
 
 CASE = "physical/boolean-required"
 CRASHING = "tests.support.crashing_engine:CrashingEngine"
@@ -144,11 +143,7 @@ def test_a_recorded_run_passes_and_a_changed_cell_fails_by_name(corpus, tmp_path
 
 
 @pytest.mark.usefixtures("importable_tests")
-def test_a_cell_whose_outcome_flips_is_flaky_with_every_outcome(corpus, tmp_path, capsys,
-                                                                monkeypatch):
-    state = tmp_path / "flaky-state"
-    state.mkdir()
-    monkeypatch.setenv(STATE_VARIABLE, str(state))
+def test_a_cell_whose_outcome_flips_is_flaky_with_every_outcome(corpus, tmp_path, capsys):
     expected = tmp_path / "expected.txt"
     expected.write_text("# nothing known yet\n")
     report = tmp_path / "report"

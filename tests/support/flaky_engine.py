@@ -2,22 +2,21 @@
 gate reports a flaky cell as ``flaky`` with every outcome seen.
 
 It reads with the reference reader, except on every other read of the same file: the
-first, third, ... read of a file raise. The count of reads of each file is kept in the
-folder the ``FLAKY_ENGINE_STATE`` environment variable names, so it carries across the
-isolated worker processes that run the cells (a fresh one for each try). It writes nothing.
+first, third, ... read of a file raise. The count of reads of each file is kept beside it
+(``.<name>.reads``), so it carries across the processes that run the cells (a fresh worker
+for each try, under Spark's Python workers too, which see no environment a test sets
+late). It writes nothing.
 """
 
 from __future__ import annotations
 
-import hashlib
-import os
 from pathlib import Path
 
 from conformance.engines import get_engine
 from conformance.engines.base import Capabilities, Engine
 from conformance.values import Table
 
-STATE_VARIABLE = "FLAKY_ENGINE_STATE"
+COUNT_SUFFIX = ".reads"
 FAILS_EVERY = 2  # reads 1, 3, 5, ... of a file fail; 2, 4, ... pass
 
 
@@ -38,7 +37,7 @@ class FlakyEngine(Engine):
 
 def _count_read(path: Path) -> int:
     """How many times `path` has been read, this read included."""
-    state = Path(os.environ[STATE_VARIABLE]) / hashlib.sha256(str(path).encode()).hexdigest()
+    state = path.with_name(f".{path.name}{COUNT_SUFFIX}")
     reads = int(state.read_text()) + 1 if state.exists() else 1
     state.write_text(str(reads))
     return reads
