@@ -5,6 +5,7 @@
     conformance engines  engines, versions and declared capabilities
     conformance cases    the case catalogue
     conformance report   (re)build the reports from a run's results
+    conformance expect   record a run's outcomes as expectations, or gate a run on them
     conformance validate is a file's metadata (statistics, page index, Bloom filters, CRCs) true to its data?
     conformance golden   generate the golden corpus (golden_files/), or verify it with engines
     conformance protocol-check  what an external adapter (docs/engine-protocol.md) gets wrong
@@ -14,7 +15,8 @@ Exit codes: 0 success; 1 a failure the policy counts (`run`), or the engine coul
 not read the file (`read`; the reference reads a file that breaks a rule with a
 single reading, naming each breach on stderr, unless `--strict`), or an "untrue"
 finding (`validate`); 2 usage errors (argparse's convention), or a file `validate`
-cannot read.
+cannot read. With `--expect FILE` (`run`, `golden verify`, `expect --check`), 1 means
+a regression against the expectations file, and nothing else (docs/expectations.md).
 
 Engines are named one way everywhere: `--engines A,B` (repeatable, comma-separated)
 where a command takes several, `--engine NAME` where it takes exactly one (`read`).
@@ -64,9 +66,7 @@ def _parser() -> argparse.ArgumentParser:
     run.add_argument("--formats", action="append", metavar="A,B",
                      help="only cases and bad files of these formats: parquet, orc (default: both)")
     run.add_argument("--timeout", type=float, default=None, help="seconds per isolated cell")
-    run.add_argument("--fail-on", action="append", metavar="OUTCOMES",
-                     help="also exit 1 when any cell has one of these outcomes "
-                          "(e.g. mismatch,crash; 'any' = any failure)")
+    _gate_arguments(run)
     _progress_arguments(run)
     _engine_command_arguments(run)
     run.add_argument("--golden", nargs="?", type=Path, const=_default_corpus(), metavar="CORPUS",
@@ -106,6 +106,17 @@ def _parser() -> argparse.ArgumentParser:
                              "or its results/ directory; several: one report of the runs, "
                              "each engine that ran in several versions named engine@version")
     report.add_argument("--out", type=Path, default=Path("report"))
+
+    expect = sub.add_parser("expect", help="record a run's outcomes as expectations, or gate a "
+                                           "run on them (docs/expectations.md)")
+    action = expect.add_mutually_exclusive_group(required=True)
+    action.add_argument("--write", type=Path, metavar="FILE", help="record the run's outcomes in FILE")
+    action.add_argument("--check", type=Path, metavar="FILE",
+                        help="gate the run on FILE: exit 1 on a regression")
+    expect.add_argument("--strict-flaky", action="store_true", help="with --check: a flaky cell "
+                                                                     "is a regression")
+    expect.add_argument("run_dir", nargs="?", type=Path, metavar="RUN_DIR",
+                        help="a run's directory (default: the newest under ./work)")
 
     _golden_parser(sub)
     _protocol_check_parser(sub)
@@ -160,8 +171,7 @@ def _golden_parser(sub) -> None:
     verify.add_argument("--engine", action="append", dest="engines", help=argparse.SUPPRESS)
     verify.add_argument("--report", type=Path, default=Path("report-golden"),
                         help="report directory (default ./report-golden)")
-    verify.add_argument("--fail-on", action="append", metavar="OUTCOMES",
-                        help="also exit 1 when any cell has one of these outcomes")
+    _gate_arguments(verify)
     _engine_command_arguments(verify)
 
 
@@ -190,6 +200,25 @@ def _protocol_check_parser(sub) -> None:
     check.add_argument("--strict", action="store_true",
                        help="the implementation's findings (wrong values, rejected cases, accepted "
                             "bad files) fail the check too, not only protocol violations")
+
+
+def _gate_arguments(parser: argparse.ArgumentParser) -> None:
+    from conformance.matrix.retries import DEFAULT_RETRIES
+
+    gate = parser.add_mutually_exclusive_group()
+    gate.add_argument("--fail-on", action="append", metavar="OUTCOMES",
+                      help="also exit 1 when any cell has one of these outcomes "
+                           "(e.g. mismatch,crash; 'any' = any failure)")
+    gate.add_argument("--expect", type=Path, metavar="FILE",
+                      help="exit 1 only on a regression against this expectations file "
+                           "(docs/expectations.md); failing cells are tried again")
+    parser.add_argument("--retries", type=int, default=DEFAULT_RETRIES, metavar="N",
+                        help=f"with --expect: isolated tries of each cell that fails or differs "
+                             f"from the file; an outcome that changes is 'flaky' (default "
+                             f"{DEFAULT_RETRIES}; 0: none)")
+    parser.add_argument("--strict-flaky", action="store_true",
+                        help="with --expect: a flaky cell is a regression (by default it is "
+                             "listed, not failed)")
 
 
 def _engine_command_arguments(parser: argparse.ArgumentParser, joins: str = "joins --engines") -> None:
@@ -289,7 +318,7 @@ def _explicit_decryption(args):
 def main(argv: list[str] | None = None) -> int:
     args = _parser().parse_args(argv)
     handler = {"run": _run, "read": _read, "engines": _engines, "cases": _cases,
-               "report": _report, "validate": _validate, "golden": _golden,
+               "report": _report, "expect": _expect, "validate": _validate, "golden": _golden,
                "protocol-check": _protocol_check, "fuzz": _fuzz}[args.command]
     return handler(args)
 
@@ -302,7 +331,8 @@ def _run(args) -> int:
 
     try:
         commands = _engine_commands(args)
-    except _BadEngineCommand as exc:
+        expectations = _read_expectations(args.expect)
+    except (_BadEngineCommand, ValueError) as exc:  # ExpectationsError too
         print(f"conformance run: {exc}", file=sys.stderr)
         return EXIT_USAGE
     engines = _engine_specs(_split_commas(args.engines) or list(DEFAULT_ENGINES), commands)
@@ -317,7 +347,8 @@ def _run(args) -> int:
                        writers=_engine_specs(_split_commas(args.writers), commands) or engines,
                        readers=_engine_specs(_split_commas(args.readers), commands) or engines,
                        case_globs=args.cases or (), features=args.features or (), formats=formats,
-                       bad_files=not args.no_bad_files, golden=args.golden)
+                       bad_files=not args.no_bad_files, golden=args.golden,
+                       retries=_retries(args, expectations))
     if args.timeout is not None:
         config.timeout_s = args.timeout
     try:
@@ -337,7 +368,68 @@ def _run(args) -> int:
         print("interrupted: the results and report hold the cells finished so far",
               file=sys.stderr)
         return EXIT_INTERRUPTED
+    if expectations is not None:
+        return _gate(args.expect, expectations, result.records, result.run_dir, args.strict_flaky)
     return exit_code(summary, set(_split_commas(args.fail_on)))
+
+
+def _read_expectations(path: Path | None):
+    """The expectations file `--expect` names (None without it); ExpectationsError."""
+    from conformance.report.expectations import read_expectations
+
+    return None if path is None else read_expectations(path)
+
+
+def _retries(args, expectations):
+    """What the gate tries again (`conformance.matrix.retries`): nothing without --expect."""
+    from conformance.matrix.retries import Retries
+    from conformance.report.expectations import worth_retrying
+
+    if expectations is None or args.retries <= 0:
+        return None
+    return Retries(args.retries, worth_retrying(expectations))
+
+
+def _gate(path: Path, expectations, records: list[dict], run_dir: Path, strict_flaky: bool) -> int:
+    """Print the gate's verdict on `records` against `expectations`; its exit code."""
+    from conformance.report.expectations import judge, verdict_lines
+
+    verdict = judge(expectations, records)
+    update = f"conformance expect --write {path} {run_dir}"
+    for line in verdict_lines(verdict, path, update, strict_flaky):
+        print(line)
+    return EXIT_FAILED if verdict.failed(strict_flaky) else EXIT_OK
+
+
+def _expect(args) -> int:
+    from conformance.matrix.results import read_cell_logs
+    from conformance.report.expectations import ExpectationsError, read_expectations, write_expectations
+
+    run_dir = args.run_dir or _newest_run(Path("work"))
+    records = read_cell_logs(run_dir) if run_dir is not None else []
+    if not records:
+        print(f"conformance expect: no cells in {run_dir or 'work/ (no run there)'}: give the "
+              "directory of a run (work/<run id>)", file=sys.stderr)
+        return EXIT_USAGE
+    if args.write is not None:
+        recorded = write_expectations(args.write, records, f"run {records[0]['run_id']}")
+        print(f"expectations {args.write}: {len(records)} cells of {len(recorded.cases)} cases, "
+              f"{len(recorded.engines)} engines; {len(recorded.outcomes)} cells listed")
+        return EXIT_OK
+    try:
+        expectations = read_expectations(args.check)
+    except ExpectationsError as exc:
+        print(f"conformance expect: {exc}", file=sys.stderr)
+        return EXIT_USAGE
+    return _gate(args.check, expectations, records, run_dir, args.strict_flaky)
+
+
+def _newest_run(workdir: Path) -> Path | None:
+    """The newest run directory under `workdir` (run ids begin with their UTC start time)."""
+    from conformance.matrix.results import CELL_LOG_DIR
+
+    runs = sorted(path.parent for path in workdir.glob(f"*/{CELL_LOG_DIR}"))
+    return runs[-1] if runs else None
 
 
 def _print_unavailable(unavailable: dict[str, str]) -> None:
@@ -513,8 +605,10 @@ def _golden_verify(args) -> int:
         readers += [spec for spec in commands.values() if spec not in readers]
         readers, unavailable = available_engines(readers)
         fail_on = failing_outcomes(set(_split_commas(args.fail_on)))
+        expectations = _read_expectations(args.expect)
         with _progress(args) as on_progress:
-            result = verify(args.corpus, readers, args.workdir, on_progress=on_progress)
+            result = verify(args.corpus, readers, args.workdir, on_progress=on_progress,
+                            retries=_retries(args, expectations))
     except (CorpusError, ValueError, LookupError) as exc:  # _BadEngineCommand too
         print(f"conformance golden verify: {exc}", file=sys.stderr)
         return EXIT_USAGE
@@ -526,6 +620,8 @@ def _golden_verify(args) -> int:
     reference_failures = [r for r in result.records if r["reader"] == "reference" and r["outcome"] != "pass"]
     for r in reference_failures:
         print(f"reference: {r['outcome']}: {r['file']}: {r['detail'].splitlines()[0]}", file=sys.stderr)
+    if expectations is not None:
+        return _gate(args.expect, expectations, result.records, result.run_dir, args.strict_flaky)
     failed = reference_failures or any(r["outcome"] in fail_on | {HARNESS_ERROR} for r in result.records)
     return EXIT_FAILED if failed else EXIT_OK
 

@@ -29,6 +29,7 @@ from conformance.matrix.cell_runner import DEFAULT_LIMITS, CellLimits, run_cells
 from conformance.matrix.cells import EngineInfo, engine_info, new_run_id
 from conformance.matrix.progress import ProgressCallback
 from conformance.matrix.results import consolidate, logged, read_cell_logs
+from conformance.matrix.retries import Retries, retry_cells
 
 from .bad_file import INDEX
 from .manifest import ManifestError, check_manifest
@@ -115,9 +116,10 @@ def plan_golden(run_id: str, documents: Sequence[tuple[Path, dict]],
 
 def verify(corpus: Path, readers: Sequence[str], workdir: Path,
            limits: CellLimits = DEFAULT_LIMITS,
-           on_progress: ProgressCallback | None = None) -> VerifyResult:
+           on_progress: ProgressCallback | None = None, retries: Retries | None = None) -> VerifyResult:
     """Check the corpus, read every golden file with every reader; results in `workdir`;
-    `on_progress(done, total, outcomes)` (`conformance.matrix.progress`) as cells finish."""
+    `on_progress(done, total, outcomes)` (`conformance.matrix.progress`) as cells finish;
+    then the cells `retries` wants are tried again (`conformance.matrix.retries`)."""
     documents = check_corpus(corpus.resolve())
     run_id = new_run_id()
     run_dir = (workdir / run_id).resolve()
@@ -129,4 +131,6 @@ def verify(corpus: Path, readers: Sequence[str], workdir: Path,
         counts[record["outcome"]] += 1
         if on_progress is not None:
             on_progress(counts.total(), len(requests), counts)
+    if retries is not None:
+        retry_cells(requests, read_cell_logs(run_dir), run_dir, limits, in_driver, retries)
     return VerifyResult(run_id, run_dir, consolidate(run_dir), read_cell_logs(run_dir))

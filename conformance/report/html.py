@@ -59,6 +59,7 @@ COLOURS: dict[str, tuple[str, str]] = {
     "harness-error": ("#000000", "#ffffff"),  # the suite's own bug: unlike any engine outcome
     "crash": ("#882255", "#ffffff"),
     "timeout": ("#aa4499", "#ffffff"),
+    "flaky": ("#332288", "#ffffff"),
     "error": ("#d55e00", "#ffffff"),
     "mismatch": ("#e69f00", "#000000"),
     "unsupported": ("#56b4e9", "#000000"),

@@ -29,9 +29,9 @@ Schema (``schema_version`` 1; UTF-8, strict JSON: no NaN or Infinity)::
           "features": [str, ...], "spec": [str, ...],
           "writer": str, "writer_version": str,
           "reader": str | null, "reader_version": str | null,   # null on write cells
-          "outcome": "harness-error" | "crash" | "timeout" | "error" | "mismatch"
+          "outcome": "harness-error" | "crash" | "timeout" | "flaky" | "error" | "mismatch"
                      | "unsupported" | "skipped" | "pass",
-          "detail": str,              # "" for pass; kept verbatim
+          "detail": str,              # "" for pass; kept verbatim; flaky: "outcomes seen: ..."
           "duration_s": float,        # 0.0 when missing or not finite
           "file": str | null, "file_sha256": str | null
         }, ...
