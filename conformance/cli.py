@@ -407,7 +407,7 @@ def _expect(args) -> int:
 
     run_dir = args.run_dir or _newest_run(Path("work"))
     records = read_cell_logs(run_dir) if run_dir is not None else []
-    if not records:
+    if run_dir is None or not records:
         print(f"conformance expect: no cells in {run_dir or 'work/ (no run there)'}: give the "
               "directory of a run (work/<run id>)", file=sys.stderr)
         return EXIT_USAGE
