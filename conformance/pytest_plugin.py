@@ -20,6 +20,12 @@ A cell whose outcome is ``skipped`` or ``unsupported`` is a skipped test with it
 Cells run as ``conformance run`` runs them (``conformance.matrix.cell_runner``): in a
 supervised worker with a time limit, so an engine that crashes or hangs fails its test
 and the session goes on. ``--conformance-cases GLOB`` narrows the cases and bad files.
+
+With an expectations file (``conformance_expect``, docs/expectations.md), a test whose
+cell the file records as failing is an expected failure (xfail, with the recorded
+outcome; JUnit marks it skipped as ``pytest.xfail``) when it fails so again, a failure
+when it fails otherwise, and an XPASS when it now passes. ``--conformance-record FILE``
+writes the session's outcomes as such a file.
 """
 
 from __future__ import annotations
@@ -33,6 +39,8 @@ ENGINE = "conformance_engine"
 CASES = "conformance_cases"
 GOLDEN = "conformance_golden"
 TIMEOUT = "conformance_timeout"
+EXPECT = "conformance_expect"
+RECORD = "conformance_record"
 DEFAULT_TIMEOUT_S = 30.0  # conformance.matrix.isolation.DEFAULT_TIMEOUT_S, held by a test
 
 
@@ -47,10 +55,16 @@ def pytest_addoption(parser: pytest.Parser) -> None:
                     help="the golden corpus (default: $CONFORMANCE_GOLDEN_DIR, else the suite's)")
     group.addoption("--conformance-timeout", dest=TIMEOUT, type=float, metavar="SECONDS",
                     help=f"a cell's time limit (default {DEFAULT_TIMEOUT_S:g})")
+    group.addoption("--conformance-expect", dest=EXPECT, metavar="FILE",
+                    help="an expectations file (docs/expectations.md): the failures it records "
+                         "are expected failures (xfail), and one that now passes an XPASS")
+    group.addoption("--conformance-record", dest=RECORD, metavar="FILE",
+                    help="write the session's outcomes as an expectations file")
     parser.addini(ENGINE, "the engine under test (as --conformance-engine)")
     parser.addini(CASES, "case and bad-file id globs (as --conformance-cases)", type="args")
     parser.addini(GOLDEN, "the golden corpus (as --conformance-golden)")
     parser.addini(TIMEOUT, "a cell's time limit in seconds (as --conformance-timeout)")
+    parser.addini(EXPECT, "an expectations file (as --conformance-expect)")
 
 
 def _setting(config: pytest.Config, name: str):
@@ -66,7 +80,8 @@ def pytest_collection_modifyitems(session: pytest.Session, config: pytest.Config
     from .pytest_cells import engine_tests
 
     items.extend(engine_tests(session, spec, _setting(config, CASES) or (), _setting(config, GOLDEN),
-                              float(_setting(config, TIMEOUT) or DEFAULT_TIMEOUT_S)))
+                              float(_setting(config, TIMEOUT) or DEFAULT_TIMEOUT_S),
+                              _setting(config, EXPECT), config.getoption(RECORD)))
 
 
 def pytest_configure(config: pytest.Config) -> None:

@@ -84,3 +84,25 @@ def test_every_option_is_in_pytests_help(name):
     result = subprocess.run([sys.executable, "-m", "pytest", "--help"], capture_output=True,
                             text=True, timeout=RUN_LIMIT_S)
     assert name in result.stdout
+
+
+def test_a_recorded_failure_is_an_expected_failure_and_its_fix_an_xpass(tmp_path):
+    wrong = kit_example().replace("table_to_arrow(case.expected)",
+                                  "table_to_arrow(case.expected)[::-1]")
+    expectations = tmp_path / "expected.txt"
+    project = team_project(tmp_path, wrong)
+    first = run_pytest(project, "--conformance-cases", CASE, "-k", "write",
+                       "--conformance-record", str(expectations))
+    assert first.returncode == 1 and expectations.is_file()
+    assert f"cell read/{NAME}/reference/{CASE} mismatch" in expectations.read_text()
+
+    gated = run_pytest(project, "--conformance-cases", CASE, "-k", "write", "--conformance-expect",
+                       str(expectations), f"--junitxml={tmp_path / 'junit.xml'}")
+    assert gated.returncode == 0, gated.stdout
+    assert outcomes(gated.stdout) == {f"write[{CASE}]": "XFAIL"}
+    assert 'type="pytest.xfail"' in (tmp_path / "junit.xml").read_text()
+
+    team_project(tmp_path)  # the bug fixed
+    fixed = run_pytest(project, "--conformance-cases", CASE, "-k", "write", "--conformance-expect",
+                       str(expectations))
+    assert fixed.returncode == 0 and outcomes(fixed.stdout) == {f"write[{CASE}]": "XPASS"}
