@@ -15,8 +15,10 @@ any mix of page versions and encodings, pages split at any entry (v1), and it
 skips INDEX_PAGE and page types it does not know ("Additional page types can be
 added and safely skipped", '3.2 - Extensibility'). It decodes only as many
 values as entries have the maximum definition level, and refuses a page of
-more than ``MAX_PAGE_ENTRIES`` entries (a resource limit, see there). Every error names the
-column, the row group and the page ordinal, and carries the byte offset.
+more than ``MAX_PAGE_ENTRIES`` entries (a resource limit, see there). The pages' ``num_values``
+must add up to the chunk's: a page claiming more than the values left, a chunk ending before
+they are all read, and a data page left after they are all read are :class:`CorruptPage`.
+Every error names the column, the row group and the page ordinal, and carries the byte offset.
 
 Two broken rules have a single reading (``reference_impl.common.leniency``): a
 DataPageHeaderV2.num_rows that disagrees with the repetition levels
