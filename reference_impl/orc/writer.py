@@ -30,8 +30,8 @@ from reference_impl.orc.metadata.orc_proto import (
     StripeInformation,
     StripeStatistics,
 )
-from reference_impl.orc.metadata.proto_enums import ColumnEncodingKind, CompressionKind, StreamKind
-from reference_impl.orc.metadata.type_tree import TypeNode, numbered, to_types
+from reference_impl.orc.metadata.proto_enums import ColumnEncodingKind, CompressionKind, StreamKind, TypeKind
+from reference_impl.orc.metadata.type_tree import TypeNode, numbered, row_struct, to_types
 from reference_impl.orc.row_group_index import row_groups, row_index_streams
 from reference_impl.orc.streams.compression import compress_stream
 from reference_impl.orc.streams.stripe import StreamOutput, write_stripe
@@ -54,7 +54,8 @@ BLOOM_FILTER_ORIGINAL = (StreamKind.BLOOM_FILTER,)
 def write_orc(schema: TypeNode, rows: Sequence[Mapping[str, object]],
               options: OrcWriterOptions = DEFAULT_OPTIONS) -> bytes:
     """The ORC file of ``rows`` (dicts by ``schema``'s top-level field names; a missing
-    field is null); ``schema`` is the root STRUCT."""
+    field is null); ``schema`` is the root: a STRUCT, or a type of another kind whose rows
+    are dicts of its one field ROOT_FIELD (metadata/type_tree.py, ``row_struct``)."""
     root = numbered(schema)
     _check_rows(root, rows, options)
 
@@ -94,7 +95,7 @@ def write_orc(schema: TypeNode, rows: Sequence[Mapping[str, object]],
 
 
 def _check_rows(root: TypeNode, rows: Sequence[Mapping[str, object]], options: OrcWriterOptions) -> None:
-    names = set(root.field_names)
+    names = set(row_struct(root).field_names)
     for number, row in enumerate(rows):
         if not isinstance(row, Mapping):
             raise InvalidValue(f"row {number} is {row!r}, not a mapping of field names")
@@ -121,20 +122,27 @@ def _stripe_rows(rows: Sequence[Mapping[str, object]],
 
 def _write_columns(root: TypeNode, rows: Sequence[Mapping[str, object]],
                    options: OrcWriterOptions) -> ColumnStreamsOut:
-    """Every column's streams for one stripe. The root struct has no PRESENT stream (rows
-    are never null) and a forced encoding applies to its own top-level field only."""
+    """Every column's streams for one stripe. A root struct has no PRESENT stream (rows
+    are never null); a root of another kind is the rows' one field. A forced encoding
+    applies to its own top-level field only."""
     out = ColumnStreamsOut()
-    out.encodings[root.column_id] = (ColumnEncodingKind.DIRECT, None)
-    out.values[root.column_id], out.has_null[root.column_id] = list(rows), False
-    out.entries[root.column_id] = list(rows)
-    for name, child in zip(root.field_names, root.children, strict=True):
+    if root.kind == TypeKind.STRUCT:
+        out.encodings[root.column_id] = (ColumnEncodingKind.DIRECT, None)
+        out.values[root.column_id], out.has_null[root.column_id] = list(rows), False
+        out.entries[root.column_id] = list(rows)
+    for name, child in _fields(root):
         write_column(child, [row.get(name) for row in rows], _settings(options, name), out)
     return out
 
 
+def _fields(root: TypeNode) -> list[tuple[str, TypeNode]]:
+    """The rows' fields by name with their columns (metadata/type_tree.py, ``row_struct``)."""
+    rows = row_struct(root)
+    return list(zip(rows.field_names, rows.children, strict=True))
+
+
 def _bloom_columns(root: TypeNode, options: OrcWriterOptions) -> list[TypeNode]:
-    return [child for name, child in zip(root.field_names, root.children, strict=True)
-            if name in options.bloom_filter_columns]
+    return [child for name, child in _fields(root) if name in options.bloom_filter_columns]
 
 
 def _index_streams(root: TypeNode, out: ColumnStreamsOut, written: Sequence[StreamOutput],

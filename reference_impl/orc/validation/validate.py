@@ -31,9 +31,8 @@ from reference_impl.orc.bloom_filter_index import read_bloom_filters
 from reference_impl.orc.column_values import column_labels, column_values
 from reference_impl.orc.metadata.file_tail import FileTail, read_file_tail
 from reference_impl.orc.metadata.orc_proto import ColumnStatistics, RowIndex
-from reference_impl.orc.metadata.proto_enums import TypeKind
 from reference_impl.orc.metadata.type_tree import TypeNode
-from reference_impl.orc.reader import ROOT_FIELD, iter_stripes, root_of
+from reference_impl.orc.reader import iter_stripes, root_of, root_values
 from reference_impl.orc.row_index_check import PositionCheck, check_positions
 from reference_impl.orc.row_index_positions import read_row_indexes
 from reference_impl.orc.streams.compression import decompress_stream
@@ -65,7 +64,7 @@ def _findings(data: bytes) -> list[Finding]:
     fixes = distrusted_fixes(tail.postscript, tail.footer)
     findings = _writer_version_findings(tail, fixes)
     stripe_rows = list(iter_stripes(data, tail))  # read once: every check below uses these
-    stripes = [_root_values(root, rows) for rows in stripe_rows]
+    stripes = [root_values(root, rows) for rows in stripe_rows]
     codec = StreamCodec.of(tail)
     footers = [read_stripe_footer(data, tail, number, codec.decompress) for number in range(len(stripes))]
     zones = [footer.writer_timezone or UTC for footer in footers]
@@ -89,7 +88,7 @@ def _findings(data: bytes) -> list[Finding]:
         for number, filters in enumerate(read_bloom_filters(data)):
             findings += check_bloom_filters(root, stripes[number], stride, number, list(filters.values()),
                                             footers[number].columns, labels, fixes)
-        findings += [_position_finding(check, labels) for check in check_positions(data, tail, stripe_rows)
+        findings += [_position_finding(check, labels) for check in check_positions(data, tail, stripes)
                      if not check.passed]
     return findings
 
@@ -114,11 +113,6 @@ def _position_finding(check: PositionCheck, labels: dict[int, str]) -> Finding:
     return Finding(f"row_index.{check.check}", UNTRUE, labels.get(check.column, str(check.column)),
                    check.stripe, check.row_group,
                    f"{stream}the row index says {check.found}; the data holds {check.expected}")
-
-
-def _root_values(root: TypeNode, rows: list[dict[str, object]]) -> list[object]:
-    """The values of the file's type 0: the rows, or their one field around a root of another kind."""
-    return list(rows) if root.kind == TypeKind.STRUCT else [row[ROOT_FIELD] for row in rows]
 
 
 def _level(root: TypeNode, rows: list[object], recorded: list[ColumnStatistics],

@@ -6,6 +6,7 @@ from __future__ import annotations
 import pyarrow.orc as po
 import pytest
 
+from conformance.cases import case_by_id
 from conformance.engines import Unsupported, get_engine
 from conformance.engines.orc.spark_orc import write_options
 from conformance.engines.spark_values import SparkJobFailed
@@ -109,4 +110,13 @@ def test_spark_cannot_read_a_file_with_a_union(spark, tmp_path):
     path = write(get_engine("pyarrow", "orc"), orc_case({"u": UNION_COLUMN}), tmp_path)
     assert spark_orc().capabilities.read_gap(["type:UNION"]) is not None
     with pytest.raises(Exception, match="uniontype<"):
+        spark_orc().read(path)
+
+
+@pytest.mark.spark
+def test_spark_cannot_read_a_bare_root(spark, tmp_path):
+    """ORCv1.md, 'Type Information': the root need not be a STRUCT; Spark's schema inference
+    fails on one that is not (the measured reason its adapter declines to write root:bare)."""
+    path = write(get_engine("pyorc", "orc"), case_by_id("orc/types/root-bigint"), tmp_path)
+    with pytest.raises(SparkJobFailed, match=r"INTERNAL_ERROR[\s\S]*NullPointerException"):
         spark_orc().read(path)

@@ -21,7 +21,7 @@ from reference_impl.orc.metadata.file_tail import read_file_tail, write_file_tai
 from reference_impl.orc.metadata.orc_proto import RowIndex, decode, encode
 from reference_impl.orc.metadata.proto_enums import StreamKind, TypeKind
 from reference_impl.orc.metadata.type_tree import decimal as decimal_type
-from reference_impl.orc.metadata.type_tree import list_of, map_of, primitive, struct, union_of
+from reference_impl.orc.metadata.type_tree import ROOT_FIELD, list_of, map_of, primitive, struct, union_of
 from reference_impl.orc.streams.compression import decompress_stream
 from reference_impl.orc.streams.stripe_layout import read_stripe_footer, stream_places
 from reference_impl.orc.validation.validate import validate
@@ -77,6 +77,29 @@ def test_the_reference_writers_metadata_is_true() -> None:
     data = _reference()
     assert _structures(data) == (15, 3)  # 5 Bloom filter columns in 3 stripes
     assert validate(data) == []
+
+
+@pytest.mark.parametrize("writer", ["reference", "pyorc"])
+def test_a_bare_root_with_a_row_index_is_judged_at_column_0(writer: str) -> None:
+    """ORCv1.md, 'Type Information': a LIST root, nulls included, in two stripes with row groups
+    of 2; its statistics and positions belong to column 0 (no STRUCT around it), its elements'
+    to column 1."""
+    values = [[1, None], None, [], [7, 8, 9], None, [2**31 - 1]]
+    if writer == "reference":
+        data = write_orc(list_of(primitive(TypeKind.INT)), [{ROOT_FIELD: v} for v in values],
+                         OrcWriterOptions(stripe_row_limit=4, row_index_stride=2))
+    else:
+        sink = io.BytesIO()
+        with pyorc.Writer(sink, "array<int>", row_index_stride=2, batch_size=4, stripe_size=0) as out:
+            out.writerows(values)
+        data = sink.getvalue()
+    tail = read_file_tail(data, decompress_stream)
+    assert [stripe.number_of_rows for stripe in tail.footer.stripes] == [4, 2]
+    assert tail.footer.statistics[0].number_of_values == 4  # the non-null lists
+    assert validate(data) == []
+    lying = write_orc(list_of(primitive(TypeKind.INT)), [{ROOT_FIELD: v} for v in values],
+                      OrcWriterOptions(row_index_stride=2, lies=frozenset({"statistics"})))
+    assert {f.column for f in validate(lying)} == {"1 _elem"}  # the lie is on the integers
 
 
 def test_lying_statistics_are_untrue_at_every_stripe_and_the_file() -> None:
