@@ -97,18 +97,18 @@ def check_statistics(recorded: ColumnStatistics, column: ColumnValues, place: Pl
 class StoredBytes(NamedTuple):
     """The stored bytes of a column's streams in a stripe's (or every stripe's) two areas."""
 
-    data: int
-    index: int
+    data_area: int
+    index_area: int
 
 
 def check_bytes_on_disk(recorded: ColumnStatistics, stored: StoredBytes, place: Place) -> list[Finding]:
     """``bytes_on_disk`` against the column's ``stored`` bytes (the module docstring)."""
     count = recorded.bytes_on_disk
-    if count is None or count in (stored.data, stored.data + stored.index):
+    if count is None or count in (stored.data_area, stored.data_area + stored.index_area):
         return []
     return [place("statistics.bytes_on_disk", NONCONFORMING,
-                  f"bytes_on_disk is {count}; the column's streams store {stored.data} bytes in the data "
-                  f"area and {stored.index} in the index area")]
+                  f"bytes_on_disk is {count}; the column's streams store {stored.data_area} bytes in the "
+                  f"data area and {stored.index_area} in the index area")]
 
 
 def _counts(recorded: ColumnStatistics, column: ColumnValues, place: Place) -> list[Finding]:

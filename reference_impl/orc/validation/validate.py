@@ -160,7 +160,7 @@ def _summed(stripes: list[dict[int, StoredBytes]]) -> dict[int, StoredBytes]:
     for stored in stripes:
         for column, (data, index) in stored.items():
             before = total.get(column, NO_BYTES)
-            total[column] = StoredBytes(before.data + data, before.index + index)
+            total[column] = StoredBytes(before.data_area + data, before.index_area + index)
     return total
 
 
