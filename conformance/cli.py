@@ -5,6 +5,7 @@
     conformance engines  engines, versions and declared capabilities
     conformance cases    the case catalogue
     conformance report   (re)build the reports from a run's results
+    conformance expect   record a run's outcomes as expectations, or gate a run on them
     conformance validate is a file's metadata (statistics, page index, Bloom filters, CRCs) true to its data?
     conformance golden   generate the golden corpus (golden_files/), or verify it with engines
     conformance protocol-check  what an external adapter (docs/engine-protocol.md) gets wrong
@@ -14,12 +15,13 @@ Exit codes: 0 success; 1 a failure the policy counts (`run`), or the engine coul
 not read the file (`read`; the reference reads a file that breaks a rule with a
 single reading, naming each breach on stderr, unless `--strict`), or an "untrue"
 finding (`validate`); 2 usage errors (argparse's convention), or a file `validate`
-cannot read.
+cannot read. With `--expect FILE` (`run`, `golden verify`, `expect --check`), 1 means
+a regression against the expectations file, and nothing else (docs/expectations.md).
 
 Engines are named one way everywhere: `--engines A,B` (repeatable, comma-separated)
 where a command takes several, `--engine NAME` where it takes exactly one (`read`).
-An implementation in any language joins `run` and `golden verify` through the engine
-protocol, without touching this code: `--engine-cmd NAME='COMMAND'` (repeatable) or
+An implementation in any language joins `run`, `read` and `golden verify` through the
+engine protocol, without touching this code: `--engine-cmd NAME='COMMAND'` (repeatable) or
 `--engines-config FILE` (JSON or TOML: `{"engines": {"NAME": "COMMAND"}}`); NAME is
 then also a name `--engines`, `--writers` and `--readers` understand.
 """
@@ -35,6 +37,7 @@ from pathlib import Path
 EXIT_OK, EXIT_FAILED, EXIT_USAGE = 0, 1, 2
 EXIT_INTERRUPTED = 130  # the shell's convention for SIGINT
 LISTED_CASES = 10  # case ids printed in a summary line before "and N more"
+REFERENCE = "reference"  # the engine `read` uses unless told otherwise
 
 
 def _split_commas(values: list[str] | None) -> list[str]:
@@ -63,9 +66,7 @@ def _parser() -> argparse.ArgumentParser:
     run.add_argument("--formats", action="append", metavar="A,B",
                      help="only cases and bad files of these formats: parquet, orc (default: both)")
     run.add_argument("--timeout", type=float, default=None, help="seconds per isolated cell")
-    run.add_argument("--fail-on", action="append", metavar="OUTCOMES",
-                     help="also exit 1 when any cell has one of these outcomes "
-                          "(e.g. mismatch,crash; 'any' = any failure)")
+    _gate_arguments(run)
     _progress_arguments(run)
     _engine_command_arguments(run)
     run.add_argument("--golden", nargs="?", type=Path, const=_default_corpus(), metavar="CORPUS",
@@ -77,12 +78,16 @@ def _parser() -> argparse.ArgumentParser:
                           "bad/<id> or their bad:/fault: tags, e.g. --cases 'bad/*')")
 
     read = sub.add_parser("read", help="print one file's canonical JSON document")
-    read.add_argument("--engine", default="reference", help="engine that reads (default reference)")
+    read.add_argument("--engine", metavar="NAME",
+                      help="engine that reads: a built-in or bundled one, or the NAME of an "
+                           "--engine-cmd (default: the one --engine-cmd, else reference)")
     read.add_argument("--strict", action="store_true",
                       help="the reference reader refuses a file that breaks any rule, even one with a "
                            "single reading (docs/lenient-readings.md); without it, each such breach "
                            "is one line on stderr")
     _key_arguments(read)
+    _engine_command_arguments(read, joins="it reads when it is the only one, or when --engine "
+                                          "names it")
     read.add_argument("file", type=Path)
 
     engines = sub.add_parser("engines", help="list engines, versions and capabilities")
@@ -96,10 +101,22 @@ def _parser() -> argparse.ArgumentParser:
     cases.add_argument("--features", action="append", metavar="TAG")
 
     report = sub.add_parser("report", help="write reports from a results dataset")
-    report.add_argument("results", type=Path,
+    report.add_argument("results", type=Path, nargs="+",
                         help="a run's directory (its cell logs are consolidated first) "
-                             "or its results/ directory")
+                             "or its results/ directory; several: one report of the runs, "
+                             "each engine that ran in several versions named engine@version")
     report.add_argument("--out", type=Path, default=Path("report"))
+
+    expect = sub.add_parser("expect", help="record a run's outcomes as expectations, or gate a "
+                                           "run on them (docs/expectations.md)")
+    action = expect.add_mutually_exclusive_group(required=True)
+    action.add_argument("--write", type=Path, metavar="FILE", help="record the run's outcomes in FILE")
+    action.add_argument("--check", type=Path, metavar="FILE",
+                        help="gate the run on FILE: exit 1 on a regression")
+    expect.add_argument("--strict-flaky", action="store_true", help="with --check: a flaky cell "
+                                                                     "is a regression")
+    expect.add_argument("run_dir", nargs="?", type=Path, metavar="RUN_DIR",
+                        help="a run's directory (default: the newest under ./work)")
 
     _golden_parser(sub)
     _protocol_check_parser(sub)
@@ -154,28 +171,60 @@ def _golden_parser(sub) -> None:
     verify.add_argument("--engine", action="append", dest="engines", help=argparse.SUPPRESS)
     verify.add_argument("--report", type=Path, default=Path("report-golden"),
                         help="report directory (default ./report-golden)")
-    verify.add_argument("--fail-on", action="append", metavar="OUTCOMES",
-                        help="also exit 1 when any cell has one of these outcomes")
+    _gate_arguments(verify)
     _engine_command_arguments(verify)
 
 
 def _protocol_check_parser(sub) -> None:
     from conformance.engines.protocol.check import CASES_PER_FORMAT, DEFAULT_TIMEOUT_S
 
-    check = sub.add_parser("protocol-check", help="check an external adapter against the engine "
-                                                  "protocol (docs/engine-protocol.md)")
+    check = sub.add_parser(
+        "protocol-check", help="check an external adapter against the engine protocol "
+                               "(docs/engine-protocol.md)",
+        description="Start the adapter and check, per format it declares, each capability it "
+                    "declares on up to N cases: writes (read back by the reference), reads (golden "
+                    "files) and bad files (which it must reject). Exit 1 on a protocol violation "
+                    "(an answer off its schema, a death or hang, stop not obeyed) or when a declared "
+                    "format or capability checked nothing; the implementation's own findings are "
+                    "listed apart and fail only with --strict.")
     check.add_argument("adapter_command", metavar="COMMAND",
                        help="the shell words that start the adapter")
     check.add_argument("--cases-per-format", type=int, default=CASES_PER_FORMAT, metavar="N",
-                       help=f"catalogue cases written and read per format (default {CASES_PER_FORMAT})")
+                       help=f"cases checked per format and capability: written, read (golden files), "
+                            f"bad files (default {CASES_PER_FORMAT})")
     check.add_argument("--timeout", type=float, default=DEFAULT_TIMEOUT_S, metavar="SECONDS",
                        help=f"seconds the adapter gets per answer (default {DEFAULT_TIMEOUT_S:g})")
+    check.add_argument("--corpus", type=Path, default=_default_corpus(),
+                       help="the golden corpus whose files the read and bad-file checks read "
+                            "(default: the clone's golden_files/)")
+    check.add_argument("--strict", action="store_true",
+                       help="the implementation's findings (wrong values, rejected cases, accepted "
+                            "bad files) fail the check too, not only protocol violations")
 
 
-def _engine_command_arguments(parser: argparse.ArgumentParser) -> None:
+def _gate_arguments(parser: argparse.ArgumentParser) -> None:
+    from conformance.matrix.retries import DEFAULT_RETRIES
+
+    gate = parser.add_mutually_exclusive_group()
+    gate.add_argument("--fail-on", action="append", metavar="OUTCOMES",
+                      help="also exit 1 when any cell has one of these outcomes "
+                           "(e.g. mismatch,crash; 'any' = any failure)")
+    gate.add_argument("--expect", type=Path, metavar="FILE",
+                      help="exit 1 only on a regression against this expectations file "
+                           "(docs/expectations.md); failing cells are tried again")
+    parser.add_argument("--retries", type=int, default=DEFAULT_RETRIES, metavar="N",
+                        help=f"with --expect: isolated tries of each cell that fails or differs "
+                             f"from the file; an outcome that changes is 'flaky' (default "
+                             f"{DEFAULT_RETRIES}; 0: none)")
+    parser.add_argument("--strict-flaky", action="store_true",
+                        help="with --expect: a flaky cell is a regression (by default it is "
+                             "listed, not failed)")
+
+
+def _engine_command_arguments(parser: argparse.ArgumentParser, joins: str = "joins --engines") -> None:
     parser.add_argument("--engine-cmd", action="append", default=[], metavar="NAME=COMMAND",
                         help="an external implementation speaking the engine protocol "
-                             "(docs/engine-protocol.md); joins --engines (repeatable)")
+                             f"(docs/engine-protocol.md); {joins} (repeatable)")
     parser.add_argument("--engines-config", type=Path, metavar="FILE",
                         help='a JSON or TOML file {"engines": {"NAME": "COMMAND"}} of such engines')
 
@@ -269,7 +318,7 @@ def _explicit_decryption(args):
 def main(argv: list[str] | None = None) -> int:
     args = _parser().parse_args(argv)
     handler = {"run": _run, "read": _read, "engines": _engines, "cases": _cases,
-               "report": _report, "validate": _validate, "golden": _golden,
+               "report": _report, "expect": _expect, "validate": _validate, "golden": _golden,
                "protocol-check": _protocol_check, "fuzz": _fuzz}[args.command]
     return handler(args)
 
@@ -282,7 +331,8 @@ def _run(args) -> int:
 
     try:
         commands = _engine_commands(args)
-    except _BadEngineCommand as exc:
+        expectations = _read_expectations(args.expect)
+    except (_BadEngineCommand, ValueError) as exc:  # ExpectationsError too
         print(f"conformance run: {exc}", file=sys.stderr)
         return EXIT_USAGE
     engines = _engine_specs(_split_commas(args.engines) or list(DEFAULT_ENGINES), commands)
@@ -297,7 +347,8 @@ def _run(args) -> int:
                        writers=_engine_specs(_split_commas(args.writers), commands) or engines,
                        readers=_engine_specs(_split_commas(args.readers), commands) or engines,
                        case_globs=args.cases or (), features=args.features or (), formats=formats,
-                       bad_files=not args.no_bad_files, golden=args.golden)
+                       bad_files=not args.no_bad_files, golden=args.golden,
+                       retries=_retries(args, expectations))
     if args.timeout is not None:
         config.timeout_s = args.timeout
     try:
@@ -308,6 +359,8 @@ def _run(args) -> int:
         return EXIT_USAGE
     _print_unavailable(result.unavailable)
     summary = write_reports(result.results_dir, args.report)
+    for name, note in summary.version_notes.items():
+        print(f"warning: engine {name}: {note}", file=sys.stderr)
     print(f"run {result.run_id}: {len(result.records)} cells; results {result.results_dir}; "
           f"report {args.report / 'index.html'}")
     print(_outcome_line(result.records))
@@ -315,7 +368,68 @@ def _run(args) -> int:
         print("interrupted: the results and report hold the cells finished so far",
               file=sys.stderr)
         return EXIT_INTERRUPTED
+    if expectations is not None:
+        return _gate(args.expect, expectations, result.records, result.run_dir, args.strict_flaky)
     return exit_code(summary, set(_split_commas(args.fail_on)))
+
+
+def _read_expectations(path: Path | None):
+    """The expectations file `--expect` names (None without it); ExpectationsError."""
+    from conformance.report.expectations import read_expectations
+
+    return None if path is None else read_expectations(path)
+
+
+def _retries(args, expectations):
+    """What the gate tries again (`conformance.matrix.retries`): nothing without --expect."""
+    from conformance.matrix.retries import Retries
+    from conformance.report.expectations import worth_retrying
+
+    if expectations is None or args.retries <= 0:
+        return None
+    return Retries(args.retries, worth_retrying(expectations))
+
+
+def _gate(path: Path, expectations, records: list[dict], run_dir: Path, strict_flaky: bool) -> int:
+    """Print the gate's verdict on `records` against `expectations`; its exit code."""
+    from conformance.report.expectations import judge, verdict_lines
+
+    verdict = judge(expectations, records)
+    update = f"conformance expect --write {path} {run_dir}"
+    for line in verdict_lines(verdict, path, update, strict_flaky):
+        print(line)
+    return EXIT_FAILED if verdict.failed(strict_flaky) else EXIT_OK
+
+
+def _expect(args) -> int:
+    from conformance.matrix.results import read_cell_logs
+    from conformance.report.expectations import ExpectationsError, read_expectations, write_expectations
+
+    run_dir = args.run_dir or _newest_run(Path("work"))
+    records = read_cell_logs(run_dir) if run_dir is not None else []
+    if run_dir is None or not records:
+        print(f"conformance expect: no cells in {run_dir or 'work/ (no run there)'}: give the "
+              "directory of a run (work/<run id>)", file=sys.stderr)
+        return EXIT_USAGE
+    if args.write is not None:
+        recorded = write_expectations(args.write, records, f"run {records[0]['run_id']}")
+        print(f"expectations {args.write}: {len(records)} cells of {len(recorded.cases)} cases, "
+              f"{len(recorded.engines)} engines; {len(recorded.outcomes)} cells listed")
+        return EXIT_OK
+    try:
+        expectations = read_expectations(args.check)
+    except ExpectationsError as exc:
+        print(f"conformance expect: {exc}", file=sys.stderr)
+        return EXIT_USAGE
+    return _gate(args.check, expectations, records, run_dir, args.strict_flaky)
+
+
+def _newest_run(workdir: Path) -> Path | None:
+    """The newest run directory under `workdir` (run ids begin with their UTC start time)."""
+    from conformance.matrix.results import CELL_LOG_DIR
+
+    runs = sorted(path.parent for path in workdir.glob(f"*/{CELL_LOG_DIR}"))
+    return runs[-1] if runs else None
 
 
 def _print_unavailable(unavailable: dict[str, str]) -> None:
@@ -331,8 +445,18 @@ def _outcome_line(records: list[dict]) -> str:
     return ", ".join(f"{n} {o}" for o, n in sorted(counts.items(), key=lambda kv: -kv[1]))
 
 
+def _reading_engine(args) -> str:
+    """The spec of the engine `read` reads with: --engine (an --engine-cmd's NAME too), else
+    the only --engine-cmd, else the reference."""
+    commands = _engine_commands(args)
+    if args.engine is None and len(commands) > 1:
+        raise _BadEngineCommand(f"{len(commands)} engines registered; say which reads with --engine")
+    name = args.engine or next(iter(commands), REFERENCE)
+    return commands.get(name, name)
+
+
 def _read(args) -> int:
-    from conformance.engines import UnknownEngine, get_engine
+    from conformance.engines import get_engine
     from conformance.engines.parquet.reference import ReferenceEngine
     from conformance.engines.reference import ReferenceAdapter
     from conformance.formats import UnknownFormat, detect_format
@@ -347,12 +471,16 @@ def _read(args) -> int:
         print(f"{type(exc).__name__}: {exc}", file=sys.stderr)
         return EXIT_FAILED
     try:
-        engine = get_engine(args.engine, fmt.name)
+        spec = _reading_engine(args)
         decryption = _explicit_decryption(args)
-    except (UnknownEngine, _BadKeys) as exc:
+        engine = get_engine(spec, fmt.name)
+    except (LookupError, _BadKeys, _BadEngineCommand) as exc:  # an UnknownEngine; a format not declared
         print(f"conformance read: {exc}", file=sys.stderr)
         return EXIT_USAGE
-    if (decryption is not None or args.strict) and args.engine != "reference":
+    except Exception as exc:  # noqa: BLE001 - an external engine's adapter that did not start
+        print(_read_failure(exc), file=sys.stderr)
+        return EXIT_FAILED
+    if (decryption is not None or args.strict) and spec != REFERENCE:
         print("conformance read: explicit keys and --strict are for the reference reader "
               "(--engine reference); other engines open encrypted files through their own key "
               "tools and have their own leniency", file=sys.stderr)
@@ -370,12 +498,20 @@ def _read(args) -> int:
         else:
             table = engine.read(args.file)
     except Exception as exc:  # noqa: BLE001 - any failure to read is the answer
-        print(f"{type(exc).__name__}: {exc}", file=sys.stderr)
+        print(_read_failure(exc), file=sys.stderr)
         return EXIT_FAILED
     print(table.to_json_text())
     for found in breaches:  # read with findings: the rows, and every rule the file breaks
         print(found.describe(), file=sys.stderr)
     return EXIT_OK
+
+
+def _read_failure(exc: Exception) -> str:
+    """`Class: message`; for an external engine, with its adapter's stderr tail."""
+    from conformance.engines.base import engine_stderr
+    from conformance.matrix.failures import describe_exception
+
+    return describe_exception(exc) if engine_stderr(exc) is not None else f"{type(exc).__name__}: {exc}"
 
 
 def _engines(args) -> int:
@@ -414,11 +550,12 @@ def _cases(args) -> int:
 def _report(args) -> int:
     from conformance.matrix.results import CELL_LOG_DIR, consolidate
     from conformance.report import write_reports
+    from conformance.report.run_merge import MERGED_RESULTS, write_merged
 
-    results = args.results
-    if (results / CELL_LOG_DIR).is_dir():
-        results = consolidate(results)
-    write_reports(results, args.out)
+    runs = [consolidate(r) if (r / CELL_LOG_DIR).is_dir() else r for r in args.results]
+    if len(runs) > 1:
+        runs = [write_merged(runs, args.out / MERGED_RESULTS)]
+    write_reports(runs[0], args.out)
     print(f"report written to {args.out / 'index.html'}")
     return EXIT_OK
 
@@ -468,8 +605,10 @@ def _golden_verify(args) -> int:
         readers += [spec for spec in commands.values() if spec not in readers]
         readers, unavailable = available_engines(readers)
         fail_on = failing_outcomes(set(_split_commas(args.fail_on)))
+        expectations = _read_expectations(args.expect)
         with _progress(args) as on_progress:
-            result = verify(args.corpus, readers, args.workdir, on_progress=on_progress)
+            result = verify(args.corpus, readers, args.workdir, on_progress=on_progress,
+                            retries=_retries(args, expectations))
     except (CorpusError, ValueError, LookupError) as exc:  # _BadEngineCommand too
         print(f"conformance golden verify: {exc}", file=sys.stderr)
         return EXIT_USAGE
@@ -481,6 +620,8 @@ def _golden_verify(args) -> int:
     reference_failures = [r for r in result.records if r["reader"] == "reference" and r["outcome"] != "pass"]
     for r in reference_failures:
         print(f"reference: {r['outcome']}: {r['file']}: {r['detail'].splitlines()[0]}", file=sys.stderr)
+    if expectations is not None:
+        return _gate(args.expect, expectations, result.records, result.run_dir, args.strict_flaky)
     failed = reference_failures or any(r["outcome"] in fail_on | {HARNESS_ERROR} for r in result.records)
     return EXIT_FAILED if failed else EXIT_OK
 
@@ -524,10 +665,10 @@ def _validate(args) -> int:
 def _protocol_check(args) -> int:
     from conformance.engines.protocol.check import protocol_check, report_lines
 
-    report = protocol_check(args.adapter_command, args.cases_per_format, args.timeout)
-    for line in report_lines(report):
+    report = protocol_check(args.adapter_command, args.cases_per_format, args.timeout, args.corpus)
+    for line in report_lines(report, args.strict):
         print(line)
-    return EXIT_FAILED if report.failures else EXIT_OK
+    return EXIT_OK if report.passed(args.strict) else EXIT_FAILED
 
 
 if __name__ == "__main__":

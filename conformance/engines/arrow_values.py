@@ -21,6 +21,11 @@ Two directions, both exact:
   complement storage, floats from their bit patterns: nothing passes through
   pandas, `datetime` or `decimal.Decimal` arithmetic. An Arrow value the
   canonical model cannot hold raises `LossyConversion`.
+
+A case's predicate becomes a pyarrow.compute expression (`filter_expression`) for the
+filtered reads of both formats' pyarrow adapters: its constant an Arrow scalar of the
+case column's type, exactly, cast to the file column's Arrow type when a writer stored
+it differently.
 """
 
 from __future__ import annotations
@@ -32,6 +37,7 @@ from typing import Any
 import numpy as np
 import pyarrow as pa
 
+from conformance.cases.predicate import Predicate
 from conformance.values import DataType, Field, Schema, Table
 from conformance.values.codec import uuid_from_bytes, uuid_to_bytes
 from reference_impl.common.ieee_float import narrow_float_bits, widen_float_bits
@@ -516,3 +522,23 @@ def _duckdb_time_tz(raw: bytes) -> int:
     micros = bits >> 24
     offset_seconds = _DUCKDB_MAX_OFFSET_SECONDS - (bits & 0xFFFFFF)
     return (micros - offset_seconds * 1_000_000) % _MICROS_PER_DAY
+
+
+def filter_expression(predicate: Predicate, file_schema: pa.Schema):
+    """The pyarrow.compute expression for `predicate` over a file with Arrow `file_schema`."""
+    import pyarrow.compute as pc
+
+    column = pc.field(predicate.column)
+    if predicate.op == "is_null":
+        return column.is_null()
+    if predicate.op == "is_not_null":
+        return column.is_valid()
+    scalar = array_to_arrow(predicate.bound_type(), [predicate.value])[0]
+    target = file_schema.field(predicate.column).type
+    if scalar.type != target:
+        scalar = scalar.cast(target)  # safe cast: raises rather than change the value
+    return _OPERATORS[predicate.op](column, pc.scalar(scalar))
+
+
+_OPERATORS = {"==": lambda a, b: a == b, "!=": lambda a, b: a != b, "<": lambda a, b: a < b,
+              "<=": lambda a, b: a <= b, ">": lambda a, b: a > b, ">=": lambda a, b: a >= b}

@@ -50,6 +50,24 @@ class EngineHung(Exception):
     """The engine's process gave no answer in its time and was killed: a `timeout` cell."""
 
 
+# Set on an exception an engine's own process reported (an implementation behind the
+# engine protocol): the tail of that process's stderr, its evidence (this process's
+# frames say nothing of where the failure came from).
+_ENGINE_STDERR = "_conformance_engine_stderr"
+
+
+def with_engine_stderr(exc: BaseException, stderr: str) -> BaseException:
+    """`exc`, carrying `stderr` (the tail of the engine process's stderr) as its evidence."""
+    setattr(exc, _ENGINE_STDERR, stderr)
+    return exc
+
+
+def engine_stderr(exc: BaseException) -> str | None:
+    """The stderr tail `exc` carries (`with_engine_stderr`), or None for an exception of
+    this process."""
+    return getattr(exc, _ENGINE_STDERR, None)
+
+
 class HarnessError(Exception):
     """The adapter's own code failed converting what its engine returned: a bug of the
     suite (its cause is the original exception), not an error of the engine."""

@@ -8,14 +8,19 @@ into integer counts in Spark SQL before they are collected (`unix_micros`,
 `unix_date`), so no Python datetime or time-zone conversion can change them. Maps cross
 as their entries, in order (a collected map is a Python dict built through a Java
 HashMap, in hash order). The canonical type of a column read is Spark's own StructType
-(`dataframe_table`). Neither format's folder owns this module; both adapters import it.
+(`dataframe_table`). A case's predicate becomes a Spark condition (`spark_condition`),
+its constant an exact literal cast to the file column's Spark type, for both adapters'
+filtered reads; `session_conf` sets SQL settings for one call. Neither format's folder
+owns this module; both adapters import it.
 """
 
 from __future__ import annotations
 
 import contextlib
 from dataclasses import replace
+from decimal import Decimal
 
+from conformance.cases.predicate import Predicate
 from conformance.values import DataType, Field, Schema, Table
 from conformance.values import types as T
 from conformance.values.codec import decimal_from_unscaled, unscaled_from_decimal
@@ -255,3 +260,78 @@ def _from_spark_value(t: DataType, v):
         case "variant":  # a VariantVal: the unshredded bytes, however the file held them
             return bytes(v.metadata), bytes(v.value)
     return v
+
+
+@contextlib.contextmanager
+def session_conf(spark, settings: dict[str, str]):
+    """``settings`` on the session for one call; the previous values (or none) after it."""
+    previous = {key: spark.conf.get(key, None) for key in settings}
+    try:
+        for key, value in settings.items():
+            spark.conf.set(key, value)
+        yield
+    finally:
+        for key, value in previous.items():
+            spark.conf.unset(key) if value is None else spark.conf.set(key, value)
+
+
+# ---- filtered reads -------------------------------------------------------------
+
+INT64_MAX = 2**63 - 1
+MICROS_PER_UNIT = {"ms": 1_000, "us": 1}
+
+
+def spark_condition(df, predicate: Predicate):
+    """The Spark Column condition for `predicate` over DataFrame `df`."""
+    from pyspark.sql import functions as F
+
+    column = F.col(f"`{predicate.column}`")
+    if predicate.op == "is_null":
+        return column.isNull()
+    if predicate.op == "is_not_null":
+        return column.isNotNull()
+    literal = _literal(predicate.bound_type(), predicate.value)
+    target = df.schema[predicate.column].dataType
+    literal = literal.cast(target)
+    ops = {"==": column.__eq__, "!=": column.__ne__, "<": column.__lt__, "<=": column.__le__,
+           ">": column.__gt__, ">=": column.__ge__}
+    return ops[predicate.op](literal)
+
+
+def _literal(t: DataType, v):
+    """A Spark literal of canonical value `v` of type `t`, exactly (temporal via integers)."""
+    from pyspark.sql import functions as F
+    from pyspark.sql import types as S
+
+    match t.kind:
+        case "boolean" | "string":
+            return F.lit(v)
+        case "int":
+            if v > INT64_MAX:  # UINT64 above the signed range: Spark reads it as DECIMAL(20,0)
+                return F.lit(Decimal(v)).cast(S.DecimalType(20, 0))
+            return F.lit(v).cast(S.LongType())
+        case "float":
+            literal = F.lit(v)  # DoubleType; a FLOAT value is exactly a double
+            return literal.cast(S.FloatType()) if t.bits == 32 else literal
+        case "decimal":
+            decimal_type = S.DecimalType(t.decimal_precision, t.decimal_scale)
+            return F.lit(decimal_from_unscaled(v, t.decimal_scale)).cast(decimal_type)
+        case "binary" | "fixed":
+            return F.lit(bytearray(v))
+        case "date":
+            return F.date_from_unix_date(F.lit(v))
+        case "timestamp":
+            micros = F.timestamp_micros(F.lit(_micros(t, v)))
+            return micros if t.utc else micros.cast("timestamp_ntz")
+    raise Unsupported(f"the adapter has no exact Spark literal for {t.describe()}")
+
+
+def _micros(t: DataType, v: int) -> int:
+    """A timestamp value in microseconds, Spark's precision; Unsupported when it has less."""
+    if t.unit in MICROS_PER_UNIT:
+        return v * MICROS_PER_UNIT[t.unit]
+    micros, rest = divmod(v, NANOS_PER_MICRO)
+    if t.unit != "ns" or rest:
+        raise Unsupported(f"TIMESTAMP value {v} ({t.describe()}) is not a whole number of "
+                          "microseconds; Spark timestamps have microsecond precision")
+    return micros

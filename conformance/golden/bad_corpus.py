@@ -6,7 +6,8 @@ physical type its LogicalTypes.md section forbids (``parquet/type_rule_files``) 
 the lenient readings of the data path and the metadata (``parquet/lenient_data_files``,
 ``parquet/lenient_metadata_files``): their acceptable files and the rules of theirs
 that no single reading saves (bad files); the faults of an ORC file's structure
-(``orc/bad_files``).
+(``orc/bad_files``), of its stripe's rules (``orc/stripe_rule_files``) and the files
+its lenient rules read (``orc/lenient_files``).
 
 ``bad/index.json`` (``schemas/bad-index.schema.json``) lists every entry: id, format,
 verdict, fault, error class, spec sections, read options, sha256 and, for an
@@ -27,6 +28,8 @@ from reference_impl.common.leniency import Breach
 
 from .bad_file import ACCEPTABLE, INDEX, BadFile, file_name
 from .orc.bad_files import orc_bad_files
+from .orc.lenient_files import acceptable_files as acceptable_orc_files
+from .orc.stripe_rule_files import stripe_rule_files
 from .parquet.bad_files import fault_files
 from .parquet.lenient_data_files import acceptable_files as acceptable_data_files
 from .parquet.lenient_data_files import bad_files_of_rules as bad_data_files
@@ -40,7 +43,8 @@ __all__ = ["bad_files", "expected_reading", "reference_adapter", "reference_read
 def bad_files() -> list[BadFile]:
     """The corpus; ids are unique."""
     entries = [*fault_files(), *type_rule_files(), *bad_data_files(), *bad_metadata_files(),
-               *acceptable_data_files(), *acceptable_metadata_files(), *orc_bad_files()]
+               *acceptable_data_files(), *acceptable_metadata_files(), *orc_bad_files(), *stripe_rule_files(),
+               *acceptable_orc_files()]
     ids = [entry.id for entry in entries]
     if len(set(ids)) != len(ids):
         raise AssertionError(f"duplicate bad-file ids in {ids}")

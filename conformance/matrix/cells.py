@@ -33,7 +33,7 @@ from conformance.engines import formats_of, get_engine
 from conformance.formats import DEFAULT_FORMAT, file_format, validated_formats
 
 OUTCOMES = ("pass", "mismatch", "error", "crash", "timeout", "unsupported", "skipped",
-            "harness-error")
+            "harness-error", "flaky")
 SHA256_CHUNK = 1 << 20
 
 RESULT_SCHEMA = pa.schema([
@@ -109,10 +109,15 @@ def subject(case: Case) -> dict:
     return {"format": case.format, "features": list(case.features), "spec": list(case.spec)}
 
 
+def write_cell_id(writer: str, case_id: str) -> str:
+    """The id of the cell in which `writer` writes the file of case `case_id`."""
+    return f"write/{writer}/{case_id}"
+
+
 def write_request(run_id: str, case: Case, writer: EngineInfo) -> dict:
     return {"run_id": run_id, "phase": "write", "case_id": case.id, "subject": subject(case),
             "engine": writer.spec,
-            "cell_id": f"write/{writer.name}/{case.id}", "file": file_for(writer.name, case),
+            "cell_id": write_cell_id(writer.name, case.id), "file": file_for(writer.name, case),
             "writer": writer.name, "writer_version": writer.version}
 
 

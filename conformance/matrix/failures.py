@@ -25,7 +25,7 @@ from __future__ import annotations
 import traceback
 
 from conformance.engines import HarnessError, LossyConversion, Unsupported
-from conformance.engines.base import EngineCrashed, EngineHung
+from conformance.engines.base import EngineCrashed, EngineHung, engine_stderr
 
 UNSUPPORTED, HARNESS, LOSSY, ENGINE = "unsupported", "harness", "lossy", "engine"
 CRASH, TIMEOUT = "crash", "timeout"  # kinds named as the outcomes they give
@@ -68,10 +68,15 @@ def failure_outcome(exc: BaseException) -> tuple[str, str]:
 
 
 def describe_exception(exc: BaseException) -> str:
-    """`Class: message`, then the innermost frames, so the evidence shows where it came from."""
+    """`Class: message`, then where it came from (`_where`)."""
     return f"{type(exc).__name__}: {exc}\n{_where(exc)}".rstrip()
 
 
 def _where(exc: BaseException) -> str:
+    """Where `exc` came from: the innermost frames; for a failure an engine's own process
+    reported (docs/engine-protocol.md), the tail of that process's stderr instead."""
+    stderr = engine_stderr(exc)
+    if stderr is not None:
+        return f"adapter stderr (tail):\n{stderr}" if stderr.strip() else "adapter stderr: empty"
     frames = traceback.extract_tb(exc.__traceback__)[-EVIDENCE_FRAMES:]
     return "".join(traceback.format_list(frames))

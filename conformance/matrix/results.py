@@ -6,7 +6,9 @@ fsynced, so an interrupted run keeps every result it computed. `consolidate`
 turns the logs into the Parquet results dataset (`results/part-00000.parquet`,
 schema `cells.RESULT_SCHEMA`), from which every report is a query. Beside it,
 `_unavailable-engines.json` names the engines the run wanted but could not run here
-(a bundled adapter without node, say), each with the reason.
+(a bundled adapter without node, say), each with the reason. The flaky cells found by
+trying cells again (`retries`) are logged last, in `cells/retries.jsonl`, and replace
+the run's records of those cells.
 """
 
 from __future__ import annotations
@@ -24,6 +26,7 @@ from .cells import RESULT_SCHEMA
 
 CELL_LOG_DIR = "cells"
 RESULTS_DIR = "results"
+RETRY_LOG = "retries"  # the flaky cells found by trying cells again (`retries`), read last
 # Underscored: dataset readers skip it (as they skip Spark's _SUCCESS).
 UNAVAILABLE_FILE = "_unavailable-engines.json"
 
@@ -57,9 +60,11 @@ def logged(records: Iterable[dict], workdir: Path, name: str) -> Iterator[dict]:
 
 
 def read_cell_logs(workdir: Path) -> list[dict]:
-    """Every logged cell; the last record wins when a cell was run twice."""
+    """Every logged cell; the last record wins when a cell was run twice, and the retry
+    log's record (a flaky cell's) wins over the run's."""
     by_cell: dict[str, dict] = {}
-    for path in sorted((workdir / CELL_LOG_DIR).glob("*.jsonl")):
+    paths = sorted((workdir / CELL_LOG_DIR).glob("*.jsonl"), key=lambda p: (p.stem == RETRY_LOG, p.name))
+    for path in paths:
         with open(path, encoding="utf-8") as fh:
             for line in fh:
                 if line.strip():

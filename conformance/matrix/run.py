@@ -17,7 +17,9 @@ them when neither `case_globs` nor `features` is given, else those the filters m
 The work dir must be shared by the driver and the executors (it is, in local
 mode; on a cluster, pass a shared `--workdir`). Every finished cell is logged
 durably at once (see `results`), and the results dataset and reports are
-written even when the run is interrupted.
+written even when the run is interrupted. With `RunConfig.retries`, the cells it
+wants are then tried again in this process, a fresh worker per try (`retries`:
+a cell whose outcome changes between tries is `flaky`).
 """
 
 from __future__ import annotations
@@ -34,7 +36,7 @@ from conformance.golden import rejection
 from conformance.golden.bad_file import BadFile
 from conformance.golden.verify import check_corpus, plan_golden
 
-from .cell_runner import run_in_driver
+from .cell_runner import CellLimits, run_in_driver
 from .cells import (
     EngineInfo,
     EnginesByFormat,
@@ -47,6 +49,7 @@ from .cells import (
 from .isolation import DEFAULT_MEMORY_LIMIT_MB, DEFAULT_TIMEOUT_S, run_isolated
 from .progress import ProgressCallback
 from .results import LoggedOutcomes, consolidate, logged, read_cell_logs, write_unavailable
+from .retries import Retries, retry_cells
 from .spark_session import get_session
 
 PROGRESS_POLL_S = 0.5
@@ -66,6 +69,7 @@ class RunConfig:
     memory_limit_mb: int | None = DEFAULT_MEMORY_LIMIT_MB
     bad_files: bool = True  # the reject cells (see the module docstring)
     golden: Path | None = None  # a golden corpus whose files every reader also reads
+    retries: Retries | None = None  # cells tried again once the phases are done (`retries`)
     run_id: str = field(default_factory=lambda: new_run_id())
 
 
@@ -116,9 +120,13 @@ def run_matrix(config: RunConfig, on_progress: ProgressCallback | None = None) -
     interrupted = False
     try:
         progress.start()
-        written = runner.run("write", plan_writes(config.run_id, cases, writers), _all(writers))
-        reads = plan_reads(config.run_id, cases, written, readers)
-        runner.run("read", reads + rejects + golden, _all(readers))
+        writes = plan_writes(config.run_id, cases, writers)
+        written = runner.run("write", writes, _all(writers))
+        reads = plan_reads(config.run_id, cases, written, readers) + rejects + golden
+        runner.run("read", reads, _all(readers))
+        progress.stop()
+        if config.retries is not None:
+            runner.retry(writes + reads, [*_all(writers), *_all(readers)], config.retries)
     except KeyboardInterrupt:
         interrupted = True
         runner.cancel()
@@ -182,6 +190,12 @@ class _PhaseRunner:
         ordered = [requests[i] for s in range(slices) for i in range(s, len(requests), slices)]
         return sc.parallelize(ordered, slices).mapPartitionsWithIndex(task).collect()
 
+    def retry(self, requests: list[dict], engines: Sequence[EngineInfo], retries: Retries) -> None:
+        """Try the cells `retries` wants again, in this process's workers (`retries`)."""
+        limits = CellLimits(self.config.timeout_s, self.config.memory_limit_mb)
+        in_driver = {e.spec for e in engines if not e.isolated}
+        retry_cells(requests, read_cell_logs(self.run_dir), self.run_dir, limits, in_driver, retries)
+
     def cancel(self) -> None:
         self.spark.sparkContext.cancelAllJobs()
 
@@ -203,6 +217,8 @@ class _ProgressWatcher:
             self._report()
 
     def stop(self) -> None:
+        if self._stop.is_set():  # stopped before the retries, and again at the end
+            return
         self._stop.set()
         if self.callback:
             self._thread.join()

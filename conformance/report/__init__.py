@@ -26,6 +26,8 @@ from __future__ import annotations
 import dataclasses
 from pathlib import Path
 
+from conformance.golden.paths import default_corpus
+from conformance.golden.writer_versions import version_notes
 from conformance.matrix.results import read_unavailable
 
 from .dataset import (
@@ -67,7 +69,9 @@ def write_reports(results_dir: str | Path, out_dir: str | Path) -> ReportSummary
     ``REPORT_FILES`` to the path written.
     """
     table = load_results(results_dir)
-    summary = dataclasses.replace(summarise(table), unavailable=read_unavailable(Path(results_dir)))
+    summary = summarise(table)
+    summary = dataclasses.replace(summary, unavailable=read_unavailable(Path(results_dir)),
+                                  version_notes=version_notes(summary.engines, default_corpus()))
     out = Path(out_dir)
     out.mkdir(parents=True, exist_ok=True)
     files = {

@@ -155,6 +155,8 @@ class ReportSummary:
     table: pa.Table = field(repr=False, compare=False)
     files: Mapping[str, Path] = field(default_factory=dict)
     unavailable: Mapping[str, str] = field(default_factory=dict)  # engine -> why it did not run
+    # engine -> why its version is not the golden corpus's (conformance.golden.writer_versions)
+    version_notes: Mapping[str, str] = field(default_factory=dict)
 
     @property
     def run_id(self) -> str:

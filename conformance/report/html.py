@@ -59,6 +59,7 @@ COLOURS: dict[str, tuple[str, str]] = {
     "harness-error": ("#000000", "#ffffff"),  # the suite's own bug: unlike any engine outcome
     "crash": ("#882255", "#ffffff"),
     "timeout": ("#aa4499", "#ffffff"),
+    "flaky": ("#332288", "#ffffff"),
     "error": ("#d55e00", "#ffffff"),
     "mismatch": ("#e69f00", "#000000"),
     "unsupported": ("#56b4e9", "#000000"),
@@ -255,9 +256,11 @@ def _header(summary: ReportSummary) -> str:
 def _engines(summary: ReportSummary) -> str:
     rows = []
     for name, versions in summary.engines.items():
+        note = summary.version_notes.get(name)
+        warning = f"; &#9888; {esc(note)}" if note else ""
         rows.append(
             f'<tr><th scope="row">{esc(name)}</th><td>{esc(", ".join(versions)) or "&mdash;"}'
-            f"</td><td>{' + '.join(summary.roles(name))}</td></tr>"
+            f"</td><td>{' + '.join(summary.roles(name))}{warning}</td></tr>"
         )
     for name, reason in summary.unavailable.items():
         rows.append(f'<tr><th scope="row">{esc(name)}</th><td>&mdash;</td>'

@@ -9,6 +9,7 @@ Schema (``schema_version`` 1; UTF-8, strict JSON: no NaN or Infinity)::
       "formats": [str, ...],          # e.g. ["parquet"]
       "engines": {name: [version, ...], ...},   # reference first
       "unavailable_engines": {name: reason, ...},   # wanted, could not run here
+      "version_notes": {name: warning, ...},        # not the golden corpus's version
       "total": int,                   # number of cells
       "counts": {outcome: int, ...},  # every outcome (outcomes.OUTCOMES), worst first
       "reference_self_check": {"cells": int, "non_pass": int},   # incl. its bad-file cells
@@ -28,9 +29,9 @@ Schema (``schema_version`` 1; UTF-8, strict JSON: no NaN or Infinity)::
           "features": [str, ...], "spec": [str, ...],
           "writer": str, "writer_version": str,
           "reader": str | null, "reader_version": str | null,   # null on write cells
-          "outcome": "harness-error" | "crash" | "timeout" | "error" | "mismatch"
+          "outcome": "harness-error" | "crash" | "timeout" | "flaky" | "error" | "mismatch"
                      | "unsupported" | "skipped" | "pass",
-          "detail": str,              # "" for pass; kept verbatim
+          "detail": str,              # "" for pass; kept verbatim; flaky: "outcomes seen: ..."
           "duration_s": float,        # 0.0 when missing or not finite
           "file": str | null, "file_sha256": str | null
         }, ...
@@ -64,6 +65,7 @@ def to_json(summary: ReportSummary) -> dict:
         "formats": list(summary.formats),
         "engines": {name: list(versions) for name, versions in summary.engines.items()},
         "unavailable_engines": dict(summary.unavailable),
+        "version_notes": dict(summary.version_notes),
         "total": summary.total,
         "counts": dict(summary.counts),
         "reference_self_check": {

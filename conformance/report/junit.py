@@ -10,7 +10,7 @@ Layout::
       <testsuite name="reject:READER">         one per reader of the bad files
         <testcase classname=READER name="bad/ID [must reject: READER]" time=>
 
-Outcome -> JUnit element: mismatch -> ``<failure>``; error, crash, timeout,
+Outcome -> JUnit element: mismatch, flaky -> ``<failure>``; error, crash, timeout,
 harness-error -> ``<error>``; unsupported, skipped -> ``<skipped>``; pass -> nothing. The
 element's ``type`` is the outcome, its ``message`` the first line of the
 detail and its text the whole detail. Each suite carries the run id and
@@ -35,6 +35,7 @@ ELEMENT_FOR_OUTCOME = {
     "crash": "error",
     "timeout": "error",
     "harness-error": "error",
+    "flaky": "failure",
     "unsupported": "skipped",
     "skipped": "skipped",
 }

@@ -3,11 +3,11 @@
 Sections: summary (run, formats, cell count, reference self-check), engines,
 outcome counts, the writer x reader grid (``passes/total`` and the worst
 outcome of each square), the writers' write phase, metadata validation, the bad files
-(per reader: rejected, accepted, ..., and each file it did not reject), and the non-pass cells
-grouped by reader (write-phase ones under their writer) with the first lines
-of each detail in a code block. Engine output is never trusted as Markdown:
-inline text is escaped, details go into fences longer than any backtick run
-they contain.
+(per reader: rejected, accepted, ..., and each file it did not reject), the flaky cells (each
+with every outcome its tries gave), and the non-pass cells grouped by reader (write-phase
+ones under their writer) with the first lines of each detail in a code block. Engine
+output is never trusted as Markdown: inline text is escaped, details go into fences
+longer than any backtick run they contain.
 """
 
 from __future__ import annotations
@@ -21,9 +21,9 @@ from conformance.formats import display_name
 from .dataset import REJECT, Cell, ReportSummary, engine_order
 from .findings import findings_by_writer
 from .grid import Grid, Tally, format_grids, run_grid
-from .outcomes import DESCRIPTIONS, OUTCOMES, PASS, severity
+from .outcomes import DESCRIPTIONS, FLAKY, OUTCOMES, PASS, severity
 from .rejections import VERDICTS, cell_verdict, fault, file_verdict, rejections_by_reader
-from .text import first_lines, visible_controls
+from .text import first_line, first_lines, visible_controls
 
 DETAIL_LINES = 3
 DETAIL_WIDTH = 160
@@ -91,6 +91,9 @@ def _engines(summary: ReportSummary) -> list[str]:
     rows = []
     for name, versions in summary.engines.items():
         roles = " + ".join(summary.roles(name))
+        note = summary.version_notes.get(name)
+        if note:
+            roles += f"; ⚠ {md_text(note)}"
         rows.append([md_text(name), md_text(", ".join(versions)) or "—", roles])
     for name, reason in summary.unavailable.items():
         rows.append([md_text(name), "—", f"unavailable: {md_text(reason)}"])
@@ -217,6 +220,20 @@ def _sorted(cells: list[Cell]) -> list[Cell]:
     return sorted(cells, key=lambda c: (severity(c.outcome), engine_order(c.writer), c.case_id))
 
 
+def _flaky(summary: ReportSummary) -> list[str]:
+    """The cells whose outcome changed between identical tries: a finding of their own."""
+    cells = sorted((c for c in summary.cells if c.outcome == FLAKY), key=lambda c: c.cell_id)
+    if not cells:
+        return []
+    lines = ["## Flaky cells", "",
+             f"{len(cells)} cell(s) gave different outcomes when run again, isolated, on the same "
+             "file (`--expect` with `--retries`): the engine's answer depends on more than the "
+             "file. The expectations gate does not count them as regressions unless "
+             "`--strict-flaky` (docs/expectations.md).", ""]
+    lines += [f"- {md_code(c.cell_id)}: {md_text(first_line(c.detail))}" for c in cells]
+    return [*lines, ""]
+
+
 def _non_pass(summary: ReportSummary) -> list[str]:
     failing = [c for c in summary.non_pass() if c.phase != REJECT]  # those: _bad_files
     lines = ["## Non-pass cells", ""]
@@ -252,6 +269,7 @@ def to_markdown(summary: ReportSummary) -> str:
         _writers(summary, grid),
         _metadata_findings(summary),
         _bad_files(summary),
+        _flaky(summary),
         _non_pass(summary),
     ]
     text = "\n".join(line for section in sections for line in section)

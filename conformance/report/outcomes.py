@@ -9,6 +9,8 @@ harness-error the suite's own adapter code failed converting what the engine
 crash         the engine's process died (signal, abort); detail = signal +
               stderr tail
 timeout       the engine did not finish within the cell's time limit
+flaky         the outcome changed when the cell was run again, isolated
+              (``conformance.matrix.retries``); detail = every outcome seen
 error         the engine raised; detail = ``"ExceptionClass: message"``
 mismatch      the engine returned values that differ from the expected ones;
               detail = a readable value diff
@@ -27,11 +29,13 @@ from __future__ import annotations
 from collections.abc import Iterable
 
 HARNESS_ERROR = "harness-error"
+FLAKY = "flaky"
 
 OUTCOMES: tuple[str, ...] = (
     HARNESS_ERROR,
     "crash",
     "timeout",
+    FLAKY,
     "error",
     "mismatch",
     "unsupported",
@@ -46,6 +50,7 @@ DESCRIPTIONS: dict[str, str] = {
     HARNESS_ERROR: "the suite's own adapter code failed (a bug of this suite, not of the engine)",
     "crash": "the engine process died (signal or abort)",
     "timeout": "the engine did not finish within the time limit",
+    FLAKY: "the outcome changed between identical tries of the cell (each one seen is named)",
     "error": "the engine raised an error",
     "mismatch": "the engine returned values that differ from the expected ones",
     "unsupported": "declared unsupported by the engine, or not expressible by the writer",

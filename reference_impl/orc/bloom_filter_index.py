@@ -35,12 +35,13 @@ from reference_impl.orc.streams.stripe import StreamOutput, read_stripe
 from reference_impl.orc.streams.stripe_layout import (
     Decompress,
     StreamCodec,
+    StreamPlace,
     read_index_streams,
     stream_places,
 )
 
 __all__ = ["BLOOM_FILTER_KINDS", "UTC_BLOOM_ENCODING", "ColumnBloomFilters", "bloom_filter_streams",
-           "read_bloom_filters"]
+           "read_bloom_filters", "stripe_bloom_filters"]
 
 BLOOM_FILTER_KINDS = (StreamKind.BLOOM_FILTER, StreamKind.BLOOM_FILTER_UTF8)
 UTC_BLOOM_ENCODING = 1  # ColumnEncoding.bloom_encoding: "1 = ORC-135 (utc for timestamps)"
@@ -96,8 +97,14 @@ def _stripe_filters(data: bytes, tail: FileTail, number: int, decompress: Decomp
     information = tail.footer.stripes[number]
     stripe = read_stripe(data, information, number, len(tail.footer.types), tail.metadata_offset, decompress,
                          compressed)
+    return stripe_bloom_filters(data, stream_places(information, stripe.footer, number), number, decompress)
+
+
+def stripe_bloom_filters(data: bytes, places: list[StreamPlace], number: int,
+                         decompress: Decompress) -> dict[tuple[int, StreamKind], ColumnBloomFilters]:
+    """By (column id, stream kind), the Bloom filters of stripe ``number``, whose streams
+    lie at ``places``, read without the rest of the stripe."""
     found = {}
-    places = stream_places(information, stripe.footer, number)
     for kind in BLOOM_FILTER_KINDS:
         for column, (place, stream) in read_index_streams(data, places, kind, decompress).items():
             where = f"stripe {number}, {kind.name} of column {column}"

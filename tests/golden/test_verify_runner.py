@@ -3,18 +3,16 @@ the same isolation, the same per-cell time limit, in-driver (Spark) cells too.""
 
 from __future__ import annotations
 
-import shutil
 import threading
 from pathlib import Path
 
 import pytest
 
 from conformance.engines import Capabilities, Engine
-from conformance.golden.manifest import write_manifest
-from conformance.golden.paths import BAD_DIR, CASES_DIR, SCHEMA_DIR, default_corpus
 from conformance.golden.verify import verify
 from conformance.matrix import cell_runner
 from conformance.matrix.cell_runner import CellLimits
+from tests.support.corpus import cut_corpus
 
 CASE = "physical/boolean-required"
 HANGING_SPARK = "tests.support.hanging_spark_engine:HangingSparkEngine"
@@ -41,12 +39,7 @@ class HangingInDriverEngine(Engine):
 
 @pytest.fixture
 def corpus(tmp_path) -> Path:
-    """The committed corpus cut down to one case, its MANIFEST rewritten."""
-    source, copy = default_corpus(), tmp_path / "corpus"
-    for part in (BAD_DIR, SCHEMA_DIR, f"{CASES_DIR}/{CASE}"):
-        shutil.copytree(source / part, copy / part)
-    write_manifest(copy)
-    return copy
+    return cut_corpus(tmp_path / "corpus", CASE)
 
 
 def _by_reader(records: list[dict]) -> dict[str, list[dict]]:

@@ -85,6 +85,7 @@ EXPECTED_COUNTS = {
     "harness-error": 0,
     "crash": 1,
     "timeout": 1,
+    "flaky": 0,
     "error": 2,
     "mismatch": 1,
     "unsupported": 2,

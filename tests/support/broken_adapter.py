@@ -6,7 +6,10 @@
 It answers like the reference adapter, except for its FAULT:
 
 * ``wrong-shape``: its start answer lacks ``language`` and lists a capability as a number;
-* ``dies``: it exits (status 3) on its first read request;
+* ``dies``: it exits (status 3) on its first read request, saying why on stderr
+  (``DYING_WORDS``);
+* ``complains``: on a read request it writes `NOISE_BYTES` of log lines and then
+  ``LAST_WORDS`` to stderr, and answers with the error ``COMPLAINT``;
 * ``hangs``: it never answers a write request;
 * ``not-json``: it answers a write request with a line that is not JSON;
 * ``bad-document``: its read answers hold a document whose rows lack a column;
@@ -29,6 +32,10 @@ from conformance.values import Schema, Table
 HANG_S = 3_600
 DIES_STATUS = 3
 REFUSAL = "this adapter writes nothing"
+DYING_WORDS = "fatal: the engine aborted reading this file"
+NOISE_BYTES = 10_000  # more log than an error's evidence keeps
+LAST_WORDS = "engine.cpp:42: page header checksum mismatch at offset 4"
+COMPLAINT = {"class": "EngineFault", "message": "could not read the file"}
 
 
 def faulty_answer(fault: str, request: dict) -> str:
@@ -38,7 +45,12 @@ def faulty_answer(fault: str, request: dict) -> str:
         del reply["language"]
         reply["formats"]["parquet"]["writes"] = [1]
     elif fault == "dies" and op == "read":
+        print(DYING_WORDS, file=sys.stderr, flush=True)
         sys.exit(DIES_STATUS)
+    elif fault == "complains" and op == "read":
+        print("log: reading\n" * (NOISE_BYTES // len("log: reading\n")) + LAST_WORDS,
+              file=sys.stderr, flush=True)
+        reply = {"error": COMPLAINT}
     elif fault == "hangs" and op == "write":
         time.sleep(HANG_S)
     elif fault == "not-json" and op == "write":

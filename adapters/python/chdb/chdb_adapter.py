@@ -15,7 +15,7 @@ mapped how, what cannot be written and why, and what was found.
   with ClickHouse's own `ParquetMetadata` input format; a file that differs from the
   case is answered `unsupported` with what ClickHouse wrote.
 - read: `SELECT * FROM file(path, Parquet)` fetched as an Arrow table, converted by
-  `arrow_values.arrow_to_table`. ClickHouse's values are never repaired.
+  `kit.engine_table`. ClickHouse's values are never repaired.
 """
 
 from __future__ import annotations
@@ -25,12 +25,17 @@ from typing import Any
 import chdb
 from chdb import session
 
-from conformance.cases import Case
-from conformance.engines.arrow_values import NO_ARROW_FORM, engine_table, table_to_arrow
-from conformance.engines.base import Unsupported
-from conformance.engines.protocol.adapter_kit import run_adapter
-from conformance.engines.protocol.messages import PROTOCOL_VERSION
-from conformance.values import DataType, Field
+from conformance.kit import (
+    NO_ARROW_FORM,
+    PROTOCOL_VERSION,
+    Case,
+    DataType,
+    Field,
+    Unsupported,
+    engine_table,
+    run_adapter,
+    table_to_arrow,
+)
 
 NAME = "chdb"
 ISSUE_ENCRYPTION = ("ClickHouse has no Parquet modular encryption: feature request "

@@ -23,13 +23,20 @@ from datafusion.dataframe import (
     ParquetWriterOptions,
 )
 
-from conformance.cases import Case, WriteOptions
-from conformance.engines.arrow_values import NO_ARROW_FORM, engine_table, table_to_arrow
-from conformance.engines.base import Capabilities, Unsupported
-from conformance.engines.parquet._parquet_leaves import all_fields, leaves
-from conformance.engines.protocol.adapter_kit import run_adapter
-from conformance.engines.protocol.messages import PROTOCOL_VERSION
-from conformance.values import DataType
+from conformance.kit import (
+    NO_ARROW_FORM,
+    PROTOCOL_VERSION,
+    Capabilities,
+    Case,
+    DataType,
+    Unsupported,
+    WriteOptions,
+    all_fields,
+    engine_table,
+    leaves,
+    run_adapter,
+    table_to_arrow,
+)
 
 NAME = "datafusion"
 

@@ -5,15 +5,15 @@ protocol (docs/engine-protocol.md).
 
 Read:  `pl.read_parquet(file, decryption=...)` (polars' native reader, never
        `use_pyarrow=True`; an encrypted file with the keys the request hands over)
-       -> `DataFrame.to_arrow()` -> canonical values (`arrow_values.engine_table`).
-Write: canonical values -> Arrow (`arrow_values.table_to_arrow`) -> a polars
+       -> `DataFrame.to_arrow()` -> canonical values (`kit.engine_table`).
+Write: canonical values -> Arrow (`kit.table_to_arrow`) -> a polars
        DataFrame (zero-copy) -> `DataFrame.write_parquet(..., use_pyarrow=False)`, with
        an `arrow_schema` so that polars keeps REQUIRED fields and fixed-size binaries.
 
 polars has no option for the value encoding nor for the physical type of a decimal:
 it picks PLAIN or RLE_DICTIONARY per column chunk, and INT32 / INT64 /
 FIXED_LEN_BYTE_ARRAY by precision, by itself. A write therefore checks the footer and
-page headers of the file polars wrote (with the reference's metadata decoder, no
+page headers of the file polars wrote (`parquet_layout` of the adapter kit, no
 value is read) and, where they are not what the case asks for, answers `unsupported`
 with what polars wrote instead (the file is removed: it is not the case's file).
 
@@ -26,29 +26,25 @@ The capabilities and every reason are in README.md, with the measurements.
 from __future__ import annotations
 
 from pathlib import Path
-from typing import cast
 
 import polars as pl
 import pyarrow as pa
 
-from conformance.cases import Case, WriteOptions
-from conformance.engines.arrow_values import NO_ARROW_FORM, engine_table, table_to_arrow
-from conformance.engines.base import Unsupported
-from conformance.engines.parquet._parquet_leaves import leaves
-from conformance.engines.protocol.adapter_kit import run_adapter
-from conformance.engines.protocol.messages import PROTOCOL_VERSION
-from conformance.values import DataType
-from reference_impl.parquet.metadata.parquet_thrift import (
-    ColumnMetaData,
-    DataPageHeader,
-    Encoding,
-    PageType,
-    SchemaElement,
-    Type,
+from conformance.kit import (
+    DATA_PAGE_V2,
+    NO_ARROW_FORM,
+    PROTOCOL_VERSION,
+    Case,
+    DataType,
+    LeafLayout,
+    Unsupported,
+    WriteOptions,
+    engine_table,
+    leaves,
+    parquet_layout,
+    run_adapter,
+    table_to_arrow,
 )
-from reference_impl.parquet.pages.chunk_reader import chunk_range
-from reference_impl.parquet.pages.page import read_page_header
-from reference_impl.parquet.reader import read_footer
 
 NAME = "polars"
 
@@ -57,7 +53,6 @@ NAME = "polars"
 CODECS = {"UNCOMPRESSED": "uncompressed", "SNAPPY": "snappy", "GZIP": "gzip",
           "BROTLI": "brotli", "ZSTD": "zstd", "LZ4_RAW": "lz4"}
 
-DATA_PAGE_V2 = "v2"  # data_page_encodings' name for a v2 data page, whatever its encoding
 # The data page encodings polars writes (measured); any other is `cannot_write`.
 WRITTEN_ENCODINGS = ("PLAIN", "RLE_DICTIONARY")
 
@@ -216,47 +211,26 @@ def write_kwargs(options: WriteOptions, num_rows: int) -> dict:
 def written_mismatch(path: Path, case: Case) -> str | None:
     """What polars wrote otherwise than the case asks, in the choices it makes by
     itself (a leaf's physical type; a data page's encoding and version), or None."""
-    data = path.read_bytes()
-    metadata, _ = read_footer(data)
-    written = [element for element in metadata.schema if element.num_children is None]
-    for (column, wanted), element in zip(leaves(case.schema), written, strict=True):
-        mismatch = physical_mismatch(wanted, element)
+    layout = parquet_layout(path)
+    for (column, wanted), written in zip(leaves(case.schema), layout, strict=True):
+        mismatch = physical_mismatch(wanted, written)
         if mismatch is not None:
             return f"column {column!r} as {mismatch}"
     encoding = case.parquet_options.encoding
-    for row_group in metadata.row_groups:
-        for chunk in row_group.columns:
-            meta = chunk.meta_data
-            assert meta is not None  # polars writes no encrypted files here
-            for got in data_page_encodings(data, meta):
-                if got == DATA_PAGE_V2 or encoding not in (None, got):
-                    return f"{got} data pages in column {'.'.join(meta.path_in_schema)!r}"
+    for written in layout:
+        for got in sorted(written.data_page_encodings):
+            if got == DATA_PAGE_V2 or encoding not in (None, got):
+                return f"{got} data pages in column {written.path!r}"
     return None
 
 
-def physical_mismatch(wanted: DataType, element: SchemaElement) -> str | None:
+def physical_mismatch(wanted: DataType, written: LeafLayout) -> str | None:
     """The written physical type of a leaf where it is not the case's, else None."""
-    got = Type(cast(int, element.type)).name
-    if wanted.physical is not None and got != wanted.physical:
-        return f"{got}, not {wanted.physical}"
-    if wanted.physical == "FIXED_LEN_BYTE_ARRAY" and wanted.length not in (None, element.type_length):
-        return f"FIXED_LEN_BYTE_ARRAY({element.type_length}), not ({wanted.length})"
+    if wanted.physical is not None and written.physical != wanted.physical:
+        return f"{written.physical}, not {wanted.physical}"
+    if wanted.physical == "FIXED_LEN_BYTE_ARRAY" and wanted.length not in (None, written.type_length):
+        return f"FIXED_LEN_BYTE_ARRAY({written.type_length}), not ({wanted.length})"
     return None
-
-
-def data_page_encodings(data: bytes, meta: ColumnMetaData) -> set[str]:
-    """The encodings of the chunk's data pages, from its page headers (a writer's
-    ColumnMetaData.encodings mixes in the level encodings); a v2 page is named as such."""
-    position, end = chunk_range(meta)
-    encodings = set()
-    while position < end:
-        header, _, position = read_page_header(data, position, end)
-        if header.type == PageType.DATA_PAGE:
-            page = cast(DataPageHeader, header.data_page_header)
-            encodings.add(Encoding(page.encoding).name)
-        elif header.type == PageType.DATA_PAGE_V2:
-            encodings.add(DATA_PAGE_V2)
-    return encodings
 
 
 if __name__ == "__main__":

@@ -44,6 +44,14 @@ Read shapes (ORCv1.md, 'Type Information': the root, type 0, may be of any kind)
   truncated). The column is DECIMAL(38, max(scale, 6)), which holds every value pyorc
   returns exactly, as the reference's 0.11 decimal is DECIMAL(38, s); values compare by
   number (conformance/values/compare.py), so the scale of the two need not agree.
+Filtered read: `pyorc.Reader(file, predicate=...)` with a `pyorc.predicates` condition
+on the file's own column type (`search_argument`). ORC C++ evaluates it as a search
+argument against the stripe statistics, row index statistics and Bloom filters, and
+returns every row of each row group that may match, so the adapter applies the
+predicate to the converted rows itself (`read_filtered`); `read_row_groups` is what
+pyorc returned. What ORC C++ prunes with, measured on the lying files, is in
+docs/engine-notes.md. pyorc has no null test and no BINARY predicate column: those
+reads are unsupported.
 """
 
 from __future__ import annotations
@@ -54,6 +62,7 @@ from typing import Any, NamedTuple
 
 from conformance.cases import Case
 from conformance.cases.orc.options import BARE_ROOT_TAG, LIES_REASON, ROOT_COLUMN
+from conformance.cases.predicate import Predicate
 from conformance.values import DataType, Field, Schema, Table
 from conformance.values.codec import decimal_from_unscaled, unscaled_from_decimal
 
@@ -164,10 +173,28 @@ class PyorcEngine(Engine):
             writer.writerows(rows)
 
     def read(self, path: Path) -> Table:
+        return self._read(path)
+
+    def read_filtered(self, path: Path, predicate: Predicate) -> Table:
+        """The rows of the row groups pyorc's search argument leaves (`read_row_groups`),
+        filtered by the adapter: pyorc returns whole row groups that may match."""
+        with converting(self.name):
+            return predicate.apply(self.read_row_groups(path, predicate))
+
+    def read_row_groups(self, path: Path, predicate: Predicate) -> Table:
+        """Every row of the row groups that ORC C++ does not skip for `predicate`
+        (`pyorc.Reader(..., predicate=...)`), converted as `read` converts."""
         import pyorc
 
         with open(path, "rb") as file:
-            reader = pyorc.Reader(file, converters=_converters(), timezone=_utc())
+            schema = pyorc.Reader(file).schema
+        return self._read(path, search_argument(predicate, schema))
+
+    def _read(self, path: Path, condition=None) -> Table:
+        import pyorc
+
+        with open(path, "rb") as file:
+            reader = pyorc.Reader(file, converters=_converters(), timezone=_utc(), predicate=condition)
             root = reader.schema
             rows = list(reader)
         with converting(self.name):
@@ -215,6 +242,35 @@ def write_kwargs(case: Case) -> dict[str, Any]:
     if o.bloom_filter_fpp is not None:
         kwargs["bloom_filter_fpp"] = o.bloom_filter_fpp
     return kwargs
+
+
+# ---- filtered read ---------------------------------------------------------------
+
+NO_NULL_TEST = ("pyorc.predicates has no null test: its Operator is NOT, OR, AND, EQ, LT "
+                "and LE only (pyorc 0.12 predicates.py)")
+NO_BINARY_PREDICATE = ("pyorc.predicates.PredicateColumn refuses a BINARY column (measured: "
+                       "TypeError 'Invalid type for PredicateColumn: 8', as its source says)")
+
+
+def search_argument(predicate: Predicate, root):
+    """The pyorc predicate for `predicate` over a file whose root is the pyorc struct type
+    `root`: a PredicateColumn of the file's own column type compared with the case's value
+    in the converters' form (`to_pyorc`); `!=`, `>` and `>=` are NOT of EQ, LE and LT."""
+    from pyorc.enums import TypeKind
+    from pyorc.predicates import PredicateColumn
+
+    if predicate.op in ("is_null", "is_not_null"):
+        raise Unsupported(NO_NULL_TEST)
+    column_type = root.fields[predicate.column]
+    kind = TypeKind(column_type.kind)
+    if kind == TypeKind.BINARY:
+        raise Unsupported(NO_BINARY_PREDICATE)
+    decimal = ({"precision": column_type.precision, "scale": column_type.scale}
+               if kind == TypeKind.DECIMAL else {})
+    column = PredicateColumn(kind, predicate.column, **decimal)
+    value = to_pyorc(predicate.bound_type(), predicate.value)
+    return {"==": column.__eq__, "!=": column.__ne__, "<": column.__lt__, "<=": column.__le__,
+            ">": column.__gt__, ">=": column.__ge__}[predicate.op](value)
 
 
 # ---- canonical -> pyorc ------------------------------------------------------------

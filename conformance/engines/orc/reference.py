@@ -6,7 +6,8 @@ names the kind of each canonical type), its options the reference writer's
 options, including the RLE v2 sub-encoding only it can force. Reading gives the
 canonical table directly: the reference's values are canonical values
 (docs/canonical-values.md), and the canonical type of each column is read from the
-file's own type tree.
+file's own type tree. A filtered read prunes with the file's statistics, row index and
+Bloom filters, trusting them as `reference_impl/orc/row_group_pruning.py` says.
 """
 
 from __future__ import annotations
@@ -17,20 +18,24 @@ from typing import Any
 from conformance.cases import Case
 from conformance.cases.orc import types as orc_types
 from conformance.cases.orc.options import OrcWriteOptions
+from conformance.cases.predicate import Predicate
 from conformance.formats import ORC
 from conformance.values import DataType, Field, Schema, Table
+from reference_impl.common.leniency import reading
 from reference_impl.orc.encodings.int_rle_v2 import SubEncoding
 from reference_impl.orc.errors import OrcError
 from reference_impl.orc.metadata import type_tree
 from reference_impl.orc.metadata.proto_enums import CompressionKind, TypeKind
 from reference_impl.orc.metadata.type_tree import TypeNode
 from reference_impl.orc.reader import OrcContents, read_orc
+from reference_impl.orc.row_group_pruning import Predicate as RowPredicate
+from reference_impl.orc.row_group_pruning import filtered_rows
 from reference_impl.orc.validation.findings import Finding
 from reference_impl.orc.validation.validate import validate as validate_orc
 from reference_impl.orc.writer import write_orc
 from reference_impl.orc.writer_options import OrcWriterOptions
 
-from ..base import Capabilities, Unsupported
+from ..base import Capabilities, Unsupported, converting
 from ..reference import ReferenceAdapter
 
 # Every string column DIRECT or DICTIONARY, through the writers' common knob: a column is
@@ -58,12 +63,26 @@ class OrcReferenceEngine(ReferenceAdapter):
         return read_orc(path).rows
 
     def canonical_table(self, contents: OrcContents) -> Table:
-        """The file's own type tree gives each column's canonical type; the reader's values
-        are canonical values already (docs/canonical-values.md)."""
-        fields = tuple(Field(name, canonical_type(node))
-                       for name, node in zip(contents.schema.field_names,
-                                             contents.schema.children, strict=True))
-        return Table(Schema(fields), tuple(tuple(row[f.name] for f in fields) for row in contents.rows))
+        return rows_table(contents.schema, contents.rows)
+
+    def read_filtered(self, path: Path, predicate: Predicate) -> Table:
+        """The rows `reference_impl.orc.row_group_pruning.filtered_rows` finds, skipping
+        stripes and row groups with every structure the file has (statistics, row index,
+        Bloom filters) and reading the rest through the row index; read leniently. The
+        canonical values are the reader's (the predicate's value is one as it is)."""
+        with reading():
+            found = filtered_rows(path, RowPredicate(predicate.column, predicate.op, predicate.value))
+            with converting(self.name, verdicts=(self.verdicts,)):
+                return rows_table(found.schema, found.rows)
+
+
+def rows_table(schema: TypeNode, rows: list[dict[str, Any]]) -> Table:
+    """The reader's rows of the root STRUCT `schema` as a canonical table: the file's own
+    type tree gives each column's canonical type; the reader's values are canonical values
+    already (docs/canonical-values.md)."""
+    fields = tuple(Field(name, canonical_type(node))
+                   for name, node in zip(schema.field_names, schema.children, strict=True))
+    return Table(Schema(fields), tuple(tuple(row[f.name] for f in fields) for row in rows))
 
 
 def writer_options(options: OrcWriteOptions, version: str) -> OrcWriterOptions:

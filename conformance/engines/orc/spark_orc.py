@@ -28,6 +28,13 @@ CHAR and VARCHAR read as StringType (CHAR padded); an ORC TIMESTAMP written by O
 reads as Spark TIMESTAMP (an instant, isAdjustedToUTC) holding the wall clock in UTC;
 dates before the Gregorian cut-over are rebased (1000-01-01, day -354285, reads as day
 -354290); a file with a UNION column fails schema inference altogether.
+
+Filtered read: `spark.read.orc(path).filter(<col> <op> <literal>)` with
+`spark.sql.orc.filterPushdown` true, the literal exact and cast to the file column's
+Spark type (spark_values.spark_condition, as for Parquet). Spark hands ORC Java the
+predicate as a SearchArgument, which skips stripes and row groups by their statistics
+and Bloom filters, and filters the rows it returns itself; what it prunes with,
+measured on the lying files, is in docs/engine-notes.md.
 """
 
 from __future__ import annotations
@@ -39,6 +46,7 @@ from typing import Any
 
 from conformance.cases import Case
 from conformance.cases.orc.options import BARE_ROOT_TAG, LIES_REASON
+from conformance.cases.predicate import Predicate
 from conformance.values import DataType, Field, Schema, Table
 
 from ..base import Capabilities, Engine, Unsupported
@@ -47,11 +55,15 @@ from ..spark_values import (
     dataframe_table,
     from_staging,
     java_causes,
+    session_conf,
+    spark_condition,
     staging_schema,
     to_spark_value,
 )
 
 SPARK_ORC_BATCH_ROWS = 1024  # measured: the rows Spark hands ORC Java per batch
+# Spark SQL: the predicate becomes an ORC SearchArgument for ORC Java's reader.
+FILTER_PUSHDOWN = {"spark.sql.orc.filterPushdown": "true"}
 # OrcWriteOptions.codec -> Spark's `compression` option.
 _CODECS = {"NONE": "none", "ZLIB": "zlib", "SNAPPY": "snappy", "LZO": "lzo", "LZ4": "lz4",
            "ZSTD": "zstd"}
@@ -122,6 +134,12 @@ class SparkOrcEngine(Engine):
     def read(self, path: Path) -> Table:
         with java_causes():
             return dataframe_table(self._spark().read.orc(str(path)), self.name)
+
+    def read_filtered(self, path: Path, predicate: Predicate) -> Table:
+        spark = self._spark()
+        with java_causes(), session_conf(spark, FILTER_PUSHDOWN):
+            df = spark.read.orc(str(path))
+            return dataframe_table(df.filter(spark_condition(df, predicate)), self.name)
 
 
 def write_options(case: Case) -> dict[str, str]:

@@ -53,7 +53,7 @@ Checksummed read (`read_verifying_checksums`): the same with `page_checksum_veri
 (off by default).
 
 Filtered read: `pq.read_table(path, filters=<pyarrow.compute expression>)`, the
-constant an Arrow scalar of the case column's type (arrow_values.array_to_arrow,
+constant an Arrow scalar of the case column's type (arrow_values.filter_expression,
 exact), cast to the file column's Arrow type when a writer stored it differently.
 The dataset scanner prunes row groups with ColumnMetaData statistics; pyarrow's
 docs say the page index is not used on the read side (`write_page_index`), and
@@ -71,7 +71,7 @@ from conformance.kms.file_keys import FileEncryption, file_encryption, own_colum
 from conformance.values import DataType, Table
 from conformance.values.types import decimal_min_bytes
 
-from ..arrow_values import NO_ARROW_FORM, array_to_arrow, engine_table, table_to_arrow
+from ..arrow_values import NO_ARROW_FORM, engine_table, filter_expression, table_to_arrow
 from ..base import Capabilities, Engine, Unsupported
 from ._parquet_leaves import all_fields, leaves
 
@@ -272,26 +272,6 @@ def decryption_properties(path: Path, info: FileEncryption):
                           "pe.create_decryption_properties takes only a footer key ('Per-column "
                           f"keys are not yet available'); columns with their own keys: {own_keys}")
     return pe.create_decryption_properties(key, aad_prefix=supplied)
-
-
-def filter_expression(predicate: Predicate, file_schema):
-    """The pyarrow.compute expression for `predicate` over a file with Arrow `file_schema`."""
-    import pyarrow.compute as pc
-
-    column = pc.field(predicate.column)
-    if predicate.op == "is_null":
-        return column.is_null()
-    if predicate.op == "is_not_null":
-        return column.is_valid()
-    scalar = array_to_arrow(predicate.bound_type(), [predicate.value])[0]
-    target = file_schema.field(predicate.column).type
-    if scalar.type != target:
-        scalar = scalar.cast(target)  # safe cast: raises rather than change the value
-    return _OPERATORS[predicate.op](column, pc.scalar(scalar))
-
-
-_OPERATORS = {"==": lambda a, b: a == b, "!=": lambda a, b: a != b, "<": lambda a, b: a < b,
-              "<=": lambda a, b: a <= b, ">": lambda a, b: a > b, ">=": lambda a, b: a >= b}
 
 
 def write_kwargs(case: Case) -> dict:

@@ -51,14 +51,12 @@ the column index (`parquet.filter.columnindex.enabled`), all true by default.
 
 from __future__ import annotations
 
-import contextlib
 import shutil
 from pathlib import Path
 
 from conformance.cases import Case
 from conformance.cases.predicate import Predicate
-from conformance.values import DataType, Table
-from conformance.values.codec import decimal_from_unscaled
+from conformance.values import Table
 
 from ..base import Capabilities, Engine, Unsupported
 from ..spark_values import (
@@ -66,6 +64,8 @@ from ..spark_values import (
     dataframe_table,
     from_staging,
     java_causes,
+    session_conf,
+    spark_condition,
     staging_schema,
     to_spark_value,
 )
@@ -159,7 +159,7 @@ class SparkEngine(Engine):
         staged = spark.createDataFrame(rows, staging_schema(case.schema))
         df = staged.select(*[from_staging(F.col(f"`{f.name}`"), f) for f in case.schema])
         out_dir = path.with_name(path.name + ".spark-out")
-        with java_causes(), _session_conf(spark, _variant_conf(case)):
+        with java_causes(), session_conf(spark, _variant_conf(case)):
             df.coalesce(1).write.mode("overwrite").options(**options).parquet(str(out_dir))
         parts = sorted(out_dir.glob("part-*.parquet"))
         if len(parts) != 1:
@@ -199,7 +199,7 @@ class SparkEngine(Engine):
         with java_causes():
             df = self._spark().read.options(**(options or {})).parquet(str(path))
             if predicate is not None:
-                df = df.filter(_condition(df, predicate))
+                df = df.filter(spark_condition(df, predicate))
             return dataframe_table(df, self.name)
 
 
@@ -213,19 +213,6 @@ _SHREDDED_DDL = {"boolean": "boolean", "int8": "tinyint", "int16": "smallint", "
                  "int64": "bigint", "float": "float", "double": "double", "date": "date",
                  "timestamptz(6)": "timestamp", "timestampntz(6)": "timestamp_ntz",
                  "binary": "binary", "string": "string"}
-
-
-@contextlib.contextmanager
-def _session_conf(spark, settings: dict[str, str]):
-    """``settings`` on the session for one write; the previous values (or none) after it."""
-    previous = {key: spark.conf.get(key, None) for key in settings}
-    try:
-        for key, value in settings.items():
-            spark.conf.set(key, value)
-        yield
-    finally:
-        for key, value in previous.items():
-            spark.conf.unset(key) if value is None else spark.conf.set(key, value)
 
 
 def _variant_conf(case: Case) -> dict[str, str]:
@@ -313,58 +300,6 @@ def _metadata_options(case: Case) -> dict[str, str]:
     if o.page_checksum is not None:
         options["parquet.page.write-checksum.enabled"] = str(o.page_checksum).lower()
     return options
-
-
-# ---- filtered read --------------------------------------------------------------
-
-def _condition(df, predicate: Predicate):
-    """The Spark Column condition for `predicate` over DataFrame `df`."""
-    from pyspark.sql import functions as F
-
-    column = F.col(f"`{predicate.column}`")
-    if predicate.op == "is_null":
-        return column.isNull()
-    if predicate.op == "is_not_null":
-        return column.isNotNull()
-    literal = _literal(predicate.bound_type(), predicate.value)
-    target = df.schema[predicate.column].dataType
-    literal = literal.cast(target)
-    ops = {"==": column.__eq__, "!=": column.__ne__, "<": column.__lt__, "<=": column.__le__,
-           ">": column.__gt__, ">=": column.__ge__}
-    return ops[predicate.op](literal)
-
-
-INT64_MAX = 2**63 - 1
-
-
-def _literal(t: DataType, v):
-    """A Spark literal of canonical value `v` of type `t`, exactly (temporal via integers)."""
-    from decimal import Decimal
-
-    from pyspark.sql import functions as F
-    from pyspark.sql import types as S
-
-    match t.kind:
-        case "boolean" | "string":
-            return F.lit(v)
-        case "int":
-            if v > INT64_MAX:  # UINT64 above the signed range: Spark reads it as DECIMAL(20,0)
-                return F.lit(Decimal(v)).cast(S.DecimalType(20, 0))
-            return F.lit(v).cast(S.LongType())
-        case "float":
-            literal = F.lit(v)  # DoubleType; a FLOAT value is exactly a double
-            return literal.cast(S.FloatType()) if t.bits == 32 else literal
-        case "decimal":
-            decimal_type = S.DecimalType(t.decimal_precision, t.decimal_scale)
-            return F.lit(decimal_from_unscaled(v, t.decimal_scale)).cast(decimal_type)
-        case "binary" | "fixed":
-            return F.lit(bytearray(v))
-        case "date":
-            return F.date_from_unix_date(F.lit(v))
-        case "timestamp" if t.unit in ("ms", "us"):
-            micros = F.timestamp_micros(F.lit(v * (1_000 if t.unit == "ms" else 1)))
-            return micros if t.utc else micros.cast("timestamp_ntz")
-    raise Unsupported(f"the adapter has no exact Spark literal for {t.describe()}")
 
 
 # ---- encodings: what parquet-java's writer versions produce ---------------------

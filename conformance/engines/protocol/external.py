@@ -12,6 +12,8 @@ again for the next call. What the adapter says maps onto the harness's verdicts:
 adapter's ``class`` (``LossyConversion`` is the harness's own); an answer off its
 schema, a line that is not JSON, or a dead adapter is a `ProtocolError` naming what
 (a `harness-error` cell: the adapter's fault, never the engine's verdict).
+Each such failure carries, as its evidence, the tail of what the adapter wrote to stderr
+while answering (`stderr_log`), not this process's frames.
 Crashes and hangs are the matrix's to contain (its cells run in worker processes); the
 adapter gets SIGKILL when the worker that started it dies.
 """
@@ -30,7 +32,14 @@ import threading
 from pathlib import Path
 
 from conformance.cases import Case
-from conformance.engines.base import COMMAND_PREFIX, Capabilities, Engine, LossyConversion, Unsupported
+from conformance.engines.base import (
+    COMMAND_PREFIX,
+    Capabilities,
+    Engine,
+    LossyConversion,
+    Unsupported,
+    with_engine_stderr,
+)
 from conformance.formats import file_format
 from conformance.values import Table
 from conformance.values.table import DocumentError
@@ -38,6 +47,7 @@ from conformance.values.table import DocumentError
 from . import messages
 from .keys import read_keys, write_keys
 from .messages import AdapterDied, AdapterHung, ProtocolError
+from .stderr_log import StderrLog
 
 # Linux prctl option: the signal the kernel sends a child when its parent dies.
 PR_SET_PDEATHSIG = 1
@@ -72,6 +82,7 @@ class AdapterProcess:
         self.command, self.timeout_s = command, timeout_s
         self._proc: subprocess.Popen[str] | None = None
         self._lines: queue.Queue[str] = queue.Queue()
+        self._stderr = StderrLog()
         self.started: dict | None = None  # the start response
 
     def start(self) -> dict:
@@ -80,7 +91,8 @@ class AdapterProcess:
             self.started = None
             self._proc = subprocess.Popen(
                 shlex.split(self.command), stdin=subprocess.PIPE, stdout=subprocess.PIPE,
-                text=True, encoding="utf-8", bufsize=1, preexec_fn=_die_with_parent)
+                stderr=self._stderr.fileno(), text=True, encoding="utf-8", bufsize=1,
+                preexec_fn=_die_with_parent)
             self._lines = queue.Queue()
             threading.Thread(target=_pump, args=(self._proc.stdout, self._lines), daemon=True).start()
         if self.started is None:
@@ -93,6 +105,19 @@ class AdapterProcess:
         return self._exchange(request, f"{request['op']}.response")
 
     def _exchange(self, request: dict, kind: str) -> dict:
+        """The response to `request`; a failure to get one carries the adapter's stderr."""
+        self._stderr.clear()
+        try:
+            return self._answer(request, kind)
+        except (ProtocolError, AdapterDied, AdapterHung) as exc:
+            self.with_stderr(exc)
+            raise
+
+    def with_stderr(self, exc: BaseException) -> BaseException:
+        """`exc`, carrying what the adapter wrote to stderr answering the current request."""
+        return with_engine_stderr(exc, self._stderr.tail())
+
+    def _answer(self, request: dict, kind: str) -> dict:
         proc = self._proc
         assert proc is not None and proc.stdin is not None
         try:
@@ -132,6 +157,11 @@ class AdapterProcess:
         if self._proc is not None and self._proc.poll() is None:
             self._proc.kill()
             self._proc.wait()
+
+    def close(self) -> None:
+        """Kill it, and let its stderr file go (the object is not used again)."""
+        self.kill()
+        self._stderr.close()
 
     def stop(self) -> None:
         """Ask it to stop; kill it when it does not."""
@@ -219,25 +249,26 @@ class ExternalEngine(Engine):
 
     def write(self, case: Case, path: Path) -> None:
         path = Path(path).resolve()
-        _verdict(self.adapter.call(messages.write_request(case.to_json(), path, write_keys(case, path))))
+        self._verdict(self.adapter.call(messages.write_request(case.to_json(), path, write_keys(case, path))))
 
     def read(self, path: Path) -> Table:
         keys = read_keys(path) if file_format(self.format).encryption_keys else None
         answer = self.adapter.call(messages.read_request(Path(path).resolve(), self.format, keys))
-        _verdict(answer)
+        self._verdict(answer)
         try:
             return Table.from_document(answer["document"])
         except DocumentError as exc:
-            raise ProtocolError(f"read.response: field $.document is no canonical document "
-                                f"(docs/canonical-values.md): {exc}") from None
+            raise self.adapter.with_stderr(ProtocolError(
+                f"read.response: field $.document is no canonical document "
+                f"(docs/canonical-values.md): {exc}")) from None
 
-
-def _verdict(answer: dict) -> None:
-    """Raise what an ``unsupported`` or ``error`` answer means."""
-    if "unsupported" in answer:
-        raise Unsupported(answer["unsupported"])
-    if "error" in answer:
-        raise adapter_exception(answer["error"])
+    def _verdict(self, answer: dict) -> None:
+        """Raise what an ``unsupported`` or ``error`` answer means; an error carries the
+        adapter's stderr."""
+        if "unsupported" in answer:
+            raise Unsupported(answer["unsupported"])
+        if "error" in answer:
+            raise self.adapter.with_stderr(adapter_exception(answer["error"]))
 
 
 def _capabilities(declared: dict) -> Capabilities:

@@ -30,13 +30,14 @@ from dataclasses import dataclass
 from functools import cache, partial
 from typing import Any
 
-from conformance.formats import ORC
+from conformance.formats import ORC, PARQUET_MAGIC
 from reference_impl.orc.encodings.boolean_rle import decode_booleans, encode_booleans
 from reference_impl.orc.encodings.byte_rle import decode_bytes, encode_bytes
 from reference_impl.orc.encodings.int_rle_v2 import SubEncoding, decode_ints_v2, encode_ints_v2, sub_encodings
 from reference_impl.orc.metadata.file_tail import MAGIC, FileTail, read_file_tail, write_file_tail
 from reference_impl.orc.metadata.orc_proto import (
     Footer,
+    Metadata,
     StripeFooter,
     decode,
     encode,
@@ -220,12 +221,15 @@ def _stripe(raw: bytes) -> _Stripe:
     return _Stripe(tail, footer, tuple(streams))
 
 
-def _with_tail(raw: bytes, footer: Footer, body: bytes | None = None) -> bytes:
+def _with_tail(raw: bytes, footer: Footer, body: bytes | None = None,
+               metadata: Metadata | None = None) -> bytes:
     """``body`` (default: the original's, up to its tail), then the tail written anew with
-    ``footer``: the PostScript's lengths and its length byte follow."""
+    ``footer`` and ``metadata`` (default: the original's): the PostScript's lengths and its
+    length byte follow."""
     tail = _tail(raw)
     kept = raw[:tail.metadata_offset] if body is None else body
-    return kept + write_file_tail(footer, tail.metadata, tail.postscript, compress_stream)
+    return kept + write_file_tail(footer, tail.metadata if metadata is None else metadata, tail.postscript,
+                                  compress_stream)
 
 
 def _with_footer(raw: bytes, **changes: Any) -> bytes:
@@ -261,6 +265,18 @@ def _with_stream(raw: bytes, column: int, kind: StreamKind, data: bytes) -> byte
     return _with_stripe(raw, tuple(streams), dataclasses.replace(stripe.footer, streams=listed))
 
 
+def _with_listed(raw: bytes, changes: Mapping[tuple[int, StreamKind], Mapping[str, Any]]) -> bytes:
+    """The StripeFooter's entries for each (column, kind) of ``changes`` changed (their kind,
+    their length); no stored byte moves, so a changed length moves where the streams after
+    it begin."""
+    stripe = _stripe(raw)
+    listed = list(stripe.footer.streams)
+    for (column, kind), change in changes.items():
+        number = stripe.position(column, kind)
+        listed[number] = dataclasses.replace(listed[number], **change)
+    return _with_stripe(raw, stripe.streams, dataclasses.replace(stripe.footer, streams=listed))
+
+
 def _with_postscript(raw: bytes, **changes: Any) -> bytes:
     """The PostScript re-encoded with ``changes`` and its length byte following; nothing
     else moves (the PostScript is the last thing of the file but its length)."""
@@ -273,10 +289,22 @@ def _with_postscript(raw: bytes, **changes: Any) -> bytes:
 def _with_footer_bytes(raw: bytes, extra: bytes) -> bytes:
     """The (uncompressed) Footer's wire bytes followed by ``extra``, footer_length following."""
     tail = _tail(raw)
-    start = _postscript_start(raw)
-    footer = raw[tail.footer_offset:start] + extra
-    postscript = encode(dataclasses.replace(tail.postscript, footer_length=len(footer)))
-    return raw[:tail.footer_offset] + footer + postscript + bytes([len(postscript)])
+    return _with_tail_bytes(raw, raw[tail.metadata_offset:tail.footer_offset],
+                            raw[tail.footer_offset:_postscript_start(raw)] + extra)
+
+
+def _with_metadata_bytes(raw: bytes, metadata: bytes) -> bytes:
+    """The (uncompressed) Metadata section's wire bytes replaced, metadata_length following."""
+    tail = _tail(raw)
+    return _with_tail_bytes(raw, metadata, raw[tail.footer_offset:_postscript_start(raw)])
+
+
+def _with_tail_bytes(raw: bytes, metadata: bytes, footer: bytes) -> bytes:
+    """The stored Metadata and Footer sections replaced; the PostScript's lengths follow."""
+    tail = _tail(raw)
+    postscript = encode(dataclasses.replace(tail.postscript, metadata_length=len(metadata),
+                                            footer_length=len(footer)))
+    return raw[:tail.metadata_offset] + metadata + footer + postscript + bytes([len(postscript)])
 
 
 def _postscript_start(raw: bytes) -> int:
@@ -295,6 +323,16 @@ def _splice(raw: bytes, position: int, replacement: bytes) -> bytes:
 
 def bad_header_magic() -> bytes:
     return _splice(ints(), 0, WRONG_MAGIC.encode())
+
+
+def empty_file() -> bytes:
+    return b""
+
+
+def parquet_magic() -> bytes:
+    """Parquet's 4-byte magic 'PAR1' (README.md, 'File Format') where the 3-byte header
+    'ORC' was; the rest of the file follows it unchanged."""
+    return PARQUET_MAGIC + ints()[len(MAGIC):]
 
 
 def tail_cut_off() -> bytes:
@@ -497,6 +535,10 @@ def _tail_entries() -> list[BadFile]:
     return [
         tail("bad-header-magic", "The file starts with 'ORX', not the header 'ORC'.", "BadMagic",
              (SPEC_TAIL, SPEC_FOOTER), bad_header_magic),
+        tail("empty-file", "The file has no bytes: neither format's magic.", "BadMagic", (SPEC_TAIL,),
+             empty_file),
+        tail("parquet-magic", "The file starts with Parquet's magic 'PAR1' where the header 'ORC' was.",
+             "BadMagic", (SPEC_TAIL,), parquet_magic),
         tail("tail-cut-off", "The file is cut where its tail begins: no Metadata, Footer or PostScript.",
              "CorruptTail", (SPEC_TAIL, SPEC_POSTSCRIPT), tail_cut_off),
         tail("postscript-length-zero", "The last byte gives the PostScript length 0.", "CorruptTail",

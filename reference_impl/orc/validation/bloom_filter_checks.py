@@ -21,18 +21,14 @@ import math
 from collections.abc import Sequence
 
 from reference_impl.orc.bloom_filter import HASHED_KINDS, value_hash
-from reference_impl.orc.bloom_filter_index import UTC_BLOOM_ENCODING, ColumnBloomFilters
+from reference_impl.orc.bloom_filter_index import ColumnBloomFilters
 from reference_impl.orc.column_values import ColumnValues, column_values
 from reference_impl.orc.metadata.orc_proto import ColumnEncoding
-from reference_impl.orc.metadata.proto_enums import StreamKind, TypeKind
 from reference_impl.orc.metadata.type_tree import TypeNode
 from reference_impl.orc.validation.findings import NONCONFORMING, UNTRUE, Finding, Place, show
-from reference_impl.orc.validation.writer_version import Fix
+from reference_impl.orc.validation.writer_version import Fix, distrusted_bloom_filter
 
 __all__ = ["check_bloom_filters"]
-
-TEXT_KINDS = (TypeKind.STRING, TypeKind.VARCHAR, TypeKind.CHAR)
-TIMESTAMP_KINDS = (TypeKind.TIMESTAMP, TypeKind.TIMESTAMP_INSTANT)
 
 
 def check_bloom_filters(root: TypeNode, rows: Sequence[object], stride: int, stripe: int,
@@ -49,23 +45,12 @@ def check_bloom_filters(root: TypeNode, rows: Sequence[object], stride: int, str
         if node is None or node.kind not in HASHED_KINDS:
             continue
         place = Place(labels[node.column_id], stripe)
-        reason = _distrusted(node, stream.kind, encodings[node.column_id], fixes)
+        reason = distrusted_bloom_filter(node, stream.kind, encodings[node.column_id], fixes)
         if reason:
             findings.append(place("bloom_filter.distrusted", NONCONFORMING, reason))
             continue
         findings += _check_stream(node, stream, groups, place)
     return findings
-
-
-def _distrusted(node: TypeNode, kind: StreamKind, encoding: ColumnEncoding, fixes: tuple[Fix, ...]) -> str:
-    if node.kind in TEXT_KINDS and kind == StreamKind.BLOOM_FILTER:
-        before = [fix for fix in fixes if fix.string_bloom_filters]
-        if before:
-            return f"an original BLOOM_FILTER of strings written before {before[0].issue}: {before[0].what}"
-    if node.kind in TIMESTAMP_KINDS and encoding.bloom_encoding != UTC_BLOOM_ENCODING:
-        return ("a timestamp filter without bloom_encoding 1 (ORC-135, utc for timestamps): its "
-                "values were hashed in the writer's local time")
-    return ""
 
 
 def _check_stream(node: TypeNode, stream: ColumnBloomFilters, groups: list[dict[int, ColumnValues]],

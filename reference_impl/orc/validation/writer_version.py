@@ -19,21 +19,30 @@ fixed    issue         a file written before the fix
 
 ORC-203 (8, "trim very long string statistics") and ORC-14 (9, column encryption) add to
 the format rather than fix a bug: nothing to distrust.
+
+Bloom filters (:func:`distrusted_bloom_filter`): string filters in the original
+BLOOM_FILTER stream from ORC Java before ORC-101, and timestamp filters without
+ColumnEncoding ``bloom_encoding`` 1 ("1 = ORC-135 (utc for timestamps)"), whatever the
+writer: their values were hashed in the writer's local time.
 """
 
 from __future__ import annotations
 
 from dataclasses import dataclass
 
-from reference_impl.orc.metadata.orc_proto import Footer, PostScript
-from reference_impl.orc.metadata.proto_enums import TypeKind
+from reference_impl.orc.bloom_filter_index import UTC_BLOOM_ENCODING
+from reference_impl.orc.metadata.orc_proto import ColumnEncoding, Footer, PostScript
+from reference_impl.orc.metadata.proto_enums import StreamKind, TypeKind
 from reference_impl.orc.metadata.type_tree import TypeNode
 
-__all__ = ["FIXES", "Fix", "JAVA_WRITER", "distrusted_fixes", "java_numbering_misused"]
+__all__ = ["FIXES", "JAVA_WRITER", "Fix", "distrusted_bloom_filter", "distrusted_fixes",
+           "java_numbering_misused"]
 
 JAVA_WRITER = 0  # Footer.writer: "0 = ORC Java"; a missing writer is ORC Java's too
 OWN_NUMBERING_START = 6  # "Each writer should assign their own sequence of versions starting from 6"
 DECIMAL64_MAX_PRECISION = 18  # the decimals ORC Java writes as 64-bit values
+TEXT_KINDS = (TypeKind.STRING, TypeKind.VARCHAR, TypeKind.CHAR)
+TIMESTAMP_KINDS = (TypeKind.TIMESTAMP, TypeKind.TIMESTAMP_INSTANT)
 
 
 @dataclass(frozen=True)
@@ -81,3 +90,17 @@ def distrusted_fixes(postscript: PostScript, footer: Footer) -> tuple[Fix, ...]:
 def java_numbering_misused(postscript: PostScript, footer: Footer) -> bool:
     """A writer other than ORC Java with a version under 6: the text forbids it."""
     return not _is_java(footer) and (postscript.writer_version or 0) < OWN_NUMBERING_START
+
+
+def distrusted_bloom_filter(node: TypeNode, kind: StreamKind, encoding: ColumnEncoding,
+                            fixes: tuple[Fix, ...]) -> str:
+    """Why a reader distrusts ``node``'s Bloom filter stream of ``kind`` (``encoding`` is the
+    column's in that stripe), or "" when it may trust it (module docstring)."""
+    if node.kind in TEXT_KINDS and kind == StreamKind.BLOOM_FILTER:
+        before = [fix for fix in fixes if fix.string_bloom_filters]
+        if before:
+            return f"an original BLOOM_FILTER of strings written before {before[0].issue}: {before[0].what}"
+    if node.kind in TIMESTAMP_KINDS and encoding.bloom_encoding != UTC_BLOOM_ENCODING:
+        return ("a timestamp filter without bloom_encoding 1 (ORC-135, utc for timestamps): its "
+                "values were hashed in the writer's local time")
+    return ""

@@ -9,7 +9,7 @@ import json
 import pytest
 
 from conformance.cases import case_by_id
-from conformance.cli import _BadEngineCommand, _engine_commands
+from conformance.cli import _BadEngineCommand, _engine_commands, main
 from conformance.engines import UnknownEngine, Unsupported, formats_of, get_engine
 from conformance.engines.base import EngineCrashed
 from conformance.engines.protocol.external import (
@@ -18,14 +18,20 @@ from conformance.engines.protocol.external import (
     adapter_exception,
     command_spec,
 )
+from conformance.engines.protocol.stderr_log import TAIL_BYTES
 from conformance.matrix.cells import engine_info, engines_by_format, plan_reads, plan_writes
 from conformance.matrix.isolation import run_isolated
+from conformance.values import Table
+from tests.support.broken_adapter import COMPLAINT, DYING_WORDS, LAST_WORDS, NOISE_BYTES
 
-from ._adapters import REFERENCE_SPEC, broken_adapter
+from ._adapters import REFERENCE_ADAPTER, REFERENCE_SPEC, broken_adapter
 
 # Seconds a cell of the hanging adapter gets; a dying one must start and die within it, on
 # a busy machine too.
 HANG_LIMIT_S = 8.0
+# A cell of an adapter that answers (or dies) at once: room for its start on a loaded
+# machine (a Python adapter's start took 4 s with the load at 9 on 2 cores, measured).
+ANSWER_LIMIT_S = 60.0
 
 
 def test_formats_and_capabilities_come_from_the_start_answer():
@@ -111,3 +117,37 @@ def test_in_the_matrix_a_hang_is_a_timeout_and_a_death_a_crash(tmp_path):
     assert hung["outcome"] == "timeout"
     assert died["outcome"] == "crash"
     assert "died before answering a read request (exit status 3)" in died["detail"]
+
+
+def test_an_adapter_error_cell_carries_the_adapters_message_and_stderr_tail(tmp_path):
+    """The evidence says where the failure came from: the adapter's own message and the
+    last of its stderr (bounded), not this suite's frames."""
+    case = case_by_id("physical/int32-required")
+    complains = engine_info(command_spec("complains", broken_adapter("complains")), "parquet")
+    dies = engine_info(command_spec("dies", broken_adapter("dies")), "parquet")
+    reference = engines_by_format(["reference"], ["parquet"])
+    [reference_write] = run_isolated(plan_writes("t", [case], reference), tmp_path,
+                                     timeout_s=ANSWER_LIMIT_S)
+    reads = plan_reads("t", [case], [reference_write], {"parquet": [complains, dies]})[:2]
+    errored, died = run_isolated(reads, tmp_path, timeout_s=ANSWER_LIMIT_S)
+    assert errored["outcome"] == "error"
+    detail = errored["detail"]
+    assert detail.startswith(f"{COMPLAINT['class']}: {COMPLAINT['message']}\nadapter stderr (tail):")
+    assert detail.rstrip().endswith(LAST_WORDS)
+    assert len(detail) < TAIL_BYTES + len(COMPLAINT["message"]) + 100 < NOISE_BYTES
+    assert ".py" not in detail  # no frame of the suite
+    assert died["outcome"] == "crash" and DYING_WORDS in died["detail"]
+
+
+def test_conformance_read_takes_an_engine_cmd_and_prints_its_evidence(tmp_path, capsys):
+    case = case_by_id("physical/int32-required")
+    path = tmp_path / "f.parquet"
+    get_engine("reference", "parquet").write(case, path)
+    assert main(["read", "--engine-cmd", f"ext={REFERENCE_ADAPTER}", str(path)]) == 0
+    assert Table.from_document(json.loads(capsys.readouterr().out)) == case.expected
+    assert main(["read", "--engine-cmd", f"loud={broken_adapter('complains')}",
+                 "--engine-cmd", f"ext={REFERENCE_ADAPTER}", "--engine", "loud", str(path)]) == 1
+    err = capsys.readouterr().err
+    assert f"{COMPLAINT['class']}: {COMPLAINT['message']}" in err and LAST_WORDS in err
+    assert main(["read", "--engine-cmd", "a=x", "--engine-cmd", "b=y", str(path)]) == 2
+    assert "say which reads with --engine" in capsys.readouterr().err

@@ -3,6 +3,7 @@
 ORCv1.md, 'File Tail' and 'Stripe Footer': the StripeFooter ends the stripe, and the
 Metadata, Footer and PostScript follow it. A mutation decodes the messages, changes
 them, and writes the tail again (lengths updated); the streams' bytes are untouched.
+``with_writer_version`` takes a file of any number of stripes.
 """
 
 from __future__ import annotations
@@ -57,3 +58,10 @@ def rows_changed(rows: int) -> Callable[[Footer], Footer]:
         return dataclasses.replace(footer, number_of_rows=rows,
                                    stripes=[dataclasses.replace(information, number_of_rows=rows)])
     return change
+
+
+def with_writer_version(data: bytes, version: int) -> bytes:
+    """The uncompressed file ``data`` with PostScript.writer_version set to ``version``."""
+    tail = read_file_tail(data, stored)
+    postscript = dataclasses.replace(tail.postscript, writer_version=version)
+    return data[:tail.metadata_offset] + write_file_tail(tail.footer, tail.metadata, postscript, stored)

@@ -28,7 +28,7 @@ from reference_impl.orc.validation.validate import validate
 from reference_impl.orc.writer import write_orc
 from reference_impl.orc.writer_options import OrcWriterOptions
 from tests.reference_impl.orc.orc_hand_built import stored
-from tests.reference_impl.orc.orc_mutations import rebuilt
+from tests.reference_impl.orc.orc_mutations import rebuilt, with_writer_version
 
 NANOS_PER_SECOND = 10**9
 SCHEMA = struct({
@@ -206,18 +206,11 @@ def test_a_file_the_reader_refuses_is_not_validated() -> None:
         validate(sink.getvalue())
 
 
-def _with_writer_version(data: bytes, version: int) -> bytes:
-    """The uncompressed file ``data`` with PostScript.writer_version set to ``version``."""
-    tail = read_file_tail(data, stored)
-    postscript = dataclasses.replace(tail.postscript, writer_version=version)
-    return data[:tail.metadata_offset] + write_file_tail(tail.footer, tail.metadata, postscript, stored)
-
-
 @pytest.mark.parametrize(("version", "issues"), [
     (0, {"HIVE-8732", "ORC-101", "ORC-135", "ORC-517"}), (5, {"ORC-135", "ORC-517"}), (6, {"ORC-517"}),
     (7, set())])
 def test_orc_javas_old_writer_versions_are_distrusted(version: int, issues: set[str]) -> None:
-    findings = validate(_with_writer_version(_reference(lies=frozenset({"statistics"})), version))
+    findings = validate(with_writer_version(_reference(lies=frozenset({"statistics"})), version))
     distrusted = {f.kind.removeprefix("writer_version.") for f in findings
                   if f.kind.startswith("writer_version.")}
     assert distrusted == issues
