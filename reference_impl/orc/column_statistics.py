@@ -10,7 +10,11 @@ the sum of the lengths (in UTF-8 bytes, as ORC's writers count them); for binary
 sum of the lengths; for decimals the minimum, maximum and sum as decimal strings; for
 dates the minimum and maximum day; for timestamps the minimum and maximum instant in
 milliseconds (minimum_utc, maximum_utc: "After ORC-135, the timestamp is adjusted to
-UTC before being converted to milliseconds"); for booleans ("the count of false and true
+UTC before being converted to milliseconds", floored) and the nanoseconds beyond those
+milliseconds (minimum_nanos, maximum_nanos; orc_proto.proto TimestampStatistics: "store
+the lower 6 TS digits for min/max to achieve nanosecond precision"), stored plus one as
+ORC Java and ORC C++ both store them (measured: .000766 s beyond a millisecond is
+766001), so that the instant is ``utc * 10^6 + nanos - 1``; for booleans ("the count of false and true
 values") BucketStatistics holding the count of true values alone, as ORC C++ and Java
 write it (ORC C++ readers crash on a BOOLEAN or TIMESTAMP column without these). The
 compound kinds get the count and has_null only.
@@ -37,7 +41,7 @@ from reference_impl.orc.metadata.orc_proto import (
 from reference_impl.orc.metadata.proto_enums import TypeKind
 from reference_impl.orc.metadata.type_tree import MAX_DECIMAL_PRECISION, TypeNode
 
-__all__ = ["column_statistics", "decimal_text"]
+__all__ = ["column_statistics", "decimal_text", "joined_nanos", "split_nanos"]
 
 INT64_MIN, INT64_MAX = -(1 << 63), (1 << 63) - 1
 # Longer minimum or maximum strings are left out (orc_proto.proto message
@@ -46,6 +50,7 @@ INT64_MIN, INT64_MAX = -(1 << 63), (1 << 63) - 1
 MAX_STRING_STATISTIC_BYTES = 1024
 DECIMAL_BASE = 10
 NANOS_PER_MILLI = 10**6
+NANOS_STORED_OFFSET = 1  # TimestampStatistics minimum_nanos / maximum_nanos: the digits plus one
 TIMESTAMP_KINDS = frozenset({TypeKind.TIMESTAMP, TypeKind.TIMESTAMP_INSTANT})
 
 
@@ -64,9 +69,23 @@ def column_statistics(node: TypeNode, values: list[object], has_null: bool,
 
 def _timestamps(node: TypeNode, values: list[object], statistics: ColumnStatistics,
                 writer_timezone: str) -> None:
-    millis = [instant_nanos(node, value, writer_timezone) // NANOS_PER_MILLI
-              for value in cast(list[int], values)]
-    statistics.timestamp_statistics = TimestampStatistics(minimum_utc=min(millis), maximum_utc=max(millis))
+    instants = [instant_nanos(node, value, writer_timezone) for value in cast(list[int], values)]
+    (low_millis, low_nanos), (high_millis, high_nanos) = (split_nanos(min(instants)),
+                                                          split_nanos(max(instants)))
+    statistics.timestamp_statistics = TimestampStatistics(
+        minimum_utc=low_millis, maximum_utc=high_millis, minimum_nanos=low_nanos, maximum_nanos=high_nanos)
+
+
+def split_nanos(instant: int) -> tuple[int, int]:
+    """An instant in nanoseconds as TimestampStatistics holds it: floored milliseconds and the
+    nanoseconds beyond them plus NANOS_STORED_OFFSET (the module docstring)."""
+    millis, nanos = divmod(instant, NANOS_PER_MILLI)
+    return millis, nanos + NANOS_STORED_OFFSET
+
+
+def joined_nanos(millis: int, nanos: int) -> int:
+    """The instant in nanoseconds that ``split_nanos`` gives (``millis``, ``nanos``) for."""
+    return millis * NANOS_PER_MILLI + nanos - NANOS_STORED_OFFSET
 
 
 def _integers(node: TypeNode, values: list[object], statistics: ColumnStatistics) -> None:

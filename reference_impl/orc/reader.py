@@ -7,9 +7,9 @@ the values described in columns/registry.py's modules.
 The root (type 0, 'Type Information') may be of any kind: ORC Java writes files whose
 root is a bare TIMESTAMP or BIGINT, and ORC C++ reads them as one column
 (docs/orc-spec-notes.md, note 7). Such a file reads as rows of one field,
-:data:`ROOT_FIELD` (ORC Java's and Hive's name for an unnamed column), whose value may be
-null; ``OrcContents.schema`` is then a STRUCT of that one field around the root, so a
-caller sees one shape for every file, and ``OrcContents.root`` is the file's type 0.
+:data:`ROOT_FIELD` (metadata/type_tree.py), whose value may be null;
+``OrcContents.schema`` is then a STRUCT of that one field around the root, so a caller
+sees one shape for every file, and ``OrcContents.root`` is the file's type 0.
 
 Checks made here: the stripes lie in order without overlapping, every row of a root
 STRUCT is non-null (:class:`CorruptMetadata`, :class:`InvalidValue`); after each
@@ -33,16 +33,15 @@ from reference_impl.orc.metadata.file_tail import (
     read_file_tail,
 )
 from reference_impl.orc.metadata.proto_enums import CalendarKind, CompressionKind, TypeKind
-from reference_impl.orc.metadata.type_tree import TypeNode, from_types
+from reference_impl.orc.metadata.type_tree import ROOT_FIELD, TypeNode, from_types, row_struct
 from reference_impl.orc.row_counts import check_file_rows, check_file_values, check_stripe_rows
 from reference_impl.orc.streams.compression import decompress_stream
 from reference_impl.orc.streams.stripe import HEADER_LENGTH, read_stripe
 
-__all__ = ["ROOT_FIELD", "OrcContents", "iter_stripes", "read_orc", "root_of", "schema_of"]
+__all__ = ["ROOT_FIELD", "OrcContents", "iter_stripes", "read_orc", "root_of", "root_values", "schema_of"]
 
 
 OLDEST_VERSION = (0, 11)
-ROOT_FIELD = "_col0"  # the one field of the rows of a file whose root is not a STRUCT
 
 
 @dataclass(frozen=True)
@@ -71,8 +70,13 @@ def root_of(tail: FileTail) -> TypeNode:
 
 def schema_of(tail: FileTail) -> TypeNode:
     """The STRUCT the rows are dicts of: the root, or one field around a root of another kind."""
-    root = root_of(tail)
-    return root if root.kind == TypeKind.STRUCT else TypeNode(TypeKind.STRUCT, (root,), (ROOT_FIELD,))
+    return row_struct(root_of(tail))
+
+
+def root_values(root: TypeNode, rows: list[dict[str, object]]) -> list[object]:
+    """The values of the file's type 0 in ``rows``: the rows themselves (a root STRUCT), or
+    their one field around a root of another kind."""
+    return list(rows) if root.kind == TypeKind.STRUCT else [row[ROOT_FIELD] for row in rows]
 
 
 def iter_stripes(data: bytes, tail: FileTail) -> Iterator[list[dict[str, object]]]:

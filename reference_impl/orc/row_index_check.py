@@ -37,7 +37,7 @@ from reference_impl.orc.metadata.file_tail import FileTail, read_file_tail
 from reference_impl.orc.metadata.orc_proto import RowIndex
 from reference_impl.orc.metadata.proto_enums import ColumnEncodingKind, StreamKind
 from reference_impl.orc.metadata.type_tree import TypeNode
-from reference_impl.orc.reader import iter_stripes, schema_of
+from reference_impl.orc.reader import iter_stripes, root_of, root_values
 from reference_impl.orc.row_group_index import ChunkMap, RowGroup, StreamColumn, row_groups
 from reference_impl.orc.row_index_positions import (
     BITS_PER_BYTE,
@@ -90,17 +90,18 @@ def check_row_index_positions(source: Source) -> list[PositionCheck]:
     tail = read_file_tail(data, decompress_stream)
     if not tail.footer.row_index_stride:
         return []
-    return check_positions(data, tail, iter_stripes(data, tail))
+    root = root_of(tail)
+    return check_positions(data, tail, (root_values(root, rows) for rows in iter_stripes(data, tail)))
 
 
 def check_positions(data: bytes, tail: FileTail, stripes: Iterable[Sequence[object]]) -> list[PositionCheck]:
-    """The checks of :func:`check_row_index_positions` for the file ``data`` whose stripes'
-    rows, as the reader gives them, are ``stripes`` (a caller that has read them already
-    passes them, so the file is decoded once)."""
+    """The checks of :func:`check_row_index_positions` for the file ``data`` whose stripes
+    hold the values of type 0 ``stripes`` (reader.py, ``root_values``; a caller that has
+    read them already passes them, so the file is decoded once)."""
     stride = tail.footer.row_index_stride or 0
     if not stride:
         return []
-    root, codec = schema_of(tail), StreamCodec.of(tail)
+    root, codec = root_of(tail), StreamCodec.of(tail)
     results: list[PositionCheck] = []
     for number, rows in enumerate(stripes):
         information = tail.footer.stripes[number]

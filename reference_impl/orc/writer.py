@@ -7,6 +7,12 @@ ORCv1.md, 'Footer' (the header "ORC", the stripes, the Footer), 'Stripes'
 Footer's statistics and the Metadata's stripe statistics: number_of_values and
 has_null for every column, see column_statistics.py) and 'Postscript' (file version
 [0,12] or, for ORCv0.md files, [0,11]).
+
+``bytes_on_disk`` (ColumnStatistics field 11; the text gives its name only) is written in
+the stripes' and the file's statistics as ORC Java writes it (measured, orc-core 2.3.0):
+the stored length of the column's streams in the data area, summed over the stripes,
+left out where the column has none (the root STRUCT); the row groups' statistics have
+none. ORC C++ writes none (measured).
 """
 
 from __future__ import annotations
@@ -30,8 +36,8 @@ from reference_impl.orc.metadata.orc_proto import (
     StripeInformation,
     StripeStatistics,
 )
-from reference_impl.orc.metadata.proto_enums import ColumnEncodingKind, CompressionKind, StreamKind
-from reference_impl.orc.metadata.type_tree import TypeNode, numbered, to_types
+from reference_impl.orc.metadata.proto_enums import ColumnEncodingKind, CompressionKind, StreamKind, TypeKind
+from reference_impl.orc.metadata.type_tree import TypeNode, numbered, row_struct, to_types
 from reference_impl.orc.row_group_index import row_groups, row_index_streams
 from reference_impl.orc.streams.compression import compress_stream
 from reference_impl.orc.streams.stripe import StreamOutput, write_stripe
@@ -54,7 +60,8 @@ BLOOM_FILTER_ORIGINAL = (StreamKind.BLOOM_FILTER,)
 def write_orc(schema: TypeNode, rows: Sequence[Mapping[str, object]],
               options: OrcWriterOptions = DEFAULT_OPTIONS) -> bytes:
     """The ORC file of ``rows`` (dicts by ``schema``'s top-level field names; a missing
-    field is null); ``schema`` is the root STRUCT."""
+    field is null); ``schema`` is the root: a STRUCT, or a type of another kind whose rows
+    are dicts of its one field ROOT_FIELD (metadata/type_tree.py, ``row_struct``)."""
     root = numbered(schema)
     _check_rows(root, rows, options)
 
@@ -66,9 +73,11 @@ def write_orc(schema: TypeNode, rows: Sequence[Mapping[str, object]],
     stripes: list[StripeInformation] = []
     stripe_statistics: list[list[ColumnStatistics]] = []
     file_columns = ColumnStreamsOut()  # every stripe's values, for the file's statistics
+    file_stored: dict[int, int] = {}  # every stripe's data stream bytes by column
     for chunk in _stripe_rows(rows, options.stripe_row_limit):
         out = _write_columns(root, chunk, options)
         written = [StreamOutput(column, kind, compress(data)) for column, kind, data in out.streams]
+        stored = _stored_bytes(written)
         if options.row_index_stride:
             written += [StreamOutput(o.column, o.kind, compress(o.data))
                         for o in _index_streams(root, out, written, options)]
@@ -77,12 +86,15 @@ def write_orc(schema: TypeNode, rows: Sequence[Mapping[str, object]],
                                            len(body), len(chunk), compress)
         body += stripe
         stripes.append(information)
-        stripe_statistics.append(_statistics(root, out, options))
+        stripe_statistics.append(_statistics(root, out, options, stored))
+        for column, length in stored.items():
+            file_stored[column] = file_stored.get(column, 0) + length
         for column, values in out.values.items():
             file_columns.values.setdefault(column, []).extend(values)
             file_columns.has_null[column] = file_columns.has_null.get(column, False) or out.has_null[column]
     footer = Footer(header_length=len(MAGIC), content_length=len(body), stripes=stripes, types=to_types(root),
-                    number_of_rows=len(rows), statistics=_statistics(root, file_columns, options),
+                    number_of_rows=len(rows),
+                    statistics=_statistics(root, file_columns, options, file_stored),
                     row_index_stride=options.row_index_stride, calendar=options.calendar,
                     software_version=options.software_version)
     metadata = Metadata(stripe_stats=[StripeStatistics(col_stats=stats) for stats in stripe_statistics])
@@ -94,7 +106,7 @@ def write_orc(schema: TypeNode, rows: Sequence[Mapping[str, object]],
 
 
 def _check_rows(root: TypeNode, rows: Sequence[Mapping[str, object]], options: OrcWriterOptions) -> None:
-    names = set(root.field_names)
+    names = set(row_struct(root).field_names)
     for number, row in enumerate(rows):
         if not isinstance(row, Mapping):
             raise InvalidValue(f"row {number} is {row!r}, not a mapping of field names")
@@ -121,20 +133,27 @@ def _stripe_rows(rows: Sequence[Mapping[str, object]],
 
 def _write_columns(root: TypeNode, rows: Sequence[Mapping[str, object]],
                    options: OrcWriterOptions) -> ColumnStreamsOut:
-    """Every column's streams for one stripe. The root struct has no PRESENT stream (rows
-    are never null) and a forced encoding applies to its own top-level field only."""
+    """Every column's streams for one stripe. A root struct has no PRESENT stream (rows
+    are never null); a root of another kind is the rows' one field. A forced encoding
+    applies to its own top-level field only."""
     out = ColumnStreamsOut()
-    out.encodings[root.column_id] = (ColumnEncodingKind.DIRECT, None)
-    out.values[root.column_id], out.has_null[root.column_id] = list(rows), False
-    out.entries[root.column_id] = list(rows)
-    for name, child in zip(root.field_names, root.children, strict=True):
+    if root.kind == TypeKind.STRUCT:
+        out.encodings[root.column_id] = (ColumnEncodingKind.DIRECT, None)
+        out.values[root.column_id], out.has_null[root.column_id] = list(rows), False
+        out.entries[root.column_id] = list(rows)
+    for name, child in _fields(root):
         write_column(child, [row.get(name) for row in rows], _settings(options, name), out)
     return out
 
 
+def _fields(root: TypeNode) -> list[tuple[str, TypeNode]]:
+    """The rows' fields by name with their columns (metadata/type_tree.py, ``row_struct``)."""
+    rows = row_struct(root)
+    return list(zip(rows.field_names, rows.children, strict=True))
+
+
 def _bloom_columns(root: TypeNode, options: OrcWriterOptions) -> list[TypeNode]:
-    return [child for name, child in zip(root.field_names, root.children, strict=True)
-            if name in options.bloom_filter_columns]
+    return [child for name, child in _fields(root) if name in options.bloom_filter_columns]
 
 
 def _index_streams(root: TypeNode, out: ColumnStreamsOut, written: Sequence[StreamOutput],
@@ -165,10 +184,21 @@ def _encodings(out: ColumnStreamsOut, bloom_columns: list[TypeNode]) -> list[Col
             for column, (kind, size) in sorted(out.encodings.items())]
 
 
-def _statistics(root: TypeNode, out: ColumnStreamsOut, options: OrcWriterOptions) -> list[ColumnStatistics]:
+def _stored_bytes(written: Sequence[StreamOutput]) -> dict[int, int]:
+    """The stored bytes of each column's data streams (the module docstring, bytes_on_disk)."""
+    stored: dict[int, int] = {}
+    for stream in written:
+        stored[stream.column] = stored.get(stream.column, 0) + len(stream.data)
+    return stored
+
+
+def _statistics(root: TypeNode, out: ColumnStreamsOut, options: OrcWriterOptions,
+                stored: Mapping[int, int]) -> list[ColumnStatistics]:
     statistics = [column_statistics(node, out.values.get(node.column_id, []),
                                     out.has_null.get(node.column_id, False), options.writer_timezone)
                   for node in root.walk()]
+    for column, entry in enumerate(statistics):
+        entry.bytes_on_disk = stored.get(column) or None
     return [false_statistics(s) for s in statistics] if "statistics" in options.lies else statistics
 
 

@@ -21,6 +21,7 @@ from reference_impl.parquet.errors import (
 )
 from reference_impl.parquet.metadata import parquet_thrift as md
 from reference_impl.parquet.metadata.parquet_thrift import CompressionCodec, Encoding, PageType, Type
+from reference_impl.parquet.metadata.thrift_struct import serialize
 from reference_impl.parquet.pages.compression import compress
 from reference_impl.parquet.reader import read_parquet
 from reference_impl.parquet.schema.nested_types import list_node, records_from_logical
@@ -275,3 +276,21 @@ def test_a_page_of_more_entries_than_the_reader_materialises() -> None:
     with pytest.raises(UnsupportedFeature, match=f"a data page of {count} entries") as info:
         read_parquet(raw)
     assert info.value.offset == 4
+
+
+def test_a_page_claiming_more_values_than_it_holds_hides_no_page() -> None:
+    """parquet.thrift: the pages' num_values sum to ColumnMetaData.num_values. In a chunk of
+    one-value pages, page 0 raised to 2 values reads a second from its level padding, pages 1
+    to 4 bring the count to 6, and page 5 (the last word) would go unread: the page left is
+    named with its offset. (conformance fuzz found it, docs/fuzzing.md.)"""
+    pages = pages_of(one_column(TEXT, WORDS, page_row_limit=1))
+    assert len(pages) == ROWS
+    header, body = pages[0]
+    raised = replace(header, data_page_header=replace(header.data_page_header, num_values=2))
+    raw = rebuilt([(raised, body), *pages[1:]])
+    last_at = 4 + len(serialize(raised)) + len(body) + sum(len(serialize(h)) + len(b) for h, b in pages[1:-1])
+    left = r"column s, row group 0, page 5: a data page starts after the pages before it already hold all 6"
+    with pytest.raises(CorruptPage, match=left) as info:
+        read_parquet(raw)
+    assert info.value.offset == last_at
+    assert read_parquet(rebuilt(pages)).data["s"] == WORDS

@@ -8,6 +8,10 @@ leaves every other knob to the writer: the baseline every implementation must re
 An ORC column has no REQUIRED form: every column may hold nulls (a PRESENT stream, left
 out of a stripe where all values are present), so each type is a case without nulls and
 a case with nulls between its values.
+
+The root (type 0) may be of any kind ('Type Information' fixes only its id): the
+`root-*` cases write their one column as the root itself (OrcWriteOptions.bare_root),
+nulls included, and every reader names it ROOT_COLUMN.
 """
 
 from __future__ import annotations
@@ -25,7 +29,7 @@ from ..float_edges import DOUBLE_MIN_SUBNORMAL, FLOAT32_MAX, FLOAT32_MIN_SUBNORM
 from ..model import Case
 from . import sections as S
 from . import types as T
-from .options import OrcWriteOptions
+from .options import ROOT_COLUMN, OrcWriteOptions
 
 AREA = "orc/types"
 COLUMN = "value"
@@ -37,10 +41,10 @@ DOUBLE_MAX = 1.7976931348623157e308
 
 def single_column(case_id: str, title: str, t: DataType, values: Sequence[Any],
                   spec: Sequence[str], options: OrcWriteOptions | None = None,
-                  extra: tuple[str, ...] = ()) -> Case:
-    """An ORC case of one column named ``value``."""
+                  extra: tuple[str, ...] = (), name: str = COLUMN) -> Case:
+    """An ORC case of one column, named ``value`` unless ``name`` says otherwise."""
     return Case(id=case_id, title=title, spec=tuple(spec),
-                schema=Schema((Field(COLUMN, t),)), rows=tuple((v,) for v in values),
+                schema=Schema((Field(name, t),)), rows=tuple((v,) for v in values),
                 options=options or OrcWriteOptions(), extra_features=extra, format="orc")
 
 
@@ -200,5 +204,18 @@ def _shape_cases() -> list[Case]:
     ]
 
 
+def _root_cases() -> list[Case]:
+    """A root that is not a STRUCT: a primitive and a compound one, each with null rows."""
+    bare = OrcWriteOptions(bare_root=True)
+    return [
+        single_column(f"{AREA}/root-bigint", "a LONG root: each row is one value", T.integer(64),
+                      with_nulls(_int_edges(64)), _spec((S.INTEGER_COLUMNS,)), bare,
+                      name=ROOT_COLUMN),
+        single_column(f"{AREA}/root-list", "a LIST root: each row is one list", T.list_of(T.integer(32)),
+                      [[1, None, 3], [], None, [-(2**31)], None], _spec((S.LIST_COLUMNS,)), bare,
+                      name=ROOT_COLUMN),
+    ]
+
+
 def cases() -> list[Case]:
-    return _typed_cases() + _shape_cases()
+    return _typed_cases() + _shape_cases() + _root_cases()

@@ -1,5 +1,5 @@
 """Abstract ORC write options (ORCv1.md, 'Compression', 'Stripes', 'Indexes', 'Column
-Encodings', 'Run Length Encoding'; orc_proto.proto PostScript, Footer).
+Encodings', 'Run Length Encoding', 'Type Information'; orc_proto.proto PostScript, Footer).
 
 Each engine maps them to its own knobs or declares, with the reason, that it cannot
 express them; None leaves a knob to the writer's default, so a case about one thing
@@ -13,6 +13,7 @@ from dataclasses import dataclass
 from typing import Any, ClassVar
 
 from conformance.values import Schema
+from reference_impl.orc.metadata.type_tree import ROOT_FIELD
 
 from .types import field_tags
 
@@ -28,6 +29,12 @@ RLE_V2_SUB_ENCODINGS = ("SHORT_REPEAT", "DIRECT", "PATCHED_BASE", "DELTA")
 # TEST-ONLY metadata untrue on purpose (reference_impl/orc/lies.py); only the reference
 # writes lies.
 LIES = ("statistics", "row_index", "bloom_filter")
+# A case with bare_root writes its one column as the file's root type itself (ORCv1.md,
+# 'Type Information': the root is type 0, of no fixed kind), not as a field of a root
+# STRUCT. Readers give such a root the name ORC Java and Hive give an unnamed column
+# (reference_impl/orc/metadata/type_tree.py), so the case's column is named so too.
+ROOT_COLUMN = ROOT_FIELD
+BARE_ROOT_TAG = "root:bare"
 LIES_REASON = ("deliberately untrue metadata (OrcWriteOptions.lies) is written by the reference "
                "alone, to show which readers trust which structure")
 
@@ -50,6 +57,7 @@ class OrcWriteOptions:
     bloom_filter_columns: tuple[str, ...] = ()
     bloom_filter_fpp: float | None = None
     lies: tuple[str, ...] = ()  # see LIES
+    bare_root: bool = False  # see ROOT_COLUMN
     # Tuples here, JSON lists in a document.
     LIST_FIELDS: ClassVar[tuple[str, ...]] = ("bloom_filter_columns", "lies")
 
@@ -82,12 +90,18 @@ class OrcWriteOptions:
             raise ValueError(f"bloom_filter_fpp {fpp!r} needs bloom_filter_columns and lies in (0, 1)")
         if not isinstance(self.lies, tuple) or not set(self.lies) <= set(LIES):
             raise ValueError(f"lies must be a tuple of {LIES}, not {self.lies!r}")
+        if not isinstance(self.bare_root, bool) or self.bare_root and columns:
+            raise ValueError(f"bare_root must be a bool, without bloom_filter_columns, not "
+                             f"{self.bare_root!r} with {columns!r}")
 
     def check(self, schema: Schema) -> None:
         """ValueError for a column of `schema` whose type ORC has no kind for, or a Bloom
         filter column that is not a primitive top-level column."""
         for f in schema:
             field_tags(f)
+        if self.bare_root and schema.names != [ROOT_COLUMN]:
+            raise ValueError(f"a bare root case has one column named {ROOT_COLUMN!r}, not "
+                             f"{list(schema.names)}")
         by_name = {f.name: f for f in schema}
         for name in self.bloom_filter_columns:
             if name not in by_name or by_name[name].type.is_nested:
@@ -96,6 +110,8 @@ class OrcWriteOptions:
 
     def to_json(self) -> dict[str, Any]:
         doc = dataclasses.asdict(self)
+        if not self.bare_root:  # only when set: the documents of other cases stay as they were
+            del doc["bare_root"]
         return {**doc, **{name: list(doc[name]) for name in self.LIST_FIELDS}}
 
     @classmethod
@@ -123,4 +139,6 @@ class OrcWriteOptions:
         if self.bloom_filter_columns:
             tags.add("bloom")
         tags.update(f"lie:{lie}" for lie in self.lies)
+        if self.bare_root:
+            tags.add(BARE_ROOT_TAG)
         return tags

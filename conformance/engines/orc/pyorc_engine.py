@@ -32,6 +32,18 @@ LossyConversion.
 MAP: pyorc reads a map into a Python dict, so a key stored twice comes back once; the
 adapter cannot see that loss.
 
+Read shapes (ORCv1.md, 'Type Information': the root, type 0, may be of any kind):
+
+- A root that is not a STRUCT: pyorc reads each row as the bare value. The table has
+  one column named ROOT_COLUMN (`_col0`), as the reference reads it. A bare_root case is
+  written so too: `pyorc.Writer` takes the column's type as the schema and bare values.
+- A Hive 0.11 decimal ('Decimal Columns': no precision in the Type; pyorc's
+  TypeDescription says precision 0, and scale 0 when the Type has none): ORC C++ reads
+  every value at a forced scale of 6 fraction digits, whatever the Type declares
+  (ReaderOptions forcedScaleOnHive11Decimal; measured: 1.99999999 reads as 1.999999,
+  truncated). The column is DECIMAL(38, max(scale, 6)), which holds every value pyorc
+  returns exactly, as the reference's 0.11 decimal is DECIMAL(38, s); values compare by
+  number (conformance/values/compare.py), so the scale of the two need not agree.
 Filtered read: `pyorc.Reader(file, predicate=...)` with a `pyorc.predicates` condition
 on the file's own column type (`search_argument`). ORC C++ evaluates it as a search
 argument against the stripe statistics, row index statistics and Bloom filters, and
@@ -49,7 +61,7 @@ from pathlib import Path
 from typing import Any, NamedTuple
 
 from conformance.cases import Case
-from conformance.cases.orc.options import LIES_REASON
+from conformance.cases.orc.options import BARE_ROOT_TAG, LIES_REASON, ROOT_COLUMN
 from conformance.cases.predicate import Predicate
 from conformance.values import DataType, Field, Schema, Table
 from conformance.values.codec import decimal_from_unscaled, unscaled_from_decimal
@@ -59,6 +71,7 @@ from ..base import Capabilities, Engine, LossyConversion, Unsupported, convertin
 NANOS_PER_SECOND = 1_000_000_000
 STRIPE_PER_BATCH = 0  # stripe_size: every batch closes a stripe (measured)
 DICTIONARY_THRESHOLD = {"DIRECT": 0.0, "DICTIONARY": 1.0}
+HIVE11_READ_SCALE = 6  # ORC C++'s forced scale of a Hive 0.11 decimal (measured, see above)
 
 
 class OrcTimestamp(NamedTuple):
@@ -125,7 +138,7 @@ _NUMBERS = (bool, int, float)
 
 CAPABILITIES = Capabilities(
     writes=("type:*", "version:0.12", "rle:v2", "compression:block_size", "stripes:multiple",
-            "row_index:*", "encoding:*", "nulls:*", "rows:*", "bloom",
+            "row_index:*", "encoding:*", "nulls:*", "rows:*", "bloom", BARE_ROOT_TAG,
             *(f"codec:{c}" for c in ("NONE", "ZLIB", "SNAPPY", "LZ4", "ZSTD"))),
     cannot_write={
         "lie:*": LIES_REASON,
@@ -149,9 +162,13 @@ class PyorcEngine(Engine):
         import pyorc
 
         kwargs = write_kwargs(case)
-        schema = pyorc.Struct(**{f.name: orc_type(f.type) for f in case.schema})
-        rows = [tuple(to_pyorc(f.type, v) for f, v in zip(case.schema, row, strict=True))
-                for row in case.rows]
+        if case.orc_options.bare_root:  # the one column is the root: rows are its bare values
+            (column,) = case.schema
+            schema, rows = orc_type(column.type), [to_pyorc(column.type, v) for v, in case.rows]
+        else:
+            schema = pyorc.Struct(**{f.name: orc_type(f.type) for f in case.schema})
+            rows = [tuple(to_pyorc(f.type, v) for f, v in zip(case.schema, row, strict=True))
+                    for row in case.rows]
         with open(path, "wb") as file, pyorc.Writer(file, schema, **kwargs) as writer:
             writer.writerows(rows)
 
@@ -181,10 +198,19 @@ class PyorcEngine(Engine):
             root = reader.schema
             rows = list(reader)
         with converting(self.name):
-            schema = Schema(canonical_type(root).fields)  # the root struct's fields
-            return Table(schema, tuple(
-                tuple(from_pyorc(f.type, v) for f, v in zip(schema, row, strict=True))
-                for row in rows))
+            return canonical_table(root, rows)
+
+
+def canonical_table(root, rows: list[Any]) -> Table:
+    """The canonical table of the rows pyorc read under the file's root type `root`."""
+    from pyorc.enums import TypeKind
+
+    if TypeKind(root.kind) != TypeKind.STRUCT:  # each row is the bare root value
+        t = canonical_type(root)
+        return Table(Schema((Field(ROOT_COLUMN, t),)), tuple((from_pyorc(t, v),) for v in rows))
+    schema = Schema(canonical_type(root).fields)
+    return Table(schema, tuple(tuple(from_pyorc(f.type, v) for f, v in zip(schema, row, strict=True))
+                               for row in rows))
 
 
 def _utc():
@@ -352,6 +378,8 @@ def canonical_type(t) -> DataType:
             return O.floating(32 if kind == TypeKind.FLOAT else 64)
         case TypeKind.CHAR | TypeKind.VARCHAR:
             return DataType(kind.name.lower(), length=t.max_length)
+        case TypeKind.DECIMAL if t.precision == 0:  # a Hive 0.11 decimal (module docstring)
+            return O.decimal(O.MAX_DECIMAL_PRECISION, max(t.scale, HIVE11_READ_SCALE))
         case TypeKind.DECIMAL:
             return DataType("decimal", precision=t.precision, scale=t.scale)
         case TypeKind.LIST:

@@ -49,7 +49,10 @@ class OrcReferenceEngine(ReferenceAdapter):
     verdicts = OrcError
 
     def write(self, case: Case, path: Path) -> None:
-        schema = type_tree.struct([(f.name, orc_type(f.type)) for f in case.schema])
+        """A bare_root case's one column is the root; its rows are dicts of ROOT_COLUMN, the
+        reference's ROOT_FIELD (conformance/cases/orc/options.py)."""
+        columns = [(f.name, orc_type(f.type)) for f in case.schema]
+        schema = columns[0][1] if case.orc_options.bare_root else type_tree.struct(columns)
         rows = [dict(zip(case.schema.names, row, strict=True)) for row in case.rows]
         path.write_bytes(write_orc(schema, rows, writer_options(case.orc_options, self.version)))
 

@@ -12,7 +12,9 @@ Checks on the list read from a file (each a :class:`CorruptMetadata`):
 * a STRUCT has one field name per subtype (names unique: rows are dicts by name),
   a LIST one subtype, a MAP two, a UNION 1 to 256 ('Union Columns'), any other kind none;
 * type 0 may be of any kind: the text only says the root is id 0, and ORC Java writes
-  files whose root is a bare TIMESTAMP or BIGINT (reader.py reads them as one column);
+  files whose root is a bare TIMESTAMP or BIGINT. Rows are dicts by field name either
+  way: :func:`row_struct` puts a STRUCT of one field, :data:`ROOT_FIELD`, around such
+  a root (reader.py reads it so, writer.py writes it from such rows);
 * CHAR and VARCHAR carry a maximum_length of at least 1 ("the maximum length of the
   type for varchar or char in UTF-8 characters");
 * DECIMAL: precision 1 to 38 and scale <= precision ('Decimal Columns': "In Hive 0.13,
@@ -35,6 +37,7 @@ __all__ = [
     "MAX_DECIMAL_PRECISION",
     "MAX_NESTING_DEPTH",
     "MAX_UNION_VARIANTS",
+    "ROOT_FIELD",
     "TypeNode",
     "char",
     "decimal",
@@ -43,6 +46,7 @@ __all__ = [
     "map_of",
     "numbered",
     "primitive",
+    "row_struct",
     "struct",
     "to_types",
     "union_of",
@@ -54,6 +58,9 @@ HIVE11_DEFAULT_SCALE = 10  # ORC Java's TypeDescription default scale
 MAX_UNION_VARIANTS = 256  # 'Union Columns': "limited to 256 variants"
 # Readers and writers recurse along the tree; deeper schemas are refused, not crashed on.
 MAX_NESTING_DEPTH = 100
+# The one field of the rows of a file whose root is not a STRUCT: ORC Java's and Hive's
+# name for an unnamed column.
+ROOT_FIELD = "_col0"
 _CHILD_COUNTS = {TypeKind.LIST: 1, TypeKind.MAP: 2}
 _COMPOUND = frozenset({TypeKind.LIST, TypeKind.MAP, TypeKind.STRUCT, TypeKind.UNION})
 _STRING_LIKE_WITH_LENGTH = frozenset({TypeKind.CHAR, TypeKind.VARCHAR})
@@ -83,6 +90,12 @@ class TypeNode:
     def describe(self) -> str:
         """The kind and column id, for messages."""
         return f"column {self.column_id} ({self.kind.name})"
+
+
+def row_struct(root: TypeNode) -> TypeNode:
+    """The STRUCT the rows are dicts of: ``root``, or one field :data:`ROOT_FIELD` around a
+    root of another kind (that field's node is the root itself, column 0)."""
+    return root if root.kind == TypeKind.STRUCT else TypeNode(TypeKind.STRUCT, (root,), (ROOT_FIELD,))
 
 
 # Constructors for schemas built in code; numbered() assigns the column ids.

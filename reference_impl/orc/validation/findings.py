@@ -15,7 +15,9 @@ checked alike at the three levels (ORCv1.md, 'Column Statistics'; orc_proto.prot
 * ``statistics.<kind>.minimum`` / ``.maximum`` (untrue): not a bound: the minimum above
   some value, or the maximum below, under the type's order (integers, dates, decimals by
   value; doubles without NaN; strings by their UTF-8 bytes, ``lower_bound`` and
-  ``upper_bound`` too; timestamps by their UTC instant in milliseconds).
+  ``upper_bound`` too; timestamps by their UTC instant in milliseconds, and as
+  ``statistics.timestamp.nanos.*`` by the instant in nanoseconds that the milliseconds
+  and ``minimum_nanos`` / ``maximum_nanos`` make).
 * ``statistics.<kind>.inexact`` (nonconforming): a bound that is not the actual minimum
   or maximum: the text has the writer record "the minimum and maximum values".
 * ``statistics.<kind>.sum`` (untrue): the sum of integers, decimals, string and binary
@@ -24,6 +26,9 @@ checked alike at the three levels (ORCv1.md, 'Column Statistics'; orc_proto.prot
 * ``statistics.boolean.count`` (untrue): BucketStatistics' count of true values.
 * ``statistics.collection.*`` (nonconforming): a list's or map's ``min_children``,
   ``max_children`` and ``total_children`` (the text defines them by name only).
+* ``statistics.bytes_on_disk`` (nonconforming): neither the stored bytes of the column's
+  data-area streams nor of all its streams, in the stripe or (summed) the file (the text
+  names the field only; ``statistics_checks``).
 * ``statistics.kind`` (untrue): statistics of another type than the column's.
 * ``statistics.stripe_count`` (untrue): the Metadata holds statistics for another number of
   stripes than the Footer lists (orc_proto.proto ``message Metadata``: one

@@ -14,6 +14,16 @@ Decisions:
 * BucketStatistics "include the count of false and true values"; ORC's writers record
   one count, of the true values (``reference_impl/orc/column_statistics.py``): that
   count is checked, a message of another shape is not.
+* TimestampStatistics ``minimum_nanos`` / ``maximum_nanos`` ("the lower 6 TS digits for
+  min/max to achieve nanosecond precision", orc_proto.proto) with their milliseconds
+  make the extreme instant to the nanosecond, as ORC Java and ORC C++ store them: the
+  digits plus one (reference_impl/orc/column_statistics.py, ``joined_nanos``).
+* ``bytes_on_disk``: the text names the field only. Accepted are the stored bytes of the
+  column's streams in the stripe's data area (what ORC Java writes, measured) and of
+  all its streams, index streams included; the file's is the stripes' sum. Another
+  count is nonconforming, not untrue: no reader decides anything by it. A row group
+  has no bytes of its own (its streams are shared with the stripe's other row groups),
+  so a row index entry's is not checked.
 * Statistics a reader must distrust (``writer_version``) are not checked.
 * CollectionStatistics: the text names ``min_children``, ``max_children`` and
   ``total_children`` without saying more, and no reader prunes by them; a count that is
@@ -27,9 +37,9 @@ import math
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from decimal import Context, Decimal, InvalidOperation, localcontext
-from typing import cast
+from typing import NamedTuple, cast
 
-from reference_impl.orc.column_statistics import column_statistics
+from reference_impl.orc.column_statistics import column_statistics, joined_nanos
 from reference_impl.orc.column_values import ColumnValues
 from reference_impl.orc.columns.timestamp_columns import instant_nanos
 from reference_impl.orc.metadata.orc_proto import ColumnStatistics
@@ -38,7 +48,7 @@ from reference_impl.orc.metadata.type_tree import TypeNode
 from reference_impl.orc.validation.findings import NONCONFORMING, UNTRUE, Finding, Place, show
 from reference_impl.orc.validation.writer_version import Fix
 
-__all__ = ["StatisticsContext", "check_statistics"]
+__all__ = ["StatisticsContext", "StoredBytes", "check_bytes_on_disk", "check_statistics"]
 
 NANOS_PER_MILLI = 10**6
 # Enough digits for any sum of DECIMAL(38) values a file can hold: Python's default
@@ -82,6 +92,23 @@ def check_statistics(recorded: ColumnStatistics, column: ColumnValues, place: Pl
     if check is not None:
         findings += check(recorded, column, place, context)
     return findings
+
+
+class StoredBytes(NamedTuple):
+    """The stored bytes of a column's streams in a stripe's (or every stripe's) two areas."""
+
+    data_area: int
+    index_area: int
+
+
+def check_bytes_on_disk(recorded: ColumnStatistics, stored: StoredBytes, place: Place) -> list[Finding]:
+    """``bytes_on_disk`` against the column's ``stored`` bytes (the module docstring)."""
+    count = recorded.bytes_on_disk
+    if count is None or count in (stored.data_area, stored.data_area + stored.index_area):
+        return []
+    return [place("statistics.bytes_on_disk", NONCONFORMING,
+                  f"bytes_on_disk is {count}; the column's streams store {stored.data_area} bytes in the "
+                  f"data area and {stored.index_area} in the index area")]
 
 
 def _counts(recorded: ColumnStatistics, column: ColumnValues, place: Place) -> list[Finding]:
@@ -283,7 +310,13 @@ def _timestamps(recorded: ColumnStatistics, column: ColumnValues, place: Place,
         findings += _bounds(place, "timestamp", stats.minimum_utc, None, [min(low_ok)])
     if stats.maximum_utc is not None and stats.maximum_utc not in high_ok:
         findings += _bounds(place, "timestamp", None, stats.maximum_utc, [max(high_ok)])
-    return findings
+    return findings + _bounds(place, "timestamp.nanos", _joined(stats.minimum_utc, stats.minimum_nanos),
+                              _joined(stats.maximum_utc, stats.maximum_nanos), nanos)
+
+
+def _joined(millis: int | None, nanos: int | None) -> int | None:
+    """The instant in nanoseconds a bound's milliseconds and nanoseconds make, if both are there."""
+    return None if millis is None or nanos is None else joined_nanos(millis, nanos)
 
 
 def _toward_zero(nanos: int) -> int:

@@ -31,22 +31,33 @@ from reference_impl.orc.bloom_filter_index import read_bloom_filters
 from reference_impl.orc.column_values import column_labels, column_values
 from reference_impl.orc.metadata.file_tail import FileTail, read_file_tail
 from reference_impl.orc.metadata.orc_proto import ColumnStatistics, RowIndex
-from reference_impl.orc.metadata.proto_enums import TypeKind
 from reference_impl.orc.metadata.type_tree import TypeNode
-from reference_impl.orc.reader import ROOT_FIELD, iter_stripes, root_of
+from reference_impl.orc.reader import iter_stripes, root_of, root_values
 from reference_impl.orc.row_index_check import PositionCheck, check_positions
 from reference_impl.orc.row_index_positions import read_row_indexes
 from reference_impl.orc.streams.compression import decompress_stream
-from reference_impl.orc.streams.stripe_layout import StreamCodec, read_stripe_footer, stream_places
+from reference_impl.orc.streams.stripe import INDEX_STREAM_KINDS
+from reference_impl.orc.streams.stripe_layout import (
+    StreamCodec,
+    StreamPlace,
+    read_stripe_footer,
+    stream_places,
+)
 from reference_impl.orc.validation.bloom_filter_checks import check_bloom_filters
 from reference_impl.orc.validation.findings import NONCONFORMING, UNTRUE, Finding, Place
-from reference_impl.orc.validation.statistics_checks import StatisticsContext, check_statistics
+from reference_impl.orc.validation.statistics_checks import (
+    StatisticsContext,
+    StoredBytes,
+    check_bytes_on_disk,
+    check_statistics,
+)
 from reference_impl.orc.validation.writer_version import distrusted_fixes, java_numbering_misused
 
 __all__ = ["validate"]
 
 UTC = "UTC"
 WHOLE_FILE = Place("")
+NO_BYTES = StoredBytes(0, 0)  # a column without streams in a stripe
 
 
 def validate(source: bytes | str | os.PathLike[str]) -> list[Finding]:
@@ -65,7 +76,7 @@ def _findings(data: bytes) -> list[Finding]:
     fixes = distrusted_fixes(tail.postscript, tail.footer)
     findings = _writer_version_findings(tail, fixes)
     stripe_rows = list(iter_stripes(data, tail))  # read once: every check below uses these
-    stripes = [_root_values(root, rows) for rows in stripe_rows]
+    stripes = [root_values(root, rows) for rows in stripe_rows]
     codec = StreamCodec.of(tail)
     footers = [read_stripe_footer(data, tail, number, codec.decompress) for number in range(len(stripes))]
     zones = [footer.writer_timezone or UTC for footer in footers]
@@ -74,11 +85,13 @@ def _findings(data: bytes) -> list[Finding]:
         findings.append(WHOLE_FILE("statistics.stripe_count", UNTRUE,
                                    f"the Metadata holds statistics of {len(stripe_statistics)} stripes; "
                                    f"the file has {len(stripes)}"))
+    stored = [_stored_bytes(stream_places(tail.footer.stripes[number], footer, number))
+              for number, footer in enumerate(footers)]
     for number, (values, statistics) in enumerate(zip(stripes, stripe_statistics, strict=False)):
         findings += _level(root, values, statistics.col_stats, labels, number,
-                           StatisticsContext(zones[number], fixes))
+                           StatisticsContext(zones[number], fixes), stored[number])
     findings += _level(root, [value for values in stripes for value in values], tail.footer.statistics,
-                       labels, None, StatisticsContext(zones[0] if zones else UTC, fixes))
+                       labels, None, StatisticsContext(zones[0] if zones else UTC, fixes), _summed(stored))
     stride = tail.footer.row_index_stride or 0
     if stride:
         for number, values in enumerate(stripes):
@@ -89,7 +102,7 @@ def _findings(data: bytes) -> list[Finding]:
         for number, filters in enumerate(read_bloom_filters(data)):
             findings += check_bloom_filters(root, stripes[number], stride, number, list(filters.values()),
                                             footers[number].columns, labels, fixes)
-        findings += [_position_finding(check, labels) for check in check_positions(data, tail, stripe_rows)
+        findings += [_position_finding(check, labels) for check in check_positions(data, tail, stripes)
                      if not check.passed]
     return findings
 
@@ -116,21 +129,39 @@ def _position_finding(check: PositionCheck, labels: dict[int, str]) -> Finding:
                    f"{stream}the row index says {check.found}; the data holds {check.expected}")
 
 
-def _root_values(root: TypeNode, rows: list[dict[str, object]]) -> list[object]:
-    """The values of the file's type 0: the rows, or their one field around a root of another kind."""
-    return list(rows) if root.kind == TypeKind.STRUCT else [row[ROOT_FIELD] for row in rows]
-
-
-def _level(root: TypeNode, rows: list[object], recorded: list[ColumnStatistics],
-           labels: dict[int, str], stripe: int | None, context: StatisticsContext) -> list[Finding]:
-    """The findings about one level's statistics (one per column, by column id)."""
+def _level(root: TypeNode, rows: list[object], recorded: list[ColumnStatistics], labels: dict[int, str],
+           stripe: int | None, context: StatisticsContext, stored: dict[int, StoredBytes]) -> list[Finding]:
+    """The findings about one level's statistics (one per column, by column id), whose
+    columns' streams store ``stored``."""
     findings = []
     values = column_values(root, rows)
     for column_id, statistics in enumerate(recorded):
         if column_id in values:
-            findings += check_statistics(statistics, values[column_id], Place(labels[column_id], stripe),
-                                         context)
+            place = Place(labels[column_id], stripe)
+            findings += check_statistics(statistics, values[column_id], place, context)
+            findings += check_bytes_on_disk(statistics, stored.get(column_id, NO_BYTES), place)
     return findings
+
+
+def _stored_bytes(places: list[StreamPlace]) -> dict[int, StoredBytes]:
+    """Each column's stored stream bytes in one stripe, by area."""
+    stored: dict[int, StoredBytes] = {}
+    for place in places:
+        data, index = stored.get(place.column, NO_BYTES)
+        in_index = place.kind in INDEX_STREAM_KINDS
+        stored[place.column] = StoredBytes(data + (0 if in_index else place.length),
+                                           index + (place.length if in_index else 0))
+    return stored
+
+
+def _summed(stripes: list[dict[int, StoredBytes]]) -> dict[int, StoredBytes]:
+    """Each column's stored stream bytes over every stripe."""
+    total: dict[int, StoredBytes] = {}
+    for stored in stripes:
+        for column, (data, index) in stored.items():
+            before = total.get(column, NO_BYTES)
+            total[column] = StoredBytes(before.data_area + data, before.index_area + index)
+    return total
 
 
 def _writer_version_findings(tail: FileTail, fixes: tuple) -> list[Finding]:

@@ -265,6 +265,7 @@ class _ChunkReader:
             with _located(self.page_where):
                 position = self.page(position, end)
             self.ordinal += 1
+        self.check_no_page_left(position, end)
         count = self.entries
         return ChunkData(
             values=self.values,
@@ -272,6 +273,27 @@ class _ChunkReader:
             repetition_levels=_joined(self.repetition, count),
             pages=self.extents,
         )
+
+    def check_no_page_left(self, position: int, end: int) -> None:
+        """The chunk's ``num_values`` entries are read: a data page still before the chunk's
+        end means the pages' ``num_values`` (DataPageHeader, DataPageHeaderV2) sum to more
+        than ColumnMetaData.num_values, "the number of values in this column" (parquet.thrift)
+        (a page that claims more entries than it holds hides the next one). Bytes there that
+        are no page header claim no values and are left alone; an encrypted chunk's headers
+        are not decrypted for this."""
+        if position >= end or self.crypto is not None:
+            return
+        try:
+            header, _, _ = read_page_header(self.file, position, self.data_end)
+        except ParquetError:
+            return
+        if header.type in (PageType.DATA_PAGE, PageType.DATA_PAGE_V2):
+            raise CorruptPage(
+                f"{self.page_where}: a data page starts after the pages before it already hold all "
+                f"{self.meta.num_values} values of the chunk (ColumnMetaData.num_values): the pages' "
+                "num_values sum to more",
+                position,
+            )
 
     def page(self, position: int, chunk_end: int) -> int:
         if self.crypto is None:

@@ -6,10 +6,16 @@ from __future__ import annotations
 import pyarrow.orc as po
 import pytest
 
+from conformance.cases import case_by_id
 from conformance.engines import Unsupported, get_engine
 from conformance.engines.orc.spark_orc import write_options
 from conformance.engines.spark_values import SparkJobFailed
 from conformance.values import diff_tables
+from reference_impl.orc.metadata.file_tail import read_file_tail
+from reference_impl.orc.streams.compression import decompress_stream
+from reference_impl.orc.streams.stripe import INDEX_STREAM_KINDS
+from reference_impl.orc.streams.stripe_layout import StreamCodec, read_stripe_footer, stream_places
+from reference_impl.orc.validation.validate import validate
 from tests.engines.orc._tables import COMMON_COLUMNS, UNION_COLUMN, O, column_case, orc_case, write
 
 # The columns Spark writes as the same ORC types (its timestamps have their own tests).
@@ -110,3 +116,32 @@ def test_spark_cannot_read_a_file_with_a_union(spark, tmp_path):
     assert spark_orc().capabilities.read_gap(["type:UNION"]) is not None
     with pytest.raises(Exception, match="uniontype<"):
         spark_orc().read(path)
+
+
+@pytest.mark.spark
+def test_spark_cannot_read_a_bare_root(spark, tmp_path):
+    """ORCv1.md, 'Type Information': the root need not be a STRUCT; Spark's schema inference
+    fails on one that is not (the measured reason its adapter declines to write root:bare)."""
+    path = write(get_engine("pyorc", "orc"), case_by_id("orc/types/root-bigint"), tmp_path)
+    with pytest.raises(SparkJobFailed, match=r"INTERNAL_ERROR[\s\S]*NullPointerException"):
+        spark_orc().read(path)
+
+
+@pytest.mark.spark
+def test_orc_java_writes_bytes_on_disk_of_the_data_streams_and_timestamp_nanos(spark, tmp_path):
+    """orc_proto.proto ColumnStatistics.bytes_on_disk (named only) as ORC Java writes it: the
+    stored bytes of the column's data-area streams, at stripe and file level (none for the
+    root); TimestampStatistics nanos stored plus one. validate finds both true."""
+    case = column_case("t", O.timestamp(), [1_577_836_800_123_456_000, None, 5_000])
+    data = write(spark_orc(), case, tmp_path).read_bytes()
+    tail = read_file_tail(data, decompress_stream)
+    codec = StreamCodec.of(tail)
+    (information,) = tail.footer.stripes
+    places = stream_places(information, read_stripe_footer(data, tail, 0, codec.decompress), 0)
+    data_bytes = sum(p.length for p in places if p.column == 1 and p.kind not in INDEX_STREAM_KINDS)
+    assert [s.bytes_on_disk for s in tail.footer.statistics] == [None, data_bytes]
+    assert [s.bytes_on_disk for s in tail.metadata.stripe_stats[0].col_stats] == [None, data_bytes]
+    timestamps = tail.footer.statistics[1].timestamp_statistics
+    assert (timestamps.minimum_utc, timestamps.minimum_nanos) == (0, 5_000 + 1)
+    assert (timestamps.maximum_utc, timestamps.maximum_nanos) == (1_577_836_800_123, 456_000 + 1)
+    assert validate(data) == []

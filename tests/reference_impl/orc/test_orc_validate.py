@@ -20,15 +20,15 @@ from reference_impl.orc.errors import CorruptStream
 from reference_impl.orc.metadata.file_tail import read_file_tail, write_file_tail
 from reference_impl.orc.metadata.orc_proto import RowIndex, decode, encode
 from reference_impl.orc.metadata.proto_enums import StreamKind, TypeKind
+from reference_impl.orc.metadata.type_tree import ROOT_FIELD, list_of, map_of, primitive, struct, union_of
 from reference_impl.orc.metadata.type_tree import decimal as decimal_type
-from reference_impl.orc.metadata.type_tree import list_of, map_of, primitive, struct, union_of
 from reference_impl.orc.streams.compression import decompress_stream
 from reference_impl.orc.streams.stripe_layout import read_stripe_footer, stream_places
 from reference_impl.orc.validation.validate import validate
 from reference_impl.orc.writer import write_orc
 from reference_impl.orc.writer_options import OrcWriterOptions
 from tests.reference_impl.orc.orc_hand_built import stored
-from tests.reference_impl.orc.orc_mutations import with_writer_version
+from tests.reference_impl.orc.orc_mutations import rebuilt, with_writer_version
 
 NANOS_PER_SECOND = 10**9
 SCHEMA = struct({
@@ -78,6 +78,29 @@ def test_the_reference_writers_metadata_is_true() -> None:
     data = _reference()
     assert _structures(data) == (15, 3)  # 5 Bloom filter columns in 3 stripes
     assert validate(data) == []
+
+
+@pytest.mark.parametrize("writer", ["reference", "pyorc"])
+def test_a_bare_root_with_a_row_index_is_judged_at_column_0(writer: str) -> None:
+    """ORCv1.md, 'Type Information': a LIST root, nulls included, in two stripes with row groups
+    of 2; its statistics and positions belong to column 0 (no STRUCT around it), its elements'
+    to column 1."""
+    values = [[1, None], None, [], [7, 8, 9], None, [2**31 - 1]]
+    if writer == "reference":
+        data = write_orc(list_of(primitive(TypeKind.INT)), [{ROOT_FIELD: v} for v in values],
+                         OrcWriterOptions(stripe_row_limit=4, row_index_stride=2))
+    else:
+        sink = io.BytesIO()
+        with pyorc.Writer(sink, "array<int>", row_index_stride=2, batch_size=4, stripe_size=0) as out:
+            out.writerows(values)
+        data = sink.getvalue()
+    tail = read_file_tail(data, decompress_stream)
+    assert [stripe.number_of_rows for stripe in tail.footer.stripes] == [4, 2]
+    assert tail.footer.statistics[0].number_of_values == 4  # the non-null lists
+    assert validate(data) == []
+    lying = write_orc(list_of(primitive(TypeKind.INT)), [{ROOT_FIELD: v} for v in values],
+                      OrcWriterOptions(row_index_stride=2, lies=frozenset({"statistics"})))
+    assert {f.column for f in validate(lying)} == {"1 _elem"}  # the lie is on the integers
 
 
 def test_lying_statistics_are_untrue_at_every_stripe_and_the_file() -> None:
@@ -205,3 +228,108 @@ def test_a_writer_other_than_orc_java_may_not_number_below_6() -> None:
     postscript = dataclasses.replace(tail.postscript, writer_version=4)
     misnumbered = data[:tail.metadata_offset] + write_file_tail(footer, tail.metadata, postscript, stored)
     assert _kinds(validate(misnumbered)) == {("writer_version.numbering", NONCONFORMING)}
+
+
+# -- bytes_on_disk and the timestamp bounds' nanoseconds ----------------------------------
+
+# -1 ns and 2020-01-01T00:00:00.123456789: the nanoseconds beyond the floored millisecond,
+# stored plus one (orc_proto.proto TimestampStatistics), are 999999 + 1 and 456789 + 1.
+EDGE_INSTANTS = [-1, 1_577_836_800_123_456_789]
+TS_SCHEMA = struct({"ts": primitive(TypeKind.TIMESTAMP), "s": primitive(TypeKind.STRING)})
+
+
+def _timestamp_file(**options: object) -> bytes:
+    rows = [{"ts": EDGE_INSTANTS[n % 2], "s": f"v{n}"} for n in range(6)] + [{}]
+    return write_orc(TS_SCHEMA, rows, OrcWriterOptions(stripe_row_limit=4, **options))  # type: ignore[arg-type]
+
+
+INDEX_KINDS = {StreamKind.ROW_INDEX, StreamKind.BLOOM_FILTER, StreamKind.BLOOM_FILTER_UTF8}
+
+
+def _area_bytes(data: bytes, index_area: bool = False) -> list[dict[int, int]]:
+    """Each stripe's stored bytes of each column's streams in the data (or index) area, from
+    the uncompressed file's stripe footers."""
+    tail = read_file_tail(data, stored)
+    out = []
+    for number, information in enumerate(tail.footer.stripes):
+        sums: dict[int, int] = {}
+        for place in stream_places(information, read_stripe_footer(data, tail, number, stored), number):
+            if (place.kind in INDEX_KINDS) == index_area:
+                sums[place.column] = sums.get(place.column, 0) + place.length
+        out.append(sums)
+    return out
+
+
+def test_the_reference_writes_bytes_on_disk_and_timestamp_nanos() -> None:
+    data = _timestamp_file()
+    tail = read_file_tail(data, stored)
+    per_stripe = _area_bytes(data)
+    assert len(per_stripe) == 2
+    for stripe, stripe_stats in zip(per_stripe, tail.metadata.stripe_stats, strict=True):
+        assert [s.bytes_on_disk for s in stripe_stats.col_stats] == [None, stripe[1], stripe[2]]
+    assert [s.bytes_on_disk for s in tail.footer.statistics] == [
+        None, per_stripe[0][1] + per_stripe[1][1], per_stripe[0][2] + per_stripe[1][2]]
+    timestamps = tail.footer.statistics[1].timestamp_statistics
+    assert (timestamps.minimum_utc, timestamps.minimum_nanos) == (-1, 999_999 + 1)
+    assert (timestamps.maximum_utc, timestamps.maximum_nanos) == (1_577_836_800_123, 456_789 + 1)
+    assert validate(data) == []
+
+
+def _with_file_statistics(data: bytes, change) -> bytes:
+    """The one-stripe uncompressed file ``data`` with column 1's Footer statistics changed."""
+    def footer(f):
+        statistics = list(f.statistics)
+        statistics[1] = change(dataclasses.replace(statistics[1]))
+        return dataclasses.replace(f, statistics=statistics)
+    return rebuilt(data, footer=footer)
+
+
+def test_a_bytes_on_disk_off_the_streams_is_nonconforming() -> None:
+    data = write_orc(TS_SCHEMA, [{"ts": n, "s": "x"} for n in range(5)], OrcWriterOptions(row_index_stride=2))
+    (stripe,) = _area_bytes(data)
+    (with_index,) = _area_bytes(data, index_area=True)
+    for accepted in (stripe[1], stripe[1] + with_index[1]):  # data streams, or every stream
+        assert validate(_with_file_statistics(data, _bytes_on_disk(accepted))) == []
+    (finding,) = validate(_with_file_statistics(data, _bytes_on_disk(stripe[1] + 1)))
+    assert (finding.kind, finding.severity, finding.column, finding.stripe) == (
+        "statistics.bytes_on_disk", NONCONFORMING, "1 ts", None)
+    assert (f"store {stripe[1]} bytes in the data area and {with_index[1]} in the index area"
+            in finding.message)
+
+
+def _bytes_on_disk(count: int):
+    def change(statistics):
+        statistics.bytes_on_disk = count
+        return statistics
+    return change
+
+
+@pytest.mark.parametrize(("field", "nanos", "kind", "severity"), [
+    ("maximum_nanos", 456_789, "statistics.timestamp.nanos.maximum", UNTRUE),  # 1 ns below the largest
+    ("minimum_nanos", 999_999, "statistics.timestamp.nanos.inexact", NONCONFORMING),  # 1 ns below
+    ("minimum_nanos", 1_000_001, "statistics.timestamp.nanos.minimum", UNTRUE),  # past the millisecond
+])
+def test_timestamp_nanos_off_the_data(field: str, nanos: int, kind: str, severity: str) -> None:
+    data = write_orc(TS_SCHEMA, [{"ts": value} for value in EDGE_INSTANTS])
+
+    def change(statistics):
+        bounds = statistics.timestamp_statistics
+        statistics.timestamp_statistics = dataclasses.replace(bounds, **{field: nanos})
+        return statistics
+    findings = validate(_with_file_statistics(data, change))
+    assert [(f.kind, f.severity, f.stripe) for f in findings] == [(kind, severity, None)]
+
+
+def test_orc_cpp_timestamp_nanos_and_no_bytes_on_disk() -> None:
+    """pyarrow (ORC C++) writes no bytes_on_disk, and -1 ns as milliseconds truncated toward
+    zero (0) with the digits -1 stored plus one (0): the instant is exact either way."""
+    table = pa.table({"ts": pa.array(EDGE_INSTANTS, pa.timestamp("ns"))})
+    sink = io.BytesIO()
+    po.write_table(table, sink)
+    data = sink.getvalue()
+    statistics = read_file_tail(data, decompress_stream).footer.statistics
+    assert [s.bytes_on_disk for s in statistics] == [None, None]
+    timestamps = statistics[1].timestamp_statistics
+    assert (timestamps.minimum_utc, timestamps.minimum_nanos) == (0, 0)
+    assert (timestamps.maximum_utc, timestamps.maximum_nanos) == (1_577_836_800_123, 456_790)
+    assert validate(data) == []
