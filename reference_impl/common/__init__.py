@@ -2,6 +2,7 @@
 
 What Parquet and ORC share, and neither owns: variable-length integers
 (``varint``), IEEE 754 float bits (``ieee_float``), the size-capped raw codecs each
-format frames its own way (``raw_codecs``) and lenient reading (``leniency``). No
+format frames its own way (``raw_codecs``), lenient reading (``leniency``) and the
+row predicate of a filtered read (``row_predicate``). No
 module here imports either format; no module of one format imports the other.
 """

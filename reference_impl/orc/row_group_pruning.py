@@ -42,8 +42,6 @@ decimals by value at the column's scale, timestamps by their nanoseconds.
 
 from __future__ import annotations
 
-import math
-import operator
 import os
 from collections.abc import Callable
 from dataclasses import dataclass, field
@@ -51,6 +49,7 @@ from decimal import Decimal
 from pathlib import Path
 from typing import Any
 
+from reference_impl.common.row_predicate import OPS, RowPredicate, is_nan
 from reference_impl.orc.bloom_filter import HASHED_KINDS, value_hash
 from reference_impl.orc.bloom_filter_index import ColumnBloomFilters, stripe_bloom_filters
 from reference_impl.orc.columns.timestamp_columns import instant_nanos
@@ -73,12 +72,6 @@ from reference_impl.orc.validation.writer_version import Fix, distrusted_bloom_f
 
 __all__ = ["OPS", "FilteredRows", "Predicate", "filtered_rows"]
 
-COMPARISONS: dict[str, Callable[[Any, Any], bool]] = {
-    "==": operator.eq, "!=": operator.ne, "<": operator.lt, "<=": operator.le,
-    ">": operator.gt, ">=": operator.ge,
-}
-NULL_TESTS = ("is_null", "is_not_null")
-OPS = (*COMPARISONS, *NULL_TESTS)
 UTC = "UTC"
 NANOS_PER_MILLI = 10**6
 # A timestamp bound is a millisecond, rounded down or toward zero by the writer
@@ -100,30 +93,10 @@ Bounds = tuple[Any, Any]
 
 
 @dataclass(frozen=True)
-class Predicate:
-    """``column`` (a top-level field) ``op`` ``value`` (None for the null tests)."""
-
-    column: str
-    op: str
-    value: Any = None
-
-    def __post_init__(self) -> None:
-        if self.op not in OPS:
-            raise ValueError(f"predicate op must be one of {OPS}, not {self.op!r}")
-        if (self.op in NULL_TESTS) != (self.value is None):
-            raise ValueError(f"{self.op!r} takes {'no' if self.op in NULL_TESTS else 'a'} value")
-
-    def matches(self, value: Any) -> bool:
-        """Whether one value (None: null) satisfies the predicate. The reader's values
-        compare as the module docstring says by Python's own order: a str's code points
-        are its UTF-8 bytes' order, a column's decimals share one scale."""
-        if self.op in NULL_TESTS:
-            return (value is None) == (self.op == "is_null")
-        if value is None:
-            return False
-        if _is_nan(value) or _is_nan(self.value):
-            return self.op == "!="
-        return COMPARISONS[self.op](value, self.value)
+class Predicate(RowPredicate):
+    """``column`` (a top-level field) ``op`` ``value`` (None for the null tests). The
+    reader's values compare as the module docstring says by Python's own order: a str's
+    code points are its UTF-8 bytes' order, a column's decimals share one scale."""
 
     def might_match(self, statistics: ColumnStatistics, bounds: Bounds | None, target: Any,
                     floating: bool) -> bool:
@@ -135,15 +108,11 @@ class Predicate:
             return False
         if self.op == "is_not_null" or bounds is None or (floating and self.op == "!="):
             return True  # a NaN, in no bound, satisfies "!="
-        if _is_nan(self.value):
+        if is_nan(self.value):
             return False
         low, high = bounds
         return {"==": low <= target <= high, "!=": not low == high == target, "<": low < target,
                 "<=": low <= target, ">": high > target, ">=": high >= target}[self.op]
-
-
-def _is_nan(value: Any) -> bool:
-    return isinstance(value, float) and math.isnan(value)
 
 
 @dataclass
@@ -198,7 +167,7 @@ class _Column:
         if any(fix.distrusts_bounds(self.node, stripe_level) for fix in self.fixes):
             return None
         found = _BOUNDS.get(self.node.kind, _no_bounds)(statistics)
-        if found is None or any(bound is None or _is_nan(bound) for bound in found):
+        if found is None or any(bound is None or is_nan(bound) for bound in found):
             return None
         return found
 
@@ -369,7 +338,7 @@ class _Scan:
         index = read_row_indexes(self.data, places, self.codec.decompress).get(self.column.node.column_id)
         if not self.stride or index is None:
             return None
-        probing = self.predicate.op == "==" and not _is_nan(self.predicate.value)
+        probing = self.predicate.op == "==" and not is_nan(self.predicate.value)
         filters = self._trusted_filters(places, number, footer) if probing else []
         left = []
         rows = self.tail.footer.stripes[number].number_of_rows or 0

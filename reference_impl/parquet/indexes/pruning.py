@@ -33,12 +33,11 @@ a module that does not authenticate ``DecryptionFailed``.
 
 from __future__ import annotations
 
-import math
 import os
-from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
+from reference_impl.common.row_predicate import NULL_TESTS, OPS, Key, RowPredicate, is_nan
 from reference_impl.parquet.encryption.decryptor import ColumnDecryptor
 from reference_impl.parquet.encryption.indexes import (
     read_bloom_filter_of,
@@ -70,45 +69,13 @@ from reference_impl.parquet.statistics.sort_order import (
 
 __all__ = ["OPS", "Predicate", "ScanResult", "scan"]
 
-COMPARISONS = ("==", "!=", "<", "<=", ">", ">=")
-NULL_TESTS = ("is_null", "is_not_null")
-OPS = COMPARISONS + NULL_TESTS
 _FLOAT_TYPES = (Type.FLOAT, Type.DOUBLE)
 
-Key = Callable[[Any], Any]
 
 
 @dataclass(frozen=True)
-class Predicate:
+class Predicate(RowPredicate):
     """``column`` (a dotted leaf path) ``op`` ``value`` (a physical value; None for null tests)."""
-
-    column: str
-    op: str
-    value: Any = None
-
-    def __post_init__(self) -> None:
-        if self.op not in OPS:
-            raise ValueError(f"predicate op must be one of {OPS}, got {self.op!r}")
-        if (self.op in NULL_TESTS) != (self.value is None):
-            raise ValueError(f"{self.op!r} takes {'no' if self.op in NULL_TESTS else 'a'} value")
-
-    def matches(self, value: Any, key: Key) -> bool:
-        """Whether one physical ``value`` (None for null) satisfies the predicate."""
-        if self.op in NULL_TESTS:
-            return (value is None) == (self.op == "is_null")
-        if value is None:
-            return False
-        if _is_nan(value) or _is_nan(self.value):
-            return self.op == "!="
-        left, right = key(value), key(self.value)
-        return {
-            "==": left == right,
-            "!=": left != right,
-            "<": left < right,
-            "<=": left <= right,
-            ">": left > right,
-            ">=": left >= right,
-        }[self.op]
 
     def might_match(self, bounds: tuple[Any, Any] | None, null_count: int | None, entries: int, key: Key,
                     *, floating: bool) -> bool:
@@ -123,7 +90,7 @@ class Predicate:
             return False
         if bounds is None or (floating and self.op == "!="):  # NaNs, absent from bounds, satisfy "!="
             return True
-        if _is_nan(self.value):
+        if is_nan(self.value):
             return False
         low, high, target = key(bounds[0]), key(bounds[1]), key(self.value)
         return {
@@ -134,10 +101,6 @@ class Predicate:
             ">": high > target,
             ">=": high >= target,
         }[self.op]
-
-
-def _is_nan(value: Any) -> bool:
-    return isinstance(value, float) and math.isnan(value)
 
 
 @dataclass
