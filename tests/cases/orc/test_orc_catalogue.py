@@ -21,7 +21,7 @@ AREAS = {"types": column_types, "nested": nested, "encodings": encodings, "codec
 ORC_CASES = [case for module in AREAS.values() for case in module.cases()]
 INDEX = citations.load_index()
 RLE_V2_TAG = "rle_v2:"
-MIN_CASES, MAX_CASES = 60, 120
+MIN_CASES, MAX_CASES = 60, 160  # a bound against a generator gone wild (122 cases today)
 
 
 def test_every_orc_case_is_in_the_catalogue_once():
