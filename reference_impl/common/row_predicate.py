@@ -1,7 +1,7 @@
 """A row predicate: one comparison of a column with a constant, or a null test.
 
 What a filtered read keeps, in both formats: Parquet's pruning
-(``reference_impl/parquet/indexes/pruning.py``; PageIndex.md, 'Page index', and the
+(``reference_impl/parquet/indexes/pruning.py``; PageIndex.md, 'Technical Approach', and the
 statistics of parquet.thrift) and ORC's (``reference_impl/orc/row_group_pruning.py``;
 ORCv1.md, 'Column Statistics', 'Row Group Index', 'Bloom Filter Index'). Each format
 decides with its own metadata whether a unit of rows *might* match; whether one value
