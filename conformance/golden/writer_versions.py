@@ -16,8 +16,8 @@ from pathlib import Path
 
 from .paths import CASES_DIR, EXPECTED
 
-VERSION_MARK = "@"  # conformance.report.run_merge names a swept engine engine@version
-MODE_MARK = ":"  # a reader's mode ("duckdb:filter")
+VERSION_MARK = "@"  # a swept engine's column: engine@version (conformance.report.run_merge)
+MODE_MARK = ":"  # a reader's mode suffix, in its name and cell id ("duckdb:filter")
 
 
 def corpus_versions(corpus: Path) -> dict[str, set[str]]:

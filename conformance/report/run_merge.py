@@ -16,13 +16,12 @@ from pathlib import Path
 
 import pyarrow as pa
 
+from conformance.golden.writer_versions import MODE_MARK, VERSION_MARK
 from conformance.matrix.results import read_unavailable, write_unavailable
 
 from .dataset import RESULTS_SCHEMA, load_results, write_consolidated
 
-VERSION_MARK = "@"
 SEGMENT = "/"  # a cell id's separator (conformance.matrix.cells)
-MODE_MARK = ":"  # a reader's mode suffix in a cell id ("duckdb:filter")
 MERGED_RESULTS = "merged-results"  # the merged dataset's folder, beside the report
 
 
