@@ -48,6 +48,7 @@ __all__ = [
     "VariantPrimitive",
     "VariantValue",
     "array_elements",
+    "decode_value",
     "decode_variant",
     "encode_array",
     "encode_metadata",
@@ -362,11 +363,15 @@ VariantValue = VariantPrimitive | VariantObject | VariantArray
 def decode_variant(metadata: bytes, value: bytes, where: str) -> VariantValue:
     """What ``(metadata, value)`` means; bad bytes raise :class:`InvalidVariant`,
     among them bytes after the value (its sizes then lie)."""
-    names = parse_metadata(metadata, where)
+    return decode_value(value, parse_metadata(metadata, where), where)
+
+
+def decode_value(value: bytes, metadata: VariantMetadata, where: str) -> VariantValue:
+    """What ``value`` means with an already parsed ``metadata`` (see :func:`decode_variant`)."""
     size = value_size(value, 0, len(value), where) if value else 0
     if size != len(value):
         raise InvalidVariant(f"{where}: {len(value) - size} bytes after the {size}-byte variant value")
-    return _decode(value, names, where, depth=0)
+    return _decode(value, metadata, where, depth=0)
 
 
 def _decode(value: bytes, metadata: VariantMetadata, where: str, depth: int) -> VariantValue:
