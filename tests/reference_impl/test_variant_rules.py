@@ -27,10 +27,10 @@ from reference_impl.parquet.reader import read_parquet
 from reference_impl.parquet.schema.nested_types import list_node, records_from_logical
 from reference_impl.parquet.schema.tree import SchemaNode, group, leaf, root
 from reference_impl.parquet.schema.variant_shredding import (
-    AMBIGUOUS,
     MUST,
     RULES,
     SHOULD,
+    SILENT,
     TYPED_VALUE_ANNOTATION,
     shredded_primitive,
     variant_node,
@@ -86,7 +86,7 @@ def test_an_annotation_with_the_rows_values_is_read_as_the_row_and_named(tmp_pat
     [finding] = variant_findings(path)
     assert finding.kind == "variant.typed_value_annotation"
     assert f"v.typed_value: {annotation}, read as the table's" in finding.message
-    assert 'ambiguous: "Shredded values must use the following Parquet types"' in finding.message
+    assert 'silent: "Shredded values must use the following Parquet types"' in finding.message
     with pytest.raises(CorruptMetadata, match="typed-value-annotation"), reading(strict=True):
         read_parquet(path)
 
@@ -103,8 +103,8 @@ def test_the_tables_own_annotations_are_named_by_nobody(tmp_path):
 # ---- (c) every rule has its sentence's strength ------------------------------------------
 
 def test_every_rule_has_a_strength_and_an_ambiguous_one_names_its_readings():
-    assert {rule.strength for rule in RULES.values()} <= {MUST, SHOULD, AMBIGUOUS}
-    ambiguous = {kind for kind, rule in RULES.items() if rule.strength == AMBIGUOUS}
+    assert {rule.strength for rule in RULES.values()} <= {MUST, SHOULD, SILENT}
+    ambiguous = {kind for kind, rule in RULES.items() if rule.strength == SILENT}
     assert ambiguous == {"typed_value_annotation", "field_value", "unexpected_field"}
     assert all(RULES[kind].readings for kind in ambiguous)
     assert RULES["value_field"].strength == MUST
@@ -151,7 +151,7 @@ def test_an_object_field_without_value_is_ambiguous_and_read(tmp_path):
     assert ReferenceEngine().read(path).rows == (((meta, obj((0, primitive(INT8_ID, b"\x04")))),),)
     [finding] = variant_findings(path)
     assert finding.kind == "variant.field_value"
-    assert finding.message.startswith("schema: v.typed_value.a: no field `value`; ambiguous:")
+    assert finding.message.startswith("schema: v.typed_value.a: no field `value`; silent:")
 
 
 def test_an_unexpected_field_is_ambiguous_and_refused(tmp_path):
@@ -162,4 +162,4 @@ def test_an_unexpected_field_is_ambiguous_and_refused(tmp_path):
     with pytest.raises(CorruptMetadata, match="unexpected field"):
         ReferenceEngine().read(path)
     [finding] = variant_findings(path)
-    assert finding.kind == "variant.unexpected_field" and "ambiguous:" in finding.message
+    assert finding.kind == "variant.unexpected_field" and "silent:" in finding.message

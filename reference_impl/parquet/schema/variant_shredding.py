@@ -27,8 +27,8 @@ pairs (an array), or a group of field pairs (an object), nested to any depth.
 
 Every rule of the spec the structure or the data can break is a :class:`Rule`
 (its words, their strength, its section): ``MUST`` (MUST, MUST NOT, and the
-normative "is" of a definition), ``SHOULD``, or ``ambiguous`` where the text is
-silent or says two things, with the readings named. Both walks report to a ``Sink``:
+normative "is" of a definition), ``SHOULD``, or ``silent`` where the text is
+silent or says two things (an ambiguous finding), with the readings named. Both walks report to a ``Sink``:
 :func:`strict` (the reader's) raises for a rule whose breach leaves the value
 ambiguous (:class:`CorruptMetadata` for the schema, :class:`CorruptPage` for
 the data) and reads past the others; the validator collects every breach.
@@ -124,7 +124,7 @@ SHREDDING = "VariantShredding.md"
 # ---------------------------------------------------------------------------
 
 
-MUST, SHOULD, AMBIGUOUS = "MUST", "SHOULD", "ambiguous"  # a Rule's strength
+MUST, SHOULD, SILENT = "MUST", "SHOULD", "silent"  # a Rule's strength (silent: ambiguous text)
 
 
 @dataclass(frozen=True)
@@ -133,7 +133,7 @@ class Rule:
     ``readings``: for an ambiguous rule, the readings and who takes each."""
 
     kind: str
-    strength: str  # MUST, SHOULD or AMBIGUOUS
+    strength: str  # MUST, SHOULD or SILENT
     source: str  # spec file, 'section'
     text: str
     readable: bool  # a reader can still tell what the value is
@@ -156,14 +156,14 @@ RULES: dict[str, Rule] = {r.kind.removeprefix("variant."): r for r in (
           readable=False, schema=True),
     _rule("unexpected_field", "VariantEncoding.md, 'Variant in Parquet'", "A Variant value in Parquet "
           "is represented by a group with 2 fields, named `value` and `metadata`", readable=False,
-          schema=True, strength=AMBIGUOUS, readings="the text neither allows nor forbids other fields "
+          schema=True, strength=SILENT, readings="the text neither allows nor forbids other fields "
           "(VariantShredding.md adds only `typed_value`); a reader could ignore one by name, but what it "
           "holds is unknown, so the reference refuses the group"),
     _rule("value_field", "LogicalTypes.md, 'VARIANT'", "The group must contain a field named "
           "`metadata` and a field named `value`", readable=True, schema=True),
     _rule("field_value", f"{SHREDDING}, 'Objects'", "Each shredded field in the `typed_value` group is "
           "represented as a required group that contains optional `value` and `typed_value` fields",
-          readable=True, schema=True, strength=AMBIGUOUS, readings="'Objects' lets only `typed_value` be "
+          readable=True, schema=True, strength=SILENT, readings="'Objects' lets only `typed_value` be "
           "omitted (parquet-testing's shredded_variant case 132, without it, is marked INVALID); 'Arrays' "
           "lets an element omit `value` \"when shredding elements as a specific type\", and the reference "
           "reads a field group the same way, its value from `typed_value`"),
@@ -176,7 +176,7 @@ RULES: dict[str, Rule] = {r.kind.removeprefix("variant."): r for r in (
           "Shredded values must use the following Parquet types", readable=False, schema=True),
     _rule("typed_value_annotation", f"{SHREDDING}, 'Shredded Value Types'",
           "Shredded values must use the following Parquet types", readable=True, schema=True,
-          strength=AMBIGUOUS, readings="the table gives int32 and int64 no logical type and the other "
+          strength=SILENT, readings="the table gives int32 and int64 no logical type and the other "
           "rows a LogicalType; it does not say whether an annotation denoting the row's own values is "
           "that Parquet type: INT(32, true) on INT32 and INT(64, true) on INT64 (LogicalTypes.md, "
           "'Signed Integers'), or a ConvertedType alone for its LogicalType (LogicalTypes.md: readers "

@@ -30,9 +30,9 @@ from reference_impl.parquet.reader import read_footer_with_decryptor, read_parqu
 from reference_impl.parquet.schema.nested_types import Shape, logical_shape, to_logical
 from reference_impl.parquet.schema.tree import schema_tree_from_elements
 from reference_impl.parquet.schema.variant_shredding import (
-    AMBIGUOUS,
     MUST,
     SHOULD,
+    SILENT,
     Rule,
     VariantLayout,
     reconstruct_variant,
@@ -55,7 +55,7 @@ VALUE_ENCODING = Rule("variant.value_encoding", MUST, "VariantEncoding.md, 'Vari
 # SHOULD -> advisory; silent or ambiguous text -> ambiguous). reference_impl.common.findings
 # has no advisory or ambiguous severity yet; until it does, those rules are reported as
 # nonconforming, their strength and readings in the message.
-SEVERITY = {MUST: NONCONFORMING, SHOULD: NONCONFORMING, AMBIGUOUS: NONCONFORMING}
+SEVERITY = {MUST: NONCONFORMING, SHOULD: NONCONFORMING, SILENT: NONCONFORMING}
 
 
 class _Breaches:
