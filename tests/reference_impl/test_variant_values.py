@@ -14,16 +14,29 @@ from pathlib import Path
 import pytest
 
 from conformance.engines.parquet.reference import ReferenceEngine
+from reference_impl.common.leniency import reading
 from reference_impl.parquet.errors import InvalidValue, InvalidVariant
 from reference_impl.parquet.metadata import parquet_thrift as M
 from reference_impl.parquet.reader import read_parquet
 from reference_impl.parquet.schema.nested_types import list_node, records_from_logical
 from reference_impl.parquet.schema.tree import SchemaNode, root
 from reference_impl.parquet.schema.variant_shredding import variant_node
+from reference_impl.parquet.schema.variant_values import FIELD_ORDER
 from reference_impl.parquet.validation.validate import validate
 from reference_impl.parquet.writer import write_table
 
-from .test_variant_shredding import EMPTY, EVENT_META, NULL, event, event_node, fields, obj, pair, tags_node
+from .test_variant_shredding import (
+    EMPTY,
+    EVENT_META,
+    NULL,
+    event,
+    event_node,
+    fields,
+    metadata,
+    obj,
+    pair,
+    tags_node,
+)
 
 OPTIONAL, REQUIRED = M.FieldRepetitionType.OPTIONAL, M.FieldRepetitionType.REQUIRED
 # An object whose header (0x02: basic type 2, 1-byte ids and offsets) claims 7 fields,
@@ -100,3 +113,19 @@ def test_well_formed_variants_read_as_before(tmp_path):
                  [{"metadata": meta, "value": obj((0, INT8_ONE))}, None])
     assert read_parquet(path).records == read_parquet(path, decode_variants=False).records
     assert value_encoding_findings(path) == []
+
+
+def test_an_object_with_ids_out_of_name_order_reads_by_name_and_is_named(tmp_path):
+    """'Object field ID order and uniqueness': "field IDs and offsets must be listed in the
+    order of the corresponding field names"; here {"b": 1, "a": 1} with ids [b, a]."""
+    meta = metadata("a", "b")
+    b_then_a = bytes([0x02, 2, 1, 0, 0, 2, 4]) + INT8_ONE + INT8_ONE  # ids 1 ("b"), 0 ("a")
+    path = write(tmp_path, variant_node("v", repetition=OPTIONAL), [{"metadata": meta, "value": b_then_a}])
+    table, breaches = ReferenceEngine().read_with_breaches(path)
+    assert table.rows == (((meta, b_then_a),),)
+    assert [(b.rule, b.where) for b in breaches] == [(FIELD_ORDER, "column v: row group 0, row 0, v")]
+    with pytest.raises(InvalidVariant, match="parquet.variant.field-order"), reading(strict=True):
+        read_parquet(path)
+    [finding] = value_encoding_findings(path)
+    assert finding.kind == "variant.field_order"
+    assert finding.message.startswith("row 0, v: field ids out of the order of their names; MUST:")

@@ -61,6 +61,7 @@ __all__ = [
     "parse_metadata",
     "primitive_payload",
     "primitive_type",
+    "unordered_objects",
 ]
 
 METADATA_VERSION = 1
@@ -387,6 +388,24 @@ def _decode(value: bytes, metadata: VariantMetadata, where: str, depth: int) -> 
     kind = primitive_type(value, where)
     assert kind is not None  # neither object nor array
     return VariantPrimitive(kind, _primitive_value(kind, value, where))
+
+
+def unordered_objects(value: bytes, metadata: VariantMetadata, where: str) -> list[str]:
+    """Where an object inside ``value`` (itself included) lists its field ids out of
+    the order of their names ('Object field ID order and uniqueness': "field IDs and
+    offsets must be listed in the order of the corresponding field names, sorted
+    lexicographically (using unsigned byte ordering for UTF-8)"). ``value`` has
+    decoded (:func:`decode_value`): its sizes and ids hold."""
+    if is_array(value, where):
+        return [place for index, element in enumerate(array_elements(value, where))
+                for place in unordered_objects(element, metadata, f"{where}[{index}]")]
+    if not is_object(value, where):
+        return []
+    fields = object_fields(value, metadata, where)  # in field-id order
+    names = [name.encode("utf-8") for name in fields]
+    own = [where] if names != sorted(names) else []
+    return own + [place for name, child in fields.items()
+                  for place in unordered_objects(child, metadata, f"{where}.{name}")]
 
 
 # value_data read as one little-endian number ('Encoding types', *Binary format*);

@@ -10,7 +10,10 @@ Variant-encoded bytes with the group's one `metadata`.
 The reader decodes each of them (:func:`check_variant_values`) and raises
 :class:`InvalidVariant` at the first that is malformed, naming the column, the row,
 the place inside the variant (``v.typed_value.a``, ``[2]``) and the byte within
-the metadata or value; the validator reports each (:func:`invalid_variant`). Only
+the metadata or value; the validator reports each (:func:`decode_stored`). An object
+whose field ids are out of the order of their names breaks a MUST ('Object field ID
+order and uniqueness') but has one reading, its fields by name: a breach of
+:data:`FIELD_ORDER` (``reference_impl.common.leniency``). Only
 the encoding is judged here: how ``value`` and ``typed_value`` combine is
 ``variant_shredding``'s. The walks to a schema's VARIANT groups, at any depth
 inside structs, lists and maps, are shared with the validator.
@@ -19,8 +22,10 @@ inside structs, lists and maps, are shared with the validator.
 from __future__ import annotations
 
 from collections.abc import Iterator, Mapping, Sequence
+from dataclasses import dataclass
 from typing import Any
 
+from reference_impl.common import leniency
 from reference_impl.parquet.errors import InvalidVariant
 from reference_impl.parquet.schema.nested_types import (
     ListShape,
@@ -31,7 +36,7 @@ from reference_impl.parquet.schema.nested_types import (
     to_logical,
 )
 from reference_impl.parquet.schema.tree import SchemaNode
-from reference_impl.parquet.schema.variant_encoding import decode_value, parse_metadata
+from reference_impl.parquet.schema.variant_encoding import decode_value, parse_metadata, unordered_objects
 from reference_impl.parquet.schema.variant_shredding import (
     ArrayTyped,
     ObjectTyped,
@@ -43,12 +48,34 @@ from reference_impl.parquet.schema.variant_shredding import (
 )
 
 __all__ = [
+    "FIELD_ORDER",
+    "StoredVariant",
     "check_variant_values",
+    "decode_stored",
     "has_variant",
-    "invalid_variant",
     "variant_group_values",
     "variant_groups",
 ]
+
+FIELD_ORDER = leniency.Rule(
+    id="parquet.variant.field-order",
+    format="parquet",
+    spec="VariantEncoding.md: Object field ID order and uniqueness",
+    sentence="For objects, field IDs and offsets must be listed in the order of the corresponding field "
+    "names, sorted lexicographically (using unsigned byte ordering for UTF-8).",
+    strength=leniency.Strength.MUST,
+    reading="the object's fields by name, whatever the order of their ids",
+    error=InvalidVariant,
+)
+
+
+@dataclass(frozen=True)
+class StoredVariant:
+    """What decoding one VARIANT group's stored bytes found: the first malformed
+    metadata or value, else the places of the objects whose ids are out of order."""
+
+    error: InvalidVariant | None
+    unordered: tuple[str, ...] = ()
 
 
 def has_variant(node: SchemaNode) -> bool:
@@ -68,26 +95,30 @@ def check_variant_values(tree: SchemaNode, records: Sequence[Mapping[str, Any]],
         for top in tops:
             value = to_logical(top, record.get(top.node.name))
             for path, group_value in variant_group_values(top, value, top.node.name):
-                error = invalid_variant(layouts[path], group_value, f"{where}, row {row}")
-                if error is not None:
-                    raise InvalidVariant(f"column {path}: {error.message}", offset)
+                stored = decode_stored(layouts[path], group_value, f"{where}, row {row}")
+                if stored.error is not None:
+                    raise InvalidVariant(f"column {path}: {stored.error.message}", offset)
+                for place in stored.unordered:
+                    leniency.breach(FIELD_ORDER, f"column {path}: {place}", offset)
 
 
-def invalid_variant(layout: VariantLayout, group_value: Mapping[str, Any] | None,
-                    where: str) -> InvalidVariant | None:
-    """The error of the first malformed metadata or value of one VARIANT group's
-    logical value, or None when all decode (``where`` names the row)."""
+def decode_stored(layout: VariantLayout, group_value: Mapping[str, Any] | None,
+                  where: str) -> StoredVariant:
+    """Decode the metadata and every stored value of one VARIANT group's logical value
+    (``where`` names the row)."""
     metadata = None if group_value is None else group_value.get("metadata")
     if metadata is None:  # a null group; a null metadata is a shredding rule's
-        return None
+        return StoredVariant(None)
     where = f"{where}, {layout.name}"
+    unordered: list[str] = []
     try:
         names = parse_metadata(metadata, where)
         for inner, value in _stored_values(layout.pair, group_value, where):
             decode_value(value, names, inner)
+            unordered += unordered_objects(value, names, inner)
     except InvalidVariant as error:
-        return error
-    return None
+        return StoredVariant(error)
+    return StoredVariant(None, tuple(unordered))
 
 
 def _stored_values(pair: ShreddedPair, group_value: Mapping[str, Any] | None,

@@ -16,7 +16,9 @@ array element). Schema rules are reported once, at row group 0; a variant whose
 layout the reader cannot read (e.g. a ``typed_value`` type the table has no row
 for) is not walked further. A variant whose metadata or any ``value`` is not
 valid Variant bytes (``schema.variant_values``, the reader's InvalidVariant) is
-one ``variant.value_encoding`` finding, with the byte, and is not walked further.
+one ``variant.value_encoding`` finding, with the byte, and is not walked further;
+an object whose field ids are out of name order is ``variant.field_order`` (the
+reader's lenient rule ``parquet.variant.field-order``).
 """
 
 from __future__ import annotations
@@ -39,18 +41,22 @@ from reference_impl.parquet.schema.variant_shredding import (
     variant_layout,
 )
 from reference_impl.parquet.schema.variant_values import (
+    FIELD_ORDER,
+    decode_stored,
     has_variant,
-    invalid_variant,
     variant_group_values,
     variant_groups,
 )
 from reference_impl.parquet.validation.findings import NONCONFORMING, Finding
 
-__all__ = ["SEVERITY", "VALUE_ENCODING", "check_variant_shredding"]
+__all__ = ["FIELD_ORDER_RULE", "SEVERITY", "VALUE_ENCODING", "check_variant_shredding"]
 
 VALUE_ENCODING = Rule("variant.value_encoding", MUST, "VariantEncoding.md, 'Variant in Parquet'",
                       "The `metadata` field is `required` and must be a valid Variant metadata ... When "
                       "present, the `value` field must be a valid Variant value", readable=False)
+FIELD_ORDER_RULE = Rule("variant.field_order", MUST,
+                        "VariantEncoding.md, 'Object field ID order and uniqueness'", FIELD_ORDER.sentence,
+                        readable=True)
 # A rule's severity by the strength of its sentence (RFC 2119: MUST -> nonconforming,
 # SHOULD -> advisory; silent or ambiguous text -> ambiguous). reference_impl.common.findings
 # has no advisory or ambiguous severity yet; until it does, those rules are reported as
@@ -121,10 +127,12 @@ def _check_value(
         if path not in layouts:
             continue
         breaches = _Breaches()
-        malformed = invalid_variant(layouts[path], group_value, f"row {row}")
-        if malformed is not None:
-            breaches.found.append((VALUE_ENCODING, f"row {row}", str(malformed)))
+        stored = decode_stored(layouts[path], group_value, f"row {row}")
+        if stored.error is not None:
+            breaches.found.append((VALUE_ENCODING, f"row {row}", str(stored.error)))
         else:
+            breaches.found += [(FIELD_ORDER_RULE, place, "field ids out of the order of their names")
+                               for place in stored.unordered]
             try:
                 reconstruct_variant(layouts[path], group_value, f"row {row}", breaches)
             except ParquetError as error:
