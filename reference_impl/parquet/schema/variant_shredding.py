@@ -192,9 +192,11 @@ RULES: dict[str, Rule] = {r.kind.removeprefix("variant."): r for r in (
     _rule("value_and_typed_value", f"{SHREDDING}, 'Value Shredding'", "Writers must not produce "
           "data where both `value` and `typed_value` are non-null, unless the Variant value is an "
           "object", readable=False),
+    # Readable: 'Value Shredding', "If a Variant is missing in a context where a value is
+    # required, readers must return a Variant null".
     _rule("missing_element", f"{SHREDDING}, 'Arrays'", "All elements of an array must be present "
           "(not missing) ... either `typed_value` or `value` (but not both) must be non-null",
-          readable=False),
+          readable=True),
     _rule("array_in_value", f"{SHREDDING}, 'Arrays'", "If the value is an array, `value` must be "
           "null", readable=True),
     _rule("object_in_value", f"{SHREDDING}, 'Objects'", "If the value is an object, `typed_value` "
