@@ -36,7 +36,7 @@ from reference_impl.parquet.schema.nested_types import (
     to_logical,
 )
 from reference_impl.parquet.schema.tree import SchemaNode
-from reference_impl.parquet.schema.variant_encoding import decode_value, parse_metadata, unordered_objects
+from reference_impl.parquet.schema.variant_encoding import VariantMetadata, decode_value, parse_metadata
 from reference_impl.parquet.schema.variant_shredding import (
     ArrayTyped,
     ObjectTyped,
@@ -91,34 +91,40 @@ def check_variant_values(tree: SchemaNode, records: Sequence[Mapping[str, Any]],
     tops = [f for f in logical_shape(tree, offset=offset).fields if has_variant(f.node)]
     layouts = {path: variant_layout(shape, path, _ignore) for top in tops
                for path, shape in variant_groups(top, top.node.name)}
+    parsed: dict[bytes, VariantMetadata] = {}  # rows mostly share their metadata
     for row, record in enumerate(records):
         for top in tops:
             value = to_logical(top, record.get(top.node.name))
             for path, group_value in variant_group_values(top, value, top.node.name):
-                stored = decode_stored(layouts[path], group_value, f"{where}, row {row}")
+                stored = decode_stored(layouts[path], group_value, f"{where}, row {row}", parsed)
                 if stored.error is not None:
                     raise InvalidVariant(f"column {path}: {stored.error.message}", offset)
                 for place in stored.unordered:
                     leniency.breach(FIELD_ORDER, f"column {path}: {place}", offset)
 
 
-def decode_stored(layout: VariantLayout, group_value: Mapping[str, Any] | None,
-                  where: str) -> StoredVariant:
+def decode_stored(layout: VariantLayout, group_value: Mapping[str, Any] | None, where: str,
+                  parsed: dict[bytes, VariantMetadata] | None = None) -> StoredVariant:
     """Decode the metadata and every stored value of one VARIANT group's logical value
-    (``where`` names the row)."""
+    (``where`` names the row); ``parsed`` keeps the metadata already parsed, by their bytes."""
     metadata = None if group_value is None else group_value.get("metadata")
     if metadata is None:  # a null group; a null metadata is a shredding rule's
         return StoredVariant(None)
     where = f"{where}, {layout.name}"
     unordered: list[str] = []
     try:
-        names = parse_metadata(metadata, where)
+        names = _parsed(metadata, where, {} if parsed is None else parsed)
         for inner, value in _stored_values(layout.pair, group_value, where):
-            decode_value(value, names, inner)
-            unordered += unordered_objects(value, names, inner)
+            decode_value(value, names, inner, unordered)
     except InvalidVariant as error:
         return StoredVariant(error)
     return StoredVariant(None, tuple(unordered))
+
+
+def _parsed(metadata: bytes, where: str, parsed: dict[bytes, VariantMetadata]) -> VariantMetadata:
+    if metadata not in parsed:
+        parsed[metadata] = parse_metadata(metadata, where)
+    return parsed[metadata]
 
 
 def _stored_values(pair: ShreddedPair, group_value: Mapping[str, Any] | None,
