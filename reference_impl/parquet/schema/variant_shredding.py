@@ -32,11 +32,14 @@ silent or says two things (an ambiguous finding), with the readings named. Both 
 :func:`strict` (the reader's) raises for a rule whose breach leaves the value
 ambiguous (:class:`CorruptMetadata` for the schema, :class:`CorruptPage` for
 the data) and reads past the others; the validator collects every breach.
-The reader names three of those it reads past (:func:`check_variant_groups`): an
-OPTIONAL ``metadata`` (:data:`OPTIONAL_METADATA`), a ``value`` of the other
-repetition (:data:`VALUE_REPETITION`) and a ``typed_value`` whose annotation is
-not the table's but denotes the same values (:data:`TYPED_VALUE_ANNOTATION`) are
-breaches of ``reference_impl.common.leniency``, so they are never read silently.
+The reader names three of those it reads past in the schema (:func:`check_variant_groups`):
+an OPTIONAL ``metadata`` (:data:`OPTIONAL_METADATA`), a ``value`` of the other
+repetition (:data:`VALUE_REPETITION`) and a ``typed_value`` whose annotation is not
+the table's but denotes the same values (:data:`TYPED_VALUE_ANNOTATION`); the logical
+reading names three in the data (:func:`strict`): an array or an object left in
+``value`` (:data:`ARRAY_IN_VALUE`, :data:`OBJECT_IN_VALUE`) and a missing array
+element, read as Variant null (:data:`MISSING_ELEMENT`). Each is a breach of
+``reference_impl.common.leniency``, so none is read silently.
 After a breach a non-strict walk goes on as the spec says engines that read
 anyway do: "the `typed_value` column must be used".
 """
@@ -87,6 +90,9 @@ from reference_impl.parquet.schema.variant_encoding import (
 )
 
 __all__ = [
+    "ARRAY_IN_VALUE",
+    "MISSING_ELEMENT",
+    "OBJECT_IN_VALUE",
     "OPTIONAL_METADATA",
     "RULES",
     "TYPED_VALUE_ANNOTATION",
@@ -250,17 +256,50 @@ TYPED_VALUE_ANNOTATION = leniency.Rule(
     reading="the typed_value as the table's row whose values the annotation denotes",
     error=CorruptMetadata,
 )
+# The data's readable rules, named as the logical reading meets them (:func:`strict`).
+ARRAY_IN_VALUE = leniency.Rule(
+    id="parquet.variant.array-in-value",
+    format="parquet",
+    spec="VariantShredding.md: Arrays",
+    sentence=RULES["array_in_value"].text,
+    strength=leniency.Strength.MUST,
+    reading="the array in `value`, as stored",
+    error=CorruptPage,
+)
+OBJECT_IN_VALUE = leniency.Rule(
+    id="parquet.variant.object-in-value",
+    format="parquet",
+    spec="VariantShredding.md: Objects",
+    sentence=RULES["object_in_value"].text,
+    strength=leniency.Strength.MUST,
+    reading="the object in `value`, as stored",
+    error=CorruptPage,
+)
+MISSING_ELEMENT = leniency.Rule(
+    id="parquet.variant.missing-element",
+    format="parquet",
+    spec="VariantShredding.md: Arrays",
+    sentence=RULES["missing_element"].text,
+    strength=leniency.Strength.MUST,
+    reading="Variant null ('Value Shredding': \"If a Variant is missing in a context where a value is "
+    "required, readers must return a Variant null\")",
+    error=CorruptPage,
+)
 _LENIENT = {rule.kind: lenient for rule, lenient in (
     (RULES["metadata_repetition"], OPTIONAL_METADATA), (RULES["value_repetition"], VALUE_REPETITION),
-    (RULES["typed_value_annotation"], TYPED_VALUE_ANNOTATION))}
+    (RULES["typed_value_annotation"], TYPED_VALUE_ANNOTATION), (RULES["array_in_value"], ARRAY_IN_VALUE),
+    (RULES["object_in_value"], OBJECT_IN_VALUE), (RULES["missing_element"], MISSING_ELEMENT))}
 
 
 def strict(rule: Rule, where: str, found: str) -> None:
-    """The reader's sink: a breach that leaves the value ambiguous is an error (the
-    lenient readings are named by :func:`check_variant_groups`, which the reader calls)."""
+    """The reader's sink: a breach that leaves the value ambiguous is an error; one of the
+    data's readable rules is a breach (``leniency``) where it is met (the schema's lenient
+    readings are named by :func:`check_variant_groups`, which the reader calls)."""
     if not rule.readable:
         error = CorruptMetadata if rule.schema else CorruptPage
         raise error(f"{where}: {found}; {rule.quote()}")
+    if not rule.schema and rule.kind in _LENIENT:
+        leniency.breach(_LENIENT[rule.kind], f"{where}: {found}")
 
 
 def check_variant_groups(tree: SchemaNode, offset: int) -> None:
