@@ -101,6 +101,7 @@ def test_converted_type_24_on_a_column_with_values_reads_its_physical_values(tmp
     assert table.rows == ((1,), (2,), (3,))
     [found] = breaches
     assert (found.rule, found.where) == (UNKNOWN_CONVERTED_TYPE, "column 'x': unknown ConvertedType 24")
+    assert found.offset is not None
     assert raw[found.offset : found.offset + 1] == bytes([OLD_PARQUET_CPP_CONVERTED_TYPE << 1])  # zigzag
     assert "SHOULD" in found.describe() and "This enum should not be extended." in found.describe()
     with pytest.raises(UnsupportedFeature, match="parquet.schema.unknown-converted-type"):

@@ -47,9 +47,10 @@ NOT_UTF8 = bytes([2 << 2 | 1]) + b"\xff\xfe"  # a short string of 2 bytes that a
 
 
 def write(tmp_path: Path, variant: SchemaNode, rows: list, outer: SchemaNode | None = None) -> Path:
-    tree = root([outer or variant])
+    top = outer or variant
+    tree = root([top])
     path = tmp_path / "variant.parquet"
-    write_table(path, tree, records_from_logical(tree, [{tree.children[0].name: r} for r in rows]))
+    write_table(path, tree, records_from_logical(tree, [{top.name: r} for r in rows]))
     return path
 
 

@@ -15,7 +15,7 @@ exactly one row's metadata or value replaced by bytes built here from the text's
 from __future__ import annotations
 
 import io
-from functools import cache
+from functools import cache, partial
 
 from reference_impl.parquet.errors import InvalidVariant
 from reference_impl.parquet.metadata import parquet_thrift as md
@@ -81,12 +81,12 @@ def variant_files() -> list[BadFile]:
     """One file per fault of the variant encoding (see the module docstring)."""
     values = [
         BadFile(f"variant/{name}", fault, InvalidVariant.__name__, (SPEC + section,),
-                lambda value=value: _write({}, {BAD_ROW: value}), variant_original)
+                partial(_write, {}, {BAD_ROW: value}), variant_original)
         for name, fault, section, value in _BAD_VALUES
     ]
     metadata = [
         BadFile(f"variant/{name}", fault, InvalidVariant.__name__, (SPEC + "Metadata encoding",),
-                lambda bad=bad: _write({BAD_ROW: bad}, {}), variant_original)
+                partial(_write, {BAD_ROW: bad}, {}), variant_original)
         for name, fault, bad in _BAD_METADATA
     ]
     return values + metadata

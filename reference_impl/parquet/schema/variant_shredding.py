@@ -479,14 +479,16 @@ _TIMESTAMPS = {(True, "MICROS"): Primitive.TIMESTAMP_MICROS,
 # ConvertedTypes alone that stand for a row's LogicalType (LogicalTypes.md gives each the
 # values of its LogicalType: INT_8 is INT(8, true), TIMESTAMP_MICROS is
 # TIMESTAMP(true, MICROS), UTF8 is STRING, ...): (physical, converted) -> Variant type.
-_CONVERTED = {(Type.INT32, ConvertedType.INT_8): Primitive.INT8,
-              (Type.INT32, ConvertedType.INT_16): Primitive.INT16,
-              (Type.INT32, ConvertedType.INT_32): Primitive.INT32,
-              (Type.INT64, ConvertedType.INT_64): Primitive.INT64,
-              (Type.INT32, ConvertedType.DATE): Primitive.DATE,
-              (Type.INT64, ConvertedType.TIMESTAMP_MICROS): Primitive.TIMESTAMP_MICROS,
-              (Type.BYTE_ARRAY, ConvertedType.UTF8): Primitive.STRING,
-              **{(physical, ConvertedType.DECIMAL): kind for physical, kind in _DECIMALS.items()}}
+_CONVERTED: dict[tuple[Type, int], Primitive] = {
+    (Type.INT32, ConvertedType.INT_8): Primitive.INT8,
+    (Type.INT32, ConvertedType.INT_16): Primitive.INT16,
+    (Type.INT32, ConvertedType.INT_32): Primitive.INT32,
+    (Type.INT64, ConvertedType.INT_64): Primitive.INT64,
+    (Type.INT32, ConvertedType.DATE): Primitive.DATE,
+    (Type.INT64, ConvertedType.TIMESTAMP_MICROS): Primitive.TIMESTAMP_MICROS,
+    (Type.BYTE_ARRAY, ConvertedType.UTF8): Primitive.STRING,
+    **{(physical, ConvertedType.DECIMAL): kind for physical, kind in _DECIMALS.items()},
+}
 # The rows the table lists without a logical type that a signed INTEGER of their full width denotes.
 _PLAIN_INTEGERS = (Primitive.INT32, Primitive.INT64)
 
@@ -501,12 +503,12 @@ def _primitive_of(node: SchemaNode) -> tuple[Primitive | None, str | None]:
     if logical is not None and logical.kind is not None:
         kind = _by_logical_type(node, physical, logical)
         if logical.kind == "INTEGER" and kind in _PLAIN_INTEGERS:
-            bits = logical.member.bitWidth  # type: ignore[union-attr]
+            bits = logical.member.bitWidth
             return kind, f"LogicalType INTEGER({bits}, true) on {Type(physical).name}"
         return kind, None
     if node.converted_type is None:
         return _PLAIN.get(physical), None
-    kind = _CONVERTED.get((physical, node.converted_type))  # type: ignore[call-overload]
+    kind = _CONVERTED.get((physical, node.converted_type))
     if kind in _DECIMAL_KINDS and (node.precision or 0) > MAX_DECIMAL16_PRECISION:
         kind = None
     return kind, None if kind is None else f"ConvertedType {ConvertedType(node.converted_type).name} alone"
