@@ -163,3 +163,19 @@ def test_an_unexpected_field_is_ambiguous_and_refused(tmp_path):
         ReferenceEngine().read(path)
     [finding] = variant_findings(path)
     assert finding.kind == "variant.unexpected_field" and "silent:" in finding.message
+
+
+def test_a_shredded_variant_duckdb_writes_is_read_and_its_annotation_named(tmp_path):
+    """DuckDB shreds a column of BIGINTs cast to VARIANT as INT64 with ConvertedType INT_64
+    and no LogicalType (measured with DuckDB 2.0.1): read as the int64 row."""
+    duckdb = pytest.importorskip("duckdb")
+    path = tmp_path / "duckdb.parquet"
+    duckdb.connect().sql(f"COPY (SELECT i::VARIANT AS v FROM range(3) t(i)) TO '{path}' (FORMAT parquet)")
+    table, breaches = ReferenceEngine().read_with_breaches(path)
+    assert [value for (value,) in table.rows] == [
+        (EMPTY, primitive(INT64_ID, i.to_bytes(8, "little"))) for i in range(3)]
+    with reading():
+        typed = read_parquet(path).schema.children[0].children[-1]  # type: ignore[index]
+    int64_alone = ("typed_value", None, M.ConvertedType.INT_64)
+    assert (typed.name, typed.logical_type, typed.converted_type) == int64_alone
+    assert [b.rule for b in breaches] == [TYPED_VALUE_ANNOTATION]
