@@ -84,7 +84,7 @@ def test_an_annotation_with_the_rows_values_is_read_as_the_row_and_named(tmp_pat
     assert [(b.rule, b.rule.strength) for b in breaches] == [(TYPED_VALUE_ANNOTATION, Strength.SILENT)]
     assert annotation in breaches[0].where
     [finding] = variant_findings(path)
-    assert finding.kind == "variant.typed_value_annotation"
+    assert (finding.kind, finding.severity) == ("variant.typed_value_annotation", "ambiguous")
     assert f"v.typed_value: {annotation}, read as the table's" in finding.message
     assert 'silent: "Shredded values must use the following Parquet types"' in finding.message
     with pytest.raises(CorruptMetadata, match="typed-value-annotation"), reading(strict=True):
@@ -150,7 +150,7 @@ def test_an_object_field_without_value_is_ambiguous_and_read(tmp_path):
     path = write(tmp_path, node, [{"metadata": meta, **pair(None, {"a": {"typed_value": 4}})}])
     assert ReferenceEngine().read(path).rows == (((meta, obj((0, primitive(INT8_ID, b"\x04")))),),)
     [finding] = variant_findings(path)
-    assert finding.kind == "variant.field_value"
+    assert (finding.kind, finding.severity) == ("variant.field_value", "ambiguous")
     assert finding.message.startswith("schema: v.typed_value.a: no field `value`; silent:")
 
 

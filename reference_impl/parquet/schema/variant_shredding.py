@@ -54,6 +54,7 @@ from typing import Any
 import numpy as np
 
 from reference_impl.common import leniency
+from reference_impl.common.findings import RuleText, Strength
 from reference_impl.common.ieee_float import narrow_float_bits, widen_float_bits
 from reference_impl.parquet.errors import CorruptMetadata, CorruptPage
 from reference_impl.parquet.metadata.parquet_thrift import (
@@ -130,7 +131,7 @@ SHREDDING = "VariantShredding.md"
 # ---------------------------------------------------------------------------
 
 
-MUST, SHOULD, SILENT = "MUST", "SHOULD", "silent"  # a Rule's strength (silent: ambiguous text)
+MUST, SHOULD, SILENT = Strength.MUST, Strength.SHOULD, Strength.SILENT  # a Rule's strengths
 
 
 @dataclass(frozen=True)
@@ -139,7 +140,7 @@ class Rule:
     ``readings``: for an ambiguous rule, the readings and who takes each."""
 
     kind: str
-    strength: str  # MUST, SHOULD or SILENT
+    strength: Strength  # MUST, SHOULD or SILENT (the text is silent or ambiguous)
     source: str  # spec file, 'section'
     text: str
     readable: bool  # a reader can still tell what the value is
@@ -148,11 +149,17 @@ class Rule:
 
     def quote(self) -> str:
         readings = f"; {self.readings}" if self.readings else ""
-        return f"{self.strength}: \"{self.text}\" ({self.source}){readings}"
+        return f"{self.strength.value}: \"{self.text}\" ({self.source}){readings}"
+
+    @property
+    def rule_text(self) -> RuleText:
+        """The sentence, as a finding carries it; a silent rule's names its readings."""
+        sentence = f"'{self.text}'; {self.readings}" if self.readings else self.text
+        return RuleText(self.strength, self.source, sentence)
 
 
 def _rule(kind: str, source: str, text: str, *, readable: bool, schema: bool = False,
-          strength: str = MUST, readings: str = "") -> Rule:
+          strength: Strength = MUST, readings: str = "") -> Rule:
     return Rule(f"variant.{kind}", strength, source, text, readable, schema, readings)
 
 
@@ -216,6 +223,13 @@ RULES: dict[str, Rule] = {r.kind.removeprefix("variant."): r for r in (
           "Variant, whether shredded or not, must be present in the metadata", readable=False),
     _rule("metadata_missing", "VariantEncoding.md, 'Variant in Parquet'", "The `metadata` field is "
           "`required` and must be a valid Variant metadata", readable=False),
+    # The encoding's, met by decoding every stored value (``variant_values``).
+    _rule("value_encoding", "VariantEncoding.md, 'Variant in Parquet'", "The `metadata` field is "
+          "`required` and must be a valid Variant metadata ... When present, the `value` field must be "
+          "a valid Variant value", readable=False),
+    _rule("field_order", "VariantEncoding.md, 'Object field ID order and uniqueness'", "For objects, "
+          "field IDs and offsets must be listed in the order of the corresponding field names, sorted "
+          "lexicographically (using unsigned byte ordering for UTF-8).", readable=True),
 )}
 
 Sink = Callable[[Rule, str, str], None]

@@ -38,6 +38,7 @@ from reference_impl.parquet.schema.nested_types import (
 from reference_impl.parquet.schema.tree import SchemaNode
 from reference_impl.parquet.schema.variant_encoding import VariantMetadata, decode_value, parse_metadata
 from reference_impl.parquet.schema.variant_shredding import (
+    RULES,
     ArrayTyped,
     ObjectTyped,
     Rule,
@@ -61,8 +62,7 @@ FIELD_ORDER = leniency.Rule(
     id="parquet.variant.field-order",
     format="parquet",
     spec="VariantEncoding.md: Object field ID order and uniqueness",
-    sentence="For objects, field IDs and offsets must be listed in the order of the corresponding field "
-    "names, sorted lexicographically (using unsigned byte ordering for UTF-8).",
+    sentence=RULES["field_order"].text,
     strength=leniency.Strength.MUST,
     reading="the object's fields by name, whatever the order of their ids",
     error=InvalidVariant,

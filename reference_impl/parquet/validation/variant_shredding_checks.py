@@ -7,9 +7,9 @@ VariantEncoding.md, 'Variant in Parquet'; LogicalTypes.md, 'VARIANT'.
 Every VARIANT group of the schema, at any depth, is walked with the reader's
 own layout and reassembly (``schema.variant_shredding``), told to collect
 each breach of a :data:`~reference_impl.parquet.schema.variant_shredding.RULES`
-rule instead of failing. One finding per breach, kind ``variant.<rule>``, its
-severity from the strength of the rule's sentence (:data:`SEVERITY`): the message
-quotes the rule with its strength (MUST, SHOULD, or ambiguous with the readings)
+rule instead of failing. One finding per breach, kind ``variant.<rule>``, with the
+severity of the rule's strength (``Rule.rule_text``): the message quotes the rule with
+its strength (MUST, SHOULD, or silent with the readings)
 and its section, and says where: the variant column, the row group, the row
 within it and the path inside the variant (``typed_value.a``, ``[2]`` for an
 array element). Schema rules are reported once, at row group 0; a variant whose
@@ -32,36 +32,23 @@ from reference_impl.parquet.reader import read_footer_with_decryptor, read_parqu
 from reference_impl.parquet.schema.nested_types import Shape, logical_shape, to_logical
 from reference_impl.parquet.schema.tree import schema_tree_from_elements
 from reference_impl.parquet.schema.variant_shredding import (
-    MUST,
-    SHOULD,
-    SILENT,
+    RULES,
     Rule,
     VariantLayout,
     reconstruct_variant,
     variant_layout,
 )
 from reference_impl.parquet.schema.variant_values import (
-    FIELD_ORDER,
     decode_stored,
     has_variant,
     variant_group_values,
     variant_groups,
 )
-from reference_impl.parquet.validation.findings import NONCONFORMING, Finding
+from reference_impl.parquet.validation.findings import Finding
 
-__all__ = ["FIELD_ORDER_RULE", "SEVERITY", "VALUE_ENCODING", "check_variant_shredding"]
+__all__ = ["check_variant_shredding"]
 
-VALUE_ENCODING = Rule("variant.value_encoding", MUST, "VariantEncoding.md, 'Variant in Parquet'",
-                      "The `metadata` field is `required` and must be a valid Variant metadata ... When "
-                      "present, the `value` field must be a valid Variant value", readable=False)
-FIELD_ORDER_RULE = Rule("variant.field_order", MUST,
-                        "VariantEncoding.md, 'Object field ID order and uniqueness'", FIELD_ORDER.sentence,
-                        readable=True)
-# A rule's severity by the strength of its sentence (RFC 2119: MUST -> nonconforming,
-# SHOULD -> advisory; silent or ambiguous text -> ambiguous). reference_impl.common.findings
-# has no advisory or ambiguous severity yet; until it does, those rules are reported as
-# nonconforming, their strength and readings in the message.
-SEVERITY = {MUST: NONCONFORMING, SHOULD: NONCONFORMING, SILENT: NONCONFORMING}
+VALUE_ENCODING, FIELD_ORDER = RULES["value_encoding"], RULES["field_order"]
 
 
 class _Breaches:
@@ -74,7 +61,7 @@ class _Breaches:
         self.found.append((rule, where, found))
 
     def findings(self, column: str, row_group: int, prefix: str = "") -> list[Finding]:
-        return [Finding(rule.kind, SEVERITY[rule.strength], column, row_group, None,
+        return [Finding(rule.kind, rule.rule_text, column, row_group, None,
                         f"{prefix}{where}: {found}; {rule.quote()}") for rule, where, found in self.found]
 
 
@@ -131,7 +118,7 @@ def _check_value(
         if stored.error is not None:
             breaches.found.append((VALUE_ENCODING, f"row {row}", str(stored.error)))
         else:
-            breaches.found += [(FIELD_ORDER_RULE, place, "field ids out of the order of their names")
+            breaches.found += [(FIELD_ORDER, place, "field ids out of the order of their names")
                                for place in stored.unordered]
             try:
                 reconstruct_variant(layouts[path], group_value, f"row {row}", breaches)
