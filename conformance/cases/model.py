@@ -32,7 +32,7 @@ ENCODINGS = ("PLAIN", "PLAIN_DICTIONARY", "RLE_DICTIONARY", "RLE", "DELTA_BINARY
 FORWARD_INCOMPATIBLE = {
     "encoding:ALP": "the ALP encoding (Encodings.md, 'Adaptive Lossless floating-Point: (ALP = 10)')",
 }
-FORWARD_INCOMPATIBLE_TAG = "forward-incompatible"
+FORWARD_INCOMPATIBLE_TAG = "forward_incompatible"
 # Tags of additions the specification calls "in Preview" (Encodings.md, ALP: "finalized",
 # "implementation is ongoing in the ecosystem"); their cases carry PREVIEW_TAG.
 PREVIEW = frozenset({"encoding:ALP"})

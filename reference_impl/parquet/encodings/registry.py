@@ -331,7 +331,7 @@ def markdown() -> str:
         "allow it (a use or a physical type) is `CorruptPage` (`InvalidLevelData` for levels).",
         "An encoding in Preview (Encodings.md: \"only using the encoding when you are sure your",
         "reader supports it\") is written only when a case asks for it; its cases carry the",
-        "feature tags `spec:preview` and `forward-incompatible` (docs/architecture.md, 'Cell outcomes').",
+        "feature tags `spec:preview` and `forward_incompatible` (docs/architecture.md, 'Cell outcomes').",
         "",
     ]
     return "\n".join(lines)
