@@ -193,10 +193,10 @@ def encode_alp(
 ) -> bytes:
     """ALP-encode the non-null FLOAT or DOUBLE ``values`` of one page."""
     kind = _kind(physical_type, ValueError)
-    bits = numeric_array(physical_type, values).view(kind.bits_dtype)
-    header = AlpHeader(len(bits), log_vector_size)
     if not MIN_LOG_VECTOR_SIZE <= log_vector_size <= MAX_LOG_VECTOR_SIZE:
         raise ValueError(f"log_vector_size must be in [{MIN_LOG_VECTOR_SIZE}, {MAX_LOG_VECTOR_SIZE}]")
+    bits = numeric_array(physical_type, values).view(kind.bits_dtype)
+    header = AlpHeader(len(bits), log_vector_size)
     size = header.vector_size
     vectors = [bits[at : at + size] for at in range(0, len(bits), size)]
     preset = encoding_preset(vectors, kind)
