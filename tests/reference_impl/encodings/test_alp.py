@@ -23,6 +23,7 @@ from reference_impl.parquet.encodings.alp import (
     KINDS,
     AlpHeader,
     AlpVector,
+    _fast_round,
     bit_width_of,
     decimal_decode,
     decimal_encode,
@@ -152,6 +153,16 @@ def test_decoding_multiplies_by_10_to_the_f_then_by_10_to_the_minus_e() -> None:
     decoded = decimal_decode(np.array([3], dtype="<i8"), DOUBLE, exponent=1, factor=0)
     assert decoded.tolist() == [0.30000000000000004]
     assert decoded[0] != 3 / 10
+
+
+@pytest.mark.parametrize("physical_type", list(WIDTHS))
+def test_fast_rounding_rounds_to_nearest_ties_to_even(physical_type: Type) -> None:
+    """'Fast Rounding (informative)': (value + magic) - magic for value >= 0, (value - magic)
+    + magic below, in the value's own precision; magic 2^23 for FLOAT, 2^52 for DOUBLE."""
+    kind = KINDS[physical_type]
+    assert kind.magic == {Type.FLOAT: 8_388_608, Type.DOUBLE: 4_503_599_627_370_496}[physical_type]
+    scaled = np.array([2.5, 3.5, -2.5, 1.4999, -7.6, 15000.0], dtype=kind.float_dtype)
+    assert _fast_round(scaled, kind).tolist() == [2.0, 4.0, -2.0, 1.0, -8.0, 15000.0]
 
 
 @pytest.mark.parametrize(
