@@ -41,6 +41,7 @@ from reference_impl.parquet.metadata.parquet_thrift import ColumnIndex, OffsetIn
 from reference_impl.parquet.metadata.thrift_struct import serialize
 from reference_impl.parquet.pages.chunk_writer import WrittenChunk
 from reference_impl.parquet.schema.tree import LeafColumn
+from reference_impl.parquet.statistics.chunk_statistics import leaf_column_order
 from reference_impl.parquet.writer_options import WriterOptions
 
 __all__ = ["write_bloom_filters", "write_page_indexes"]
@@ -114,6 +115,7 @@ def _column_index(leaf: LeafColumn, written: WrittenChunk, options: WriterOption
         node.logical_type,
         node.converted_type,
         node.type_length,
+        column_order=leaf_column_order(leaf, options.for_column(leaf.dotted_path)),
         truncate_length=options.statistics_truncate_length,
     )
     if index is None:
