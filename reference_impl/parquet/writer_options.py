@@ -92,6 +92,7 @@ LIES = {
     "page_index": "every ColumnIndex entry claims min and max equal to its page's maximum",
     "bloom_filter": "an all-zero bitset: every probe answers 'definitely not present'",
     "crc": "every PageHeader.crc is off by one bit",
+    "nan_count": "Statistics.nan_count and ColumnIndex.nan_counts claim no NaN",
 }
 
 
