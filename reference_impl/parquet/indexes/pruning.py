@@ -22,7 +22,17 @@ not exclude: the same rows a reader that skips those pages' bytes returns.
 
 Predicates use SQL semantics: a null satisfies no comparison, only
 ``is_null``; floating-point values compare as IEEE 754 numbers (a NaN
-satisfies no comparison but "!=", and -0.0 equals +0.0).
+satisfies no comparison but "!=", and -0.0 equals +0.0), a FLOAT16 as the
+half it holds, INT96 chronologically, whatever the file's ColumnOrder.
+
+Floating-point statistics (parquet.thrift ``union ColumnOrder``): under
+TYPE_ORDER the reading rules apply to chunk and page bounds alike ("If the min
+is a NaN, it should be ignored", a +0 min and a -0 max widened to both zeros);
+under IEEE_754_TOTAL_ORDER a NaN bound means every non-null value is NaN.
+Under either, "nan_count + null_count == num_values" says the same, and a
+known ``nan_count`` of 0 lets "!=" prune too. A ColumnOrder member this code
+does not know: "min and max stats for this column should be ignored"; the
+null count still counts.
 
 Encrypted files ('3.7.3 - Parquet Modular Encryption') scan with
 ``decryption``: the predicate column's statistics come from its decrypted
