@@ -343,3 +343,14 @@ def test_legacy_nan_bounds_in_a_type_order_column_index_are_ignored() -> None:
 
     mutated = column_index_mutated(raw, "x", nan_bounds)
     assert scan(mutated, Predicate("x", "==", 2.0)).rows == [1]  # "If the min is a NaN, it should be ignored"
+
+
+def test_statistics_under_an_order_this_reader_does_not_know_are_ignored() -> None:
+    raw = file_of(list(range(10)), Type.INT32, order=None, lies={"statistics"})
+    predicate = Predicate("x", "==", 3)
+    assert scan(raw, predicate).rows == []  # the lie is trusted under TYPE_ORDER
+    # An empty union reads as a member from a newer text: "If the reader does not support
+    # the value of this union, min and max stats for this column should be ignored".
+    unknown = as_order(raw, ColumnOrder())
+    assert read_footer(unknown)[0].column_orders[0].kind is None
+    assert scan(unknown, predicate).rows == [3]
