@@ -51,6 +51,7 @@ def test_honest_page_index_filtered_reads_pass(tmp_path):
     ("page_index/lying-column-index", "column_index.min_values"),
     ("bloom_filter/lying-int32", "bloom_filter"),
     ("column_orders/lying-nan-count", "statistics.nan_count"),
+    ("column_orders/lying-statistics", "statistics.min_value"),
 ])
 def test_a_lie_is_trusted_by_the_reference_scan_and_reported_by_the_validator(tmp_path, case_id, kind):
     cells = _reads(case_id, tmp_path)

@@ -45,6 +45,9 @@ INT96_NANOS = (-86_400_000_000_001, 0, 1_700_000_000_123_456_789, None, -1, 86_3
 ZEROS = [-0.0, -0.0, -0.0, 0.0, 0.0, 0.0, 1.5, math.nan, -2.0]
 NANS = [math.nan, math.nan, math.nan, NEGATIVE_NAN, None, math.nan, 1.0, 1.0, 1.0]
 INFINITIES = [-math.inf, 1.0, math.inf, math.nan, math.inf, None, -0.0, 2.5, -math.inf]
+# A NaN beside a number: bounds min = max = 1.0, and only nan_count tells "!=" to keep the chunk
+# (the honest twin of the lying case).
+NAN_BESIDE_ONES = [1.0, math.nan, 1.0, 1.0, 1.0, 1.0]
 # (dataset, rows, predicates): each predicate's answer depends on one chunk's bounds.
 DATASETS: tuple[tuple[str, list[Any], tuple[Predicate, ...]], ...] = (
     ("zeros", ZEROS, (Predicate("x", "==", 0.0), Predicate("x", "==", -0.0),
@@ -53,10 +56,11 @@ DATASETS: tuple[tuple[str, list[Any], tuple[Predicate, ...]], ...] = (
                     Predicate("x", ">", 0.0), Predicate("x", "!=", math.nan))),
     ("infinities", INFINITIES, (Predicate("x", ">=", math.inf), Predicate("x", "<=", -math.inf),
                                 Predicate("x", "==", -0.0))),
+    ("nan-beside-ones", NAN_BESIDE_ONES, (Predicate("x", "!=", 1.0),)),
 )
 FLOAT_BITS = {"double": 64, "float": 32, "float16": 16}
 # FLOAT repeats DOUBLE's rules at 32 bits: its NaN dataset is enough; FLOAT16 is its own type.
-DATASETS_OF = {"double": ("zeros", "nans", "infinities"), "float": ("nans",),
+DATASETS_OF = {"double": ("zeros", "nans", "infinities", "nan-beside-ones"), "float": ("nans",),
                "float16": ("zeros", "nans")}
 _PREDICATE_NAMES = {"==": "eq", "!=": "ne", "<": "lt", "<=": "le", ">": "gt", ">=": "ge"}
 
@@ -107,13 +111,22 @@ def _int96_case() -> Case:
                 predicate=Predicate("x", ">=", 2.0))
 
 
-def _lying_case() -> Case:
-    return Case(id="column_orders/lying-nan-count",
-                title="TEST-ONLY lie: nan_count claims no NaN beside bounds min = max = 1.0",
-                spec=SPEC, schema=Schema((Field("x", T.floating(64), True),)),
-                rows=tuple((v,) for v in [1.0, math.nan, 1.0, 1.0, 1.0, 1.0]),
-                options=_options(TOTAL_ORDER, lies=("nan_count",)), predicate=Predicate("x", "!=", 1.0))
+def _lying_cases() -> list[Case]:
+    """Lies under the total order: a reader that acts on them read the bounds or counts of an
+    order it may not know ("min and max stats for this column should be ignored")."""
+    def case(lie: str, title: str, rows: list[float], predicate: Predicate) -> Case:
+        return Case(id=f"column_orders/lying-{lie.replace('_', '-')}", title=f"TEST-ONLY lie: {title}",
+                    spec=SPEC, schema=Schema((Field("x", T.floating(64), True),)),
+                    rows=tuple((v,) for v in rows), options=_options(TOTAL_ORDER, lies=(lie,)),
+                    predicate=predicate)
+
+    return [
+        case("nan_count", "nan_count claims no NaN beside bounds min = max = 1.0", NAN_BESIDE_ONES,
+             Predicate("x", "!=", 1.0)),
+        case("statistics", "under IEEE_754_TOTAL_ORDER, each row group's min claims its max",
+             [float(v) for v in range(2 * CHUNK_ROWS)], Predicate("x", "==", 1.0)),
+    ]
 
 
 def cases() -> list[Case]:
-    return [*_float_cases(), _int96_case(), _lying_case()]
+    return [*_float_cases(), _int96_case(), *_lying_cases()]
