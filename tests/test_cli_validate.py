@@ -83,23 +83,23 @@ def test_json_of_a_true_file(tmp_path):
     assert json.loads(done.stdout)["findings"] == []
 
 
-def _nan_bounds_file(tmp_path) -> str:
+def _positive_zero_minimum_file(tmp_path) -> str:
     sink = io.BytesIO()
     tree = root([leaf("d", Type.DOUBLE, repetition=FieldRepetitionType.REQUIRED)])
-    write_table(sink, tree, [{"d": v} for v in (1.0, 2.0)], WriterOptions())
-    nan = struct.pack("<d", float("nan"))
-    path = tmp_path / "nan.parquet"
-    path.write_bytes(stats_mutated(sink.getvalue(), "d", max_value=nan, max=nan))
+    write_table(sink, tree, [{"d": v} for v in (0.0, 2.0)], WriterOptions())
+    positive_zero = struct.pack("<d", 0.0)  # "-0.0 should be written into the min statistics field"
+    path = tmp_path / "zero.parquet"
+    path.write_bytes(stats_mutated(sink.getvalue(), "d", min_value=positive_zero, min=positive_zero))
     return str(path)
 
 
-def test_advisory_findings_exit_0_unless_strict_asks_for_them(tmp_path):
-    path = _nan_bounds_file(tmp_path)
+def test_advisory_findings_exit_0_unless_fail_on_asks_for_them(tmp_path):
+    path = _positive_zero_minimum_file(tmp_path)
     done = conformance("validate", "--json", path)
     assert done.returncode == 0, done.stderr
     document = json.loads(done.stdout)
     assert (document["untrue"], document["nonconforming"], document["advisory"]) == (0, 0, 2)
-    assert {f["kind"] for f in document["findings"]} == {"statistics.nan_bound"}
+    assert {f["kind"] for f in document["findings"]} == {"statistics.signed_zero"}
     assert {f["rule"]["strength"] for f in document["findings"]} == {"SHOULD"}
     assert conformance("validate", "--strict", path).returncode == 0  # nonconforming and worse
     assert conformance("validate", "--fail-on", "ambiguous", path).returncode == 0

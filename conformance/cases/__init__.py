@@ -17,6 +17,7 @@ from .parquet import (
     bloom_filters,
     checksums,
     codecs,
+    column_orders,
     encodings,
     encryption,
     logical_types,
@@ -28,7 +29,7 @@ from .parquet import (
 )
 
 _AREAS = (physical_types, logical_types, encodings, codecs, pages, nested, statistics, page_index,
-          bloom_filters, checksums, encryption)
+          bloom_filters, checksums, encryption, column_orders)
 _ORC_AREAS = (column_types, orc_nested, orc_encodings, orc_codecs, stripes, orc_indexes)
 
 

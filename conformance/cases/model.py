@@ -45,7 +45,10 @@ CODECS = ("UNCOMPRESSED", "SNAPPY", "GZIP", "LZO", "BROTLI", "LZ4", "ZSTD", "LZ4
 # How LIST and MAP columns are laid out (LogicalTypes.md "Lists", "Maps", and their
 # "Backward-compatibility rules"); everything but "standard" is a legacy shape.
 PREDICATE_TAG = "predicate"
-LIES = ("statistics", "page_index", "bloom_filter", "crc")
+LIES = ("statistics", "page_index", "bloom_filter", "crc", "nan_count")
+# parquet.thrift `union ColumnOrder`: the members a case may ask of a column (its min/max order).
+COLUMN_ORDERS = ("TYPE_ORDER", "IEEE_754_TOTAL_ORDER", "INT96_TIMESTAMP_ORDER")
+COLUMN_ORDER_TAG = "column_order:{}"
 NESTED_STYLES = ("standard", "two_level", "array", "tuple", "unannotated", "map_key_value",
                  "misnamed")
 # VariantShredding.md, 'Shredded Value Types': the Variant types a primitive typed_value holds.
@@ -92,6 +95,9 @@ class WriteOptions:
     # Shredding'): a name of SHREDDED_PRIMITIVES, {"array": <element>} or
     # {"object": {field name: <field>, ...}}; unlisted VARIANT columns are unshredded.
     variant_shredding: Mapping[str, Any] = field(default_factory=dict)
+    # Top-level column -> the ColumnOrder member its statistics follow (COLUMN_ORDERS);
+    # unlisted columns get each writer's default (TYPE_ORDER, for INT96 the writer's own).
+    column_orders: Mapping[str, str] = field(default_factory=dict)
 
     def __post_init__(self) -> None:
         for name, value, allowed in (("encoding", self.encoding, (*ENCODINGS, None)),
@@ -106,6 +112,9 @@ class WriteOptions:
         self._check_metadata_options()
         for column, shredding in self.variant_shredding.items():
             check_shredding(shredding, f"variant_shredding[{column!r}]")
+        for column, order in self.column_orders.items():
+            if order not in COLUMN_ORDERS:
+                raise ValueError(f"column_orders[{column!r}] must be one of {COLUMN_ORDERS}, not {order!r}")
 
     def _check_metadata_options(self) -> None:
         for name in ("statistics", "page_index", "page_checksum"):
@@ -141,6 +150,9 @@ class WriteOptions:
         out.pop("variant_shredding")
         if self.variant_shredding:
             out["variant_shredding"] = dict(self.variant_shredding)
+        out.pop("column_orders")
+        if self.column_orders:
+            out["column_orders"] = dict(self.column_orders)
         return out
 
     @classmethod
@@ -152,6 +164,7 @@ class WriteOptions:
         if doc["encryption"] is not None:
             kwargs["encryption"] = EncryptionOptions.from_json(doc["encryption"])
         kwargs["variant_shredding"] = doc.get("variant_shredding", {})  # absent before it existed
+        kwargs["column_orders"] = doc.get("column_orders", {})
         return cls(**kwargs)
 
     def check(self, schema: Schema) -> None:
@@ -164,6 +177,10 @@ class WriteOptions:
             if by_name[name].type.is_nested:
                 raise ValueError(f"bloom filter column {name!r} is nested; bloom filters are per "
                                  "leaf column, name a primitive top-level column")
+        for name in self.column_orders:
+            if name not in by_name or by_name[name].type.is_nested:
+                raise ValueError(f"column_orders column {name!r} is not a primitive top-level column "
+                                 f"of the schema {list(by_name)}")
         for name in self.variant_shredding:
             if name not in by_name or by_name[name].type.kind != "variant":
                 raise ValueError(f"variant_shredding column {name!r} is not a top-level VARIANT "
@@ -210,6 +227,7 @@ class WriteOptions:
             tags.add(PREVIEW_TAG)
         if tags & FORWARD_INCOMPATIBLE.keys():
             tags.add(FORWARD_INCOMPATIBLE_TAG)
+        tags.update(COLUMN_ORDER_TAG.format(order) for order in self.column_orders.values())
         return tags
 
 

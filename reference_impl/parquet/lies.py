@@ -14,7 +14,10 @@ Each lie is the smallest untruth that a trusting reader acts on, for any type:
 * ``bloom_filter``: an all-zero bitset, which answers "definitely not" to
   every probe ('3.6 - Bloom Filter': a set bit is needed for "probably yes");
 * ``crc``: ``PageHeader.crc`` with its lowest bit flipped ('3.7.4 -
-  Checksumming').
+  Checksumming');
+* ``nan_count``: ``Statistics.nan_count`` and ``ColumnIndex.nan_counts`` claim
+  0 (parquet.thrift: "Count of NaN values"), so a reader that trusts them
+  skips the NaNs that satisfy "x != <the only number>".
 """
 
 from __future__ import annotations
@@ -24,7 +27,14 @@ from dataclasses import replace
 from reference_impl.parquet.indexes.bloom_filter import SplitBlockBloomFilter
 from reference_impl.parquet.metadata.parquet_thrift import ColumnIndex, Statistics
 
-__all__ = ["false_bloom_filter", "false_column_index", "false_crc", "false_statistics"]
+__all__ = [
+    "false_bloom_filter",
+    "false_column_index",
+    "false_crc",
+    "false_nan_count",
+    "false_nan_counts",
+    "false_statistics",
+]
 
 _LOWEST_BIT = 1
 
@@ -44,6 +54,16 @@ def false_statistics(stats: Statistics) -> Statistics:
 def false_column_index(index: ColumnIndex) -> ColumnIndex:
     """``index`` with every page's minimum raised to its maximum."""
     return replace(index, min_values=list(index.max_values))
+
+
+def false_nan_count(stats: Statistics) -> Statistics:
+    """``stats`` claiming no NaN (a no-op for a column without ``nan_count``)."""
+    return stats if stats.nan_count is None else replace(stats, nan_count=0)
+
+
+def false_nan_counts(index: ColumnIndex) -> ColumnIndex:
+    """``index`` claiming no NaN on any page (a no-op without ``nan_counts``)."""
+    return index if index.nan_counts is None else replace(index, nan_counts=[0] * len(index.nan_counts))
 
 
 def false_bloom_filter(bloom: SplitBlockBloomFilter) -> SplitBlockBloomFilter:

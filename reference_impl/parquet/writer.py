@@ -27,8 +27,9 @@ says (``leaf``, ``group``, ``list_node`` and ``map_node`` set LogicalType *and*
 the ConvertedType LogicalTypes.md defines for it, 'Compatibility'; a node built
 with ``converted_type=None`` is written without one, which is how the
 reference produces LogicalType-only files), column_orders for every leaf
-(parquet.thrift 'FileMetaData.column_orders'): TypeDefinedOrder, and
-Int96TimestampOrder for INT96 (``sort_order.written_column_order``), encoding_stats,
+(parquet.thrift 'FileMetaData.column_orders'): the member ``WriterOptions.column_orders``
+names, else TypeDefinedOrder, and Int96TimestampOrder for INT96
+(``chunk_statistics.leaf_column_order``), encoding_stats,
 row group ordinal, created_by. ``ColumnChunk.file_offset`` is 0, as the current
 parquet.thrift asks of writers that store no ColumnMetaData outside the footer.
 
@@ -62,7 +63,7 @@ from reference_impl.parquet.encodings.values import check_value_encoding
 from reference_impl.parquet.encryption.encryptor import FileEncryptor
 from reference_impl.parquet.errors import UnsupportedFeature
 from reference_impl.parquet.indexes.footer_indexes import write_bloom_filters, write_page_indexes
-from reference_impl.parquet.lies import false_statistics
+from reference_impl.parquet.lies import false_nan_count, false_statistics
 from reference_impl.parquet.metadata.file_layout import ENCRYPTED_FOOTER_MAGIC, FOOTER_LENGTH, MAGIC
 from reference_impl.parquet.metadata.parquet_thrift import (
     ColumnMetaData,
@@ -77,7 +78,8 @@ from reference_impl.parquet.nested.shredding import shred_records
 from reference_impl.parquet.pages.chunk_writer import WrittenChunk, write_column_chunk
 from reference_impl.parquet.schema.flat import ColumnSpec, schema_tree_of
 from reference_impl.parquet.schema.tree import LeafColumn, SchemaNode, leaf_columns, schema_tree_to_elements
-from reference_impl.parquet.statistics.sort_order import written_column_order
+from reference_impl.parquet.statistics.chunk_statistics import leaf_column_order
+from reference_impl.parquet.statistics.sort_order import column_order_problem, written_column_order
 from reference_impl.parquet.writer_options import DEFAULT_CREATED_BY, WriterOptions
 
 __all__ = ["DEFAULT_CREATED_BY", "WriterOptions", "write_parquet", "write_table"]
@@ -136,7 +138,10 @@ def write_table(
         row_groups=row_groups,
         key_value_metadata=_key_values(options.key_value_metadata),
         created_by=options.created_by,
-        column_orders=[written_column_order(leaf.node.leaf_type) for leaf in leaves],
+        column_orders=[
+            written_column_order(leaf_column_order(leaf, options.for_column(leaf.dotted_path)))
+            for leaf in leaves
+        ],
     )
     if encryptor is not None:
         for ordinal, chunks in enumerate(written):
@@ -212,6 +217,10 @@ def _check_tree(tree: SchemaNode, options: WriterOptions) -> list[LeafColumn]:
         if problem:
             which = "fallback encoding" if settings.dictionary is not None else "encoding"
             raise ValueError(f"column {leaf.dotted_path}: {which} {problem}")
+        order = leaf_column_order(leaf, settings)
+        problem = column_order_problem(order, leaf.node.leaf_type, leaf.node.logical_type)
+        if problem:
+            raise ValueError(f"column {leaf.dotted_path}: column order {problem}")
     return leaves
 
 
@@ -348,6 +357,8 @@ def _write_row_group(
         meta = _chunk_metadata(chunk)
         if "statistics" in options.lies and meta.statistics is not None:
             meta.statistics = false_statistics(meta.statistics)
+        if "nan_count" in options.lies and meta.statistics is not None:
+            meta.statistics = false_nan_count(meta.statistics)
         written.append(chunk)
     metas = [_chunk_metadata(chunk) for chunk in written]
     row_group = RowGroup(

@@ -33,6 +33,11 @@ The knobs follow the spec's vocabulary:
   ``bloom_filter_columns`` with ``bloom_filter_ndv``, ``bloom_filter_fpp`` and
   ``bloom_filter_placement`` ('3.6 - Bloom Filter': after all row groups, or
   between row groups), ``page_checksum`` (PageHeader.crc, '3.7.4 - Checksumming').
+* column orders (parquet.thrift ``union ColumnOrder``, ``FileMetaData.column_orders``):
+  ``column_orders`` per column, a member name (``TYPE_ORDER``,
+  ``IEEE_754_TOTAL_ORDER`` for FLOAT / DOUBLE / FLOAT16, ``INT96_TIMESTAMP_ORDER``
+  for INT96); unnamed columns get ``sort_order.default_column_order``. The
+  statistics and the column index follow the column's order.
 * encryption ('3.7.3 - Parquet Modular Encryption'): ``encryption``, a
   ``encryption.FileEncryptionProperties`` (algorithm, footer and column keys,
   footer mode, AAD prefix); ``None`` writes a plaintext file.
@@ -54,6 +59,7 @@ from reference_impl.parquet.encodings.registry import Use, encodings_for
 from reference_impl.parquet.encryption.properties import FileEncryptionProperties
 from reference_impl.parquet.metadata.parquet_thrift import CompressionCodec, Encoding
 from reference_impl.parquet.pages.compression import CODECS
+from reference_impl.parquet.statistics.sort_order import COLUMN_ORDERS
 
 __all__ = [
     "DEFAULT_CREATED_BY",
@@ -86,6 +92,7 @@ LIES = {
     "page_index": "every ColumnIndex entry claims min and max equal to its page's maximum",
     "bloom_filter": "an all-zero bitset: every probe answers 'definitely not present'",
     "crc": "every PageHeader.crc is off by one bit",
+    "nan_count": "Statistics.nan_count and ColumnIndex.nan_counts claim no NaN",
 }
 
 
@@ -118,6 +125,7 @@ class ColumnSettings:
     bloom_filter: bool
     page_checksum: bool
     lies: frozenset[str]
+    column_order: str | None = None  # a ColumnOrder member; None: the writer's default
 
 
 @dataclass(frozen=True)
@@ -154,6 +162,7 @@ class WriterOptions:
     bloom_filter_fpp: float = DEFAULT_BLOOM_FILTER_FPP
     bloom_filter_placement: str = "after_row_groups"
     page_checksum: bool = False
+    column_orders: Mapping[str, str] = field(default_factory=dict)
     lies: frozenset[str] = frozenset()
     # Parquet Modular Encryption ('3.7.3'); None writes a plaintext file.
     encryption: FileEncryptionProperties | None = None
@@ -195,6 +204,10 @@ class WriterOptions:
                 raise ValueError(f"{name} must be a positive int or None, got {value!r}")
         set_(self, "bloom_filter_columns", frozenset(self.bloom_filter_columns))
         set_(self, "lies", frozenset(self.lies))
+        set_(self, "column_orders", dict(self.column_orders))
+        for path, member in self.column_orders.items():
+            if member not in COLUMN_ORDERS:
+                raise ValueError(f"column_orders[{path!r}]: {member!r} is not one of {COLUMN_ORDERS}")
         self._check_metadata_options()
         if self.encryption is not None and not isinstance(self.encryption, FileEncryptionProperties):
             raise ValueError(f"encryption must be FileEncryptionProperties or None, got {self.encryption!r}")
@@ -233,7 +246,8 @@ class WriterOptions:
     @property
     def column_keys(self) -> set[str]:
         """Every dotted path named by a per-column map or set (the writer checks they exist)."""
-        return set(self.column_encodings) | set(self.column_codecs) | set(self.bloom_filter_columns)
+        return (set(self.column_encodings) | set(self.column_codecs) | set(self.bloom_filter_columns)
+                | set(self.column_orders))
 
     def for_column(self, dotted_path: str) -> ColumnSettings:
         encoding = _lookup(self.column_encodings, dotted_path, self.encoding)
@@ -259,6 +273,7 @@ class WriterOptions:
             bloom_filter=_lookup(dict.fromkeys(self.bloom_filter_columns, True), dotted_path, False),
             page_checksum=self.page_checksum,
             lies=self.lies,
+            column_order=_lookup(self.column_orders, dotted_path, None),
         )
 
 

@@ -50,6 +50,8 @@ def test_honest_page_index_filtered_reads_pass(tmp_path):
     ("page_index/lying-statistics", "statistics.min_value"),
     ("page_index/lying-column-index", "column_index.min_values"),
     ("bloom_filter/lying-int32", "bloom_filter"),
+    ("column_orders/lying-nan-count", "statistics.nan_count"),
+    ("column_orders/lying-statistics", "statistics.min_value"),
 ])
 def test_a_lie_is_trusted_by_the_reference_scan_and_reported_by_the_validator(tmp_path, case_id, kind):
     cells = _reads(case_id, tmp_path)
@@ -61,6 +63,15 @@ def test_a_lie_is_trusted_by_the_reference_scan_and_reported_by_the_validator(tm
     assert validator["outcome"] == "mismatch"
     kinds = {f["kind"] for f in json.loads(validator["findings"])}
     assert kind in kinds
+
+
+def test_an_honest_total_order_file_passes_every_reference_cell_without_a_finding(tmp_path):
+    case_id = "column_orders/ieee_754_total_order/double-nans-ne-1"
+    cells = _reads(case_id, tmp_path)
+    for reader in ("reference", "reference:filter"):
+        cell = cells[f"read/reference/{reader}/{case_id}"]
+        assert cell["outcome"] == "pass", cell["detail"]
+    assert json.loads(cells[f"read/reference/validator/{case_id}"]["findings"]) == []
 
 
 def test_the_crc_lie_is_a_crc_finding_on_every_page(tmp_path):

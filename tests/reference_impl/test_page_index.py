@@ -451,6 +451,10 @@ def test_page_index_agrees_with_pyarrow(version, dictionary):
         ours = build_column_index(
             pages, node.physical_type, node.logical_type, node.converted_type, node.type_length
         )
+        # pyarrow predates ColumnIndex.nan_counts (parquet-format 2.13); everything else matches.
+        if written is not None:
+            assert written.nan_counts is None, name
+            ours = replace(ours, nan_counts=None)
         assert ours == written, name
 
 

@@ -167,9 +167,12 @@ def test_unknown_union_member_decodes_to_an_empty_union() -> None:
     logical, _ = deserialize(md.LogicalType, data)
     assert logical.kind is None
     assert logical.skipped_field_ids == (19,)
-    # ColumnOrder with a member we do not know.
-    order, _ = deserialize(md.ColumnOrder, b"\x2c\x00\x00")
-    assert order.kind is None and order.skipped_field_ids == (2,)
+    # ColumnOrder with a member we do not know (field 4; 1 to 3 are TYPE_ORDER,
+    # IEEE_754_TOTAL_ORDER and INT96_TIMESTAMP_ORDER).
+    order, _ = deserialize(md.ColumnOrder, b"\x4c\x00\x00")
+    assert order.kind is None and order.skipped_field_ids == (4,)
+    total, _ = deserialize(md.ColumnOrder, b"\x2c\x00\x00")
+    assert total.kind == "IEEE_754_TOTAL_ORDER"
 
 
 def _footer() -> md.FileMetaData:

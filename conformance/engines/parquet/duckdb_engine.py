@@ -159,6 +159,10 @@ CAPABILITIES = Capabilities(
     cannot_read=ENCRYPTION_CANNOT_READ,
     cannot_write={
         **ENCRYPTION_CANNOT_WRITE,
+        "column_order:*": "DuckDB 2.0.1's COPY ... (FORMAT parquet) has no column-order option; "
+                          "measured: every column is written under TYPE_ORDER (DOUBLE with "
+                          "Statistics.nan_count set, as parquet-format 2.13 asks; INT96 with no "
+                          "statistics)",
         "statistics:none": "DuckDB always writes column chunk statistics; measured: "
                            "'Unrecognized option \"write_statistics\" for parquet'",
         "page_index": "DuckDB writes no ColumnIndex/OffsetIndex (measured) and has no option "

@@ -82,6 +82,9 @@ CAPABILITIES = Capabilities(
             "page:*", "row_groups:*", "rows:*", "nulls:*", "statistics", "statistics:none",
             *(f"codec:{c}" for c in _CODECS)),
     cannot_write={
+        "column_order:*": "measured: fastparquet 2026.9.0 writes no FileMetaData.column_orders at "
+                          "all and no Statistics.nan_count; fastparquet.write has no option for "
+                          "either",
         "statistics:truncate": "fastparquet.write has no statistics truncation (its only "
                                "statistics knob is stats=True|False|list|'auto')",
         "page_index": "fastparquet writes no ColumnIndex/OffsetIndex (docs/engine-notes.md, 'fastparquet')",

@@ -138,6 +138,10 @@ CAPABILITIES = Capabilities(
     cannot_read=ENCRYPTION_CANNOT_READ,
     cannot_write={
         **ENCRYPTION_CANNOT_WRITE,
+        "column_order:*": "pyarrow 26 has no column-order option (pq.write_table / ParquetWriter "
+                          "take no keyword about orders or NaN counts); measured: FileMetaData."
+                          "column_orders is TYPE_ORDER for every column, INT96 included (whose "
+                          "statistics it leaves unset), and Statistics.nan_count is never set",
         "statistics:truncate": "pyarrow has no statistics truncation knob; Arrow C++'s "
                                "max_statistics_size (4096 bytes, not exposed in Python) drops "
                                "larger min/max instead of truncating them (measured: a 5001-byte "

@@ -112,6 +112,11 @@ CAPABILITIES = Capabilities(
     cannot_read=ENCRYPTION_CANNOT_READ,
     cannot_write={
         **ENCRYPTION_CANNOT_WRITE,
+        "column_order:*": "parquet-java 1.17.0 (pyspark 4.3.0's jars) knows no order but "
+                          "TYPE_ORDER: measured in the jars, org.apache.parquet.schema.ColumnOrder."
+                          "ColumnOrderName has only UNDEFINED and TYPE_DEFINED_ORDER, and "
+                          "parquet-format-structures 1.17.0 has no IEEE754TotalOrder or "
+                          "Int96TimestampOrder class (nor Statistics.nan_count)",
         "type:INT(*,unsigned)": "Spark SQL has no unsigned integer types "
                                 "(Spark SQL reference, 'Data Types')",
         "type:FIXED": "Spark SQL has no fixed-length binary type; parquet-java writes "

@@ -36,11 +36,12 @@ from reference_impl.parquet.encryption.encryptor import ColumnEncryptor
 from reference_impl.parquet.encryption.modules import ModuleType
 from reference_impl.parquet.indexes.bloom_filter import build_bloom_filter, serialize_bloom_filter
 from reference_impl.parquet.indexes.page_index import build_column_index, build_offset_index
-from reference_impl.parquet.lies import false_bloom_filter, false_column_index
+from reference_impl.parquet.lies import false_bloom_filter, false_column_index, false_nan_counts
 from reference_impl.parquet.metadata.parquet_thrift import ColumnIndex, OffsetIndex
 from reference_impl.parquet.metadata.thrift_struct import serialize
 from reference_impl.parquet.pages.chunk_writer import WrittenChunk
 from reference_impl.parquet.schema.tree import LeafColumn
+from reference_impl.parquet.statistics.chunk_statistics import leaf_column_order
 from reference_impl.parquet.writer_options import WriterOptions
 
 __all__ = ["write_bloom_filters", "write_page_indexes"]
@@ -114,12 +115,15 @@ def _column_index(leaf: LeafColumn, written: WrittenChunk, options: WriterOption
         node.logical_type,
         node.converted_type,
         node.type_length,
+        column_order=leaf_column_order(leaf, options.for_column(leaf.dotted_path)),
         truncate_length=options.statistics_truncate_length,
     )
     if index is None:
         return None
     if not options.size_statistics:
         index = replace(index, repetition_level_histograms=None, definition_level_histograms=None)
+    if "nan_count" in options.lies:
+        index = false_nan_counts(index)
     return false_column_index(index) if "page_index" in options.lies else index
 
 

@@ -18,10 +18,18 @@ current apache/parquet-format parquet.thrift adds the histograms (ColumnIndex
   truncates chunk bounds. ``boundary_order`` "Stores whether both min_values
   and max_values are ordered and if so, in which direction"; "The min_values
   and max_values are calculated based on the column_orders field".
-* NaN (current parquet.thrift, ColumnIndex ``min_values`` and the ColumnOrder
-  comment): "NaNs must not be written to min_values or max_values. If all
-  non-null values of a page are NaN, a column index must not be written for
-  this column chunk because min_values and max_values are required."
+* NaN (parquet.thrift, ColumnIndex ``min_values`` and the ColumnOrder
+  comment): "NaN values are not to be included in these bounds. If all
+  non-null values of a page are NaN, then a writer must do the following: If
+  the order of this column is TYPE_ORDER, then a column index must not be
+  written for this column chunk. [...] If the order of this column is
+  IEEE754_TOTAL_ORDER, then min_values[i] and max_values[i] of that page must
+  be set to the smallest and largest NaN values as defined by IEEE 754 total
+  order." ``nan_counts`` (field 8) is "A list containing the number of NaN
+  values for each page", written for every FLOAT, DOUBLE and FLOAT16 column.
+* INT96: "If the order of this column is not INT96_TIMESTAMP_ORDER, then a
+  column index must not be written for this column chunk" (its order is
+  UNDEFINED under any other member, ``sort_order``).
 
 Decisions where the texts leave room (``boundary_order``): the order is judged
 on the non-null pages only (a null page has no bounds), non-strictly (equal
@@ -50,7 +58,15 @@ from reference_impl.parquet.metadata.parquet_thrift import (
 )
 from reference_impl.parquet.metadata.thrift_struct import ThriftStruct, deserialize
 from reference_impl.parquet.statistics.column_statistics import bound_bytes, decode_bound
-from reference_impl.parquet.statistics.sort_order import SortOrder, min_max, sort_key, sort_order
+from reference_impl.parquet.statistics.sort_order import (
+    TYPE_ORDER,
+    SortOrder,
+    is_floating,
+    min_max,
+    nan_count,
+    sort_key,
+    sort_order,
+)
 
 __all__ = [
     "PageSummary",
@@ -110,30 +126,36 @@ def build_column_index(
     converted_type: ConvertedType | int | None = None,
     type_length: int | None = None,
     *,
+    column_order: str = TYPE_ORDER,
     truncate_length: int | None = None,
 ) -> ColumnIndex | None:
-    """The ColumnIndex of a chunk's data pages, or None when none may be written.
+    """The ColumnIndex of a chunk's data pages under ``column_order`` (a ColumnOrder
+    member), or None when none may be written.
 
-    None when the column's order is UNDEFINED (no bounds to give) or a page
-    holds only NaNs (see the module docstring).
+    None when the column's order is UNDEFINED (no bounds to give) or, under
+    TYPE_ORDER, a page holds only NaNs (see the module docstring).
     """
     physical_type = Type(physical_type)
-    if sort_order(physical_type, logical_type, converted_type) is SortOrder.UNDEFINED:
+    types = (physical_type, logical_type, converted_type)
+    if sort_order(*types, column_order=column_order) is SortOrder.UNDEFINED:
         return None
     null_counts: list[int] = []
     index = ColumnIndex(
         null_pages=[], min_values=[], max_values=[], boundary_order=BoundaryOrder.UNORDERED,
         null_counts=null_counts,
+        nan_counts=[] if is_floating(physical_type, logical_type) else None,
     )
     for page in pages:
         null_counts.append(page.null_count)
+        if index.nan_counts is not None:
+            index.nan_counts.append(nan_count(page.values, physical_type, logical_type) or 0)
         index.null_pages.append(not page.values)
         if not page.values:
             index.min_values.append(NULL_PAGE_BOUND)
             index.max_values.append(NULL_PAGE_BOUND)
             continue
-        extremes = min_max(page.values, physical_type, logical_type, converted_type)
-        if extremes is None:  # only NaNs: no bound may be written, and bounds are required
+        extremes = min_max(page.values, *types, column_order=column_order)
+        if extremes is None:  # only NaNs under TYPE_ORDER: no bound may be written, and bounds are required
             return None
         low, high, _, _ = bound_bytes(
             *extremes,
@@ -145,18 +167,15 @@ def build_column_index(
         )
         index.min_values.append(low)
         index.max_values.append(high)
-    index.boundary_order = _written_order(index, physical_type, logical_type, converted_type, type_length)
+    key = sort_key(*types, column_order=column_order)
+    index.boundary_order = _written_order(index, physical_type, type_length, key)
     index.repetition_level_histograms = _concatenated([p.repetition_level_histogram for p in pages])
     index.definition_level_histograms = _concatenated([p.definition_level_histogram for p in pages])
     return index
 
 
 def _written_order(
-    index: ColumnIndex,
-    physical_type: Type,
-    logical_type: LogicalType | None,
-    converted_type: ConvertedType | int | None,
-    type_length: int | None,
+    index: ColumnIndex, physical_type: Type, type_length: int | None, key: Callable[[Any], Any]
 ) -> BoundaryOrder:
     # Judged on the bounds as written (possibly truncated): those are what a
     # reader binary-searches.
@@ -166,7 +185,6 @@ def _written_order(
             for null, raw in zip(index.null_pages, raws, strict=True)
         ]
 
-    key = sort_key(physical_type, logical_type, converted_type)
     return boundary_order(decoded(index.min_values), decoded(index.max_values), key)
 
 
@@ -253,8 +271,9 @@ def check_column_index(index: ColumnIndex, what: str, at: int | None) -> None:
     """CorruptMetadata unless the index's lists agree in length (one entry per page)."""
     pages = len(index.null_pages)
     lengths = {"min_values": len(index.min_values), "max_values": len(index.max_values)}
-    if index.null_counts is not None:
-        lengths["null_counts"] = len(index.null_counts)
+    for name in ("null_counts", "nan_counts"):
+        if getattr(index, name) is not None:
+            lengths[name] = len(getattr(index, name))
     wrong = {name: size for name, size in lengths.items() if size != pages}
     if wrong:
         raise CorruptMetadata(f"{what}: {pages} null_pages entries but {wrong}", at)

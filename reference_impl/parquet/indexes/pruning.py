@@ -22,7 +22,17 @@ not exclude: the same rows a reader that skips those pages' bytes returns.
 
 Predicates use SQL semantics: a null satisfies no comparison, only
 ``is_null``; floating-point values compare as IEEE 754 numbers (a NaN
-satisfies no comparison but "!=", and -0.0 equals +0.0).
+satisfies no comparison but "!=", and -0.0 equals +0.0), a FLOAT16 as the
+half it holds, INT96 chronologically, whatever the file's ColumnOrder.
+
+Floating-point statistics (parquet.thrift ``union ColumnOrder``): under
+TYPE_ORDER the reading rules apply to chunk and page bounds alike ("If the min
+is a NaN, it should be ignored", a +0 min and a -0 max widened to both zeros);
+under IEEE_754_TOTAL_ORDER a NaN bound means every non-null value is NaN.
+Under either, "nan_count + null_count == num_values" says the same, and a
+known ``nan_count`` of 0 lets "!=" prune too. A ColumnOrder member this code
+does not know: "min and max stats for this column should be ignored"; the
+null count still counts.
 
 Encrypted files ('3.7.3 - Parquet Modular Encryption') scan with
 ``decryption``: the predicate column's statistics come from its decrypted
@@ -34,10 +44,11 @@ a module that does not authenticate ``DecryptionFailed``.
 from __future__ import annotations
 
 import os
-from dataclasses import dataclass, field
+from collections.abc import Callable
+from dataclasses import dataclass, field, replace
 from typing import Any
 
-from reference_impl.common.row_predicate import NULL_TESTS, OPS, Key, RowPredicate, is_nan
+from reference_impl.common.row_predicate import NULL_TESTS, OPS, Key, RowPredicate, is_nan, same
 from reference_impl.parquet.encryption.decryptor import ColumnDecryptor
 from reference_impl.parquet.encryption.indexes import (
     read_bloom_filter_of,
@@ -57,19 +68,27 @@ from reference_impl.parquet.metadata.parquet_thrift import (
 from reference_impl.parquet.pages.chunk_reader import read_column_chunk
 from reference_impl.parquet.reader import read_footer_with_decryptor, values_with_nulls
 from reference_impl.parquet.schema.flat import is_flat
-from reference_impl.parquet.schema.tree import LeafColumn, leaf_columns, schema_tree_from_elements
-from reference_impl.parquet.statistics.column_statistics import decode_bound, statistics_bounds
+from reference_impl.parquet.schema.logical_values import float16_from_bytes
+from reference_impl.parquet.schema.tree import LeafColumn, SchemaNode, leaf_columns, schema_tree_from_elements
+from reference_impl.parquet.statistics.column_statistics import (
+    FLOAT16_NEG_ZERO,
+    FLOAT16_POS_ZERO,
+    decode_bound,
+    float_read_rules,
+    statistics_bounds,
+)
 from reference_impl.parquet.statistics.sort_order import (
+    IEEE_754_TOTAL_ORDER,
+    INT96_TIMESTAMP_ORDER,
     TYPE_ORDER,
     SortOrder,
     file_column_order,
+    is_floating,
     sort_key,
     sort_order,
 )
 
 __all__ = ["OPS", "Predicate", "ScanResult", "scan"]
-
-_FLOAT_TYPES = (Type.FLOAT, Type.DOUBLE)
 
 
 
@@ -78,9 +97,10 @@ class Predicate(RowPredicate):
     """``column`` (a dotted leaf path) ``op`` ``value`` (a physical value; None for null tests)."""
 
     def might_match(self, bounds: tuple[Any, Any] | None, null_count: int | None, entries: int, key: Key,
-                    *, floating: bool) -> bool:
-        """Whether rows summarised by ``bounds`` (min, max or None), ``null_count``
-        (None: unknown) and ``entries`` may hold a match."""
+                    *, floating: bool, nan_count: int | None = None, all_nan: bool = False) -> bool:
+        """Whether rows summarised by ``bounds`` (min, max of the non-NaN values, or None),
+        ``null_count`` and ``nan_count`` (None: unknown) and ``entries`` may hold a match;
+        ``all_nan`` when the metadata says every non-null value is NaN."""
         if self.op == "is_null":
             return null_count is None or null_count > 0
         all_null = null_count is not None and null_count >= entries
@@ -88,7 +108,14 @@ class Predicate(RowPredicate):
             return not all_null
         if all_null:
             return False
-        if bounds is None or (floating and self.op == "!="):  # NaNs, absent from bounds, satisfy "!="
+        # "A reader can compute nan_count + null_count == num_values to deduce whether all
+        # non-null values are NaN" (parquet.thrift ``union ColumnOrder``).
+        if all_nan or (nan_count is not None and null_count is not None
+                       and nan_count + null_count >= entries):
+            return self.op == "!="  # a NaN satisfies "!=" alone
+        if floating and self.op == "!=" and (nan_count is None or nan_count > 0 or is_nan(self.value)):
+            return True  # NaNs, absent from bounds, satisfy "!="
+        if bounds is None:
             return True
         if is_nan(self.value):
             return False
@@ -117,16 +144,43 @@ class ScanResult:
 
 @dataclass(frozen=True)
 class _Column:
-    """The predicate's column and how to compare its values."""
+    """The predicate's column: how its values compare, and whether its bounds count."""
 
     leaf: LeafColumn
-    key: Key
-    ordered: bool
+    key: Key  # compares comparable values the way the predicate does
+    ordered: bool  # the file's ColumnOrder gives the bounds a meaning this code implements
     column_order: str  # the member of its ColumnOrder the bounds are read under
+    comparable: Callable[[Any], Any] = same  # a physical value as the predicate compares it
 
     @property
     def floating(self) -> bool:
-        return self.leaf.node.physical_type in _FLOAT_TYPES
+        return is_floating(self.leaf.node.leaf_type, self.leaf.node.logical_type)
+
+    @property
+    def total_order(self) -> bool:
+        return self.ordered and self.column_order == IEEE_754_TOTAL_ORDER
+
+    def comparing(self, predicate: Predicate) -> Predicate:
+        """``predicate`` with its physical value made comparable (a FLOAT16's half)."""
+        return replace(predicate, value=_or_none(self.comparable, predicate.value))
+
+    def usable_bounds(self, low: Any, high: Any) -> tuple[tuple[Any, Any] | None, bool]:
+        """``(bounds as comparable values or None, all_nan)`` from decoded stored bounds.
+
+        TYPE_ORDER float bounds follow ``float_read_rules`` (a NaN bound is ignored);
+        under IEEE_754_TOTAL_ORDER a NaN bound says every non-null value is NaN ("the
+        presence of a NaN value in min_values or max_values indicates that all non-null
+        values are NaN").
+        """
+        if self.floating and not self.total_order:
+            node = self.leaf.node
+            low, high = float_read_rules(low, high, node.leaf_type, node.logical_type)
+        if low is None or high is None:
+            return None, False
+        low, high = self.comparable(low), self.comparable(high)
+        if self.floating and (is_nan(low) or is_nan(high)):
+            return None, self.total_order
+        return (low, high), False
 
 
 def scan(
@@ -143,6 +197,7 @@ def scan(
     file = source if isinstance(source, bytes) else open(source, "rb").read()  # noqa: SIM115
     metadata, footer_start, decryptor = read_footer_with_decryptor(file, decryption=decryption)
     column = _predicate_column(metadata, predicate, footer_start)
+    comparing = column.comparing(predicate)
     result = ScanResult()
     first_row = 0
     for ordinal, row_group in enumerate(metadata.row_groups):
@@ -156,14 +211,14 @@ def scan(
         if reason:
             result.skipped(reason)
         else:
-            ranges = _page_ranges(file, chunk, crypto, row_group.num_rows, predicate, column, use_page_index,
+            ranges = _page_ranges(file, chunk, crypto, row_group.num_rows, comparing, column, use_page_index,
                                   where, result)
             data = read_column_chunk(file, column.leaf, chunk, row_group.num_rows, where=where,
                                      footer_start=footer_start, verify_checksums=verify_checksums,
                                      crypto=crypto)
             values = values_with_nulls(column.leaf, data.values, data.definition_levels)
             result.rows += [first_row + row for rows in ranges for row in rows
-                            if predicate.matches(values[row], column.key)]
+                            if comparing.matches(_or_none(column.comparable, values[row]), column.key)]
         first_row += row_group.num_rows
     return result
 
@@ -177,18 +232,41 @@ def _predicate_column(metadata: FileMetaData, predicate: Predicate, footer_start
         raise ValueError(f"predicate column {predicate.column!r} is not a column: {sorted(leaves)}")
     leaf = leaves[predicate.column]
     node = leaf.node
-    # An INT96 column is ordered only under INT96_TIMESTAMP_ORDER; without column_orders (or
-    # with a member this code does not know) the bounds are read as the type orders them.
-    column_order = file_column_order(metadata, leaf.index, len(leaves)) or TYPE_ORDER
     types = (node.leaf_type, node.logical_type, node.converted_type)
-    order = sort_order(*types, column_order=column_order)
-    ordered = order is not SortOrder.UNDEFINED
-    if not ordered and predicate.op not in ("==", "!=", *NULL_TESTS):
-        raise UnsupportedFeature(
-            f"'{predicate.op}' on column {leaf.dotted_path}: its sort order is undefined"
-        )
-    key = sort_key(*types, column_order=column_order) if ordered else bytes
-    return _Column(leaf, key, ordered, column_order)
+    # Without column_orders the bounds are read as the type orders them (older writers);
+    # a member this code does not know: "min and max stats for this column should be ignored".
+    member = file_column_order(metadata, leaf.index, len(leaves))
+    unknown_member = member is None and metadata.column_orders is not None and (
+        len(metadata.column_orders) == len(leaves))
+    column_order = member or TYPE_ORDER
+    ordered = not unknown_member and sort_order(*types, column_order=column_order) is not SortOrder.UNDEFINED
+    comparable, key = _comparison(node)
+    if key is None:
+        if predicate.op not in ("==", "!=", *NULL_TESTS):
+            raise UnsupportedFeature(
+                f"'{predicate.op}' on column {leaf.dotted_path}: its sort order is undefined"
+            )
+        key = bytes
+    return _Column(leaf, key, ordered, column_order, comparable)
+
+
+def _comparison(node: SchemaNode) -> tuple[Callable[[Any], Any], Key | None]:
+    """How the predicate compares this column's values, whatever the file's ColumnOrder:
+    floats as IEEE 754 numbers (a FLOAT16 read as a half), INT96 chronologically, other
+    types by their type order (None: undefined, equality on bytes only)."""
+    types = (node.leaf_type, node.logical_type, node.converted_type)
+    if is_floating(node.leaf_type, node.logical_type):
+        float16 = node.logical_type is not None and node.logical_type.kind == "FLOAT16"
+        return (float16_from_bytes if float16 else same), same
+    if node.leaf_type == Type.INT96:
+        return same, sort_key(*types, column_order=INT96_TIMESTAMP_ORDER)
+    if sort_order(*types) is SortOrder.UNDEFINED:
+        return same, None
+    return same, sort_key(*types)
+
+
+def _or_none(convert: Callable[[Any], Any], value: Any) -> Any:
+    return None if value is None else convert(value)
 
 
 def _row_group_excluded(
@@ -199,15 +277,19 @@ def _row_group_excluded(
     node = column.leaf.node
     if meta is None:
         return None
-    if use_statistics and meta.statistics is not None:
-        bounds = None
+    stats = meta.statistics
+    if use_statistics and stats is not None:
+        bounds, all_nan = None, False
         if column.ordered:
-            low, high = statistics_bounds(meta.statistics, node.leaf_type, node.logical_type,
+            low, high = statistics_bounds(stats, node.leaf_type, node.logical_type,
                                           node.converted_type, node.type_length,
                                           column_order=column.column_order, what=where)
-            bounds = None if low is None or high is None else (low, high)
-        if not predicate.might_match(bounds, meta.statistics.null_count, meta.num_values, column.key,
-                                     floating=column.floating):
+            bounds, all_nan = column.usable_bounds(low, high)
+        nan_count = stats.nan_count if column.floating else 0
+        if not column.comparing(predicate).might_match(
+            bounds, stats.null_count, meta.num_values, column.key,
+            floating=column.floating, nan_count=nan_count, all_nan=all_nan,
+        ):
             return "statistics"
     if use_bloom_filter and predicate.op == "==" and meta.bloom_filter_offset is not None:
         bloom = read_bloom_filter_of(file, meta, crypto, where=where)
@@ -220,6 +302,8 @@ def _row_group_excluded(
 def _equal_values(value: Any, floating: bool) -> tuple[Any, ...]:
     """The physical values equal to ``value``: a Bloom filter hashes bits, and
     -0.0 == +0.0 are two bit patterns, so a zero must be probed with both signs."""
+    if floating and value in (FLOAT16_POS_ZERO, FLOAT16_NEG_ZERO):
+        return (FLOAT16_POS_ZERO, FLOAT16_NEG_ZERO)
     if floating and value == 0.0:
         return (0.0, -0.0)
     return (value,)
@@ -249,12 +333,14 @@ def _page_might_match(index: ColumnIndex, page: int, rows: int, predicate: Predi
                       where: str) -> bool:
     node = column.leaf.node
     null_count = index.null_counts[page] if index.null_counts else None
+    nan_count = index.nan_counts[page] if index.nan_counts else None
+    bounds, all_nan = None, False
     if index.null_pages[page]:
         null_count = rows
-        bounds = None
     else:
         what = f"{where}, column index page {page}"
         low, high = (decode_bound(node.leaf_type, raw, node.type_length, what=what)
                      for raw in (index.min_values[page], index.max_values[page]))
-        bounds = (low, high)
-    return predicate.might_match(bounds, null_count, rows, column.key, floating=column.floating)
+        bounds, all_nan = column.usable_bounds(low, high)
+    return predicate.might_match(bounds, null_count, rows, column.key, floating=column.floating,
+                                 nan_count=nan_count if column.floating else 0, all_nan=all_nan)

@@ -6,8 +6,11 @@ copy the project started from: LogicalType members FLOAT16 = 15, VARIANT = 16, G
 GEOGRAPHY = 18 (LogicalTypes.md 'FLOAT16', 'VARIANT', 'GEOMETRY', 'GEOGRAPHY'),
 SizeStatistics and GeospatialStatistics (ColumnMetaData fields 16 and 17),
 Statistics.is_max_value_exact / is_min_value_exact (7, 8), the page index
-histograms (ColumnIndex 6, 7; OffsetIndex 2) and the FileMetaData fields of
-'Parquet Modular Encryption' (8, 9). Anything newer still decodes: unknown
+histograms (ColumnIndex 6, 7; OffsetIndex 2), the FileMetaData fields of
+'Parquet Modular Encryption' (8, 9), and the floating-point and INT96 column
+orders of 2.13 and after (ColumnOrder 2 IEEE_754_TOTAL_ORDER, 3
+INT96_TIMESTAMP_ORDER; Statistics.nan_count 9; ColumnIndex.nan_counts 8). Anything
+newer still decodes: unknown
 fields are skipped and unknown enum values are kept as ints (see thrift_struct).
 
 Declarations follow the IDL order and names exactly (including its camelCase
@@ -187,6 +190,7 @@ class Statistics(ThriftStruct):
     min_value: bytes | None = thrift_field(6, TBinary)
     is_max_value_exact: bool | None = thrift_field(7, TBool)
     is_min_value_exact: bool | None = thrift_field(8, TBool)
+    nan_count: int | None = thrift_field(9, TI64)  # FLOAT, DOUBLE, FLOAT16 only
 
 
 # ---------------------------------------------------------------------------
@@ -561,6 +565,11 @@ class TypeDefinedOrder(ThriftStruct):
 
 
 @dataclass
+class IEEE754TotalOrder(ThriftStruct):
+    """Order a FLOAT, DOUBLE or FLOAT16 column's min/max by IEEE 754 totalOrder."""
+
+
+@dataclass
 class Int96TimestampOrder(ThriftStruct):
     """Order an INT96 column's min/max chronologically (``statistics.sort_order``)."""
 
@@ -568,7 +577,7 @@ class Int96TimestampOrder(ThriftStruct):
 @dataclass
 class ColumnOrder(ThriftUnion):
     TYPE_ORDER: TypeDefinedOrder | None = thrift_field(1, TypeDefinedOrder)
-    # 2: IEEE_754_TOTAL_ORDER is not implemented: read as a member this code does not know.
+    IEEE_754_TOTAL_ORDER: IEEE754TotalOrder | None = thrift_field(2, IEEE754TotalOrder)
     INT96_TIMESTAMP_ORDER: Int96TimestampOrder | None = thrift_field(3, Int96TimestampOrder)
 
 
@@ -599,6 +608,7 @@ class ColumnIndex(ThriftStruct):
     null_counts: list[int] | None = thrift_field(5, TList(TI64))
     repetition_level_histograms: list[int] | None = thrift_field(6, TList(TI64))
     definition_level_histograms: list[int] | None = thrift_field(7, TList(TI64))
+    nan_counts: list[int] | None = thrift_field(8, TList(TI64))  # FLOAT, DOUBLE, FLOAT16 only
 
 
 # ---------------------------------------------------------------------------

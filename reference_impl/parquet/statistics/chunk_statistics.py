@@ -26,9 +26,16 @@ from reference_impl.parquet.metadata.parquet_thrift import SizeStatistics, Stati
 from reference_impl.parquet.schema.tree import LeafColumn
 from reference_impl.parquet.statistics.column_statistics import column_statistics
 from reference_impl.parquet.statistics.size_statistics import merge_size_statistics, size_statistics
+from reference_impl.parquet.statistics.sort_order import default_column_order
 from reference_impl.parquet.writer_options import ColumnSettings
 
-__all__ = ["chunk_size_statistics", "leaf_statistics", "page_summary"]
+__all__ = ["chunk_size_statistics", "leaf_column_order", "leaf_statistics", "page_summary"]
+
+
+def leaf_column_order(leaf: LeafColumn, settings: ColumnSettings) -> str:
+    """The ColumnOrder member ``leaf`` is written under: the one the options name, or the
+    writer's default (``sort_order.default_column_order``)."""
+    return settings.column_order or default_column_order(leaf.node.leaf_type)
 
 
 def leaf_statistics(
@@ -43,6 +50,7 @@ def leaf_statistics(
         node.logical_type,
         node.converted_type,
         node.type_length,
+        column_order=leaf_column_order(leaf, settings),
         truncate_length=settings.statistics_truncate_length,
         distinct_count=settings.distinct_count,
     )

@@ -19,12 +19,12 @@ project started from lacks some of these fields):
   The obsolete min and max fields in the Statistics object are always sorted by
   signed comparison regardless of column_orders."
 * ``union ColumnOrder`` (read by ``sort_order``): the per-type orders and the
-  floating point rules. Writing: "NaNs should not be written to min or max
-  statistics fields", a zero min is written as -0.0 and a zero max as +0.0
-  (``sort_order.min_max`` does this). Reading: "If the min is a NaN, it should
-  be ignored. If the max is a NaN, it should be ignored. If the min is +0, the
-  row group may contain -0 values as well. If the max is -0, the row group may
-  contain +0 values as well." (``statistics_bounds``).
+  floating point rules. Writing under TYPE_ORDER: min and max "must be computed
+  from non-NaN values only", a zero min is written as -0.0 and a zero max as
+  +0.0 (``sort_order.min_max`` does this). Reading: "If the min is a NaN, it
+  should be ignored. If the max is a NaN, it should be ignored. If the min is
+  +0, the row group may contain -0 values as well. If the max is -0, the row
+  group may contain +0 values as well." (``float_read_rules``).
 
 Decisions where the texts leave room:
 
@@ -44,9 +44,11 @@ Decisions where the texts leave room:
   patterns: -0.0 and +0.0 count as two values, NaNs with the same bits as one
   (and NaNs with different payloads as several). This is the same notion of
   "same value" as dictionary encoding uses, and needs no float rules.
-* The newest parquet.thrift adds ``Statistics.nan_count`` (field 9) and the
-  IEEE754 total order; metadata.py has neither, so NaNs are only left out of
-  the bounds (the TYPE_ORDER rule) and not counted.
+* ``Statistics.nan_count`` (field 9, 2.13) is written for every FLOAT, DOUBLE
+  and FLOAT16 column under either order that has one: both make it mandatory
+  (``column_statistics``). Under IEEE_754_TOTAL_ORDER (2.13) the bounds follow
+  the total order (``sort_order.min_max``) and no deprecated ``min`` / ``max``
+  is written: that order is not "signed".
 """
 
 from __future__ import annotations
@@ -62,10 +64,11 @@ from reference_impl.parquet.schema.logical_values import FLOAT16_LENGTH, float16
 from reference_impl.parquet.statistics.sort_order import (
     TYPE_ORDER,
     SortOrder,
+    default_column_order,
     min_max,
+    nan_count,
     sort_key,
     sort_order,
-    written_column_order,
 )
 
 __all__ = [
@@ -73,6 +76,7 @@ __all__ = [
     "column_statistics",
     "decode_bound",
     "encode_bound",
+    "float_read_rules",
     "is_utf8_column",
     "statistics_bounds",
     "truncate_lower_bound",
@@ -265,26 +269,29 @@ def column_statistics(
     converted_type: ConvertedType | int | None = None,
     type_length: int | None = None,
     *,
+    column_order: str | None = None,
     truncate_length: int | None = None,
     distinct_count: bool = False,
 ) -> Statistics:
     """Statistics for a column chunk or page whose non-null values are ``values``.
 
-    The bounds follow the ColumnOrder the reference writer gives the column
-    (``written_column_order``: INT96 chronologically, every other type by
-    TYPE_ORDER). min/max are absent when ``min_max`` finds none (UNDEFINED
-    order, no values, only NaN); ``null_count`` is always written;
-    ``distinct_count`` only when asked (see the module docstring for what
-    "distinct" means).
+    The bounds follow ``column_order``, a ColumnOrder member (None: the writer's
+    default, ``default_column_order``). min/max are absent when ``min_max`` finds
+    none (UNDEFINED order, no values, only NaN under TYPE_ORDER); ``null_count``
+    is always written, and ``nan_count`` for every FLOAT, DOUBLE and FLOAT16
+    column ("The nan_count field must be set for floating point types, even if
+    it is zero" under TYPE_ORDER; "Writing the nan_count field is mandatory"
+    under IEEE_754_TOTAL_ORDER); ``distinct_count`` only when asked (see the
+    module docstring for what "distinct" means).
     """
     if null_count < 0:
         raise ValueError(f"null_count must be >= 0, got {null_count}")
     physical_type = Type(physical_type)
-    stats = Statistics(null_count=null_count)
+    order = column_order or default_column_order(physical_type)
+    stats = Statistics(null_count=null_count, nan_count=nan_count(values, physical_type, logical_type))
     if distinct_count:
         stats.distinct_count = len({encode_bound(physical_type, v, type_length) for v in values})
-    column_order = written_column_order(physical_type).kind or TYPE_ORDER
-    extremes = min_max(values, physical_type, logical_type, converted_type, column_order=column_order)
+    extremes = min_max(values, physical_type, logical_type, converted_type, column_order=order)
     if extremes is None:
         return stats
     low, high, low_exact, high_exact = bound_bytes(
@@ -292,7 +299,7 @@ def column_statistics(
     )
     stats.min_value, stats.max_value = low, high
     stats.is_min_value_exact, stats.is_max_value_exact = low_exact, high_exact
-    if sort_order(physical_type, logical_type, converted_type) is SortOrder.SIGNED:
+    if sort_order(physical_type, logical_type, converted_type, column_order=order) is SortOrder.SIGNED:
         stats.min, stats.max = low, high  # for readers that predate min_value
     return stats
 
@@ -319,7 +326,10 @@ def statistics_bounds(
     ``column_order`` is the member of the column's ColumnOrder (an INT96
     column's bounds count only under ``INT96_TIMESTAMP_ORDER``). A ColumnOrder
     member this reader does not know means "min and max stats for this column
-    should be ignored": do not call this function for it.
+    should be ignored": do not call this function for it. Under TYPE_ORDER a
+    float column's bounds pass ``float_read_rules``; under IEEE_754_TOTAL_ORDER
+    they are returned as stored, a NaN bound meaning "all non-null values are
+    NaN" (the order's reading rules).
     Raises CorruptMetadata for a bound of the wrong size or min > max.
     """
     physical_type = Type(physical_type)
@@ -335,8 +345,12 @@ def statistics_bounds(
             return None
         return decode_bound(physical_type, raw, type_length, what=what, offset=offset)
 
-    low, high = _float_read_rules(decoded(low_raw), decoded(high_raw), physical_type, logical_type)
+    low, high = decoded(low_raw), decoded(high_raw)
     key = sort_key(physical_type, logical_type, converted_type, column_order=column_order)
+    if order is SortOrder.IEEE_754_TOTAL:
+        _check_ordered(low, high, key, what=what, offset=offset)
+        return low, high  # a NaN bound here says every non-null value is NaN
+    low, high = float_read_rules(low, high, physical_type, logical_type)
     _check_ordered(low, high, key, what=what, offset=offset)
     return low, high
 
@@ -354,10 +368,14 @@ def _is_nan(value: object) -> bool:
     return isinstance(value, SupportsFloat) and math.isnan(value)
 
 
-def _float_read_rules(
+def float_read_rules(
     low: object, high: object, physical_type: Type, logical_type: LogicalType | None
 ) -> tuple[object, object]:
-    """ColumnOrder's reading rules: drop NaN bounds; widen a zero min / max to both zeros."""
+    """The compatibility rules of ``union ColumnOrder`` for TYPE_ORDER float bounds:
+    "If the min is a NaN, it should be ignored. If the max is a NaN, it should be
+    ignored."; "If the min is +0, the row group may contain -0 values as well. If
+    the max is -0, the row group may contain +0 values as well." (a NaN bound
+    becomes None; a zero min -0.0 and a zero max +0.0)."""
     if _is_float16(logical_type):
         low = None if low is None or _nan16(low) else low
         high = None if high is None or _nan16(high) else high

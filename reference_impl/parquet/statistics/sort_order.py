@@ -31,11 +31,20 @@ Points where the texts need reading together:
   signed integer (nanos)" (:data:`SortOrder.INT96_TIMESTAMP`); "If TYPE_ORDER
   is used for an INT96 column, readers should ignore all statistics", so INT96
   is UNDEFINED under TYPE_ORDER. parquet.thrift 'INT96_TIMESTAMP_ORDER': "Only
-  columns of physical type INT96 may use this ordering"; on any other column,
-  and under a ColumnOrder member this code does not implement
-  (``IEEE_754_TOTAL_ORDER``), the order is UNDEFINED ("If the reader does not
-  support the value of this union, min and max stats for this column should be
-  ignored").
+  columns of physical type INT96 may use this ordering"; on any other column
+  the order is UNDEFINED.
+* IEEE_754_TOTAL_ORDER (parquet.thrift ``union ColumnOrder``, member 2): "the
+  totalOrder predicate, as defined in section 5.10 of IEEE-754 (2008
+  revision)": "-0 to be less than +0, -NaN to be less than anything else, and
+  +NaN to be greater than anything else", and an order "between different bit
+  representations of the same value" (:data:`SortOrder.IEEE_754_TOTAL`). "Only
+  columns of physical type FLOAT or DOUBLE, or logical type FLOAT16 may use this
+  ordering": on any other column it is UNDEFINED. Its writing rule: min and max
+  are "the smallest and largest non-NaN values respectively, or if all non-null
+  values are NaN, the smallest and largest NaN values" (``min_max``).
+* A ColumnOrder member newer than this code (a union read with no member set):
+  "If the reader does not support the value of this union, min and max stats
+  for this column should be ignored": UNDEFINED.
 * LIST, MAP (and MAP_KEY_VALUE) are "undefined"; they and VARIANT annotate
   groups, which are not leaf columns and carry no statistics. VARIANT's section
   states no order at all, so it is UNDEFINED here, as is UNKNOWN (NullType,
@@ -60,6 +69,7 @@ only when no LogicalType is present.
 from __future__ import annotations
 
 import math
+import struct
 from collections.abc import Callable, Iterable
 from enum import Enum
 from typing import Any
@@ -69,6 +79,7 @@ from reference_impl.parquet.metadata.parquet_thrift import (
     ColumnOrder,
     ConvertedType,
     FileMetaData,
+    IEEE754TotalOrder,
     Int96TimestampOrder,
     LogicalType,
     Type,
@@ -79,11 +90,17 @@ from reference_impl.parquet.schema.logical_values import FLOAT16_LENGTH, float16
 from reference_impl.parquet.schema.type_rules import TypeRule, rule_for_converted, rule_for_logical
 
 __all__ = [
+    "COLUMN_ORDERS",
+    "IEEE_754_TOTAL_ORDER",
     "INT96_TIMESTAMP_ORDER",
     "TYPE_ORDER",
     "SortOrder",
+    "column_order_problem",
+    "default_column_order",
     "file_column_order",
+    "is_floating",
     "min_max",
+    "nan_count",
     "sort_key",
     "sort_order",
     "written_column_order",
@@ -95,20 +112,58 @@ class SortOrder(Enum):
     UNSIGNED = "unsigned"
     UNDEFINED = "undefined"
     INT96_TIMESTAMP = "INT96 chronological"  # days, then nanoseconds of the day
+    IEEE_754_TOTAL = "IEEE 754 totalOrder"  # floats: -NaN < -inf < ... < -0 < +0 < ... < +inf < +NaN
 
 
 # The members of parquet.thrift ``union ColumnOrder`` this code implements.
 TYPE_ORDER = "TYPE_ORDER"
+IEEE_754_TOTAL_ORDER = "IEEE_754_TOTAL_ORDER"
 INT96_TIMESTAMP_ORDER = "INT96_TIMESTAMP_ORDER"
+COLUMN_ORDERS = (TYPE_ORDER, IEEE_754_TOTAL_ORDER, INT96_TIMESTAMP_ORDER)
+_ORDER_MEMBERS = {
+    TYPE_ORDER: TypeDefinedOrder,
+    IEEE_754_TOTAL_ORDER: IEEE754TotalOrder,
+    INT96_TIMESTAMP_ORDER: Int96TimestampOrder,
+}
+_DOUBLE = struct.Struct("<d")
+_DOUBLE_SIGN = 1 << 63
 INT96_LENGTH = 12
 INT96_NANOS_LENGTH = 8  # the first 8 bytes: nanoseconds of the day; the last 4: the day
 
 
-def written_column_order(physical_type: Type) -> ColumnOrder:
-    """The ColumnOrder the reference writer gives a column of ``physical_type``."""
-    if physical_type == Type.INT96:
-        return ColumnOrder(INT96_TIMESTAMP_ORDER=Int96TimestampOrder())
-    return ColumnOrder(TYPE_ORDER=TypeDefinedOrder())
+def default_column_order(physical_type: Type) -> str:
+    """The ColumnOrder member the reference writer gives a column unless told otherwise:
+    INT96 chronologically (the "should" of the ColumnOrder comment), every other type by
+    TYPE_ORDER (what every reader knows)."""
+    return INT96_TIMESTAMP_ORDER if physical_type == Type.INT96 else TYPE_ORDER
+
+
+def written_column_order(member: str) -> ColumnOrder:
+    """The ColumnOrder union with ``member`` (one of :data:`COLUMN_ORDERS`) set."""
+    chosen: dict[str, Any] = {member: _ORDER_MEMBERS[member]()}
+    return ColumnOrder(**chosen)
+
+
+def column_order_problem(
+    member: str, physical_type: Type, logical_type: LogicalType | None = None
+) -> str:
+    """Why ``member`` may not order this column ("" when it may): parquet.thrift
+    'IEEE_754_TOTAL_ORDER' "Only columns of physical type FLOAT or DOUBLE, or logical
+    type FLOAT16 may use this ordering"; 'INT96_TIMESTAMP_ORDER' "Only columns of
+    physical type INT96 may use this ordering"."""
+    if member not in COLUMN_ORDERS:
+        return f"{member!r} is not a ColumnOrder member; known: {', '.join(COLUMN_ORDERS)}"
+    if member == IEEE_754_TOTAL_ORDER and not is_floating(physical_type, logical_type):
+        return f"{member} orders FLOAT, DOUBLE and FLOAT16 columns only"
+    if member == INT96_TIMESTAMP_ORDER and Type(physical_type) != Type.INT96:
+        return f"{member} orders INT96 columns only"
+    return ""
+
+
+def is_floating(physical_type: Type, logical_type: LogicalType | None = None) -> bool:
+    """FLOAT, DOUBLE or FLOAT16: the columns with NaNs, signed zeros and a ``nan_count``."""
+    float16 = logical_type is not None and logical_type.kind == "FLOAT16"
+    return float16 or Type(physical_type) in (Type.FLOAT, Type.DOUBLE)
 
 
 def file_column_order(metadata: FileMetaData, leaf_index: int, leaf_count: int) -> str | None:
@@ -161,6 +216,8 @@ def _annotation(
 ) -> tuple[str, SortOrder]:
     """``(annotation name, order)`` for the column under ``column_order``; validates the pairing."""
     physical_type = Type(physical_type)
+    if column_order == IEEE_754_TOTAL_ORDER and is_floating(physical_type, logical_type):
+        return _annotation(physical_type, logical_type, converted_type)[0], SortOrder.IEEE_754_TOTAL
     if column_order != TYPE_ORDER:
         chronological = column_order == INT96_TIMESTAMP_ORDER and physical_type == Type.INT96
         return column_order, SortOrder.INT96_TIMESTAMP if chronological else SortOrder.UNDEFINED
@@ -228,6 +285,23 @@ def _float16_key(value: bytes) -> float:
     return _float_key(_float16_value(value))
 
 
+def _total_order_key(value: float) -> int:
+    """IEEE 754 totalOrder of a float as an integer: the bits with the sign as a sign.
+
+    Magnitudes grow with the unsigned bit pattern (NaNs, whose exponent is all ones,
+    above the infinities, ordered by payload); a set sign bit turns that around, and
+    ``- 1`` puts -0 below +0. A FLOAT or FLOAT16 widened by ``common.ieee_float``
+    keeps its order (sign, exponent and payload widen in place).
+    """
+    (pattern,) = struct.unpack("<Q", _DOUBLE.pack(float(value)))
+    magnitude = pattern & (_DOUBLE_SIGN - 1)
+    return -magnitude - 1 if pattern & _DOUBLE_SIGN else magnitude
+
+
+def _float16_total_key(value: bytes) -> int:
+    return _total_order_key(_float16_value(value))
+
+
 def _unsigned32_key(value: int) -> int:
     return value & 0xFFFF_FFFF  # value mod 2**32
 
@@ -273,8 +347,9 @@ def sort_key(
     """A Python sort key over physical values implementing the column's order.
 
     ``sorted(values, key=sort_key(...))`` orders non-null values as the spec
-    does. Raises ValueError when the order is UNDEFINED; the float keys raise
-    ValueError on NaN, which the spec leaves unordered (``min_max`` drops it).
+    does. Raises ValueError when the order is UNDEFINED; under TYPE_ORDER the
+    float keys raise ValueError on NaN, which that order leaves unordered
+    (``min_max`` drops it); IEEE_754_TOTAL_ORDER orders every bit pattern.
     """
     physical_type = Type(physical_type)
     name, order = _annotation(physical_type, logical_type, converted_type, column_order)
@@ -282,6 +357,8 @@ def sort_key(
         raise ValueError(f"the sort order of {name} on {physical_type.name} is undefined")
     if order is SortOrder.INT96_TIMESTAMP:
         return _int96_timestamp_key
+    if order is SortOrder.IEEE_754_TOTAL:
+        return _float16_total_key if name == "FLOAT16" else _total_order_key
     if name == "FLOAT16":
         return _float16_key
     if physical_type in (Type.FLOAT, Type.DOUBLE):
@@ -311,12 +388,14 @@ def min_max(
 
     ``None`` values (nulls) are skipped. Returns None when no value is left
     or the order is UNDEFINED (no statistics are written for such columns).
-    For FLOAT, DOUBLE and FLOAT16, the writing rules of the ColumnOrder
-    comment apply: "NaNs should not be written to min or max statistics
-    fields" (all NaN -> None); "If the computed max value is zero (whether
-    negative or positive), `+0.0` should be written into the max statistics
-    field"; "If the computed min value is zero (whether negative or
-    positive), `-0.0` should be written into the min statistics field".
+    For FLOAT, DOUBLE and FLOAT16 the writing rules of ``union ColumnOrder``
+    apply. Under TYPE_ORDER: min and max "must be computed from non-NaN values
+    only"; "If all non-null values are NaN, min and max statistics must not be
+    written" (None); "If the computed max value is zero (whether negative or
+    positive), `+0.0` should be written into the max statistics field", and
+    `-0.0` into the min. Under IEEE_754_TOTAL_ORDER: "the smallest and largest
+    non-NaN values respectively, or if all non-null values are NaN, the smallest
+    and largest NaN values as defined by IEEE 754 total order".
     """
     physical_type = Type(physical_type)
     name, order = _annotation(physical_type, logical_type, converted_type, column_order)
@@ -324,22 +403,42 @@ def min_max(
         return None
     key = sort_key(physical_type, logical_type, converted_type, column_order=column_order)
     present = [value for value in values if value is not None]
-    is_float16 = name == "FLOAT16"
-    if is_float16 or physical_type in (Type.FLOAT, Type.DOUBLE):
-        number = _float16_value if is_float16 else float
-        present = [value for value in present if not math.isnan(number(value))]
-    if not present:
+    if not is_floating(physical_type, logical_type):
+        return _extremes(present, key)
+    is_nan = _nan_test(physical_type, logical_type)
+    numbers = [value for value in present if not is_nan(value)]
+    if order is SortOrder.IEEE_754_TOTAL:
+        return _extremes(numbers or present, key)
+    extremes = _extremes(numbers, key)
+    return None if extremes is None else _zeros_written(*extremes, name == "FLOAT16")
+
+
+def _extremes(values: list[Any], key: Callable[[Any], Any]) -> tuple[Any, Any] | None:
+    return (min(values, key=key), max(values, key=key)) if values else None
+
+
+def _zeros_written(low: Any, high: Any, float16: bool) -> tuple[Any, Any]:
+    """TYPE_ORDER's zero rule: a zero min as -0.0, a zero max as +0.0."""
+    if float16:
+        low = _FLOAT16_NEG_ZERO if _float16_value(low) == 0.0 else low
+        high = _FLOAT16_POS_ZERO if _float16_value(high) == 0.0 else high
+        return low, high
+    return (-0.0 if low == 0.0 else low), (0.0 if high == 0.0 else high)
+
+
+def _nan_test(physical_type: Type, logical_type: LogicalType | None) -> Callable[[Any], bool]:
+    if logical_type is not None and logical_type.kind == "FLOAT16":
+        return lambda value: math.isnan(_float16_value(value))
+    return lambda value: math.isnan(value)
+
+
+def nan_count(
+    values: Iterable[Any], physical_type: Type, logical_type: LogicalType | None = None
+) -> int | None:
+    """``Statistics.nan_count`` of non-null ``values``: "Count of NaN values in the column;
+    only present if physical type is FLOAT or DOUBLE, or logical type is FLOAT16" (None
+    for any other column)."""
+    if not is_floating(physical_type, logical_type):
         return None
-    low = min(present, key=key)
-    high = max(present, key=key)
-    if is_float16:
-        if _float16_value(low) == 0.0:
-            low = _FLOAT16_NEG_ZERO
-        if _float16_value(high) == 0.0:
-            high = _FLOAT16_POS_ZERO
-    elif physical_type in (Type.FLOAT, Type.DOUBLE):
-        if low == 0.0:
-            low = -0.0
-        if high == 0.0:
-            high = 0.0
-    return low, high
+    is_nan = _nan_test(Type(physical_type), logical_type)
+    return sum(1 for value in values if value is not None and is_nan(value))

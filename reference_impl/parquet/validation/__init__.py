@@ -7,6 +7,7 @@ column_order              which order a column's statistics use; float rules
 chunk                     one column chunk: its metadata, data, pages and nulls
 bounds                    one stored min or max against the values it bounds
 statistics_checks         Statistics: null and distinct counts, bounds, min/max
+nan_count_checks          nan_count, nan_counts and the all-NaN rules of the orders
 page_index_checks         ColumnIndex and OffsetIndex against the pages
 size_statistics_checks    SizeStatistics and the page index's level histograms
 bloom_filter_checks       the Bloom filter: no false negatives

@@ -4,10 +4,16 @@ parquet.thrift, ``struct Statistics``: min_value / max_value are "Min and max
 values for the column, determined by its ColumnOrder"; they may be "more
 compact values that do not exist" but must still bound every non-null value.
 ``is_min_value_exact`` / ``is_max_value_exact`` claim the bound *is* the
-smallest / largest value. ``union ColumnOrder``: "NaNs should not be written
-to min or max statistics fields", and a zero min should be -0.0, a zero max
-+0.0. The same rules hold for the page index's per-page bounds (PageIndex.md,
-'Technical Approach').
+smallest / largest value. ``union ColumnOrder``, TYPE_ORDER: "If the nan_count
+field is set, min and max statistics fields, when present, must not contain NaN
+values", and a zero min should be -0.0, a zero max +0.0. IEEE_754_TOTAL_ORDER:
+"Min and max statistics must contain the smallest and largest non-NaN values
+respectively, or if all non-null values are NaN, the smallest and largest NaN
+values", so a NaN bound tells a reader that every non-null value is NaN ("the
+presence of a NaN value in min_values or max_values indicates that all non-null
+values are NaN"): over data with a number it is untrue. The same rules hold for
+the page index's per-page bounds (PageIndex.md, 'Technical Approach';
+``struct ColumnIndex``).
 """
 
 from __future__ import annotations
@@ -46,6 +52,10 @@ def check_bound(
         value = order.decode(raw)
     except CorruptMetadata as error:
         return [report(bound.kind, f"{bound.field} {show(raw)} cannot be decoded: {error.message}")]
+    if order.total_order:
+        return _total_order_nan(bound, raw, value, values, order, report) or _bound_against_values(
+            bound, value, values, order, report
+        )
     if order.is_nan(value):
         return [
             report(
@@ -63,6 +73,23 @@ def check_bound(
             )
         )
     return findings + _bound_against_values(bound, value, values, order, report)
+
+
+def _total_order_nan(
+    bound: Bound, raw: bytes, value: object, values: Sequence[object], order: Order, report: Report
+) -> list[Finding]:
+    """A NaN bound over data holding a non-NaN value (IEEE_754_TOTAL_ORDER)."""
+    if not order.is_nan(value) or all(order.is_nan(v) for v in values):
+        return []
+    return [
+        report(
+            f"{bound.prefix}.total_order_nan_bound",
+            f"{bound.field} is NaN ({show(raw)}), which says every non-null value is NaN, but the "
+            f"data holds other values ('Min and max statistics must contain the smallest and "
+            f"largest non-NaN values respectively, or if all non-null values are NaN, the "
+            f"smallest and largest NaN values')",
+        )
+    ]
 
 
 def _bound_against_values(
@@ -111,8 +138,12 @@ def _bound_against_values(
 
 
 def _extreme(values: Sequence[object], bound: Bound, order: Order) -> tuple[object, Any] | None:
-    """``(value, key)`` of the smallest or largest ordered value (NaNs have no place)."""
-    keyed = [(bound.key(v), v) for v in values if not order.is_nan(v)]
+    """``(value, key)`` of the smallest or largest ordered value: NaNs have no place in
+    TYPE_ORDER; under IEEE_754_TOTAL_ORDER they count when there is nothing else."""
+    numbers = [v for v in values if not order.is_nan(v)]
+    if order.total_order and not numbers:
+        numbers = list(values)
+    keyed = [(bound.key(v), v) for v in numbers]
     if not keyed:
         return None
     pick = min if bound.role == MIN else max

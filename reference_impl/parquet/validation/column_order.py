@@ -13,9 +13,12 @@ mean nothing under ``TYPE_ORDER`` ("readers should ignore all statistics").
 ``struct Statistics`` gives the deprecated ``min`` / ``max`` their own order:
 "determined by signed comparison only" (:func:`legacy_key`).
 
-Floats: NaNs have no place in the order, -0.0 equals +0.0 (``sort_order``),
-and the ColumnOrder writing rules ask -0.0 for a zero min and +0.0 for a zero
-max (:meth:`Order.wrong_zero`).
+Floats under TYPE_ORDER: NaNs have no place in the order, -0.0 equals +0.0
+(``sort_order``), and the ColumnOrder writing rules ask -0.0 for a zero min
+and +0.0 for a zero max (:meth:`Order.wrong_zero`). Under
+IEEE_754_TOTAL_ORDER every bit pattern has its place (-0 < +0, NaNs by sign and
+payload), and a NaN bound says "all non-null values are NaN"
+(:attr:`Order.total_order`).
 """
 
 from __future__ import annotations
@@ -36,6 +39,7 @@ from reference_impl.parquet.statistics.column_statistics import (
     decode_bound,
 )
 from reference_impl.parquet.statistics.sort_order import (
+    IEEE_754_TOTAL_ORDER,
     INT96_TIMESTAMP_ORDER,
     TYPE_ORDER,
     SortOrder,
@@ -52,7 +56,7 @@ INTEGER_TYPES = frozenset({Type.INT32, Type.INT64})
 # comparing the flipped bytes unsigned is comparing the originals signed.
 SIGNED_BYTES = bytes(byte ^ 0x80 for byte in range(256))
 MIN, MAX = "min", "max"
-IMPLEMENTED_ORDERS = frozenset({TYPE_ORDER, INT96_TIMESTAMP_ORDER})
+IMPLEMENTED_ORDERS = frozenset({TYPE_ORDER, IEEE_754_TOTAL_ORDER, INT96_TIMESTAMP_ORDER})
 DOUBLE_PATTERN = struct.Struct("<d")
 
 Key = Callable[[Any], Any]
@@ -69,10 +73,22 @@ class Order:
     undefined_because: str
     legacy_key: Key | None  # the deprecated min/max's "signed comparison"
     signed: bool  # the type order is SIGNED: deprecated min/max may be set
+    member: str | None = None  # the ColumnOrder member the file names (None: none known)
+    floating: bool = False  # FLOAT, DOUBLE or FLOAT16, whatever its order: has a nan_count
 
     @property
     def is_float(self) -> bool:
         return self.float16 or self.physical_type in FLOAT_TYPES
+
+    @property
+    def total_order(self) -> bool:
+        """Bounds follow IEEE_754_TOTAL_ORDER (a float column that names it)."""
+        return self.member == IEEE_754_TOTAL_ORDER and self.key is not None
+
+    @property
+    def int96_without_chronology(self) -> bool:
+        """An INT96 column under TYPE_ORDER: "readers should ignore all statistics"."""
+        return self.physical_type == Type.INT96 and self.member == TYPE_ORDER
 
     def decode(self, raw: bytes) -> object:
         return decode_bound(self.physical_type, raw, self.type_length)
@@ -84,8 +100,17 @@ class Order:
     def is_nan(self, value: object) -> bool:
         return self.is_float and math.isnan(self.number(value))
 
+    def nan_in_data(self, value: object) -> bool:
+        """``is_nan`` for counting: a FLOAT16 value is a half whatever the column's order."""
+        if not self.floating:
+            return False
+        number = float(value) if self.physical_type in FLOAT_TYPES else float16_from_bytes(value)  # type: ignore[arg-type]
+        return math.isnan(number)
+
     def wrong_zero(self, value: object, role: str) -> bool:
-        """+0 as a min or -0 as a max (the ColumnOrder writing rule asks the other zero)."""
+        """+0 as a min or -0 as a max (TYPE_ORDER's writing rule asks the other zero)."""
+        if self.total_order:
+            return False  # -0 < +0: each zero is its own bound
         if self.float16:
             return value == (FLOAT16_POS_ZERO if role == MIN else FLOAT16_NEG_ZERO)
         if self.physical_type not in FLOAT_TYPES or value != 0.0:
@@ -123,6 +148,8 @@ def column_order(metadata: FileMetaData, leaf: LeafColumn, leaf_count: int) -> O
         undefined_because=reason,
         legacy_key=legacy_key(physical_type, type_key, signed),
         signed=signed,
+        member=member,
+        floating=physical_type in FLOAT_TYPES or (_is_float16(node) and node.type_length == FLOAT16_LENGTH),
     )
 
 

@@ -34,16 +34,41 @@ which are checked alike (``statistics_checks``, ``bounds``):
   the two readings is accepted: equal represented values with all NaNs as one
   (-0.0 == +0.0), and equal bit patterns (the notion dictionary encoding and
   ``statistics.column_statistics`` use).
-* ``<s>.nan_bound``: ``union ColumnOrder``, "NaNs should not be
-  written to min or max statistics fields"; such a bound is not checked (readers
-  "should ignore" it).
-* ``<s>.signed_zero``: "If the computed min value is zero ...
-  `-0.0` should be written into the min statistics field", and +0.0 into the
-  max. Not untrue: readers widen a +0 min and a -0 max to both zeros.
+* ``<s>.nan_bound``: ``union ColumnOrder``, TYPE_ORDER: "If the
+  nan_count field is set, min and max statistics fields, when present, must not
+  contain NaN values"; such a bound is not checked (readers "should ignore" it).
+* ``<s>.signed_zero``: "If the computed min value is
+  zero ... `-0.0` should be written into the min statistics field", and +0.0
+  into the max, under TYPE_ORDER. Not untrue: readers widen a +0 min and a -0
+  max to both zeros. Under IEEE_754_TOTAL_ORDER each zero is its own bound.
+* ``<s>.nan_count``: ``struct Statistics`` field 9, "Count of NaN
+  values in the column" (``nan_count_checks``; any NaN bit pattern counts).
+* ``<s>.nan_count_missing``: a FLOAT, DOUBLE or FLOAT16
+  column without ``nan_count``: TYPE_ORDER "The nan_count field must be set for
+  floating point types, even if it is zero."; IEEE_754_TOTAL_ORDER "Writing the
+  nan_count field is mandatory when using this ordering." Files written before
+  parquet-format 2.13 (pyarrow 26, Spark 4.3) all have this finding.
+* ``<s>.nan_count_type``: ``nan_count`` is "only present if
+  physical type is FLOAT or DOUBLE, or logical type is FLOAT16".
+* ``<s>.all_nan_bounds``: TYPE_ORDER, "If all non-null
+  values are NaN, min and max statistics must not be written."
+* ``<s>.total_order_nan_bound``: IEEE_754_TOTAL_ORDER, "Min and max
+  statistics must contain the smallest and largest non-NaN values respectively,
+  or if all non-null values are NaN, the smallest and largest NaN values": a NaN
+  bound over data holding a number tells a reader that every value is NaN
+  ("the presence of a NaN value in min_values or max_values indicates that all
+  non-null values are NaN"), which is false. Other bounds under this order are
+  checked by the total order (-0 < +0, NaNs by sign and payload).
+* ``<s>.int96_order``: min_value/max_value of an INT96
+  column under TYPE_ORDER: "Writers that emit stats for such columns should use
+  the INT96_TIMESTAMP_ORDER"; "If TYPE_ORDER is used for an INT96 column,
+  readers should ignore all statistics". Such bounds are not checked.
 * ``<s>.undefined_order``: min_value/max_value written while
   the column's order is undefined (``column_order``): ``union ColumnOrder``
-  (INT96, LIST, MAP; LogicalTypes.md 'INTERVAL', 'GEOMETRY', 'GEOGRAPHY',
-  'UNKNOWN (always null)', see ``sort_order``), an annotation its physical type cannot carry
+  (LIST, MAP; LogicalTypes.md 'INTERVAL', 'GEOMETRY', 'GEOGRAPHY',
+  'UNKNOWN (always null)', see ``sort_order``; IEEE_754_TOTAL_ORDER on a column
+  that is not floating point, INT96_TIMESTAMP_ORDER on one that is not INT96:
+  "Only columns of ... may use this ordering"), an annotation its physical type cannot carry
   (LogicalTypes.md, 'FLOAT16': "The primitive type is a 2-byte
   `FIXED_LEN_BYTE_ARRAY`"), a ColumnOrder member this reader
   does not know ("min and max stats for this column should be ignored"), or no
@@ -63,6 +88,16 @@ which are checked alike (``statistics_checks``, ``bounds``):
   ``column_index.signed_zero`` and ``column_index.undefined_order`` as for
   statistics ("The min_values and max_values are calculated based on the
   column_orders field").
+* ``column_index.nan_counts``: per page, as ``nan_count`` (``struct
+  ColumnIndex`` field 8, "the number of NaN values for each page");
+  ``column_index.nan_counts_type`` as ``nan_count_type``.
+* ``column_index.all_nan_page``: TYPE_ORDER, "If all
+  non-null values of a page are NaN, a column index must not be written for
+  this column chunk".
+* ``column_index.total_order_nan_bound``: as for statistics, per page.
+* ``column_index.int96_order``: "If the order of this
+  column is not INT96_TIMESTAMP_ORDER, then a column index must not be written
+  for this column chunk."
 * ``column_index.boundary_order``: ASCENDING / DESCENDING must hold
   for the stored bounds of the non-null pages, both lists, non-strictly (the
   reading of ``page_index.boundary_order``); UNORDERED always holds.

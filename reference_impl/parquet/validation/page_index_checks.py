@@ -8,7 +8,10 @@ null values", whose min_values / max_values entries "have to" be byte[0];
 min_values / max_values "calculated based on the column_orders field"
 (``bounds``); ``boundary_order`` as ``page_index.boundary_order`` reads it;
 ``null_counts`` and the level histograms per page (``size_statistics_checks``);
-a PageLocation's ``offset`` of the page header, ``compressed_page_size``
+``nan_counts`` and the all-NaN page rule (``nan_count_checks``); an INT96
+column's index under any order but INT96_TIMESTAMP_ORDER ("If the order of this
+column is not INT96_TIMESTAMP_ORDER, then a column index must not be written for
+this column chunk"); a PageLocation's ``offset`` of the page header, ``compressed_page_size``
 "including header" and ``first_row_index``, "Index within the RowGroup of the
 first row of the page" ("pages change on record boundaries").
 """
@@ -28,6 +31,7 @@ from reference_impl.parquet.validation.bounds import Bound, check_bound
 from reference_impl.parquet.validation.chunk import Chunk
 from reference_impl.parquet.validation.column_order import MAX, MIN, Order
 from reference_impl.parquet.validation.findings import Finding, Report, show
+from reference_impl.parquet.validation.nan_count_checks import check_index_nan_counts
 from reference_impl.parquet.validation.size_statistics_checks import (
     check_unencoded,
     empty_histogram,
@@ -57,8 +61,17 @@ def check_column_index(state: Chunk) -> list[Finding]:
                 f"the ColumnIndex has {len(index.null_pages)} entries, the chunk {len(pages)} data pages",
             )
         ]
-    findings = []
-    if state.order.key is None and not all(index.null_pages):
+    findings = check_index_nan_counts(state, index)
+    if state.order.int96_without_chronology:
+        findings.append(
+            report(
+                "column_index.int96_order",
+                "a ColumnIndex is written for an INT96 column under TYPE_ORDER ('If the order of "
+                "this column is not INT96_TIMESTAMP_ORDER, then a column index must not be written "
+                "for this column chunk')",
+            )
+        )
+    elif state.order.key is None and not all(index.null_pages):
         findings.append(
             report(
                 "column_index.undefined_order",
@@ -138,6 +151,8 @@ def _usable_page_bounds(order: Order, index: ColumnIndex, page: int) -> tuple[ob
         order.key(low), order.key(high)  # type: ignore[misc]
     except (CorruptMetadata, ValueError):
         return None
+    if order.total_order:
+        return low, high  # NaNs have their places in the total order
     return None if order.is_nan(low) or order.is_nan(high) else (low, high)
 
 

@@ -40,8 +40,13 @@ NULL_COUNT_READINGS = (
 
 _BOUNDS = RuleText(FACT, STATISTICS, "Lower and upper bound values for the column, determined by its "
                    "ColumnOrder")
-_NAN_BOUND = RuleText(SHOULD, COLUMN_ORDER, "If the min is a NaN, it should be ignored. If the max "
-                      "is a NaN, it should be ignored.")
+_NAN_BOUND = RuleText(MUST, COLUMN_ORDER, "If the nan_count field is set, min and max statistics "
+                      "fields, when present, must not contain NaN values")
+_NAN_COUNT_TYPE = RuleText(SHOULD, STATISTICS, "Count of NaN values in the column; only present if "
+                           "physical type is FLOAT or DOUBLE, or logical type is FLOAT16")
+_TOTAL_ORDER_NAN_BOUND = RuleText(FACT, COLUMN_ORDER, "Min and max statistics must contain the "
+                                  "smallest and largest non-NaN values respectively, or if all "
+                                  "non-null values are NaN, the smallest and largest NaN values")
 _SIGNED_ZERO = RuleText(SHOULD, COLUMN_ORDER, "If the computed min value is zero (whether negative "
                         "or positive), `-0.0` should be written into the min statistics field")
 _UNDEFINED_ORDER = RuleText(SHOULD, COLUMN_ORDER, "If the reader does not support the value of this "
@@ -62,6 +67,16 @@ _PER_STATISTICS = {
     "null_count_reading": RuleText(SILENT, STATISTICS, NULL_COUNT_READINGS),
     "distinct_count": RuleText(FACT, STATISTICS, "count of distinct values occurring"),
     "nan_bound": _NAN_BOUND,
+    "nan_count": RuleText(FACT, STATISTICS, "Count of NaN values in the column"),
+    "nan_count_missing": RuleText(MUST, COLUMN_ORDER, "The nan_count field must be set for floating "
+                                  "point types, even if it is zero. / Writing the nan_count field is "
+                                  "mandatory when using this ordering."),
+    "nan_count_type": _NAN_COUNT_TYPE,
+    "all_nan_bounds": RuleText(MUST, COLUMN_ORDER, "If all non-null values are NaN, min and max "
+                               "statistics must not be written."),
+    "total_order_nan_bound": _TOTAL_ORDER_NAN_BOUND,
+    "int96_order": RuleText(SHOULD, COLUMN_ORDER, "Writers that emit stats for such columns should "
+                            "use the INT96_TIMESTAMP_ORDER for this type"),
     "signed_zero": _SIGNED_ZERO,
     "undefined_order": _UNDEFINED_ORDER,
     "unencoded_byte_array_data_bytes": RuleText(
@@ -94,6 +109,17 @@ RULE_TEXTS: dict[str, RuleText] = {
                                               "to byte[0]"),
     "column_index.nan_bound": RuleText(MUST, COLUMN_INDEX, "NaN values are not to be included in "
                                        "these bounds"),
+    "column_index.nan_counts": RuleText(FACT, COLUMN_INDEX, "A list containing the number of NaN "
+                                        "values for each page"),
+    "column_index.nan_counts_type": RuleText(SHOULD, COLUMN_INDEX, "Only present for columns of "
+                                             "physical type FLOAT or DOUBLE, or logical type FLOAT16"),
+    "column_index.all_nan_page": RuleText(MUST, COLUMN_INDEX, "If all non-null values of a page are "
+                                          "NaN, a column index must not be written for this column "
+                                          "chunk"),
+    "column_index.total_order_nan_bound": _TOTAL_ORDER_NAN_BOUND,
+    "column_index.int96_order": RuleText(MUST, COLUMN_INDEX, "If the order of this column is not "
+                                         "INT96_TIMESTAMP_ORDER, then a column index must not be "
+                                         "written for this column chunk."),
     "column_index.signed_zero": RuleText(SHOULD, COLUMN_ORDER, "If the computed min value is zero "
                                          "(whether negative or positive), `-0.0` should be written "
                                          "into the corresponding min_values entry"),

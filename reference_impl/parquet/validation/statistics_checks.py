@@ -4,8 +4,11 @@ parquet.thrift, ``struct Statistics`` (``ColumnMetaData.statistics`` and
 ``DataPageHeader.statistics`` / ``DataPageHeaderV2.statistics``): null_count,
 "count of null value in the column"; distinct_count, "count of distinct values
 occurring"; min_value / max_value "determined by its ColumnOrder" (``bounds``);
-and the deprecated min / max, "determined by signed comparison only", which
-"may be set when the column order is signed".
+nan_count and the all-NaN rules (``nan_count_checks``); and the deprecated min /
+max, "determined by signed comparison only", which "may be set when the column
+order is signed". An INT96 column under TYPE_ORDER: "Writers that emit stats for
+such columns should use the INT96_TIMESTAMP_ORDER"; "If TYPE_ORDER is used for
+an INT96 column, readers should ignore all statistics".
 """
 
 from __future__ import annotations
@@ -19,6 +22,7 @@ from reference_impl.parquet.validation.bounds import Bound, check_bound
 from reference_impl.parquet.validation.chunk import Chunk
 from reference_impl.parquet.validation.column_order import MAX, MIN, Order, bits
 from reference_impl.parquet.validation.findings import Finding, Report
+from reference_impl.parquet.validation.nan_count_checks import check_nan_count
 
 __all__ = ["check_statistics"]
 
@@ -32,6 +36,7 @@ def check_statistics(
     values = state.values(page)
     findings = check_null_count(state, stats.null_count, page, report, f"{prefix}.null_count")
     findings += _check_distinct_count(stats.distinct_count, values, state.order, prefix, report)
+    findings += check_nan_count(state, stats, page, prefix, report)
     findings += _check_min_max_value(stats, values, state.order, prefix, report)
     findings += _check_deprecated(stats, values, state.order, prefix, report)
     return findings
@@ -77,6 +82,15 @@ def _check_min_max_value(
 ) -> list[Finding]:
     if stats.min_value is None and stats.max_value is None:
         return []
+    if order.int96_without_chronology:
+        return [
+            report(
+                f"{prefix}.int96_order",
+                "min_value/max_value of an INT96 column under TYPE_ORDER are unusable ('If "
+                "TYPE_ORDER is used for an INT96 column, readers should ignore all statistics'); "
+                "'Writers that emit stats for such columns should use the INT96_TIMESTAMP_ORDER'",
+            )
+        ]
     if order.key is None:
         return [
             report(

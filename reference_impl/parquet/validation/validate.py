@@ -12,8 +12,11 @@ the checks.
 
 Decisions:
 
-* NaN values take no part in bound checks (the ColumnOrder gives them no
-  place), and -0.0 equals +0.0 ("signed comparison of the represented value").
+* Under TYPE_ORDER, NaN values take no part in bound checks (the order gives
+  them no place), and -0.0 equals +0.0 ("signed comparison of the represented
+  value"); under IEEE_754_TOTAL_ORDER every value has its place (-0 < +0, NaNs
+  by sign and payload), NaNs bounding a chunk or page only when it holds
+  nothing else.
 * Findings about a chunk are judged against its data as stored. A page whose
   CRC fails holds other bytes than the writer's, so findings next to a ``crc``
   finding may stem from that. When a chunk cannot be decoded at all and some

@@ -42,10 +42,16 @@ final class Capabilities {
       + "writes none (ColumnMetaData.bloom_filter_offset unset) although withBloomFilterEnabled(column, "
       + "true) was given";
 
+  static final String NO_COLUMN_ORDERS = "parquet-java 1.17.0 knows no order but TYPE_ORDER: "
+      + "measured in the jars, org.apache.parquet.schema.ColumnOrder.ColumnOrderName has only "
+      + "UNDEFINED and TYPE_DEFINED_ORDER, and parquet-format-structures 1.17.0 has no "
+      + "IEEE754TotalOrder or Int96TimestampOrder class (nor Statistics.nan_count)";
+
   static final Map<String, String> CANNOT_WRITE = new LinkedHashMap<>();
 
   static {
     CANNOT_WRITE.put("lie:*", LIES);
+    CANNOT_WRITE.put("column_order:*", NO_COLUMN_ORDERS);
     CANNOT_WRITE.put("levels:BIT_PACKED", BIT_PACKED_LEVELS);
     CANNOT_WRITE.put("legacy:*", LEGACY_LAYOUTS);
     CANNOT_WRITE.put("variant:shredded", NO_SHREDDING);
