@@ -52,6 +52,7 @@ from reference_impl.parquet.validation.chunk import Chunk
 from reference_impl.parquet.validation.column_order import Order, column_order
 from reference_impl.parquet.validation.crc_checks import check_crcs, crc_of_undecodable_chunk
 from reference_impl.parquet.validation.findings import NONCONFORMING, SEVERITIES, UNTRUE, Finding, Report
+from reference_impl.parquet.validation.geospatial_statistics_checks import check_geospatial_statistics
 from reference_impl.parquet.validation.page_index_checks import check_column_index, check_offset_index
 from reference_impl.parquet.validation.rule_checks import RuleFindings
 from reference_impl.parquet.validation.size_statistics_checks import check_size_statistics
@@ -65,7 +66,7 @@ __all__ = ["NONCONFORMING", "SEVERITIES", "UNTRUE", "Finding", "validate"]
 
 # The checks of a decoded chunk beyond its statistics, in report order.
 CHUNK_CHECKS = (check_column_index, check_offset_index, check_size_statistics, check_bloom_filter, check_crcs,
-                check_unknown_enum_values, check_utf8_strings)
+                check_unknown_enum_values, check_utf8_strings, check_geospatial_statistics)
 
 
 def validate(
