@@ -187,7 +187,7 @@ BOX = BoundingBox(xmin=-1, xmax=4, ymin=0, ymax=5, zmin=-1, zmax=2, mmin=7, mmax
     ({"geospatial_types": [1, 1, 2, 3003, 7]}, [("geospatial_statistics.unique_types", NONCONFORMING)]),
     ({"geospatial_types": [1, 2, 3003, 7, 0x20000001]},
      [("geospatial_statistics.type_code", NONCONFORMING)]),
-    ({"geospatial_types": []}, []),  # "An empty array explicitly signals that the geospatial types are not known"
+    ({"geospatial_types": []}, []),  # "An empty array explicitly signals that the ... types are not known"
     ({"bbox": None}, []),
 ])
 def test_each_broken_rule_is_one_finding(changes: dict, expected: list) -> None:
