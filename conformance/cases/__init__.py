@@ -19,6 +19,7 @@ from .parquet import (
     codecs,
     encodings,
     encryption,
+    geospatial,
     logical_types,
     nested,
     page_index,
@@ -28,7 +29,7 @@ from .parquet import (
 )
 
 _AREAS = (physical_types, logical_types, encodings, codecs, pages, nested, statistics, page_index,
-          bloom_filters, checksums, encryption)
+          bloom_filters, checksums, encryption, geospatial)
 _ORC_AREAS = (column_types, orc_nested, orc_encodings, orc_codecs, stripes, orc_indexes)
 
 

@@ -21,7 +21,7 @@ def _case(predicate=None, **options) -> Case:
     return Case("test/meta", "meta", (), SCHEMA, ROWS, WriteOptions(**options), predicate=predicate)
 
 
-METADATA_AREAS = ("statistics/", "page_index/", "bloom_filter/", "checksum/", "encryption/")
+METADATA_AREAS = ("statistics/", "page_index/", "bloom_filter/", "checksum/", "encryption/", "geospatial/")
 
 
 def test_defaults_leave_the_older_catalogue_areas_unchanged():
