@@ -37,6 +37,11 @@ for every VARIANT column of the write); the adapter sets both for each write of 
 VARIANT column (shredding off unless `WriteOptions.variant_shredding` asks for it) and
 puts the session's values back after it.
 
+GEOMETRY / GEOGRAPHY (Spark 4.3 types): values cross as WKB, written with
+`st_setsrid(st_geomfromwkb(wkb), 4326)` (st_geomfromwkb alone gives SRID 0, written as
+crs "SRID:0", measured) or `st_geogfromwkb`, read with `st_asbinary`; only the default
+CRS (OGC:CRS84 is Spark's SRID 4326) and algorithm are mapped (`spark_values`).
+
 Checksummed read (`read_verifying_checksums`): the read option
 `parquet.page.verify-checksum.enabled=true` (parquet-java's, off by default).
 
@@ -122,7 +127,6 @@ CAPABILITIES = Capabilities(
         "type:UNKNOWN": NO_SPARK_TYPE,
         "type:TIMESTAMP(ns,*)": "Spark timestamps have microsecond precision",
         "type:TIME(*)": "PySpark cannot build TIME values from integers exactly",
-        "type:GEOMETRY": NO_SPARK_TYPE, "type:GEOGRAPHY": NO_SPARK_TYPE,
         "encoding:DELTA_LENGTH_BYTE_ARRAY": "parquet-java's writers never produce "
                                            "DELTA_LENGTH_BYTE_ARRAY (DefaultV1/V2ValuesWriterFactory)",
     },
