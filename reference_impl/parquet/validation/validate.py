@@ -51,7 +51,15 @@ from reference_impl.parquet.validation.bloom_filter_checks import check_bloom_fi
 from reference_impl.parquet.validation.chunk import Chunk
 from reference_impl.parquet.validation.column_order import Order, column_order
 from reference_impl.parquet.validation.crc_checks import check_crcs, crc_of_undecodable_chunk
-from reference_impl.parquet.validation.findings import NONCONFORMING, SEVERITIES, UNTRUE, Finding, Report
+from reference_impl.parquet.validation.findings import (
+    ADVISORY,
+    AMBIGUOUS,
+    NONCONFORMING,
+    SEVERITIES,
+    UNTRUE,
+    Finding,
+    Report,
+)
 from reference_impl.parquet.validation.geospatial_statistics_checks import check_geospatial_statistics
 from reference_impl.parquet.validation.page_index_checks import check_column_index, check_offset_index
 from reference_impl.parquet.validation.rule_checks import RuleFindings
@@ -62,7 +70,7 @@ from reference_impl.parquet.validation.type_rule_checks import check_type_rules
 from reference_impl.parquet.validation.unknown_enum_checks import check_unknown_enum_values
 from reference_impl.parquet.validation.variant_shredding_checks import check_variant_shredding
 
-__all__ = ["NONCONFORMING", "SEVERITIES", "UNTRUE", "Finding", "validate"]
+__all__ = ["ADVISORY", "AMBIGUOUS", "NONCONFORMING", "SEVERITIES", "UNTRUE", "Finding", "validate"]
 
 # The checks of a decoded chunk beyond its statistics, in report order.
 CHUNK_CHECKS = (check_column_index, check_offset_index, check_size_statistics, check_bloom_filter, check_crcs,
