@@ -62,3 +62,17 @@ def test_pyarrow_reads_the_reference_s_geography_as_geography(tmp_path):
     table = PyArrowEngine().read(path)
     assert table.schema.fields[0].type.kind == "geography" and table.rows == case.expected.rows
 
+
+
+@pytest.mark.spark
+def test_spark_writes_geometry_with_parquet_java_s_statistics_and_refuses_nan(spark, tmp_path):
+    from conformance.engines import get_engine
+
+    engine = get_engine("spark")
+    element, meta = _column_metadata(write_case(engine, case_by_id("geospatial/geometry-zm"), tmp_path))
+    # SRID 4326 is written as the default CRS spelled out (LogicalTypes.md, 'GEOMETRY')
+    assert element.logicalType.kind == "GEOMETRY" and element.logicalType.GEOMETRY.crs == "OGC:CRS84"
+    expected = geospatial_statistics(_values("geospatial/geometry-zm"), geography=False)
+    assert meta.geospatial_statistics == expected
+    with pytest.raises(Exception, match="WKB_PARSE_ERROR"):
+        write_case(engine, case_by_id("geospatial/geometry-nan"), tmp_path)

@@ -38,9 +38,10 @@ VARIANT column (shredding off unless `WriteOptions.variant_shredding` asks for i
 puts the session's values back after it.
 
 GEOMETRY / GEOGRAPHY (Spark 4.3 types): values cross as WKB, written with
-`st_setsrid(st_geomfromwkb(wkb), 4326)` (st_geomfromwkb alone gives SRID 0, written as
-crs "SRID:0", measured) or `st_geogfromwkb`, read with `st_asbinary`; only the default
-CRS (OGC:CRS84 is Spark's SRID 4326) and algorithm are mapped (`spark_values`).
+`st_setsrid(st_geomfromwkb(wkb), 4326)` (written as crs "OGC:CRS84"; st_geomfromwkb
+alone gives SRID 0, written as crs "SRID:0", measured) or `st_geogfromwkb`, read with
+`st_asbinary`; only the default CRS (OGC:CRS84 is Spark's SRID 4326) and algorithm
+are mapped (`spark_values`).
 
 Checksummed read (`read_verifying_checksums`): the read option
 `parquet.page.verify-checksum.enabled=true` (parquet-java's, off by default).
