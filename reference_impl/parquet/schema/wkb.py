@@ -42,7 +42,7 @@ from dataclasses import dataclass, field
 
 from reference_impl.parquet.errors import InvalidValue, UnsupportedFeature
 
-__all__ = ["AXES", "KINDS", "Geometry", "is_iso_code", "parse_wkb"]
+__all__ = ["KINDS", "Geometry", "is_iso_code", "parse_wkb"]
 
 BIG_ENDIAN, LITTLE_ENDIAN = 0, 1
 _STRUCT_ORDER = {BIG_ENDIAN: ">", LITTLE_ENDIAN: "<"}
@@ -52,7 +52,6 @@ POINT, LINESTRING, POLYGON, MULTIPOINT, MULTILINESTRING, MULTIPOLYGON, COLLECTIO
 _PART_KIND = {MULTIPOINT: POINT, MULTILINESTRING: LINESTRING, MULTIPOLYGON: POLYGON}
 ISO_UNDECODED_KINDS = range(8, 18)  # CircularString ... Triangle: ISO codes not decoded here
 DIMENSION_STEP = 1000  # code = kind + DIMENSION_STEP * dimension id
-AXES = ("x", "y", "z", "m")
 DIMENSIONS = {0: ("x", "y"), 1: ("x", "y", "z"), 2: ("x", "y", "m"), 3: ("x", "y", "z", "m")}
 HEADER_BYTES = 5  # byte order + type
 COUNT_BYTES = 4
