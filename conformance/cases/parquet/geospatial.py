@@ -15,6 +15,7 @@ reader must return the WKB bytes unchanged. Values are built here byte by byte
 from __future__ import annotations
 
 import struct
+from collections.abc import Sequence
 from dataclasses import dataclass
 
 from conformance.values import DataType, Field, Schema
@@ -43,7 +44,7 @@ class _Wkb:
     def count(self, n: int) -> bytes:
         return struct.pack(f"{self.order}I", n)
 
-    def coords(self, points: list[tuple[float, ...]]) -> bytes:
+    def coords(self, points: Sequence[tuple[float, ...]]) -> bytes:
         flat = [v for p in points for v in p]
         return struct.pack(f"{self.order}{len(flat)}d", *flat)
 
@@ -51,9 +52,9 @@ class _Wkb:
         return self.header(POINT) + self.coords([ordinates])
 
     def linestring(self, *points: tuple[float, ...]) -> bytes:
-        return self.header(LINESTRING) + self.count(len(points)) + self.coords(list(points))
+        return self.header(LINESTRING) + self.count(len(points)) + self.coords(points)
 
-    def polygon(self, *rings: list[tuple[float, ...]]) -> bytes:
+    def polygon(self, *rings: Sequence[tuple[float, ...]]) -> bytes:
         return self.header(POLYGON) + self.count(len(rings)) + b"".join(
             self.count(len(ring)) + self.coords(ring) for ring in rings)
 
