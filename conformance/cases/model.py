@@ -24,7 +24,22 @@ from .predicate import Predicate
 
 # Encodings and codecs by their parquet.thrift enum names.
 ENCODINGS = ("PLAIN", "PLAIN_DICTIONARY", "RLE_DICTIONARY", "RLE", "DELTA_BINARY_PACKED",
-             "DELTA_LENGTH_BYTE_ARRAY", "DELTA_BYTE_ARRAY", "BYTE_STREAM_SPLIT")
+             "DELTA_LENGTH_BYTE_ARRAY", "DELTA_BYTE_ARRAY", "BYTE_STREAM_SPLIT", "ALP")
+# Additions a reader that predates them cannot read, by the feature tag that marks a case
+# using one -> the addition, as a cell's detail names it. Such a case carries the tag
+# FORWARD_INCOMPATIBLE_TAG, and a reader's error on it is a clean rejection, not a failure
+# (conformance.matrix.execute.read_and_compare; docs/architecture.md, 'Cell outcomes').
+FORWARD_INCOMPATIBLE = {
+    "encoding:ALP": "the ALP encoding (Encodings.md, 'Adaptive Lossless floating-Point: (ALP = 10)')",
+}
+FORWARD_INCOMPATIBLE_TAG = "forward_incompatible"
+# Tags of additions the specification calls "in Preview" (Encodings.md, ALP: "finalized",
+# "implementation is ongoing in the ecosystem"); their cases carry PREVIEW_TAG.
+PREVIEW = frozenset({"encoding:ALP"})
+PREVIEW_TAG = "spec:preview"
+# Tags that mark a case for the catalogue and the report, not features an engine needs:
+# engines' capabilities are asked about the other tags only (`capability_features`).
+MARKING_TAGS = frozenset({PREVIEW_TAG, FORWARD_INCOMPATIBLE_TAG})
 LEVEL_ENCODINGS = ("RLE", "BIT_PACKED")
 CODECS = ("UNCOMPRESSED", "SNAPPY", "GZIP", "LZO", "BROTLI", "LZ4", "ZSTD", "LZ4_RAW")
 # How LIST and MAP columns are laid out (LogicalTypes.md "Lists", "Maps", and their
@@ -191,7 +206,21 @@ class WriteOptions:
             tags.update(self.encryption.tags())
         if self.variant_shredding:
             tags.add(VARIANT_SHREDDED_TAG)
+        if tags & PREVIEW:
+            tags.add(PREVIEW_TAG)
+        if tags & FORWARD_INCOMPATIBLE.keys():
+            tags.add(FORWARD_INCOMPATIBLE_TAG)
         return tags
+
+
+def capability_features(features: Iterable[str]) -> tuple[str, ...]:
+    """`features` but the marking tags (MARKING_TAGS): what a writer or reader must support."""
+    return tuple(tag for tag in features if tag not in MARKING_TAGS)
+
+
+def forward_incompatible_additions(features: Iterable[str]) -> list[str]:
+    """The forward-incompatible additions (FORWARD_INCOMPATIBLE) a case with `features` uses."""
+    return [FORWARD_INCOMPATIBLE[tag] for tag in sorted(set(features) & FORWARD_INCOMPATIBLE.keys())]
 
 
 def check_shredding(shredding: Any, where: str) -> None:
@@ -274,8 +303,9 @@ class Case:
     @property
     def write_features(self) -> tuple[str, ...]:
         """The features a writer must support: all but the read-side `predicate`, which
-        asks readers for a filtered read and changes nothing in the file."""
-        return tuple(tag for tag in self.features if tag != PREDICATE_TAG)
+        asks readers for a filtered read and changes nothing in the file, and the marking
+        tags (MARKING_TAGS)."""
+        return tuple(tag for tag in capability_features(self.features) if tag != PREDICATE_TAG)
 
     def to_json(self) -> dict[str, Any]:
         out = {"id": self.id, "title": self.title, "format": self.format, "spec": list(self.spec),

@@ -5,7 +5,8 @@ the faults of a Parquet file's structure (``parquet/bad_files``), one annotation
 physical type its LogicalTypes.md section forbids (``parquet/type_rule_files``) and
 the lenient readings of the data path and the metadata (``parquet/lenient_data_files``,
 ``parquet/lenient_metadata_files``): their acceptable files and the rules of theirs
-that no single reading saves (bad files); the faults of an ORC file's structure
+that no single reading saves (bad files); VARIANT bytes that break VariantEncoding.md
+(``parquet/variant_files``); the faults of an ORC file's structure
 (``orc/bad_files``), of its stripe's rules (``orc/stripe_rule_files``) and the files
 its lenient rules read (``orc/lenient_files``).
 
@@ -36,13 +37,14 @@ from .parquet.lenient_data_files import bad_files_of_rules as bad_data_files
 from .parquet.lenient_metadata_files import acceptable_files as acceptable_metadata_files
 from .parquet.lenient_metadata_files import bad_files_of_rules as bad_metadata_files
 from .parquet.type_rule_files import type_rule_files
+from .parquet.variant_files import variant_files
 
 __all__ = ["bad_files", "expected_reading", "reference_adapter", "reference_reading", "write_bad_files"]
 
 
 def bad_files() -> list[BadFile]:
     """The corpus; ids are unique."""
-    entries = [*fault_files(), *type_rule_files(), *bad_data_files(), *bad_metadata_files(),
+    entries = [*fault_files(), *type_rule_files(), *variant_files(), *bad_data_files(), *bad_metadata_files(),
                *acceptable_data_files(), *acceptable_metadata_files(), *orc_bad_files(), *stripe_rule_files(),
                *acceptable_orc_files()]
     ids = [entry.id for entry in entries]

@@ -33,7 +33,7 @@ from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import Any
 
-from conformance.cases import Case
+from conformance.cases import Case, all_cases
 from conformance.cases.encryption_options import EncryptionOptions
 from conformance.engines import GOLDEN_REFERENCE
 from conformance.formats import file_format
@@ -93,14 +93,17 @@ def generate(corpus: Path, config: RunConfig,
 
 def build_corpus(corpus: Path, cases: Iterable[Case], records: list[dict], run_dir: Path,
                  run_id: str) -> GenerateSummary:
-    """Replace the corpus's ``cases/`` and ``bad/`` with this run's, then write the MANIFEST."""
+    """Replace the corpus's folders of ``cases`` (those `--cases` selected, or all) and of the
+    cases the catalogue no longer has, and its ``bad/``, with this run's; keep the other
+    cases' folders; then write the MANIFEST."""
     cells = _Cells(records)
-    for stale in (CASES_DIR, BAD_DIR, SCHEMA_DIR):
+    cases = list(cases)
+    _remove_stale_cases(corpus / CASES_DIR, {case.id for case in cases})
+    for stale in (BAD_DIR, SCHEMA_DIR):
         shutil.rmtree(corpus / stale, ignore_errors=True)
     shutil.copytree(SCHEMAS, corpus / SCHEMA_DIR)
     files: Counter = Counter()
     without_peer = []
-    cases = list(cases)
     for case in cases:
         document = _write_case(corpus / CASES_DIR / case.id, case, cells, run_dir)
         files.update(f["writer"] for f in document["files"])
@@ -110,6 +113,15 @@ def build_corpus(corpus: Path, cases: Iterable[Case], records: list[dict], run_d
     write_manifest(corpus)
     size = sum(p.stat().st_size for p in corpus.rglob("*") if p.is_file())
     return GenerateSummary(run_id, len(cases), files, tuple(without_peer), size)
+
+
+def _remove_stale_cases(folder: Path, regenerated: set[str]) -> None:
+    """Remove the case folders this run rewrites, and those of cases the catalogue lost."""
+    known = {case.id for case in all_cases()}
+    for expected in list(folder.rglob(EXPECTED)) if folder.is_dir() else ():
+        case_id = expected.parent.relative_to(folder).as_posix()
+        if case_id in regenerated or case_id not in known:
+            shutil.rmtree(expected.parent)
 
 
 class _Cells:

@@ -5,14 +5,24 @@ that must be rejected (``conformance.golden.rejection``).
 Every exception an engine raises becomes an outcome with its evidence, classified
 once for every cell kind (``failures``); nothing an engine does makes this function
 raise. (A crash or a hang is caught one level up, by ``cell_runner``.)
+
+A read of a forward-incompatible case (``conformance.cases.model.FORWARD_INCOMPATIBLE``:
+a file using an addition a reader that predates it cannot read, e.g. the ALP encoding)
+is judged by what such a reader must do, not by whether it implements the addition:
+exactly the expected rows -> ``pass`` (it implements it); the engine's own error ->
+``unsupported``, detail ``measured: rejected cleanly a file using <addition> ...`` and
+the engine's message (a measured error, never a failure); other values -> ``mismatch``
+(a finding). A crash or a harness error stays what it is.
 """
 
 from __future__ import annotations
 
 import json
 import time
+from collections.abc import Iterable
 from pathlib import Path
 
+from conformance.cases.model import capability_features, forward_incompatible_additions
 from conformance.cases.predicate import Predicate
 from conformance.engines import get_engine
 from conformance.formats import FileFormat, file_format
@@ -20,9 +30,10 @@ from conformance.golden.rejection import reject_cell
 from conformance.values import Table, diff_tables
 
 from .cells import request_case, result_record, sha256_of
-from .failures import describe_exception, failure_outcome
+from .failures import ENGINE, describe_exception, failure_kind, failure_outcome
 
 MAX_DETAIL_CHARS = 4_000  # keep the evidence readable; the file is there for the rest
+REJECTED_CLEANLY = "rejected cleanly a file using"
 
 
 def run_cell(request: dict, workdir: Path) -> dict:
@@ -68,13 +79,13 @@ def read_and_compare(engine, features, path: Path, expected: Table,
                      predicate: Predicate | None = None) -> tuple[str, str, dict]:
     """A read cell's outcome: `engine` reads `path` (its filtered read when `predicate` is
     given) and the result is compared with `expected` (with `predicate` applied)."""
-    gap = engine.capabilities.read_gap(features)
+    gap = engine.capabilities.read_gap(capability_features(features))
     if gap:
         return "unsupported", gap, {}
     try:
         table = engine.read(path) if predicate is None else engine.read_filtered(path, predicate)
     except Exception as exc:  # noqa: BLE001 - any engine failure (LossyConversion too) is an outcome
-        return (*failure_outcome(exc), {})
+        return (*_read_failure(exc, features), {})
     if predicate is None:
         diff = diff_tables(expected, table)
     else:
@@ -84,6 +95,16 @@ def read_and_compare(engine, features, path: Path, expected: Table,
             diff = (f"filtered read WHERE {predicate.describe()}: {len(table.rows)} row(s), "
                     f"expected the {len(matching.rows)} a full scan finds\n{diff}")
     return ("pass", "", {}) if diff is None else ("mismatch", diff, {})
+
+
+def _read_failure(exc: Exception, features: Iterable[str]) -> tuple[str, str]:
+    """A failed read's (outcome, detail); the engine's own error on a forward-incompatible
+    case is the clean rejection a reader that does not know the addition owes."""
+    additions = forward_incompatible_additions(features)
+    if additions and failure_kind(exc) == ENGINE:
+        return "unsupported", (f"measured: {REJECTED_CLEANLY} {' and '.join(additions)}, which "
+                               f"it does not implement: {describe_exception(exc)}")
+    return failure_outcome(exc)
 
 
 def _golden(request: dict, workdir: Path) -> tuple[str, str, dict]:

@@ -16,6 +16,7 @@ import html
 import re
 from pathlib import Path
 
+from conformance.cases.model import PREVIEW_TAG
 from conformance.formats import display_name
 
 from .dataset import REJECT, Cell, ReportSummary, engine_order
@@ -209,9 +210,11 @@ def _bad_file_item(cell: Cell) -> list[str]:
 
 
 def _cell_item(cell: Cell, *, by_reader: bool) -> list[str]:
+    # An addition the specification calls "in Preview" says so beside its case.
+    preview = f" ({md_code(PREVIEW_TAG)})" if PREVIEW_TAG in cell.features else ""
     who = f" written by {md_code(cell.writer)}" if by_reader else ""
     where = f", file {md_code(cell.file)}" if cell.file else ""
-    lines = [f"- **{cell.outcome}** {md_code(cell.case_id)}{who}{where}"]
+    lines = [f"- **{cell.outcome}** {md_code(cell.case_id)}{preview}{who}{where}"]
     detail = first_lines(cell.detail, DETAIL_LINES, DETAIL_WIDTH)
     if detail:
         lines += ["", *md_block(detail, indent="  "), ""]

@@ -23,6 +23,8 @@ CorruptPage               a page's sizes or value counts lie
 InvalidLevelData          definition/repetition level data is malformed
 InvalidValue              a decoded value breaks its column's logical type
                           (a STRING, ENUM or JSON value that is not UTF-8)
+InvalidVariant            a VARIANT's metadata or value bytes break
+                          VariantEncoding.md (an InvalidValue)
 DecompressionFailed       a compressed page does not decompress to its size
 ChecksumMismatch          a page's CRC32 differs from the crc in its header
 UnsupportedFeature        a valid feature this implementation does not decode
@@ -47,6 +49,7 @@ __all__ = [
     "FooterLengthOutOfRange",
     "InvalidLevelData",
     "InvalidValue",
+    "InvalidVariant",
     "MissingKey",
     "ParquetError",
     "TruncatedFile",
@@ -110,6 +113,17 @@ class InvalidValue(ParquetError):
     and the first bad byte within the value; the offset is the page header's
     (a value has no single place in the file when the page is compressed, or
     DELTA_BYTE_ARRAY builds it from the previous value's prefix)."""
+
+
+class InvalidVariant(InvalidValue):
+    """A VARIANT value a file stores is not what VariantEncoding.md defines: its
+    metadata ('Metadata encoding': header version, dictionary offsets, UTF-8 names,
+    ``sorted_strings``) or a value ('Value encoding': a header, an offset or a size
+    that runs past the value's bytes, a field id past the metadata's dictionary, a
+    string that is not UTF-8, bytes after the value). The message names the variant
+    column, the row, where inside the variant (``typed_value.a``, ``[2]``) and the
+    byte within the metadata or value; the offset is the row group's (a variant is
+    assembled from several columns, each value from its own pages)."""
 
 
 class DecompressionFailed(ParquetError):

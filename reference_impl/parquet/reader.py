@@ -27,7 +27,9 @@ authenticate raises :class:`DecryptionFailed` and nothing of it is returned; a
 key that is needed and not available raises :class:`MissingKey` naming the
 column. ``columns`` reads a projection, so the plaintext columns of a file
 read without any key.
-A STRING, ENUM or JSON value that is not UTF-8 is InvalidValue (``utf8_values``).
+A STRING, ENUM or JSON value that is not UTF-8 is InvalidValue (``utf8_values``);
+a VARIANT metadata or value that is not what VariantEncoding.md defines is
+InvalidVariant (``variant_values``: every one is decoded, shredded or not).
 Anything malformed raises the specific error of ``errors`` with the byte
 offset, the column path, the row group and the page ordinal. Every length and
 count is checked against the bytes that hold it before it is used.
@@ -79,6 +81,7 @@ from reference_impl.parquet.schema.nested_types import LeafHook, records_to_logi
 from reference_impl.parquet.schema.tree import LeafColumn, SchemaNode, leaf_columns, schema_tree_from_elements
 from reference_impl.parquet.schema.type_rules import check_type_rules
 from reference_impl.parquet.schema.variant_shredding import check_variant_groups
+from reference_impl.parquet.schema.variant_values import check_variant_values, has_variant
 
 __all__ = [
     "FILE_NUM_ROWS_ZERO",
@@ -195,9 +198,12 @@ def read_parquet(
     verify_checksums: bool = False,
     decryption: FileDecryptionProperties | None = None,
     columns: Sequence[str] | None = None,
+    decode_variants: bool = True,
 ) -> ParquetContents:
     """Read a Parquet file; with ``verify_checksums``, check every page's CRC
     ('3.7.4 - Checksumming') and raise ChecksumMismatch at the first bad one.
+    ``decode_variants=False`` returns VARIANT values undecoded (the validator,
+    which reports each malformed one, reads so).
 
     ``decryption``: the keys (and AAD prefix) of an encrypted file.
     ``columns``: read only these fields, each a dotted path naming a leaf or a
@@ -215,6 +221,7 @@ def read_parquet(
     by_path = {leaf.dotted_path: leaf for leaf in all_leaves}
     stored = [by_path[leaf.dotted_path] for leaf in leaves]  # with the file's column ordinals
     flat = is_flat(tree)
+    variants = decode_variants and has_variant(tree)
     per_leaf: list[list[ChunkData]] = [[] for _ in leaves]
     records: list[dict[str, Any]] | None = None if flat else []
     for index, row_group in enumerate(metadata.row_groups):
@@ -223,12 +230,16 @@ def read_parquet(
             for leaf in stored
         ]
         if records is not None:
-            records += assemble_records(
+            offset = _row_group_offset(row_group, footer_start)
+            assembled = assemble_records(
                 tree,
                 [(c.values, c.definition_levels, c.repetition_levels) for c in chunks],
                 expected_records=row_group.num_rows,
-                offset=_row_group_offset(row_group, footer_start),
+                offset=offset,
             )
+            if variants:
+                check_variant_values(tree, assembled, f"row group {index}", offset)
+            records += assembled
         for pieces, chunk in zip(per_leaf, chunks, strict=True):
             pieces.append(chunk)
     leaf_data = [_joined(leaf, pieces) for leaf, pieces in zip(leaves, per_leaf, strict=True)]

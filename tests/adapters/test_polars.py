@@ -128,6 +128,16 @@ def test_finding_interval_read_panics(polars, reference, tmp_path):
     assert type(raised.value).__name__ == "PanicException"
 
 
+def test_finding_an_alp_page_panics(polars, reference, tmp_path):
+    """ALP (encoding 10, in Preview) is unknown to polars: the footer's Thrift enum panics
+    (a crash cell) instead of a clean error (docs/engine-notes.md, 'ALP (encoding 10, in
+    Preview): who writes it, what readers do with it')."""
+    _, path = case_file(reference, "encoding/alp-double-required-v1", tmp_path)
+    with pytest.raises(AdapterError, match="Thrift out of range") as raised:
+        polars.read(path)
+    assert type(raised.value).__name__ == "PanicException"
+
+
 @pytest.mark.parametrize(("case_id", "wrong"), [
     ("logical/unknown", "expected UNKNOWN, got INT(32, signed)"),
     ("logical/uuid-required", "expected UUID, got BINARY"),

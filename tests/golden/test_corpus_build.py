@@ -99,3 +99,16 @@ def test_without_a_peer_the_case_says_why_from_the_measured_cells(tmp_path):
                                              ("checksum/v1-plain", "valid")])
 def test_cases_with_untrue_metadata_are_acceptable_not_valid(case_id, result):
     assert case_result(case_by_id(case_id)) == result
+
+
+def test_a_generation_of_some_cases_keeps_the_others_and_drops_cases_the_catalogue_lost(tmp_path):
+    corpus = tmp_path / "corpus"
+    kept, lost = corpus / CASES_DIR / "physical/int64-required", corpus / CASES_DIR / "gone/case"
+    for folder in (kept, lost):
+        folder.mkdir(parents=True)
+        (folder / EXPECTED).write_text("{}")
+    records = [_write(tmp_path, "reference"), _read("reference", "reference")]
+    build_corpus(corpus, [CASE], records, tmp_path, "run")
+    assert (kept / EXPECTED).read_text() == "{}"  # `--cases` chose another case: left as it was
+    assert not lost.exists()
+    assert (corpus / CASES_DIR / CASE.id / EXPECTED).is_file()

@@ -11,12 +11,13 @@ from collections.abc import Callable
 
 import pytest
 
-from conformance.engines.base import Unsupported
-from conformance.engines.parquet.reference import canonical_type
+from conformance.engines.parquet.reference import ReferenceEngine
+from conformance.values import types as T
 from reference_impl.parquet.encodings.rle_hybrid import encode_rle_hybrid_length_prefixed
 from reference_impl.parquet.errors import UnsupportedFeature
 from reference_impl.parquet.metadata import parquet_thrift as md
 from reference_impl.parquet.metadata.thrift_struct import UnknownEnumValue, serialize
+from reference_impl.parquet.metadata.unknown_enum_values import UNKNOWN_CONVERTED_TYPE
 from reference_impl.parquet.reader import read_footer, read_parquet
 from reference_impl.parquet.schema.tree import leaf, root
 from reference_impl.parquet.validation.unknown_enum_checks import KIND
@@ -83,18 +84,36 @@ def test_converted_type_24_on_a_column_of_nulls_reads_and_is_reported() -> None:
     assert "SchemaElement 'x'.converted_type is ConvertedType 24" in message
 
 
-def test_converted_type_24_on_a_column_with_values_reads_its_physical_values() -> None:
+def test_converted_type_24_on_a_column_with_values_reads_its_physical_values(tmp_path) -> None:
     # The physical type decides how the bytes decode; the converted type only
     # what they mean, which is unknown: statistics are not judged, the value is
-    # reported, and the harness's canonical type says it cannot interpret it.
+    # reported, and the reference engine reads the physical values, naming the
+    # annotation it does not read (refused only when reading strictly).
     raw = values_file(OLD_PARQUET_CPP_CONVERTED_TYPE)
     contents = read_parquet(raw)
     assert contents.data == {"x": [1, 2, 3]}
     kinds = [f.kind for f in validate(raw)]
     assert kinds == ["statistics.undefined_order", KIND]  # bounds of an order nobody knows
-    [node] = contents.schema.children
-    with pytest.raises(Unsupported, match="converted type unknown ConvertedType 24"):
-        canonical_type(node)
+    path = tmp_path / "na.parquet"
+    path.write_bytes(raw)
+    table, breaches = ReferenceEngine().read_with_breaches(path)
+    assert table.schema.fields[0].type == T.integer(32)
+    assert table.rows == ((1,), (2,), (3,))
+    [found] = breaches
+    assert (found.rule, found.where) == (UNKNOWN_CONVERTED_TYPE, "column 'x': unknown ConvertedType 24")
+    assert found.offset is not None
+    assert raw[found.offset : found.offset + 1] == bytes([OLD_PARQUET_CPP_CONVERTED_TYPE << 1])  # zigzag
+    assert "SHOULD" in found.describe() and "This enum should not be extended." in found.describe()
+    with pytest.raises(UnsupportedFeature, match="parquet.schema.unknown-converted-type"):
+        ReferenceEngine().read_with_breaches(path, strict=True)
+
+
+def test_converted_type_24_on_a_column_of_nulls_reads_as_its_physical_type(tmp_path) -> None:
+    path = tmp_path / "na.parquet"
+    path.write_bytes(nulls_file(OLD_PARQUET_CPP_CONVERTED_TYPE))
+    table, breaches = ReferenceEngine().read_with_breaches(path)
+    assert (table.schema.fields[0].type, table.rows) == (T.integer(32), ((None,),) * ROWS)
+    assert [found.rule for found in breaches] == [UNKNOWN_CONVERTED_TYPE]
 
 
 def test_an_unknown_encoding_in_page_encoding_stats_reads_and_is_reported() -> None:

@@ -1,14 +1,16 @@
 """`decode_variant` (VariantEncoding.md, 'Encoding types', 'Value Data for Object'): the
-value a variant means, from bytes built by hand; bad bytes are a documented error
-naming where, never a raw exception."""
+value a variant means, from bytes built by hand; bad bytes are InvalidVariant naming where
+and the byte, never a raw exception; what a newer specification may define
+('Versions and extensions') is UnsupportedFeature."""
 
 from __future__ import annotations
 
+import re
 import struct
 
 import pytest
 
-from reference_impl.parquet.errors import CorruptPage, UnsupportedFeature
+from reference_impl.parquet.errors import InvalidVariant, UnsupportedFeature
 from reference_impl.parquet.schema.variant_encoding import (
     MAX_NESTING,
     Primitive,
@@ -58,13 +60,43 @@ def test_arrays_keep_their_order():
     (b"", "row 3: an empty variant value"),
     (bytes([0x0C, 1, 0]), "row 3: 1 bytes after the 2-byte variant value"),
     (DECIMAL8_SCALE_39, "row 3: variant decimal8 scale 39 is outside [0, 38]"),
-    (bytes([0x02, 1, 5, 0, 1, 0]), "row 3: field id 5 past the metadata's 0 names"),
-    (bytes([0x09]) + b"\xff\xfe", "row 3: a string that is not UTF-8"),
-    (bytes([21 << 2]), "row 3: variant primitive type id 21 at byte 0 is not in 'Encoding types'"),
+    (bytes([0x02, 1, 5, 0, 1, 0]), "row 3, field id at byte 2: field id 5 past the metadata's 0 names"),
+    (bytes([0x09]) + b"\xff\xfe", "row 3: a string that is not UTF-8 (invalid start byte at byte 1)"),
+    # an object whose header claims 7 fields, its bytes ending after 2 ids
+    (bytes([0x02, 7, 0, 0]), "row 3: 7 fields of 1 bytes at byte 2 run past its 4 bytes"),
+    # an array whose last offset (9) runs past its 1 byte of values
+    (bytes([0x03, 1, 0, 9, 0x0C]), "row 3: variant field offsets [0, 9] run past the 1 bytes of values"),
 ])
-def test_bad_bytes_are_corrupt_page_naming_where(value, message):
-    with pytest.raises(CorruptPage, match=message.replace("(", r"\(").replace("[", r"\[")):
+def test_bad_bytes_are_invalid_variant_naming_where(value, message):
+    with pytest.raises(InvalidVariant, match=re.escape(message)):
         decode_variant(EMPTY, value, "row 3")
+
+
+@pytest.mark.parametrize(("metadata", "message"), [
+    # header 0x00: version 0
+    (bytes([0x00, 0, 0]), "version 0 at byte 0"),
+    # the one offset is 1, but no string byte follows
+    (bytes([0x01, 1, 0, 1]), r"string offsets \[0, 1\] at byte 2 are not 0, ascending, ending at its 0"),
+    # one byte after the last string: "the last `offset` value will always be the total length of `bytes`"
+    (bytes([0x01, 1, 0, 1]) + b"ab", r"string offsets \[0, 1\] at byte 2"),
+    # sorted_strings (0x10) set over "b", "a"
+    (bytes([0x11, 2, 0, 1, 2]) + b"ba", "sorted_strings is set"),
+    # sorted_strings set over "a", "a": sorted, not unique
+    (bytes([0x11, 2, 0, 1, 2]) + b"aa", "sorted_strings is set"),
+    (bytes([0x01, 1, 0, 1]) + b"\xff", r"a string that is not UTF-8 \(invalid start byte at byte 4\)"),
+])
+def test_bad_metadata_is_invalid_variant_naming_the_byte(metadata, message):
+    with pytest.raises(InvalidVariant, match=message):
+        decode_variant(metadata, encode_primitive(Primitive.NULL), "row 3")
+
+
+def test_what_a_newer_specification_may_define_is_unsupported_not_invalid():
+    """'Versions and extensions': a higher metadata version, a primitive type id the table
+    does not list yet."""
+    with pytest.raises(UnsupportedFeature, match="version 2 at byte 0"):
+        decode_variant(bytes([0x02, 0, 0]), encode_primitive(Primitive.NULL), "row 0")
+    with pytest.raises(UnsupportedFeature, match="primitive type id 21 at byte 0"):
+        decode_variant(EMPTY, bytes([21 << 2]), "row 0")
 
 
 def test_nesting_past_the_limit_is_unsupported_not_a_recursion_error():

@@ -20,6 +20,9 @@ from reference_impl.parquet.metadata import parquet_thrift as M
 from reference_impl.parquet.schema.nested_types import StructShape, logical_shape, records_from_logical
 from reference_impl.parquet.schema.tree import SchemaNode, group, leaf, root
 from reference_impl.parquet.schema.variant_shredding import (
+    ARRAY_IN_VALUE,
+    MISSING_ELEMENT,
+    OBJECT_IN_VALUE,
     shred_variant,
     shredded_array,
     shredded_object,
@@ -324,11 +327,29 @@ def test_reader_refuses_ambiguous_objects(tmp_path, row, rule):
     assert "row 1, event" in str(error.value) and "MUST" in str(error.value)
 
 
-def test_reader_refuses_a_missing_array_element(tmp_path):
-    """'Arrays': "All elements of an array must be present (not missing)"."""
+def test_a_missing_array_element_reads_as_variant_null(tmp_path):
+    """'Arrays': "All elements of an array must be present (not missing)" is the writer's
+    MUST; 'Value Shredding' gives the one reading: "If a Variant is missing in a context
+    where a value is required, readers must return a Variant null" (validate reports it)."""
     row = {"metadata": EMPTY, **pair(None, [pair(None, b"a"), pair(None, None)])}
-    with pytest.raises(CorruptPage, match=r"row 0, tags\[1\]: "):
-        write_and_read(tmp_path, tags_node(), [row])
+    assert write_and_read(tmp_path, tags_node(), [row]) == [(EMPTY, arr(short_string("a"), NULL))]
+    _, breaches = ReferenceEngine().read_with_breaches(tmp_path / "variant.parquet")
+    assert [(b.rule, b.where) for b in breaches] == [
+        (MISSING_ELEMENT, "row 0, tags[1]: value and typed_value are both null")]
+    with pytest.raises(CorruptPage, match="parquet.variant.missing-element"):
+        ReferenceEngine().read_with_breaches(tmp_path / "variant.parquet", strict=True)
+
+
+def test_an_object_or_array_left_in_value_reads_as_stored_and_is_named(tmp_path):
+    """'Objects': "If the value is an object, `typed_value` must be non-null"; 'Arrays':
+    "If the value is an array, `value` must be null"."""
+    assert write_and_read(tmp_path, event_node(), [event(obj(), None)]) == [(EVENT_META, obj())]
+    _, breaches = ReferenceEngine().read_with_breaches(tmp_path / "variant.parquet")
+    assert [b.rule for b in breaches] == [OBJECT_IN_VALUE]
+    array = {"metadata": EMPTY, **pair(arr(NULL), None)}
+    assert write_and_read(tmp_path, tags_node(), [array]) == [(EMPTY, arr(NULL))]
+    _, breaches = ReferenceEngine().read_with_breaches(tmp_path / "variant.parquet")
+    assert [b.rule for b in breaches] == [ARRAY_IN_VALUE]
 
 
 def test_reader_refuses_a_primitive_with_both_value_and_typed_value(tmp_path):

@@ -10,8 +10,10 @@ import duckdb
 import pyarrow.parquet as pq
 
 from conformance.report import OUTCOMES, REPORT_FILES
+from conformance.report.dataset import Cell
+from conformance.report.markdown import _cell_item
 
-from .synthetic import EXPECTED_COUNTS, NASTY, RUN_ID, synthetic_rows
+from .synthetic import EXPECTED_COUNTS, INT32, NASTY, RUN_ID, make_cell, synthetic_rows
 
 
 def test_every_file_is_written(report):
@@ -131,3 +133,13 @@ def test_markdown_overview(report):
         elif "<script>" in line or "<b>" in line:
             inside.append(fence is not None)
     assert inside == [True, True]
+
+
+def test_markdown_marks_a_preview_case():
+    """A cell of a case tagged spec:preview (an addition "in Preview", e.g. ALP) says so."""
+    alp = ("encoding/alp-double-required-v1", ["encoding:ALP", "spec:preview", "forward_incompatible"])
+    cell = Cell.from_row(make_cell("read", "reference", "pyarrow", alp, "unsupported", "OSError"))
+    assert _cell_item(cell, by_reader=True)[0].startswith(
+        "- **unsupported** `encoding/alp-double-required-v1` (`spec:preview`) written by")
+    plain = Cell.from_row(make_cell("read", "reference", "pyarrow", INT32, "mismatch", "diff"))
+    assert "spec:preview" not in _cell_item(plain, by_reader=True)[0]

@@ -68,6 +68,9 @@ const CAPABILITIES = {
     'encoding:PLAIN_DICTIONARY': 'measured: with dictionary encoding arrow-rs labels the data pages ' +
       'RLE_DICTIONARY (dictionary page PLAIN) in v1 and v2 files; setEncoding(PLAIN_DICTIONARY) ' +
       "'Panics if user tries to set dictionary encoding here' (setEncoding's documentation)",
+    'encoding:ALP': 'parquet-wasm 0.8.0 has no ALP: its Encoding enum (node/parquet_wasm.d.ts) ends at ' +
+      "BYTE_STREAM_SPLIT, and measured, it reads a file with an ALP page as 'Parquet error: " +
+      "Unexpected Encoding 10'",
     'pages:multiple': `rows per data page: ${NO_SETTER} (parquet-rs's data page row count limit is ` +
       'not exposed), and the page size limit does not bound rows (measured with ' +
       'setDataPageSizeLimit(0) and setWriteBatchSize(7) on page_index/ascending-range: a PLAIN ' +

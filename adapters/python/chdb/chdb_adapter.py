@@ -96,6 +96,7 @@ CANNOT_WRITE = {
     "encoding:DELTA_*": "measured: ClickHouse writes PLAIN and RLE_DICTIONARY pages only; " + NO_SETTING,
     "encoding:BYTE_STREAM_SPLIT": "measured: ClickHouse writes PLAIN and RLE_DICTIONARY pages "
                                   "only; " + NO_SETTING,
+    "encoding:ALP": "measured: ClickHouse writes PLAIN and RLE_DICTIONARY pages only; " + NO_SETTING,
     "codec:LZ4": "ClickHouse's 'lz4' writes LZ4_RAW (measured: codec 7 in the footer); there is "
                  "no Hadoop-framed LZ4",
     "codec:LZO": "measured: 'Unexpected value of ParquetCompression: 'lzo'. Must be one of "

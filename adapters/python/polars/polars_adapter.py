@@ -77,7 +77,7 @@ PAGE_INDEX_NEEDS_STATISTICS = ("polars has no page index option; measured: it wr
 CANNOT_WRITE = {
     **{f"encoding:{e}": NO_ENCODING_OPTION
        for e in ("RLE", "DELTA_BINARY_PACKED", "DELTA_LENGTH_BYTE_ARRAY", "DELTA_BYTE_ARRAY",
-                 "BYTE_STREAM_SPLIT")},
+                 "BYTE_STREAM_SPLIT", "ALP")},
     "encoding:PLAIN_DICTIONARY": "measured: polars labels its dictionary-encoded data pages "
                                  "RLE_DICTIONARY, never PLAIN_DICTIONARY",
     "page:v2": "polars has no data page version option; measured: every data page it writes "

@@ -7,6 +7,13 @@ encoding's section as the table names it. Values are chosen to
 reach the encodings' corners: dictionary indices of several bit widths, delta
 blocks and miniblocks crossed (more than 128 values), wrap-around deltas at the
 type's extremes, shared and unshared prefixes, every byte of a split stream used.
+
+ALP (in Preview) gets, beside its cases of the table, pages of several vectors
+(AlpEncoding.md, 'Page Layout': up to 1024 values each, the last one shorter) that
+mix decimal-like values with every kind of exception ('Exception Detection'): NaN
+payloads, infinities, -0.0, subnormals, values that are not decimal-like, and a
+value out of the integer range. Its cases carry ``spec:preview`` and
+``forward_incompatible`` (``model.PREVIEW``, ``model.FORWARD_INCOMPATIBLE``).
 """
 
 from __future__ import annotations
@@ -16,6 +23,12 @@ import math
 from collections.abc import Callable, Sequence
 from typing import Any
 
+from conformance.cases.float_edges import (
+    DOUBLE_MIN_SUBNORMAL,
+    FLOAT32_MAX,
+    FLOAT32_MIN_SUBNORMAL,
+    nan_payloads,
+)
 from conformance.values import Field, Schema
 from conformance.values import types as T
 from reference_impl.parquet.encodings.registry import ENCODINGS, EncodingRow, Use
@@ -155,5 +168,43 @@ def _bit_packed_levels() -> Case:
         options=WriteOptions(level_encoding="BIT_PACKED"))
 
 
+ALP_ROWS = 2_600  # two pages of 1,300 rows: two vectors of up to 1,024 values each
+ALP_PAGE_ROWS = 1_300
+ALP_NULL_EVERY = 7
+
+
+def _alp_values(bits: int) -> list[float | None]:
+    """Prices with two decimals (a FLOAT's are quarters, exact in binary32), a null every
+    ALP_NULL_EVERY rows, and every exception of 'Exception Detection' in both pages."""
+    quantum = 0.01 if bits == 64 else 0.25
+    subnormal = DOUBLE_MIN_SUBNORMAL if bits == 64 else FLOAT32_MIN_SUBNORMAL
+    too_large = 1e300 if bits == 64 else FLOAT32_MAX  # scaled, outside int64 / int32
+    not_decimal = 1 / 3 if bits == 64 else 0.3333333432674408  # 1/3 in binary32
+    exceptions = [math.nan, math.inf, -math.inf, -0.0, subnormal, -subnormal, too_large,
+                  not_decimal, *nan_payloads(bits)]
+    values: list[float | None] = [round((i * 7919 % 100_000 - 50_000) * quantum, 2) for i in range(ALP_ROWS)]
+    for page_start in (0, ALP_PAGE_ROWS):
+        for k, value in enumerate(exceptions):
+            values[page_start + 3 + 97 * k] = value
+    return [None if i % ALP_NULL_EVERY == ALP_NULL_EVERY - 1 else v for i, v in enumerate(values)]
+
+
+def _alp_vectors() -> list[Case]:
+    out = []
+    for kind, version in itertools.product(("float", "double"), (1, 2)):
+        t = _VALUES[kind][0]
+        out.append(Case(
+            id=f"encoding/alp-{kind}-vectors-v{version}",
+            title=f"ALP on {t.describe()} OPTIONAL: two data pages v{version} of two vectors each, "
+                  "decimal-like values, exceptions (NaN payloads, infinities, -0.0, subnormals, "
+                  "values not decimal-like or out of range) and nulls",
+            spec=(spec_entry(Encoding.ALP), "AlpEncoding.md: Page Layout",
+                  "AlpEncoding.md: Exception Detection", "parquet.thrift: enum Encoding"),
+            schema=Schema((Field("value", t, True),)),
+            rows=tuple((v,) for v in _alp_values(t.bits)),
+            options=WriteOptions(encoding="ALP", page_version=version, page_row_limit=ALP_PAGE_ROWS)))
+    return out
+
+
 def cases() -> list[Case]:
-    return _encoding_cases() + [_dictionary_fallback(), _bit_packed_levels()]
+    return _encoding_cases() + [_dictionary_fallback(), _bit_packed_levels(), *_alp_vectors()]

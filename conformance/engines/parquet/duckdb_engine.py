@@ -164,6 +164,9 @@ CAPABILITIES = Capabilities(
         "page_index": "DuckDB writes no ColumnIndex/OffsetIndex (measured) and has no option "
                       "for it ('Unrecognized option \"write_page_index\" for parquet')",
         "crc": "DuckDB writes no PageHeader.crc (measured) and has no COPY option for it",
+        "encoding:ALP": "DuckDB's Parquet writer chooses encodings itself (PARQUET_VERSION V2 gives "
+                        "FLOAT/DOUBLE BYTE_STREAM_SPLIT, measured); measured in DuckDB 2.0.1: "
+                        "'Unrecognized option \"encoding\" for parquet' (and \"column_encodings\")",
         **{f"type:{kind.upper()}": f"the adapter hands data to DuckDB as Arrow, and {reason}"
            for kind, reason in NO_ARROW_FORM.items() if kind != "geometry"},
         "type:GEOGRAPHY": "measured: registering an Arrow geoarrow.wkb column with spherical edges "

@@ -115,6 +115,9 @@ CAPABILITIES = Capabilities(
         "encoding:BYTE_STREAM_SPLIT": "fastparquet writes PLAIN, and RLE_DICTIONARY for "
                                       "Categorical columns, only (docs/engine-notes.md, "
                                       "'fastparquet')",
+        "encoding:ALP": "fastparquet writes PLAIN, and RLE_DICTIONARY for Categorical columns, "
+                        "only; fastparquet.write takes no encoding argument (measured signature, "
+                        "fastparquet 2026.9.0)",
         "codec:LZO": "measured: RuntimeError \"Compression 'LZO' not available\" (needs the "
                      "python-lzo package, not installed)",
         "encryption:*": _NO_ENCRYPTION,

@@ -153,6 +153,8 @@ CAPABILITIES = Capabilities(
                          "type for Arrow to Parquet schema conversion: month_day_nano_interval'",
         "type:DECIMAL(BYTE_ARRAY)": "pyarrow writes DECIMAL on INT32/INT64 "
                                     "(store_decimal_as_integer) or FIXED_LEN_BYTE_ARRAY only",
+        "encoding:ALP": "measured: pq.write_table(..., column_encoding={leaf: 'ALP'}) raises "
+                        "ValueError \"Unsupported column encoding: 'ALP'\" (pyarrow 26.0.1)",
         "codec:LZ4": "pyarrow's 'lz4' writes LZ4_RAW (codec 7, measured in the footer); "
                      "measured: compression='LZ4_HADOOP' raises 'Unsupported compression: "
                      "LZ4_HADOOP'",

@@ -58,7 +58,7 @@ from reference_impl.parquet.errors import CorruptMetadata, ParquetError
 from reference_impl.parquet.indexes.pruning import Predicate as ScanPredicate
 from reference_impl.parquet.indexes.pruning import scan
 from reference_impl.parquet.metadata import parquet_thrift as M
-from reference_impl.parquet.metadata.unknown_enum_values import enum_name
+from reference_impl.parquet.metadata.unknown_enum_values import enum_name, unknown_converted_type
 from reference_impl.parquet.reader import ParquetContents, read_parquet
 from reference_impl.parquet.schema import logical_values as LV
 from reference_impl.parquet.schema.nested_types import (
@@ -497,7 +497,9 @@ _CONVERTED_BYTES: dict[int, str] = {M.ConvertedType.UTF8: "string", M.ConvertedT
 
 
 def canonical_type(c: SchemaNode) -> DataType:
-    """What a column means, from its LogicalType, else its ConvertedType, else its physical type."""
+    """What a column means, from its LogicalType, else its ConvertedType, else its physical type
+    (also for a ConvertedType this reader does not know: a named breach, see
+    `unknown_converted_type`)."""
     physical = M.Type(c.leaf_type).name
     logical = c.logical_type
     if logical is not None and logical.kind is not None:
@@ -537,7 +539,7 @@ def _from_logical(c: SchemaNode, logical: M.LogicalType, physical: str) -> DataT
 
 def _from_converted(c: SchemaNode, physical: str) -> DataType | None:
     ct = c.converted_type
-    if ct is None:
+    if ct is None or unknown_converted_type(ct, f"column {c.name!r}"):
         return None
     if ct in _CONVERTED_INTS:
         return T.integer(*_CONVERTED_INTS[ct], physical)

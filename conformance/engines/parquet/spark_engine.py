@@ -128,6 +128,9 @@ CAPABILITIES = Capabilities(
         "type:UNKNOWN": NO_SPARK_TYPE,
         "type:TIMESTAMP(ns,*)": "Spark timestamps have microsecond precision",
         "type:TIME(*)": "PySpark cannot build TIME values from integers exactly",
+        "encoding:ALP": "parquet-java 1.17.0 (Spark's jars) has no ALP: measured, its "
+                        "org.apache.parquet.column.Encoding and org.apache.parquet.format.Encoding "
+                        "end at BYTE_STREAM_SPLIT and parquet-column holds no ALP values writer",
         "encoding:DELTA_LENGTH_BYTE_ARRAY": "parquet-java's writers never produce "
                                            "DELTA_LENGTH_BYTE_ARRAY (DefaultV1/V2ValuesWriterFactory)",
     },

@@ -10,6 +10,8 @@ corpus (these entries, the type rules', the lenient readings', ORC's) is
 * README.md 'Nested Encoding' and Encodings.md 'Run Length Encoding / Bit-Packing
   Hybrid (RLE = 3)': the level data;
 * Encodings.md 'Dictionary Encoding (PLAIN_DICTIONARY = 2 and RLE_DICTIONARY = 8)';
+* AlpEncoding.md 'Vector Format' (ALP, in Preview): an exception position outside its
+  vector, a bit width wider than the encoded integer;
 * Compression.md 'Codecs', README.md 'Checksumming', Encryption.md '3 Technical
   Approach' and '5.4 Encrypted footer mode'.
 
@@ -32,6 +34,8 @@ from typing import Any
 from conformance.cases.parquet.encodings import spec_entry
 from conformance.engines.reference import ReadOptions
 from conformance.kms.case_keys import FOOTER_ROLE, UNNAMED_KEY_BITS, explicit_key
+from reference_impl.parquet.encodings import alp
+from reference_impl.parquet.encodings.bit_packing import packed_size
 from reference_impl.parquet.encryption import (
     DeterministicRandomness,
     FileDecryptionProperties,
@@ -59,6 +63,8 @@ SPEC_RLE = spec_entry(md.Encoding.RLE)
 SPEC_NESTED = "README.md: Nested Encoding"
 SPEC_DICTIONARY = spec_entry(md.Encoding.RLE_DICTIONARY)
 SPEC_COMPRESSION = "Compression.md: Codecs"
+SPEC_ALP = spec_entry(md.Encoding.ALP)
+SPEC_ALP_VECTOR = "AlpEncoding.md: Vector Format"
 SPEC_CHECKSUM = "README.md: Checksumming"
 SPEC_ENCRYPTION = "Encryption.md: 3 Technical Approach"
 SPEC_ENCRYPTED_FOOTER = "Encryption.md: 5.4 Encrypted footer mode"
@@ -73,6 +79,8 @@ ROWS = 10  # one page per chunk; small enough that counts are one-byte varints
 COLUMN = "x"
 WORDS = [b"alpha", b"beta", b"gamma"]
 WORD_RUN = 10  # each dictionary word repeated: an RLE run per word
+ALP_EXCEPTION_ROW = 3  # the NaN of the ALP file: its one exception
+ALP_TOO_WIDE = 65  # 'ForInfo for DOUBLE (9 bytes)': bit_width "Range: [0, 64]"
 # The key every adapter of the suite offers for a file whose metadata names none
 # (`case_keys`), so peers decrypt the footer and meet the fault itself.
 FOOTER_KEY = explicit_key(FOOTER_ROLE, UNNAMED_KEY_BITS)
@@ -155,6 +163,15 @@ def encrypted_column_key() -> bytes:
 # ---------------------------------------------------------------------------
 # Locating what to mutate, from the file's own metadata
 # ---------------------------------------------------------------------------
+
+
+@cache
+def alp_encoded() -> bytes:
+    """Column x, DOUBLE REQUIRED in ALP: 1.25 * row, a NaN (an exception) at ALP_EXCEPTION_ROW;
+    one data page v1 without levels, so its body is the ALP page of one vector."""
+    tree = root([leaf(COLUMN, md.Type.DOUBLE, repetition=REQUIRED)])
+    records = [{COLUMN: float("nan") if row == ALP_EXCEPTION_ROW else 1.25 * row} for row in range(ROWS)]
+    return _write(tree, records, WriterOptions(encoding=md.Encoding.ALP))
 
 
 def _footer_start(raw: bytes) -> int:
@@ -341,6 +358,41 @@ def dictionary_index_out_of_range() -> bytes:
     return _splice(raw, last, last + 1, bytes([len(WORDS)]))
 
 
+@dataclass(frozen=True)
+class _AlpVectorAt:
+    """File offsets of the fields of the ALP file's one vector ('Vector Format')."""
+
+    bit_width: int
+    exception_positions: int
+
+
+def _alp_vector_at(raw: bytes) -> _AlpVectorAt:
+    double = alp.KINDS[md.Type.DOUBLE]
+    vector = _data_page(raw).body_start + alp.HEADER.size + alp.OFFSET.size  # one vector
+    _, _, exceptions = alp.ALP_INFO.unpack_from(raw, vector)
+    if exceptions != 1:
+        raise AssertionError(f"expected the ALP vector's one exception, found {exceptions}")
+    width_at = vector + alp.ALP_INFO.size + double.for_info.size - 1
+    return _AlpVectorAt(width_at, width_at + 1 + packed_size(ROWS, raw[width_at]))
+
+
+def alp_exception_position_outside_vector() -> bytes:
+    """The exception's position (ALP_EXCEPTION_ROW) raised to ROWS, one past the vector."""
+    raw = alp_encoded()
+    at = _alp_vector_at(raw).exception_positions
+    size = alp.EXCEPTION_POSITION.itemsize  # a little-endian uint16
+    if int.from_bytes(raw[at : at + size], "little") != ALP_EXCEPTION_ROW:
+        raise AssertionError(f"expected the exception at row {ALP_EXCEPTION_ROW}")
+    return _splice(raw, at, at + size, ROWS.to_bytes(size, "little"))
+
+
+def alp_bit_width_beyond_64() -> bytes:
+    """The vector's ForInfo bit_width set to ALP_TOO_WIDE."""
+    raw = alp_encoded()
+    at = _alp_vector_at(raw).bit_width
+    return _splice(raw, at, at + 1, bytes([ALP_TOO_WIDE]))
+
+
 def corrupt_compressed_page(codec: md.CompressionCodec) -> Callable[[], bytes]:
     def make() -> bytes:
         raw = compressed(codec)
@@ -500,6 +552,22 @@ def _metadata_and_pages() -> list[BadFile]:
             (SPEC_DICTIONARY,),
             dictionary_index_out_of_range,
             dictionary_encoded,
+        ),
+        BadFile(
+            "alp/exception-position-outside-vector",
+            "An ALP exception's position is past the end of its vector.",
+            "CorruptPage",
+            (SPEC_ALP, SPEC_ALP_VECTOR),
+            alp_exception_position_outside_vector,
+            alp_encoded,
+        ),
+        BadFile(
+            "alp/bit-width-beyond-64",
+            f"An ALP vector of DOUBLE values says its deltas are {ALP_TOO_WIDE} bits wide.",
+            "CorruptPage",
+            (SPEC_ALP, SPEC_ALP_VECTOR),
+            alp_bit_width_beyond_64,
+            alp_encoded,
         ),
     ]
 

@@ -37,10 +37,11 @@ DELTA_LENGTH_BYTE_ARRAY   6      delta_length_byte_array
 DELTA_BYTE_ARRAY          7      delta_byte_array
 RLE_DICTIONARY            8      dictionary_indices
 BYTE_STREAM_SPLIT         9      byte_stream_split
+ALP                       10     alp (in Preview: AlpEncoding.md)
 ========================  =====  ===========================================
 
-GROUP_VAR_INT (1, never used) and ALP (10, in Preview) are rows of the table
-without a module: a page in either is UnsupportedFeature.
+GROUP_VAR_INT (1, never used) is a row of the table without a module: a page
+in it is UnsupportedFeature.
 
 ``_cursor`` is the bounded reader the decoders share (every read checked
 against the end of the range, every error with its offset).

@@ -15,7 +15,8 @@ data page v1's levels ("the BIT_PACKED encoding method is only supported for
 encoding repetition and definition levels", 'Bit-packed (Deprecated)
 (BIT_PACKED = 4)'). An encoding number read from a file that is not a row is a
 newer format's (:class:`UnsupportedFeature`); so is a row without a module
-(GROUP_VAR_INT, "never used", and ALP, "in Preview"). A known encoding where
+(GROUP_VAR_INT, "never used"). ALP is "in Preview" (Encodings.md): implemented,
+and the catalogue marks its cases ``spec:preview``. A known encoding where
 the spec does not allow it is :class:`CorruptPage`.
 """
 
@@ -28,6 +29,7 @@ from typing import Any, TypedDict
 
 import numpy as np
 
+from reference_impl.parquet.encodings.alp import decode_alp, encode_alp
 from reference_impl.parquet.encodings.bit_packed import decode_bit_packed, encode_bit_packed
 from reference_impl.parquet.encodings.byte_stream_split import (
     decode_byte_stream_split,
@@ -127,6 +129,7 @@ class EncodingRow:
     values: ValueCodec | None = None
     levels: LevelCodec | None = None
     deprecated: bool = False
+    preview: bool = False  # "in Preview" (Encodings.md): finalized, not yet implemented widely
 
     @property
     def implemented(self) -> bool:
@@ -177,6 +180,10 @@ BYTE_STREAM_SPLIT = ValueCodec(
     decode=lambda t, data, count, length, at: decode_byte_stream_split(
         data, count, physical_type=t, type_length=length, **at
     ),
+)
+ALP = ValueCodec(
+    encode=lambda t, values, length: encode_alp(values, physical_type=t),
+    decode=lambda t, data, count, length, at: decode_alp(data, count, physical_type=t, **at),
 )
 RLE_LEVELS = LevelCodec(
     encode=encode_rle_hybrid_length_prefixed,  # "Prepend length?" Y for data page v1 levels
@@ -241,7 +248,7 @@ ENCODINGS: dict[int, EncodingRow] = {
         ),
         EncodingRow(
             Encoding.ALP, Encoding.ALP.name, ENCODINGS_MD, "Adaptive Lossless floating-Point: (ALP = 10)",
-            Use.VALUES, FLOATS,
+            Use.VALUES, FLOATS, "alp", values=ALP, preview=True,
         ),
     )
 }  # fmt: skip
@@ -312,6 +319,7 @@ def markdown() -> str:
     ]
     for row in ENCODINGS.values():
         name = f"{row.name} (deprecated)" if row.deprecated else row.name
+        name = f"{name} (preview)" if row.preview else name
         uses = ", ".join(words for flag, words in USE_WORDS.items() if flag in row.uses)
         types = _types_cell(row)
         module = f"`{row.module}`" if row.module else "not implemented"
@@ -321,6 +329,9 @@ def markdown() -> str:
         "A data page whose encoding is not in this table, or is a row that is not",
         "implemented, is `UnsupportedFeature`; a known encoding where the table does not",
         "allow it (a use or a physical type) is `CorruptPage` (`InvalidLevelData` for levels).",
+        "An encoding in Preview (Encodings.md: \"only using the encoding when you are sure your",
+        "reader supports it\") is written only when a case asks for it; its cases carry the",
+        "feature tags `spec:preview` and `forward_incompatible` (docs/architecture.md, 'Cell outcomes').",
         "",
     ]
     return "\n".join(lines)

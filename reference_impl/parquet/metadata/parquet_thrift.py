@@ -100,7 +100,7 @@ class Encoding(IntEnum):
     DELTA_BYTE_ARRAY = 7
     RLE_DICTIONARY = 8
     BYTE_STREAM_SPLIT = 9
-    ALP = 10  # in Preview: no module implements it (encodings.registry)
+    ALP = 10  # in Preview (Encodings.md): encodings.alp
 
 
 class CompressionCodec(IntEnum):

@@ -15,6 +15,13 @@ This module is the one place that decides what such a value does
   ``PageEncodingStats``, ``ColumnMetaData.encodings``, ``ColumnIndex.boundary_order``
   ...): it is kept, messages name it with :func:`enum_name`, and the validator
   lists it with :func:`unknown_enum_values` (its ``unknown_enum_value`` finding).
+
+A leaf's unknown ``SchemaElement.converted_type`` (parquet-cpp's legacy 24, "NA", on
+columns of nulls) says nothing of how its bytes decode, only what its values mean.
+What reads a leaf's meaning calls :func:`unknown_converted_type` and takes the one
+reading there is, the physical values: a breach of :data:`UNKNOWN_CONVERTED_TYPE`
+(parquet.thrift: "This enum should not be extended"), named, and refused under strict
+reading.
 """
 
 from __future__ import annotations
@@ -23,10 +30,29 @@ from collections.abc import Iterator
 from enum import IntEnum
 from typing import TypeVar
 
+from reference_impl.common.leniency import Rule, Strength, breach
 from reference_impl.parquet.errors import CorruptMetadata, UnsupportedFeature
 from reference_impl.parquet.metadata.thrift_struct import ThriftStruct, UnknownEnumValue, field_table
 
-__all__ = ["DECODING_FIELDS", "enum_name", "require_known", "unknown_enum_values"]
+__all__ = [
+    "DECODING_FIELDS",
+    "UNKNOWN_CONVERTED_TYPE",
+    "enum_name",
+    "require_known",
+    "unknown_converted_type",
+    "unknown_enum_values",
+]
+
+UNKNOWN_CONVERTED_TYPE = Rule(
+    id="parquet.schema.unknown-converted-type",
+    format="parquet",
+    spec="parquet.thrift: enum ConvertedType",
+    sentence="ConvertedType is superseded by LogicalType.  This enum should not be extended.",
+    strength=Strength.SHOULD,
+    reading="the column's values as its physical type (a ConvertedType never changes how the bytes "
+    "decode); the annotation is not read",
+    error=UnsupportedFeature,
+)
 
 # The fields whose value decides how the bytes after them are read: a value
 # this code does not know there makes the column (or page) unreadable. A page
@@ -93,3 +119,12 @@ def _unknown_in(value: object, path: str) -> Iterator[tuple[str, UnknownEnumValu
     elif isinstance(value, list):
         for index, item in enumerate(value):
             yield from _unknown_in(item, f"{path}[{index}]")
+
+
+def unknown_converted_type(converted_type: int | None, where: str) -> bool:
+    """Whether ``converted_type`` is a value ``ConvertedType`` does not have: then a
+    breach of :data:`UNKNOWN_CONVERTED_TYPE` at its byte offset (``where`` names the column)."""
+    if not isinstance(converted_type, UnknownEnumValue):
+        return False
+    breach(UNKNOWN_CONVERTED_TYPE, f"{where}: {converted_type.name}", converted_type.offset)
+    return True

@@ -18,9 +18,15 @@ short strings. The spec allows wider fields ("It is valid for an
 implementation to use a larger value than necessary"); fixing one choice makes
 the reassembled value a function of the variant alone.
 
-Bad bytes raise :class:`CorruptPage` (a variant is a page value whose sizes
-lie) naming ``where`` and the byte offset inside the variant's value or
-metadata; an unknown metadata version raises :class:`UnsupportedFeature`.
+Bad bytes raise :class:`InvalidVariant` naming ``where`` and the byte inside
+the variant's value or metadata. Two things are not bad bytes but a newer
+specification's ('Versions and extensions'), and raise
+:class:`UnsupportedFeature`: a metadata version above 1 ("An implementation is
+not expected to parse a Variant value whose metadata version is higher than the
+version supported by the implementation") and a primitive type id the *Variant
+primitive types* table does not list ("new types may be added to the
+specification without incrementing the version ID"; a primitive carries no size,
+so the rest of the value cannot be read past it).
 """
 
 from __future__ import annotations
@@ -30,7 +36,7 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from enum import IntEnum
 
-from reference_impl.parquet.errors import CorruptPage, UnsupportedFeature
+from reference_impl.parquet.errors import InvalidVariant, UnsupportedFeature
 
 __all__ = [
     "VARIANT_NULL",
@@ -42,6 +48,7 @@ __all__ = [
     "VariantPrimitive",
     "VariantValue",
     "array_elements",
+    "decode_value",
     "decode_variant",
     "encode_array",
     "encode_metadata",
@@ -109,6 +116,10 @@ class Primitive(IntEnum):
     UUID = 20
 
 
+# Members by number (an enum call per header byte is a third of the decoding time).
+_BASIC_TYPES = tuple(BasicType)
+_PRIMITIVES = {member.value: member for member in Primitive}
+
 # Bytes of value_data after the header byte; None: a 4-byte size, then that many bytes.
 _PRIMITIVE_SIZES: dict[Primitive, int | None] = {
     Primitive.NULL: 0, Primitive.TRUE: 0, Primitive.FALSE: 0, Primitive.INT8: 1,
@@ -141,30 +152,41 @@ class VariantMetadata:
         try:
             return self.names.index(name)
         except ValueError:
-            raise CorruptPage(f"{where}: field name {name!r} is not in the variant metadata") from None
+            raise InvalidVariant(f"{where}: field name {name!r} is not in the variant metadata") from None
 
     def name(self, field_id: int, where: str) -> str:
         if field_id >= len(self.names):
-            raise CorruptPage(f"{where}: field id {field_id} past the metadata's {len(self.names)} names")
+            raise InvalidVariant(f"{where}: field id {field_id} past the metadata's {len(self.names)} names")
         return self.names[field_id]
 
 
 def parse_metadata(data: bytes, where: str) -> VariantMetadata:
-    """'Metadata encoding': header, dictionary_size, dictionary_size + 1 offsets, bytes."""
-    cursor = _Cursor(data, f"{where}, variant metadata")
+    """'Metadata encoding': header, dictionary_size, dictionary_size + 1 offsets, bytes.
+    "The first `offset` value will always be `0`, and the last `offset` value will
+    always be the total length of `bytes`"; with ``sorted_strings`` set, "strings in
+    the dictionary must be unique and sorted in lexicographic order"."""
+    where = f"{where}, variant metadata"
+    cursor = _Cursor(data, where)
     header = cursor.unsigned(1)
-    if header & VERSION_MASK != METADATA_VERSION:
-        version = header & VERSION_MASK
-        raise UnsupportedFeature(f"{where}: variant metadata version {version} (only 1 is defined)")
+    version = header & VERSION_MASK
+    if version > METADATA_VERSION:
+        raise UnsupportedFeature(f"{where}: version {version} at byte 0 (only 1 is defined)")
+    if version != METADATA_VERSION:
+        raise InvalidVariant(f"{where}: version {version} at byte 0; 'Metadata encoding': \"The "
+                             f"`version` is a 4-bit value that must always contain the value `1`\"")
     offset_size = (header >> OFFSET_SIZE_SHIFT) + 1
     count = cursor.unsigned(offset_size)
+    offsets_start = cursor.position
     offsets = [cursor.unsigned(offset_size) for _ in range(cursor.bounded(count + 1, offset_size))]
     start = cursor.position
-    if offsets[0] != 0 or offsets != sorted(offsets) or start + offsets[-1] > len(data):
-        raise CorruptPage(f"{where}, variant metadata: string offsets {offsets[:8]} do not fit its "
-                          f"{len(data) - start} bytes of strings")
+    if offsets[0] != 0 or offsets != sorted(offsets) or start + offsets[-1] != len(data):
+        raise InvalidVariant(f"{where}: string offsets {offsets[:8]} at byte {offsets_start} are not "
+                             f"0, ascending, ending at its {len(data) - start} bytes of strings")
     strings = [data[start + a : start + b] for a, b in zip(offsets, offsets[1:], strict=False)]
-    return VariantMetadata(tuple(_utf8(s, f"{where}, variant metadata") for s in strings))
+    if header & SORTED_STRINGS_BIT and any(a >= b for a, b in zip(strings, strings[1:], strict=False)):
+        raise InvalidVariant(f"{where}: sorted_strings is set (byte 0), but its strings are not unique "
+                             f"and sorted: {strings[:8]}")
+    return VariantMetadata(tuple(_utf8(s, where, start + a) for s, a in zip(strings, offsets, strict=False)))
 
 
 # ---------------------------------------------------------------------------
@@ -174,8 +196,8 @@ def parse_metadata(data: bytes, where: str) -> VariantMetadata:
 
 def basic_type(value: bytes, where: str) -> BasicType:
     if not value:
-        raise CorruptPage(f"{where}: an empty variant value (it needs at least its header byte)")
-    return BasicType(value[0] & BASIC_TYPE_MASK)
+        raise InvalidVariant(f"{where}: an empty variant value (it needs at least its header byte)")
+    return _BASIC_TYPES[value[0] & BASIC_TYPE_MASK]
 
 
 def is_object(value: bytes, where: str) -> bool:
@@ -194,19 +216,26 @@ def primitive_type(value: bytes, where: str) -> Primitive | None:
         return Primitive.STRING
     if kind is not BasicType.PRIMITIVE:
         return None
-    type_id = value[0] >> HEADER_SHIFT
-    if type_id not in Primitive._value2member_map_:
-        raise CorruptPage(f"{where}: variant primitive type id {type_id} is not in 'Encoding types'")
-    return Primitive(type_id)
+    return _known_primitive(value[0] >> HEADER_SHIFT, 0, where)
 
 
 def primitive_payload(value: bytes, where: str) -> bytes:
     """The value_data of a primitive (a string's or binary's bytes without their size)."""
     if primitive_type(value, where) is None:
-        raise CorruptPage(f"{where}: a variant object or array where a primitive was expected")
+        raise InvalidVariant(f"{where}: a variant object or array where a primitive was expected")
     size = value_size(value, 0, len(value), where)
     skip = 1 + (SIZE_FIELD if _sized(value[0]) else 0)
     return value[skip:size]
+
+
+def _known_primitive(type_id: int, at: int, where: str) -> Primitive:
+    """A type id of the *Variant primitive types* table; another is a newer
+    specification's type ('Versions and extensions'), whose size this reader cannot know."""
+    known = _PRIMITIVES.get(type_id)
+    if known is None:
+        raise UnsupportedFeature(f"{where}: variant primitive type id {type_id} at byte {at} is not in "
+                                 f"'Encoding types' (a type added later?)")
+    return known
 
 
 def _sized(head: int) -> bool:
@@ -220,12 +249,12 @@ def object_fields(value: bytes, metadata: VariantMetadata, where: str) -> dict[s
     Raises for duplicate names ("Field names are required to be unique")."""
     layout = _Container.of(value, 0, len(value), where)
     cursor = _Cursor(value, where, layout.ids_start)
-    ids = [cursor.unsigned(layout.id_size) for _ in range(layout.count)]
+    ids = [(cursor.position, cursor.unsigned(layout.id_size)) for _ in range(layout.count)]
     fields: dict[str, bytes] = {}
-    for field_id, child in zip(ids, layout.children(value, where), strict=True):
-        name = metadata.name(field_id, where)
+    for (at, field_id), child in zip(ids, layout.children(value, where), strict=True):
+        name = metadata.name(field_id, f"{where}, field id at byte {at}")
         if name in fields:
-            raise CorruptPage(f"{where}: variant object has field {name!r} twice")
+            raise InvalidVariant(f"{where}: variant object has field {name!r} twice")
         fields[name] = child
     return fields
 
@@ -261,8 +290,8 @@ class _Container:
         cursor.skip(cursor.bounded(count, id_size) * id_size)
         offsets = tuple(cursor.unsigned(offset_size) for _ in range(cursor.bounded(count + 1, offset_size)))
         if cursor.position + offsets[-1] > end or any(o >= offsets[-1] for o in offsets[:-1]):
-            raise CorruptPage(f"{where}: variant field offsets {list(offsets[:8])} run past the "
-                              f"{end - cursor.position} bytes of values (at byte {cursor.position})")
+            raise InvalidVariant(f"{where}: variant field offsets {list(offsets[:8])} run past the "
+                                 f"{end - cursor.position} bytes of values (at byte {cursor.position})")
         return cls(count, ids_start, id_size, offsets, cursor.position)
 
     @property
@@ -278,7 +307,7 @@ class _Container:
 def value_size(data: bytes, start: int, end: int, where: str) -> int:
     """The size of the encoded value at ``start``, which must end by ``end``."""
     head = data[start]
-    kind = BasicType(head & BASIC_TYPE_MASK)
+    kind = _BASIC_TYPES[head & BASIC_TYPE_MASK]
     if kind is BasicType.SHORT_STRING:
         size = 1 + (head >> HEADER_SHIFT)
     elif kind is BasicType.PRIMITIVE:
@@ -286,17 +315,13 @@ def value_size(data: bytes, start: int, end: int, where: str) -> int:
     else:
         size = _Container.of(data, start, end, where).size - start
     if start + size > end:
-        raise CorruptPage(f"{where}: a variant value at byte {start} needs {size} bytes, "
-                          f"{end - start} remain")
+        raise InvalidVariant(f"{where}: a variant value at byte {start} needs {size} bytes, "
+                             f"{end - start} remain")
     return size
 
 
 def _primitive_size(data: bytes, start: int, end: int, where: str) -> int:
-    type_id = data[start] >> HEADER_SHIFT
-    if type_id not in Primitive._value2member_map_:
-        raise CorruptPage(f"{where}: variant primitive type id {type_id} at byte {start} is not in "
-                          f"'Encoding types'")
-    size = _PRIMITIVE_SIZES[Primitive(type_id)]
+    size = _PRIMITIVE_SIZES[_known_primitive(data[start] >> HEADER_SHIFT, start, where)]
     if size is None:
         return 1 + SIZE_FIELD + _Cursor(data[:end], where, start + 1).unsigned(SIZE_FIELD)
     return 1 + size
@@ -341,28 +366,41 @@ VariantValue = VariantPrimitive | VariantObject | VariantArray
 
 
 def decode_variant(metadata: bytes, value: bytes, where: str) -> VariantValue:
-    """What ``(metadata, value)`` means; bad bytes raise :class:`CorruptPage`,
+    """What ``(metadata, value)`` means; bad bytes raise :class:`InvalidVariant`,
     among them bytes after the value (its sizes then lie)."""
-    names = parse_metadata(metadata, where)
+    return decode_value(value, parse_metadata(metadata, where), where)
+
+
+def decode_value(value: bytes, metadata: VariantMetadata, where: str,
+                 unordered: list[str] | None = None) -> VariantValue:
+    """What ``value`` means with an already parsed ``metadata`` (see :func:`decode_variant`).
+    ``unordered`` collects where an object lists its field ids out of the order of their
+    names ('Object field ID order and uniqueness': "field IDs and offsets must be listed
+    in the order of the corresponding field names, sorted lexicographically (using
+    unsigned byte ordering for UTF-8)"), which leaves its meaning, fields by name, whole."""
     size = value_size(value, 0, len(value), where) if value else 0
     if size != len(value):
-        raise CorruptPage(f"{where}: {len(value) - size} bytes after the {size}-byte variant value")
-    return _decode(value, names, where, depth=0)
+        raise InvalidVariant(f"{where}: {len(value) - size} bytes after the {size}-byte variant value")
+    return _decode(value, metadata, where, 0, [] if unordered is None else unordered)
 
 
-def _decode(value: bytes, metadata: VariantMetadata, where: str, depth: int) -> VariantValue:
+def _decode(value: bytes, metadata: VariantMetadata, where: str, depth: int,
+            unordered: list[str]) -> VariantValue:
     if depth > MAX_NESTING:
         raise UnsupportedFeature(f"{where}: a variant nested deeper than {MAX_NESTING} levels")
     if is_object(value, where):
-        fields = object_fields(value, metadata, where)
-        return VariantObject(tuple((name, _decode(fields[name], metadata, f"{where}.{name}", depth + 1))
-                                   for name in sorted(fields, key=lambda n: n.encode("utf-8"))))
+        fields = object_fields(value, metadata, where)  # in field-id order
+        names = sorted(fields, key=lambda n: n.encode("utf-8"))
+        if names != list(fields):
+            unordered.append(where)
+        return VariantObject(tuple((name, _decode(fields[name], metadata, f"{where}.{name}", depth + 1,
+                                                  unordered)) for name in names))
     if is_array(value, where):
-        return VariantArray(tuple(_decode(e, metadata, f"{where}[{i}]", depth + 1)
+        return VariantArray(tuple(_decode(e, metadata, f"{where}[{i}]", depth + 1, unordered)
                                   for i, e in enumerate(array_elements(value, where))))
     kind = primitive_type(value, where)
     assert kind is not None  # neither object nor array
-    return VariantPrimitive(kind, _primitive_value(kind, primitive_payload(value, where), where))
+    return VariantPrimitive(kind, _primitive_value(kind, value, where))
 
 
 # value_data read as one little-endian number ('Encoding types', *Binary format*);
@@ -375,17 +413,18 @@ _NUMBER_FORMATS = {Primitive.INT8: "<b", Primitive.INT16: "<h", Primitive.INT32:
 _DECIMALS = (Primitive.DECIMAL4, Primitive.DECIMAL8, Primitive.DECIMAL16)
 
 
-def _primitive_value(kind: Primitive, payload: bytes, where: str) -> object:
+def _primitive_value(kind: Primitive, value: bytes, where: str) -> object:
+    payload = primitive_payload(value, where)
     if kind in _NUMBER_FORMATS:
         return struct.unpack(_NUMBER_FORMATS[kind], payload)[0]
     if kind in _DECIMALS:
         scale = payload[0]
         if scale > MAX_DECIMAL_SCALE:
-            raise CorruptPage(f"{where}: variant {kind.name.lower()} scale {scale} is outside "
-                              f"[0, {MAX_DECIMAL_SCALE}]")
+            raise InvalidVariant(f"{where}: variant {kind.name.lower()} scale {scale} is outside "
+                                 f"[0, {MAX_DECIMAL_SCALE}]")
         return scale, int.from_bytes(payload[1:], "little", signed=True)
     if kind is Primitive.STRING:
-        return _utf8(payload, where)
+        return _utf8(payload, where, at=len(value) - len(payload))
     if kind in (Primitive.BINARY, Primitive.UUID):
         return payload
     return None  # null, true and false: the type is the whole value
@@ -486,29 +525,31 @@ class _Cursor:
     def unsigned(self, size: int) -> int:
         end = self.position + size
         if end > len(self.data):
-            raise CorruptPage(f"{self.where}: {size}-byte field at byte {self.position} runs past "
-                              f"its {len(self.data)} bytes")
+            raise InvalidVariant(f"{self.where}: {size}-byte field at byte {self.position} runs past "
+                                 f"its {len(self.data)} bytes")
         value = int.from_bytes(self.data[self.position : end], "little")
         self.position = end
         return value
 
     def skip(self, size: int) -> None:
         if self.position + size > len(self.data):
-            raise CorruptPage(f"{self.where}: {size} bytes at byte {self.position} run past its "
-                              f"{len(self.data)} bytes")
+            raise InvalidVariant(f"{self.where}: {size} bytes at byte {self.position} run past its "
+                                 f"{len(self.data)} bytes")
         self.position += size
 
     def bounded(self, count: int, size: int) -> int:
         """``count``, after checking that ``count`` fields of ``size`` bytes fit."""
         if self.position + count * size > len(self.data):
-            raise CorruptPage(f"{self.where}: {count} fields of {size} bytes at byte {self.position} "
-                              f"run past its {len(self.data)} bytes")
+            raise InvalidVariant(f"{self.where}: {count} fields of {size} bytes at byte {self.position} "
+                                 f"run past its {len(self.data)} bytes")
         return count
 
 
-def _utf8(data: bytes, where: str) -> str:
+def _utf8(data: bytes, where: str, at: int) -> str:
+    """``data`` (which starts at byte ``at``) as UTF-8: "All strings within the Variant
+    binary format must be UTF-8 encoded" ('String values must be UTF-8 encoded')."""
     try:
         return data.decode("utf-8")
     except UnicodeDecodeError as error:
-        raise CorruptPage(f"{where}: a string that is not UTF-8 ({error.reason} at byte "
-                          f"{error.start})") from None
+        raise InvalidVariant(f"{where}: a string that is not UTF-8 ({error.reason} at byte "
+                             f"{at + error.start})") from None

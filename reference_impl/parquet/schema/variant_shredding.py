@@ -26,14 +26,20 @@ pairs (an array), or a group of field pairs (an object), nested to any depth.
   :func:`shredded_primitive` build shredding schemas.
 
 Every rule of the spec the structure or the data can break is a :class:`Rule`
-(its words, their strength, its section). Both walks report to a ``Sink``:
+(its words, their strength, its section): ``MUST`` (MUST, MUST NOT, and the
+normative "is" of a definition), ``SHOULD``, or ``silent`` where the text is
+silent or says two things (an ambiguous finding), with the readings named. Both walks report to a ``Sink``:
 :func:`strict` (the reader's) raises for a rule whose breach leaves the value
 ambiguous (:class:`CorruptMetadata` for the schema, :class:`CorruptPage` for
 the data) and reads past the others; the validator collects every breach.
-The reader names two of those it reads past (:func:`check_variant_groups`): an
-OPTIONAL ``metadata`` (:data:`OPTIONAL_METADATA`) and a ``value`` of the other
-repetition (:data:`VALUE_REPETITION`) are breaches of ``reference_impl.common.leniency``,
-so they are never read silently.
+The reader names three of those it reads past in the schema (:func:`check_variant_groups`):
+an OPTIONAL ``metadata`` (:data:`OPTIONAL_METADATA`), a ``value`` of the other
+repetition (:data:`VALUE_REPETITION`) and a ``typed_value`` whose annotation is not
+the table's but denotes the same values (:data:`TYPED_VALUE_ANNOTATION`); the logical
+reading names three in the data (:func:`strict`): an array or an object left in
+``value`` (:data:`ARRAY_IN_VALUE`, :data:`OBJECT_IN_VALUE`) and a missing array
+element, read as Variant null (:data:`MISSING_ELEMENT`). Each is a breach of
+``reference_impl.common.leniency``, so none is read silently.
 After a breach a non-strict walk goes on as the spec says engines that read
 anyway do: "the `typed_value` column must be used".
 """
@@ -52,6 +58,7 @@ from reference_impl.common.findings import RuleText, Strength
 from reference_impl.common.ieee_float import narrow_float_bits, widen_float_bits
 from reference_impl.parquet.errors import CorruptMetadata, CorruptPage
 from reference_impl.parquet.metadata.parquet_thrift import (
+    ConvertedType,
     FieldRepetitionType,
     LogicalType,
     Type,
@@ -84,8 +91,12 @@ from reference_impl.parquet.schema.variant_encoding import (
 )
 
 __all__ = [
+    "ARRAY_IN_VALUE",
+    "MISSING_ELEMENT",
+    "OBJECT_IN_VALUE",
     "OPTIONAL_METADATA",
     "RULES",
+    "TYPED_VALUE_ANNOTATION",
     "VALUE_REPETITION",
     "ArrayTyped",
     "ObjectTyped",
@@ -120,36 +131,55 @@ SHREDDING = "VariantShredding.md"
 # ---------------------------------------------------------------------------
 
 
+MUST, SHOULD, SILENT = Strength.MUST, Strength.SHOULD, Strength.SILENT  # a Rule's strengths
+
+
 @dataclass(frozen=True)
 class Rule:
-    """One rule: the finding ``kind``, the spec's words and their strength."""
+    """One rule: the finding ``kind``, the spec's words and their strength;
+    ``readings``: for an ambiguous rule, the readings and who takes each."""
 
     kind: str
-    strength: str  # "MUST" or "SHOULD"
+    strength: Strength  # MUST, SHOULD or SILENT (the text is silent or ambiguous)
     source: str  # spec file, 'section'
     text: str
     readable: bool  # a reader can still tell what the value is
     schema: bool = False  # about the schema (else about the data)
+    readings: str = ""
 
     def quote(self) -> str:
-        return f"{self.strength}: \"{self.text}\" ({self.source})"
+        readings = f"; {self.readings}" if self.readings else ""
+        return f"{self.strength.value}: \"{self.text}\" ({self.source}){readings}"
 
     @property
     def rule_text(self) -> RuleText:
-        return RuleText(Strength(self.strength), self.source, self.text)
+        """The sentence, as a finding carries it; a silent rule's names its readings."""
+        sentence = f"'{self.text}'; {self.readings}" if self.readings else self.text
+        return RuleText(self.strength, self.source, sentence)
 
 
 def _rule(kind: str, source: str, text: str, *, readable: bool, schema: bool = False,
-          strength: str = "MUST") -> Rule:
-    return Rule(f"variant.{kind}", strength, source, text, readable, schema)
+          strength: Strength = MUST, readings: str = "") -> Rule:
+    return Rule(f"variant.{kind}", strength, source, text, readable, schema, readings)
 
 
 RULES: dict[str, Rule] = {r.kind.removeprefix("variant."): r for r in (
     _rule("group_fields", "LogicalTypes.md, 'VARIANT'", "The group must contain a field named "
           "`metadata` and a field named `value`. Both fields must have type `binary`",
           readable=False, schema=True),
+    _rule("unexpected_field", "VariantEncoding.md, 'Variant in Parquet'", "A Variant value in Parquet "
+          "is represented by a group with 2 fields, named `value` and `metadata`", readable=False,
+          schema=True, strength=SILENT, readings="the text neither allows nor forbids other fields "
+          "(VariantShredding.md adds only `typed_value`); a reader could ignore one by name, but what it "
+          "holds is unknown, so the reference refuses the group"),
     _rule("value_field", "LogicalTypes.md, 'VARIANT'", "The group must contain a field named "
           "`metadata` and a field named `value`", readable=True, schema=True),
+    _rule("field_value", f"{SHREDDING}, 'Objects'", "Each shredded field in the `typed_value` group is "
+          "represented as a required group that contains optional `value` and `typed_value` fields",
+          readable=True, schema=True, strength=SILENT, readings="'Objects' lets only `typed_value` be "
+          "omitted (parquet-testing's shredded_variant case 132, without it, is marked INVALID); 'Arrays' "
+          "lets an element omit `value` \"when shredding elements as a specific type\", and the reference "
+          "reads a field group the same way, its value from `typed_value`"),
     _rule("metadata_repetition", "VariantEncoding.md, 'Variant in Parquet'",
           "The `metadata` field is `required`", readable=True, schema=True),
     _rule("value_repetition", "VariantEncoding.md, 'Variant in Parquet'", "The `value` field must "
@@ -157,6 +187,14 @@ RULES: dict[str, Rule] = {r.kind.removeprefix("variant."): r for r in (
           "value are shredded", readable=True, schema=True),
     _rule("typed_value_type", f"{SHREDDING}, 'Shredded Value Types'",
           "Shredded values must use the following Parquet types", readable=False, schema=True),
+    _rule("typed_value_annotation", f"{SHREDDING}, 'Shredded Value Types'",
+          "Shredded values must use the following Parquet types", readable=True, schema=True,
+          strength=SILENT, readings="the table gives int32 and int64 no logical type and the other "
+          "rows a LogicalType; it does not say whether an annotation denoting the row's own values is "
+          "that Parquet type: INT(32, true) on INT32 and INT(64, true) on INT64 (LogicalTypes.md, "
+          "'Signed Integers'), or a ConvertedType alone for its LogicalType (LogicalTypes.md: readers "
+          "interpret them the same way; DuckDB 2.0 writes INT64 with ConvertedType INT_64 alone). The "
+          "reference reads it as the row; the other reading refuses it as a type outside the table"),
     _rule("element_group", f"{SHREDDING}, 'Arrays'", "The list `element` must be a required group",
           readable=True, schema=True),
     _rule("pair_fields", f"{SHREDDING}, 'Arrays'", "at least one of the two fields must be present",
@@ -167,9 +205,11 @@ RULES: dict[str, Rule] = {r.kind.removeprefix("variant."): r for r in (
     _rule("value_and_typed_value", f"{SHREDDING}, 'Value Shredding'", "Writers must not produce "
           "data where both `value` and `typed_value` are non-null, unless the Variant value is an "
           "object", readable=False),
+    # Readable: 'Value Shredding', "If a Variant is missing in a context where a value is
+    # required, readers must return a Variant null".
     _rule("missing_element", f"{SHREDDING}, 'Arrays'", "All elements of an array must be present "
           "(not missing) ... either `typed_value` or `value` (but not both) must be non-null",
-          readable=False),
+          readable=True),
     _rule("array_in_value", f"{SHREDDING}, 'Arrays'", "If the value is an array, `value` must be "
           "null", readable=True),
     _rule("object_in_value", f"{SHREDDING}, 'Objects'", "If the value is an object, `typed_value` "
@@ -183,6 +223,13 @@ RULES: dict[str, Rule] = {r.kind.removeprefix("variant."): r for r in (
           "Variant, whether shredded or not, must be present in the metadata", readable=False),
     _rule("metadata_missing", "VariantEncoding.md, 'Variant in Parquet'", "The `metadata` field is "
           "`required` and must be a valid Variant metadata", readable=False),
+    # The encoding's, met by decoding every stored value (``variant_values``).
+    _rule("value_encoding", "VariantEncoding.md, 'Variant in Parquet'", "The `metadata` field is "
+          "`required` and must be a valid Variant metadata ... When present, the `value` field must be "
+          "a valid Variant value", readable=False),
+    _rule("field_order", "VariantEncoding.md, 'Object field ID order and uniqueness'", "For objects, "
+          "field IDs and offsets must be listed in the order of the corresponding field names, sorted "
+          "lexicographically (using unsigned byte ordering for UTF-8).", readable=True),
 )}
 
 Sink = Callable[[Rule, str, str], None]
@@ -211,22 +258,69 @@ VALUE_REPETITION = leniency.Rule(
     "`typed_value` is Variant null",
     error=CorruptMetadata,
 )
+TYPED_VALUE_ANNOTATION = leniency.Rule(
+    id="parquet.variant.typed-value-annotation",
+    format="parquet",
+    spec="VariantShredding.md: Shredded Value Types",
+    sentence="the table lists int32 as INT32 and int64 as INT64 with no logical type, and a "
+    "LogicalType for the other rows; it does not say whether an annotation that denotes the same "
+    "values (INT(32, true) on INT32, INT(64, true) on INT64, a ConvertedType without its LogicalType) "
+    "is that type",
+    strength=leniency.Strength.SILENT,
+    reading="the typed_value as the table's row whose values the annotation denotes",
+    error=CorruptMetadata,
+)
+# The data's readable rules, named as the logical reading meets them (:func:`strict`).
+ARRAY_IN_VALUE = leniency.Rule(
+    id="parquet.variant.array-in-value",
+    format="parquet",
+    spec="VariantShredding.md: Arrays",
+    sentence=RULES["array_in_value"].text,
+    strength=leniency.Strength.MUST,
+    reading="the array in `value`, as stored",
+    error=CorruptPage,
+)
+OBJECT_IN_VALUE = leniency.Rule(
+    id="parquet.variant.object-in-value",
+    format="parquet",
+    spec="VariantShredding.md: Objects",
+    sentence=RULES["object_in_value"].text,
+    strength=leniency.Strength.MUST,
+    reading="the object in `value`, as stored",
+    error=CorruptPage,
+)
+MISSING_ELEMENT = leniency.Rule(
+    id="parquet.variant.missing-element",
+    format="parquet",
+    spec="VariantShredding.md: Arrays",
+    sentence=RULES["missing_element"].text,
+    strength=leniency.Strength.MUST,
+    reading="Variant null ('Value Shredding': \"If a Variant is missing in a context where a value is "
+    "required, readers must return a Variant null\")",
+    error=CorruptPage,
+)
 _LENIENT = {rule.kind: lenient for rule, lenient in (
-    (RULES["metadata_repetition"], OPTIONAL_METADATA), (RULES["value_repetition"], VALUE_REPETITION))}
+    (RULES["metadata_repetition"], OPTIONAL_METADATA), (RULES["value_repetition"], VALUE_REPETITION),
+    (RULES["typed_value_annotation"], TYPED_VALUE_ANNOTATION), (RULES["array_in_value"], ARRAY_IN_VALUE),
+    (RULES["object_in_value"], OBJECT_IN_VALUE), (RULES["missing_element"], MISSING_ELEMENT))}
 
 
 def strict(rule: Rule, where: str, found: str) -> None:
-    """The reader's sink: a breach that leaves the value ambiguous is an error (the
-    lenient readings are named by :func:`check_variant_groups`, which the reader calls)."""
+    """The reader's sink: a breach that leaves the value ambiguous is an error; one of the
+    data's readable rules is a breach (``leniency``) where it is met (the schema's lenient
+    readings are named by :func:`check_variant_groups`, which the reader calls)."""
     if not rule.readable:
         error = CorruptMetadata if rule.schema else CorruptPage
         raise error(f"{where}: {found}; {rule.quote()}")
+    if not rule.schema and rule.kind in _LENIENT:
+        leniency.breach(_LENIENT[rule.kind], f"{where}: {found}")
 
 
 def check_variant_groups(tree: SchemaNode, offset: int) -> None:
     """A breach (``leniency``, at ``offset``: the schema's place) for each VARIANT group of
-    ``tree`` with an OPTIONAL ``metadata`` or a ``value`` of the other repetition; the
-    reader's check of the schema. The other rules are the logical reading's (:func:`strict`)."""
+    ``tree`` with an OPTIONAL ``metadata``, a ``value`` of the other repetition or a
+    ``typed_value`` annotated otherwise than the table with its values; the reader's
+    check of the schema. The other rules are the logical reading's (:func:`strict`)."""
 
     def lenient(rule: Rule, where: str, found: str) -> None:
         if rule.kind in _LENIENT:
@@ -318,7 +412,7 @@ def _pair(shape: Shape, where: str, sink: Sink, extra: tuple[str, ...] = ()) -> 
     fields = {f.node.name: f for f in shape.fields}
     unknown = sorted(set(fields) - {"value", "typed_value", *extra})
     if unknown:
-        sink(RULES["group_fields"], where, f"unexpected field(s) {unknown}")
+        sink(RULES["unexpected_field"], where, f"unexpected field(s) {unknown}")
     value, typed = fields.get("value"), fields.get("typed_value")
     if value is not None and not _is_binary(value):
         sink(RULES["group_fields"], f"{where}.value", "value is not a binary")
@@ -330,10 +424,13 @@ def _pair(shape: Shape, where: str, sink: Sink, extra: tuple[str, ...] = ()) -> 
 
 def _typed(shape: Shape, where: str, sink: Sink) -> Typed | None:
     if isinstance(shape, PrimitiveShape):
-        variant_type = _primitive_of(shape.node)
+        variant_type, annotation = _primitive_of(shape.node)
         if variant_type is None:
             sink(RULES["typed_value_type"], where, f"{_describe(shape.node)} is not in the table")
             return None
+        if annotation is not None:
+            sink(RULES["typed_value_annotation"], where, f"{annotation}, read as the table's "
+                 f"{variant_type.name.lower()} row")
         return PrimitiveTyped(shape.node, variant_type)
     if isinstance(shape, ListShape):
         return _array(shape, where, sink)
@@ -360,7 +457,10 @@ def _object(shape: StructShape, where: str, sink: Sink) -> ObjectTyped:
         if field.node.repetition != REQUIRED:
             sink(RULES["field_group"], f"{where}.{field.node.name}",
                  f"a {_repetition(field.node)} field group")
-        fields[field.node.name] = _pair(field, f"{where}.{field.node.name}", sink)
+        pair = _pair(field, f"{where}.{field.node.name}", sink)
+        if not pair.has_value and pair.typed is not None:
+            sink(RULES["field_value"], f"{where}.{field.node.name}", "no field `value`")
+        fields[field.node.name] = pair
     return ObjectTyped(fields)
 
 
@@ -390,15 +490,47 @@ _TIMESTAMPS = {(True, "MICROS"): Primitive.TIMESTAMP_MICROS,
                (True, "NANOS"): Primitive.TIMESTAMP_NANOS, (False, "NANOS"): Primitive.TIMESTAMP_NTZ_NANOS}
 
 
-def _primitive_of(node: SchemaNode) -> Primitive | None:
-    """The Variant type a primitive ``typed_value`` stands for, None when the
-    table has no row for it. ``INT(32, true)`` and ``INT(64, true)`` mean the
-    plain INT32 and INT64 of the table (LogicalTypes.md, 'Signed Integers')."""
+# ConvertedTypes alone that stand for a row's LogicalType (LogicalTypes.md gives each the
+# values of its LogicalType: INT_8 is INT(8, true), TIMESTAMP_MICROS is
+# TIMESTAMP(true, MICROS), UTF8 is STRING, ...): (physical, converted) -> Variant type.
+_CONVERTED: dict[tuple[Type, int], Primitive] = {
+    (Type.INT32, ConvertedType.INT_8): Primitive.INT8,
+    (Type.INT32, ConvertedType.INT_16): Primitive.INT16,
+    (Type.INT32, ConvertedType.INT_32): Primitive.INT32,
+    (Type.INT64, ConvertedType.INT_64): Primitive.INT64,
+    (Type.INT32, ConvertedType.DATE): Primitive.DATE,
+    (Type.INT64, ConvertedType.TIMESTAMP_MICROS): Primitive.TIMESTAMP_MICROS,
+    (Type.BYTE_ARRAY, ConvertedType.UTF8): Primitive.STRING,
+    **{(physical, ConvertedType.DECIMAL): kind for physical, kind in _DECIMALS.items()},
+}
+# The rows the table lists without a logical type that a signed INTEGER of their full width denotes.
+_PLAIN_INTEGERS = (Primitive.INT32, Primitive.INT64)
+
+
+def _primitive_of(node: SchemaNode) -> tuple[Primitive | None, str | None]:
+    """The Variant type a primitive ``typed_value`` stands for (None when the table
+    has no row for it), and, when its annotation is not the row's own but denotes the
+    same values, that annotation (``variant.typed_value_annotation``)."""
     physical, logical = node.physical_type, node.logical_type
     if physical is None:  # a group
-        return None
-    if logical is None or logical.kind is None:
-        return None if node.converted_type is not None else _PLAIN.get(physical)
+        return None, None
+    if logical is not None and logical.kind is not None:
+        kind = _by_logical_type(node, physical, logical)
+        if logical.kind == "INTEGER" and kind in _PLAIN_INTEGERS:
+            bits = logical.member.bitWidth
+            return kind, f"LogicalType INTEGER({bits}, true) on {Type(physical).name}"
+        return kind, None
+    if node.converted_type is None:
+        return _PLAIN.get(physical), None
+    kind = _CONVERTED.get((physical, node.converted_type))
+    if kind in _DECIMAL_KINDS and (node.precision or 0) > MAX_DECIMAL16_PRECISION:
+        kind = None
+    return kind, None if kind is None else f"ConvertedType {ConvertedType(node.converted_type).name} alone"
+
+
+def _by_logical_type(node: SchemaNode, physical: Type, logical: LogicalType) -> Primitive | None:
+    """The row of a primitive annotated with a LogicalType; ``INT(32, true)`` and
+    ``INT(64, true)`` mean the plain INT32 and INT64 rows (LogicalTypes.md, 'Signed Integers')."""
     member: Any = logical.member
     match logical.kind:
         case "INTEGER":

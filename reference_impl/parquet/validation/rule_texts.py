@@ -4,8 +4,10 @@ docs/validation.md, 'Strength': each kind quotes the words of parquet.thrift, RE
 PageIndex.md or BloomFilter.md it checks, with their strength
 (``reference_impl.common.findings.Strength``), which gives the finding its severity. The
 kinds found per rule of another table carry that table's text instead: ``rule.<id>``
-(the lenient readings, ``reference_impl.common.leniency``), ``type.<rule>``
-(``schema.type_rules``) and ``variant.<rule>`` (``schema.variant_shredding``).
+(the lenient readings, ``reference_impl.common.leniency``) and ``type.<rule>``
+(``schema.type_rules``). The ``variant.<rule>`` kinds are listed here from their table
+(``schema.variant_shredding.RULES``: VariantShredding.md, VariantEncoding.md and
+LogicalTypes.md 'VARIANT'), a silent rule's sentence naming its readings.
 
 ``<s>`` kinds are written once and hold for the chunk's statistics (``statistics.``,
 ColumnMetaData) and each page's (``page_statistics.``, the data page headers).
@@ -14,6 +16,7 @@ ColumnMetaData) and each page's (``page_statistics.``, the data page headers).
 from __future__ import annotations
 
 from reference_impl.common.findings import RuleText, Strength
+from reference_impl.parquet.schema.variant_shredding import RULES as VARIANT_RULES
 
 __all__ = ["RULE_TEXTS", "rule_text"]
 
@@ -160,6 +163,7 @@ RULE_TEXTS: dict[str, RuleText] = {
     "string.utf8": RuleText(MUST, f"{THRIFT}: struct StringType", "allowed for BYTE_ARRAY, must be "
                             "encoded with UTF-8"),
     **_GEOSPATIAL,
+    **{rule.kind: rule.rule_text for rule in VARIANT_RULES.values()},
 }
 
 

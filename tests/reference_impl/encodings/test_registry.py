@@ -2,7 +2,7 @@
 
 Encodings.md, 'Supported Encodings' and 'Deprecated Encodings'; parquet.thrift
 ``enum Encoding``. A data page in an encoding the table does not hold, or holds
-without a module (GROUP_VAR_INT, ALP), is UnsupportedFeature naming the column
+without a module (GROUP_VAR_INT), is UnsupportedFeature naming the column
 and the byte offset; a known encoding where the table does not allow it is
 CorruptPage (InvalidLevelData for levels); the writer refuses such an encoding
 up front; the conformance catalogue and docs/encodings.md are the table's.
@@ -119,11 +119,13 @@ def test_a_data_page_in_an_encoding_outside_the_table_is_unsupported(encoding: i
     assert info.value.offset == values_at
 
 
-def test_alp_is_known_but_not_implemented() -> None:
+def test_a_page_said_to_be_alp_is_decoded_as_alp() -> None:
+    """ALP is implemented (``encodings.alp``): PLAIN bytes under its name are a corrupt ALP
+    header (their third byte, 0, is no log_vector_size), not an unsupported encoding."""
     file, values_at = _file_with_page(ALP, Type.DOUBLE)
-    with pytest.raises(UnsupportedFeature, match=r"encoding ALP \(Encodings.md, 'Adaptive Lossless") as info:
+    with pytest.raises(CorruptPage, match=r"ALP: log_vector_size is 0") as info:
         read_parquet(file)
-    assert info.value.offset == values_at
+    assert info.value.offset == values_at + 2
 
 
 def test_alp_decodes_as_the_member_of_enum_encoding() -> None:

@@ -50,6 +50,9 @@ final class Capabilities {
     CANNOT_WRITE.put("legacy:*", LEGACY_LAYOUTS);
     CANNOT_WRITE.put("variant:shredded", NO_SHREDDING);
     CANNOT_WRITE.put("page_v2:is_compressed=false", V2_ALWAYS_COMPRESSED);
+    CANNOT_WRITE.put("encoding:ALP", "parquet-java 1.17.0 has no ALP (Encodings.md, in Preview): "
+        + "measured, org.apache.parquet.column.Encoding and org.apache.parquet.format.Encoding end at "
+        + "BYTE_STREAM_SPLIT and parquet-column holds no ALP values writer");
     CANNOT_WRITE.put("codec:LZO", "measured: BadConfigurationException 'Class "
         + "com.hadoop.compression.lzo.LzoCodec was not found' (parquet-java takes LZO from the "
         + "GPL hadoop-lzo package, which pyspark's jars do not hold)");
