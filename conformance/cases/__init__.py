@@ -20,6 +20,7 @@ from .parquet import (
     column_orders,
     encodings,
     encryption,
+    geospatial,
     logical_types,
     nested,
     page_index,
@@ -29,7 +30,7 @@ from .parquet import (
 )
 
 _AREAS = (physical_types, logical_types, encodings, codecs, pages, nested, statistics, page_index,
-          bloom_filters, checksums, encryption, column_orders)
+          bloom_filters, checksums, encryption, column_orders, geospatial)
 _ORC_AREAS = (column_types, orc_nested, orc_encodings, orc_codecs, stripes, orc_indexes)
 
 

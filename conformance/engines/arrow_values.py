@@ -7,12 +7,13 @@ Two directions, both exact:
   that carries it without loss (INT(8, unsigned) -> uint8, DECIMAL(p, s) ->
   decimal128/decimal256 from the unscaled integer, TIMESTAMP(unit, utc) ->
   timestamp(unit, tz="UTC" | None), UUID -> the `arrow.uuid` extension type,
-  JSON -> `arrow.json`, INT96 -> timestamp("ns"), INTERVAL -> month_day_nano
-  when every field fits, UNKNOWN -> null, ORC's UNION -> a sparse union whose
-  type codes are the tags). What has no Arrow form (ORC's CHAR and VARCHAR, a null
-  UNION: Arrow unions have no validity of their own) raises `Unsupported` with the
-  reason, as does a temporal value beyond Arrow's 64-bit count (a nanosecond
-  timestamp before 1677 or after 2262).
+  JSON -> `arrow.json`, GEOMETRY and GEOGRAPHY -> `geoarrow.wkb` (`geoarrow`),
+  INT96 -> timestamp("ns"), INTERVAL -> month_day_nano when every field fits,
+  UNKNOWN -> null, ORC's UNION -> a sparse union whose type codes are the tags).
+  What has no Arrow form (ORC's CHAR and VARCHAR, a null UNION: Arrow unions have
+  no validity of their own) raises `Unsupported` with the reason, as does a
+  temporal value beyond Arrow's 64-bit count (a nanosecond timestamp before 1677
+  or after 2262).
 - Arrow -> canonical (`arrow_to_table`): a reader's *own* view. The canonical
   type is derived from the Arrow type alone (the Parquet physical type is not
   knowable from Arrow, so `physical` is None); dictionary arrays are decoded;
@@ -43,6 +44,8 @@ from conformance.values.codec import uuid_from_bytes, uuid_to_bytes
 from reference_impl.common.ieee_float import narrow_float_bits, widen_float_bits
 
 from .base import LossyConversion, Unsupported, converting
+from .geoarrow import EXTENSION_NAME as GEOARROW_WKB
+from .geoarrow import canonical_geo_type, wkb_type
 
 NANOS_PER_MILLI = 1_000_000
 MILLIS_PER_DAY = 86_400_000
@@ -55,11 +58,14 @@ _INT_TYPES = {
     (8, False): pa.uint8(), (16, False): pa.uint16(), (32, False): pa.uint32(),
     (64, False): pa.uint64(),
 }
-# Canonical kinds with no Arrow type this pyarrow offers (measured: pyarrow 26 reads
-# GEOMETRY and GEOGRAPHY columns as plain binary, and has no VARIANT type).
+# Canonical kinds with no Arrow type this pyarrow offers (pyarrow 26 has no VARIANT type),
+# and, for GEOMETRY / GEOGRAPHY (Arrow's `geoarrow.wkb`, `geoarrow`), what an engine that
+# does not know that extension type makes of it (measured with polars 2.1 and DataFusion 55).
+_GEOARROW_LOST = ("measured: handed Arrow's geoarrow.wkb extension type, the engine writes a plain "
+                  "BYTE_ARRAY column without the {} annotation")
 NO_ARROW_FORM = {
-    "geometry": "pyarrow has no GEOMETRY type (no GeoArrow extension is registered)",
-    "geography": "pyarrow has no GEOGRAPHY type (no GeoArrow extension is registered)",
+    "geometry": _GEOARROW_LOST.format("GEOMETRY"),
+    "geography": _GEOARROW_LOST.format("GEOGRAPHY"),
     "variant": "pyarrow has no VARIANT type",
     "char": "Arrow has no CHAR type (text of a declared length)",
     "varchar": "Arrow has no VARCHAR type (text of a declared length)",
@@ -122,7 +128,9 @@ def arrow_type(t: DataType) -> pa.DataType:
         case "union":
             return pa.sparse_union([arrow_field(f) for f in t.fields],
                                    type_codes=list(range(len(t.fields))))
-        case "geometry" | "geography" | "variant" | "char" | "varchar":
+        case "geometry" | "geography":
+            return wkb_type(t)
+        case "variant" | "char" | "varchar":
             raise Unsupported(f"{t.describe()}: {NO_ARROW_FORM[t.kind]}")
     raise AssertionError(f"unhandled kind {t.kind}")
 
@@ -166,6 +174,8 @@ def array_to_arrow(t: DataType, values: Sequence[Any]) -> pa.Array:
             if isinstance(target, pa.BaseExtensionType):
                 return pa.ExtensionArray.from_storage(target, storage)
             return storage
+        case "geometry" | "geography":
+            return pa.ExtensionArray.from_storage(target, pa.array(values, type=pa.binary()))
         case "uuid":
             storage = pa.array([None if v is None else uuid_to_bytes(v) for v in values],
                                type=pa.binary(16))
@@ -336,6 +346,8 @@ def _extension_type(t: pa.BaseExtensionType) -> DataType:
         return DataType("json")
     if name == "arrow.bool8":
         return DataType("boolean")
+    if name == GEOARROW_WKB:
+        return canonical_geo_type(t)
     if name == _DUCKDB_TIME_TZ:
         return DataType("time", unit="us", utc=True)
     raise LossyConversion(f"Arrow extension type {name} has no canonical form")
@@ -511,6 +523,8 @@ def _extension_values(arr: pa.ExtensionArray) -> list[Any]:
         return array_to_values(storage)
     if name == "arrow.bool8":
         return [None if b is None else b != 0 for b in storage.to_pylist()]
+    if name == GEOARROW_WKB:
+        return storage.to_pylist()
     if name == _DUCKDB_TIME_TZ:
         return [None if b is None else _duckdb_time_tz(b) for b in storage.to_pylist()]
     raise LossyConversion(f"Arrow extension type {name} has no canonical form")

@@ -84,7 +84,7 @@ def staging_type(t: DataType):
             return S.DecimalType(t.decimal_precision, t.decimal_scale)
         case "string":
             return S.StringType()
-        case "binary":
+        case "binary" | "geometry" | "geography":  # geospatial values staged as their WKB
             return S.BinaryType()
         case "date":
             return S.IntegerType()
@@ -150,11 +150,32 @@ def from_staging(col, f: Field):
             col = F.timestamp_micros(col).cast("timestamp_ntz")
         case "int96":
             col = F.timestamp_micros(col)
+        case "geometry" | "geography":
+            col = _geospatial_from_wkb(col, f.type)
         case "list" | "map" | "struct" if _has_temporal(f.type):
             raise Unsupported("temporal values inside nested Spark columns are not staged yet")
         case "list" | "map" | "struct":
             col = _maps_from_entries(col, f.type)
     return col.alias(f.name)
+
+
+# Spark 4.3 names a CRS by SRID; SRID 4326 is the default CRS of both types, OGC:CRS84
+# (pyspark GeometryType.DEFAULT_CRS), the only one the adapter maps (LogicalTypes.md,
+# 'GEOMETRY': "If unset, the CRS defaults to "OGC:CRS84"").
+SPARK_DEFAULT_SRID = 4326
+GEOSPATIAL_DEFAULTS_ONLY = ("the adapter maps only the default CRS (OGC:CRS84, Spark's SRID 4326) "
+                            "and edge algorithm (SPHERICAL)")
+
+
+def _geospatial_from_wkb(col, t: DataType):
+    """WKB into Spark's GEOMETRY (st_geomfromwkb gives SRID 0: set 4326) or GEOGRAPHY."""
+    from pyspark.sql import functions as F
+
+    if t.crs is not None or t.algorithm is not None:
+        raise Unsupported(f"{t.describe()}: {GEOSPATIAL_DEFAULTS_ONLY}")
+    if t.kind == "geography":
+        return F.st_geogfromwkb(col)
+    return F.st_setsrid(F.st_geomfromwkb(col), F.lit(SPARK_DEFAULT_SRID))
 
 
 def _maps_from_entries(col, t: DataType):
@@ -195,6 +216,8 @@ def _exact_column(col, dtype):
         return F.unix_micros(col.cast("timestamp"))
     if isinstance(dtype, S.DateType):
         return F.unix_date(col)
+    if isinstance(dtype, S.GeometryType | S.GeographyType):
+        return F.st_asbinary(col)
     if isinstance(dtype, S.ArrayType):
         return F.transform(col, lambda x: _exact_column(x, dtype.elementType))
     if isinstance(dtype, S.MapType):
@@ -234,6 +257,8 @@ def _type_from_spark(dtype) -> DataType:
                         dtype.valueContainsNull)
     if isinstance(dtype, S.StructType):
         return T.struct_of(*[_field_from_spark(f) for f in dtype.fields])
+    if isinstance(dtype, S.GeometryType | S.GeographyType) and dtype.srid == SPARK_DEFAULT_SRID:
+        return T.geometry() if isinstance(dtype, S.GeometryType) else T.geography()
     raise Unsupported(f"no canonical form for Spark type {dtype.simpleString()}")
 
 
@@ -246,7 +271,7 @@ def _from_spark_value(t: DataType, v):
     if v is None:
         return None
     match t.kind:
-        case "binary":
+        case "binary" | "geometry" | "geography":  # geospatial: the WKB `_exact_column` collects
             return bytes(v)
         case "decimal":
             return unscaled_from_decimal(v, t.decimal_scale)

@@ -9,7 +9,9 @@ Each lie is the smallest untruth that a trusting reader acts on, for any type:
 
 * ``statistics``: ``Statistics.min_value``/``max_value`` (and the deprecated
   ``min``/``max``) both claim the chunk's maximum, so every smaller value seems
-  absent ("x = <a value below the maximum>" prunes the row group);
+  absent ("x = <a value below the maximum>" prunes the row group); a
+  GEOMETRY or GEOGRAPHY chunk's bounding box claims xmax = xmin (Geospatial.md,
+  'Bounding Box'), so every geometry east of the westernmost seems absent;
 * ``page_index``: the same, per page, in ``ColumnIndex.min_values``;
 * ``bloom_filter``: an all-zero bitset, which answers "definitely not" to
   every probe ('3.6 - Bloom Filter': a set bit is needed for "probably yes");
@@ -25,12 +27,13 @@ from __future__ import annotations
 from dataclasses import replace
 
 from reference_impl.parquet.indexes.bloom_filter import SplitBlockBloomFilter
-from reference_impl.parquet.metadata.parquet_thrift import ColumnIndex, Statistics
+from reference_impl.parquet.metadata.parquet_thrift import ColumnIndex, GeospatialStatistics, Statistics
 
 __all__ = [
     "false_bloom_filter",
     "false_column_index",
     "false_crc",
+    "false_geospatial_statistics",
     "false_nan_count",
     "false_nan_counts",
     "false_statistics",
@@ -49,6 +52,13 @@ def false_statistics(stats: Statistics) -> Statistics:
         is_min_value_exact=stats.is_max_value_exact,
         min=stats.max if stats.min is not None else None,
     )
+
+
+def false_geospatial_statistics(stats: GeospatialStatistics) -> GeospatialStatistics:
+    """``stats`` with the box's X range narrowed to its xmin (a no-op without a box)."""
+    if stats.bbox is None:
+        return stats
+    return replace(stats, bbox=replace(stats.bbox, xmax=stats.bbox.xmin))
 
 
 def false_column_index(index: ColumnIndex) -> ColumnIndex:

@@ -63,7 +63,7 @@ from reference_impl.parquet.encodings.values import check_value_encoding
 from reference_impl.parquet.encryption.encryptor import FileEncryptor
 from reference_impl.parquet.errors import UnsupportedFeature
 from reference_impl.parquet.indexes.footer_indexes import write_bloom_filters, write_page_indexes
-from reference_impl.parquet.lies import false_nan_count, false_statistics
+from reference_impl.parquet.lies import false_geospatial_statistics, false_nan_count, false_statistics
 from reference_impl.parquet.metadata.file_layout import ENCRYPTED_FOOTER_MAGIC, FOOTER_LENGTH, MAGIC
 from reference_impl.parquet.metadata.parquet_thrift import (
     ColumnMetaData,
@@ -359,6 +359,8 @@ def _write_row_group(
             meta.statistics = false_statistics(meta.statistics)
         if "nan_count" in options.lies and meta.statistics is not None:
             meta.statistics = false_nan_count(meta.statistics)
+        if "statistics" in options.lies and meta.geospatial_statistics is not None:
+            meta.geospatial_statistics = false_geospatial_statistics(meta.geospatial_statistics)
         written.append(chunk)
     metas = [_chunk_metadata(chunk) for chunk in written]
     row_group = RowGroup(

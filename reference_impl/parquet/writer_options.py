@@ -88,7 +88,8 @@ BLOOM_FILTER_PLACEMENTS = ("after_row_groups", "between_row_groups")
 DEFAULT_BLOOM_FILTER_FPP = 0.01
 # What ``lies`` can falsify, and how (the writer's ``lies`` module does it):
 LIES = {
-    "statistics": "row-group min and max both claim the chunk's maximum value",
+    "statistics": "row-group min and max both claim the chunk's maximum value (and a bounding box "
+                  "its xmin as xmax)",
     "page_index": "every ColumnIndex entry claims min and max equal to its page's maximum",
     "bloom_filter": "an all-zero bitset: every probe answers 'definitely not present'",
     "crc": "every PageHeader.crc is off by one bit",

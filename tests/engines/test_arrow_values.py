@@ -24,6 +24,7 @@ from conformance.engines.arrow_values import (
     widen_float_bits,
 )
 from conformance.engines.base import LossyConversion, Unsupported
+from conformance.engines.geoarrow import WkbType
 from conformance.values import DataType, Field, Schema, Table, diff_tables, float_bits
 from conformance.values import types as T
 from tests.support import strategies as S
@@ -69,6 +70,10 @@ _EVERY_KIND = [
     (T.bson(), [b"\x05\x00\x00\x00\x00", None]),
     (T.fixed(3), [b"\x00\x00\x00", b"abc", None]),
     (T.interval(), [(0, 0, 0), (2**31 - 1, 2**31 - 1, 2**32 - 1), None]),
+    (T.geometry(), [bytes.fromhex("0101000000000000000000f03f0000000000000040"), None]),
+    (T.geometry("EPSG:3857"), [b"not checked: WKB is carried as bytes", None]),
+    (T.geography(), [bytes.fromhex("0101000000000000000000f03f0000000000000040"), None]),
+    (T.geography("OGC:CRS83", "VINCENTY"), [b"", None]),
     (T.unknown(), [None, None]),
     (T.list_of(T.integer(64, False)), [[2**64 - 1, None], [], None]),
     (T.map_of(T.string(), T.list_of(T.floating(32))),
@@ -101,6 +106,15 @@ def test_arrow_types_follow_the_canonical_types():
     assert arrow.field("local").type == pa.timestamp("us")
     assert arrow.field("u").type == pa.uuid()
     assert arrow.field("i96").type == pa.timestamp("ns")
+
+
+def test_geoarrow_metadata_of_the_default_crs_and_edges_is_the_canonical_default():
+    # Arrow C++ spells an unset CRS out as "OGC:CRS84" (measured); LogicalTypes.md makes it the default.
+    metadata = b'{"crs": "OGC:CRS84", "crs_type": "authority_code", "edges": "spherical"}'
+    t, values = _single(pa.ExtensionArray.from_storage(WkbType(metadata), pa.array([b"\x01"], pa.binary())))
+    assert (t, values) == (T.geography(), [b"\x01"])
+    assert schema_to_arrow(Schema((Field("g", T.geography(None, "KARNEY")),))).field("g").type.metadata == (
+        b'{"edges": "karney"}')
 
 
 def test_interval_beyond_int32_has_no_arrow_form():

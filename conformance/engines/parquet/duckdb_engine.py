@@ -172,7 +172,10 @@ CAPABILITIES = Capabilities(
                         "FLOAT/DOUBLE BYTE_STREAM_SPLIT, measured); measured in DuckDB 2.0.1: "
                         "'Unrecognized option \"encoding\" for parquet' (and \"column_encodings\")",
         **{f"type:{kind.upper()}": f"the adapter hands data to DuckDB as Arrow, and {reason}"
-           for kind, reason in NO_ARROW_FORM.items()},
+           for kind, reason in NO_ARROW_FORM.items() if kind != "geometry"},
+        "type:GEOGRAPHY": "measured: registering an Arrow geoarrow.wkb column with spherical edges "
+                          "fails with 'Not implemented Error: Can't import non-planar edges'; "
+                          "DuckDB's GEOMETRY is planar",
         "variant:shredded": "measured: DuckDB 2.0.1 shreds VARIANT itself (COPY ... (SHREDDING "
                             "{v: 'STRUCT(a INTEGER)'}) writes typed_value a as INT32), but the "
                             "adapter hands data to DuckDB as Arrow, which has no VARIANT type",
@@ -394,6 +397,8 @@ def duckdb_type(path: str, f: Field) -> str:
             return f"DECIMAL({t.precision},{t.scale})"
         case "binary":
             return "BLOB"
+        case "geometry":
+            return "GEOMETRY"
         case "string":
             return "VARCHAR"
         case "json":
@@ -482,10 +487,15 @@ def copy_options(case: Case) -> list[str]:
         options.extend([*_DICTIONARY_OFF, "PARQUET_VERSION V1"])
     options.append(f"ROW_GROUP_SIZE {_row_group_size(case)}")
     options.extend(_flags(case))
+    if any(f.type.kind == "geometry" for _, f in all_fields(case.schema)):
+        options.append(GEOMETRY_ANNOTATION)
     options.extend(_metadata_options(case))
     return options
 
 
+# DuckDB's default (GeoParquet 1.0) writes GEOMETRY as BINARY plus a "geo" key-value entry;
+# 'NONE' writes the GEOMETRY annotation and GeospatialStatistics only (measured, DuckDB 2.0.1).
+GEOMETRY_ANNOTATION = "GEOPARQUET_VERSION 'NONE'"
 DUCKDB_STATISTICS_TRUNCATE_LENGTH = 256  # bytes of a binary min/max bound (measured)
 
 

@@ -75,6 +75,7 @@ from ..arrow_values import NO_ARROW_FORM, engine_table, filter_expression, table
 from ..base import Capabilities, Engine, Unsupported
 from ._parquet_leaves import all_fields, leaves
 
+GEOARROW_KINDS = ("geometry", "geography")  # written from geoarrow.wkb (arrow_values, geoarrow)
 LIES_REASON = ("deliberately untrue metadata (WriteOptions.lies) is written by the reference "
                "writer only")
 
@@ -146,7 +147,8 @@ CAPABILITIES = Capabilities(
                                "max_statistics_size (4096 bytes, not exposed in Python) drops "
                                "larger min/max instead of truncating them (measured: a 5001-byte "
                                "string gets Statistics with null_count only)",
-        **{f"type:{kind.upper()}": reason for kind, reason in NO_ARROW_FORM.items()},
+        **{f"type:{kind.upper()}": reason for kind, reason in NO_ARROW_FORM.items()
+           if kind not in GEOARROW_KINDS},
         "variant:shredded": NO_ARROW_FORM["variant"],
         "type:ENUM": "Arrow has no enum type and pyarrow never writes the ENUM annotation "
                      "(strings are written as STRING)",

@@ -37,6 +37,12 @@ for every VARIANT column of the write); the adapter sets both for each write of 
 VARIANT column (shredding off unless `WriteOptions.variant_shredding` asks for it) and
 puts the session's values back after it.
 
+GEOMETRY / GEOGRAPHY (Spark 4.3 types): values cross as WKB, written with
+`st_setsrid(st_geomfromwkb(wkb), 4326)` (written as crs "OGC:CRS84"; st_geomfromwkb
+alone gives SRID 0, written as crs "SRID:0", measured) or `st_geogfromwkb`, read with
+`st_asbinary`; only the default CRS (OGC:CRS84 is Spark's SRID 4326) and algorithm
+are mapped (`spark_values`).
+
 Checksummed read (`read_verifying_checksums`): the read option
 `parquet.page.verify-checksum.enabled=true` (parquet-java's, off by default).
 
@@ -127,7 +133,6 @@ CAPABILITIES = Capabilities(
         "type:UNKNOWN": NO_SPARK_TYPE,
         "type:TIMESTAMP(ns,*)": "Spark timestamps have microsecond precision",
         "type:TIME(*)": "PySpark cannot build TIME values from integers exactly",
-        "type:GEOMETRY": NO_SPARK_TYPE, "type:GEOGRAPHY": NO_SPARK_TYPE,
         "encoding:ALP": "parquet-java 1.17.0 (Spark's jars) has no ALP: measured, its "
                         "org.apache.parquet.column.Encoding and org.apache.parquet.format.Encoding "
                         "end at BYTE_STREAM_SPLIT and parquet-column holds no ALP values writer",

@@ -61,6 +61,7 @@ from reference_impl.parquet.pages.encrypted_pages import encrypted_body, encrypt
 from reference_impl.parquet.pages.page import EncodedPage, data_page_v1, data_page_v2, dictionary_page
 from reference_impl.parquet.schema.tree import LeafColumn
 from reference_impl.parquet.statistics.chunk_statistics import (
+    chunk_geospatial_statistics,
     chunk_size_statistics,
     leaf_statistics,
     page_summary,
@@ -180,6 +181,9 @@ def write_column_chunk(
         encoding_stats=_encoding_stats(pages),
         statistics=statistics,
         size_statistics=chunk_size_statistics(placed) if settings.size_statistics else None,
+        geospatial_statistics=(
+            chunk_geospatial_statistics(leaf, column.values) if settings.statistics else None
+        ),
     )
     return WrittenChunk(ColumnChunk(file_offset=0, meta_data=meta), placed, column.values, crypto)
 

@@ -9,7 +9,9 @@ header statistics need) and computes the chunk's own ``Statistics`` and
 
 Spec: parquet.thrift ``struct Statistics`` (``null_count``: "Count of null
 values in the column"), ``struct SizeStatistics`` and PageIndex.md,
-'Technical Approach'. A "null" here is an entry whose definition level is below
+'Technical Approach'; for GEOMETRY and GEOGRAPHY chunks also their
+``GeospatialStatistics`` (Geospatial.md, 'Statistics'; ``geospatial_statistics``).
+A "null" here is an entry whose definition level is below
 the maximum, so for a repeated column an empty or null list counts as a null
 too: the entry stores no value, which is what the count is for (a reader uses
 it to know whether a page or chunk holds any values).
@@ -22,14 +24,16 @@ from collections.abc import Sequence
 import numpy as np
 
 from reference_impl.parquet.indexes.page_index import PageSummary
-from reference_impl.parquet.metadata.parquet_thrift import SizeStatistics, Statistics
+from reference_impl.parquet.metadata.parquet_thrift import GeospatialStatistics, SizeStatistics, Statistics
 from reference_impl.parquet.schema.tree import LeafColumn
 from reference_impl.parquet.statistics.column_statistics import column_statistics
+from reference_impl.parquet.statistics.geospatial_statistics import GEOSPATIAL_TYPES, geospatial_statistics
 from reference_impl.parquet.statistics.size_statistics import merge_size_statistics, size_statistics
 from reference_impl.parquet.statistics.sort_order import default_column_order
 from reference_impl.parquet.writer_options import ColumnSettings
 
-__all__ = ["chunk_size_statistics", "leaf_column_order", "leaf_statistics", "page_summary"]
+__all__ = ["chunk_geospatial_statistics", "chunk_size_statistics", "leaf_column_order", "leaf_statistics",
+           "page_summary"]
 
 
 def leaf_column_order(leaf: LeafColumn, settings: ColumnSettings) -> str:
@@ -102,3 +106,11 @@ def chunk_size_statistics(pages: Sequence[PageSummary]) -> SizeStatistics:
             for page in pages
         ]
     )
+
+
+def chunk_geospatial_statistics(leaf: LeafColumn, values: Sequence[bytes]) -> GeospatialStatistics | None:
+    """The chunk's ``GeospatialStatistics``: for GEOMETRY and GEOGRAPHY leaves only."""
+    kind = leaf.node.logical_type.kind if leaf.node.logical_type is not None else None
+    if kind not in GEOSPATIAL_TYPES:
+        return None
+    return geospatial_statistics(values, geography=kind == "GEOGRAPHY")

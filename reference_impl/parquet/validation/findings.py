@@ -144,6 +144,9 @@ which are checked alike (``statistics_checks``, ``bounds``):
 * ``string.utf8``: LogicalTypes.md, 'STRING': a STRING, ENUM
   or JSON value that is not UTF-8, per data page, with the value's index and
   its first bad byte (``string_checks``; the reader raises InvalidValue).
+* ``geospatial.wkb`` and ``geospatial_statistics.*``: Geospatial.md,
+  'Statistics': ``ColumnMetaData.geospatial_statistics`` against the WKB
+  values (``geospatial_statistics_checks``).
 * ``rule.<id>``: a rule of docs/lenient-readings.md that the
   file breaks and the reader reads past, with the quoted sentence, its strength,
   where and the byte offset (``rule_checks``).

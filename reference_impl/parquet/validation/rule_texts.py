@@ -91,6 +91,40 @@ _EMPTY_HISTOGRAM = RuleText(
     "max_repetition_level is 0'; the text does not say what an empty list means: no counts "
     "(the field left out, as parquet-cpp writes it for a maximum level 0) or a malformed list")
 
+GEOSPATIAL_BOX = "Geospatial.md, 'Bounding Box'"
+GEOSPATIAL_TYPES = "Geospatial.md, 'Geospatial Types'"
+_BOX_SENTENCE = ("Bounding box is defined as the thrift struct below in the representation of min/max value "
+                 "pair of coordinates from each axis.")
+_TYPES_SENTENCE = "A list of geospatial types from all instances in the `GEOMETRY` or `GEOGRAPHY` column"
+_GEOSPATIAL = {
+    "geospatial.wkb": RuleText(MUST, "LogicalTypes.md, 'GEOMETRY'", "`GEOMETRY` is used for geospatial "
+                               "features in the Well-Known Binary (WKB) format"),
+    "geospatial_statistics.bbox": RuleText(FACT, GEOSPATIAL_BOX, _BOX_SENTENCE),
+    "geospatial_statistics.bbox_bound": RuleText(
+        SILENT, GEOSPATIAL_BOX, "The box is the 'min/max value pair of coordinates from each axis', but "
+        "the text does not say whether a wider box (one whose bound no coordinate attains, as "
+        "Statistics' min_value may be 'more compact values that do not exist') is allowed: the exact "
+        "extent (the reference, pyarrow 26, DuckDB 2.0, parquet-java 1.17 write it) or any box holding "
+        "every coordinate"),
+    "geospatial_statistics.bbox_dimensions": RuleText(
+        MUST, GEOSPATIAL_BOX, "If a dimension has only null or NaN values, that dimension is omitted from "
+        "the bounding box. If either the X or Y dimension is missing, then the bounding box itself is "
+        "not produced."),
+    "geospatial_statistics.bbox_range": RuleText(
+        MUST, GEOSPATIAL_BOX, "For `GEOGRAPHY` types, X and Y values are restricted to the canonical "
+        "ranges of [-180, 180] for X and [-90, 90] for Y."),
+    "geospatial_statistics.geospatial_types": RuleText(
+        FACT, GEOSPATIAL_TYPES, _TYPES_SENTENCE + ", or an empty list if they are not known."),
+    "geospatial_statistics.extra_type": RuleText(FACT, GEOSPATIAL_TYPES, _TYPES_SENTENCE),
+    "geospatial_statistics.type_code": RuleText(MUST, GEOSPATIAL_TYPES, "values in the list are WKB "
+                                                "(ISO-variant) integer codes"),
+    "geospatial_statistics.unique_types": RuleText(MUST, GEOSPATIAL_TYPES, "The geospatial types in the "
+                                                   "list must be unique (e.g. `[0001, 0001]` is not valid)."),
+    "geospatial_statistics.not_geospatial": RuleText(
+        MUST, "Geospatial.md, 'Statistics'", "`GeospatialStatistics` is a struct specific for `GEOMETRY` "
+        "and `GEOGRAPHY` logical types"),
+}
+
 RULE_TEXTS: dict[str, RuleText] = {
     **{f"{prefix}.{kind}": text for prefix in STATISTICS_PREFIXES for kind, text in _PER_STATISTICS.items()},
     "column_index.unreadable": RuleText(FACT, "PageIndex.md, 'Technical Approach'", "the column index "
@@ -154,6 +188,7 @@ RULE_TEXTS: dict[str, RuleText] = {
         "own (parquet-cpp's ConvertedType 24, NA)"),
     "string.utf8": RuleText(MUST, f"{THRIFT}: struct StringType", "allowed for BYTE_ARRAY, must be "
                             "encoded with UTF-8"),
+    **_GEOSPATIAL,
     **{rule.kind: rule.rule_text for rule in VARIANT_RULES.values()},
 }
 

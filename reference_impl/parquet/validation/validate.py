@@ -63,6 +63,7 @@ from reference_impl.parquet.validation.findings import (
     Finding,
     Report,
 )
+from reference_impl.parquet.validation.geospatial_statistics_checks import check_geospatial_statistics
 from reference_impl.parquet.validation.page_index_checks import check_column_index, check_offset_index
 from reference_impl.parquet.validation.rule_checks import RuleFindings
 from reference_impl.parquet.validation.size_statistics_checks import check_size_statistics
@@ -76,7 +77,7 @@ __all__ = ["ADVISORY", "AMBIGUOUS", "NONCONFORMING", "SEVERITIES", "UNTRUE", "Fi
 
 # The checks of a decoded chunk beyond its statistics, in report order.
 CHUNK_CHECKS = (check_column_index, check_offset_index, check_size_statistics, check_bloom_filter, check_crcs,
-                check_unknown_enum_values, check_utf8_strings)
+                check_unknown_enum_values, check_utf8_strings, check_geospatial_statistics)
 
 
 def validate(
