@@ -67,6 +67,7 @@ def _parser() -> argparse.ArgumentParser:
     run.add_argument("--readers", action="append", metavar="A,B", help="readers only these")
     run.add_argument("--features", action="append", metavar="TAG",
                      help="only cases carrying a feature tag matching TAG (fnmatch; repeatable)")
+    _spec_version_argument(run)
     run.add_argument("--formats", action="append", metavar="A,B",
                      help="only cases and bad files of these formats: parquet, orc (default: both)")
     run.add_argument("--timeout", type=float, default=None, help="seconds per isolated cell")
@@ -110,6 +111,7 @@ def _parser() -> argparse.ArgumentParser:
                              "or its results/ directory; several: one report of the runs, "
                              "each engine that ran in several versions named engine@version")
     report.add_argument("--out", type=Path, default=Path("report"))
+    _spec_version_argument(report)
 
     expect = sub.add_parser("expect", help="record a run's outcomes as expectations, or gate a "
                                            "run on them (docs/expectations.md)")
@@ -357,6 +359,7 @@ def _run(args) -> int:
                        writers=_engine_specs(_split_commas(args.writers), commands) or engines,
                        readers=_engine_specs(_split_commas(args.readers), commands) or engines,
                        case_globs=args.cases or (), features=args.features or (), formats=formats,
+                       spec_versions=args.spec_version,
                        bad_files=not args.no_bad_files, golden=args.golden,
                        retries=_retries(args, expectations))
     if args.timeout is not None:
@@ -557,6 +560,29 @@ def _cases(args) -> int:
     return EXIT_OK
 
 
+class _SpecVersions(argparse.Action):
+    """``--spec-version [FORMAT=]RELEASE`` (repeatable) into {format: release}."""
+
+    def __call__(self, parser, namespace, value, option_string=None) -> None:
+        from conformance.cases.spec_versions import release_key
+
+        fmt, _, release = value.rpartition("=")
+        fmt = fmt or "parquet"
+        try:
+            release_key(release)
+        except ValueError:
+            parser.error(f"{option_string}: {release!r} is not a release of the text "
+                         "(docs/spec-versions.md: e.g. 2.12.0, or orc=0.12)")
+        setattr(namespace, self.dest, {**(getattr(namespace, self.dest) or {}), fmt: release})
+
+
+def _spec_version_argument(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument("--spec-version", action=_SpecVersions, default={}, metavar="[FORMAT=]RELEASE",
+                        help="only cases that use nothing newer than this release of the format's "
+                        "specification, and nothing in preview (FORMAT: parquet, the default, or "
+                        "orc; repeatable; docs/spec-versions.md)")
+
+
 def _report(args) -> int:
     from conformance.matrix.results import CELL_LOG_DIR, consolidate
     from conformance.report import write_reports
@@ -565,6 +591,10 @@ def _report(args) -> int:
     runs = [consolidate(r) if (r / CELL_LOG_DIR).is_dir() else r for r in args.results]
     if len(runs) > 1:
         runs = [write_merged(runs, args.out / MERGED_RESULTS)]
+    if args.spec_version:
+        from conformance.report.spec_filter import WITHIN_RESULTS, write_within
+
+        runs = [write_within(runs[0], args.out / WITHIN_RESULTS, args.spec_version)]
     write_reports(runs[0], args.out)
     print(f"report written to {args.out / 'index.html'}")
     return EXIT_OK

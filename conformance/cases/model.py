@@ -21,6 +21,7 @@ from conformance.values import DataType, Field, Schema, Table
 from .encryption_options import EncryptionOptions
 from .orc.options import OrcWriteOptions
 from .predicate import Predicate
+from .spec_versions import spec_tags
 
 # Encodings and codecs by their parquet.thrift enum names.
 ENCODINGS = ("PLAIN", "PLAIN_DICTIONARY", "RLE_DICTIONARY", "RLE", "DELTA_BINARY_PACKED",
@@ -316,7 +317,7 @@ class Case:
         tags.update(self.options.tags(len(self.rows)))
         if self.predicate is not None:
             tags.add(PREDICATE_TAG)
-        return tuple(sorted(tags))
+        return tuple(sorted(tags | spec_tags(self.format, tags)))
 
     @property
     def write_features(self) -> tuple[str, ...]:

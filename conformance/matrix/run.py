@@ -25,11 +25,12 @@ a cell whose outcome changes between tries is `flaky`).
 from __future__ import annotations
 
 import threading
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 
 from conformance.cases import Case, all_cases, select
+from conformance.cases.spec_versions import within
 from conformance.engines import DEFAULT_ENGINES, available_engines
 from conformance.formats import FORMATS
 from conformance.golden import rejection
@@ -65,6 +66,8 @@ class RunConfig:
     case_globs: Sequence[str] = ()
     features: Sequence[str] = ()
     formats: Sequence[str] = tuple(FORMATS)
+    # format -> the release of its text whose cases run (docs/spec-versions.md); others: all
+    spec_versions: Mapping[str, str] = field(default_factory=dict)
     timeout_s: float = DEFAULT_TIMEOUT_S
     memory_limit_mb: int | None = DEFAULT_MEMORY_LIMIT_MB
     bad_files: bool = True  # the reject cells (see the module docstring)
@@ -86,7 +89,9 @@ class RunResult:
 def selected_cases(config: RunConfig) -> list[Case]:
     """The catalogue cases the filters select (raises when they select no case and no bad file)."""
     cases = [case for case in select(all_cases(), config.case_globs, config.features)
-             if case.format in config.formats]
+             if case.format in config.formats and (
+                 case.format not in config.spec_versions
+                 or within(case.features, case.format, config.spec_versions[case.format]))]
     if not cases and not selected_bad_files(config):
         raise ValueError(f"no case matches --cases {list(config.case_globs)} "
                          f"--features {list(config.features)}")
