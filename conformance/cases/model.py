@@ -21,7 +21,7 @@ from conformance.values import DataType, Field, Schema, Table
 from .encryption_options import EncryptionOptions
 from .orc.options import OrcWriteOptions
 from .predicate import Predicate
-from .spec_versions import spec_tags
+from .spec_versions import SPEC_TAG_PREFIX, spec_tags
 
 # Encodings and codecs by their parquet.thrift enum names.
 ENCODINGS = ("PLAIN", "PLAIN_DICTIONARY", "RLE_DICTIONARY", "RLE", "DELTA_BINARY_PACKED",
@@ -34,13 +34,10 @@ FORWARD_INCOMPATIBLE = {
     "encoding:ALP": "the ALP encoding (Encodings.md, 'Adaptive Lossless floating-Point: (ALP = 10)')",
 }
 FORWARD_INCOMPATIBLE_TAG = "forward_incompatible"
-# Tags of additions the specification calls "in Preview" (Encodings.md, ALP: "finalized",
-# "implementation is ongoing in the ecosystem"); their cases carry PREVIEW_TAG.
-PREVIEW = frozenset({"encoding:ALP"})
-PREVIEW_TAG = "spec:preview"
 # Tags that mark a case for the catalogue and the report, not features an engine needs:
-# engines' capabilities are asked about the other tags only (`capability_features`).
-MARKING_TAGS = frozenset({PREVIEW_TAG, FORWARD_INCOMPATIBLE_TAG})
+# engines' capabilities are asked about the other tags only (`capability_features`). The
+# ``spec:`` tags (``spec_versions``: the release that added each feature, and preview) too.
+MARKING_TAGS = frozenset({FORWARD_INCOMPATIBLE_TAG})
 LEVEL_ENCODINGS = ("RLE", "BIT_PACKED")
 CODECS = ("UNCOMPRESSED", "SNAPPY", "GZIP", "LZO", "BROTLI", "LZ4", "ZSTD", "LZ4_RAW")
 # How LIST and MAP columns are laid out (LogicalTypes.md "Lists", "Maps", and their
@@ -224,8 +221,6 @@ class WriteOptions:
             tags.update(self.encryption.tags())
         if self.variant_shredding:
             tags.add(VARIANT_SHREDDED_TAG)
-        if tags & PREVIEW:
-            tags.add(PREVIEW_TAG)
         if tags & FORWARD_INCOMPATIBLE.keys():
             tags.add(FORWARD_INCOMPATIBLE_TAG)
         tags.update(COLUMN_ORDER_TAG.format(order) for order in self.column_orders.values())
@@ -234,7 +229,8 @@ class WriteOptions:
 
 def capability_features(features: Iterable[str]) -> tuple[str, ...]:
     """`features` but the marking tags (MARKING_TAGS): what a writer or reader must support."""
-    return tuple(tag for tag in features if tag not in MARKING_TAGS)
+    return tuple(tag for tag in features
+                 if tag not in MARKING_TAGS and not tag.startswith(SPEC_TAG_PREFIX))
 
 
 def forward_incompatible_additions(features: Iterable[str]) -> list[str]:

@@ -25,7 +25,6 @@ from pathlib import Path
 
 from conformance.cases import Case
 from conformance.cases.predicate import Predicate
-from conformance.cases.spec_versions import SPEC_TAG_PREFIX
 from conformance.formats import DEFAULT_FORMAT
 from conformance.values import Table
 
@@ -136,11 +135,8 @@ class Capabilities:
 
 def _gap(features: Iterable[str], positive: tuple[str, ...], negative: Mapping[str, str],
          verb: str) -> str | None:
-    """The reason the first unsupported feature cannot be handled, or None. The ``spec:``
-    tags say which release added the others (``cases.spec_versions``): no engine declares them."""
+    """The reason the first unsupported feature cannot be handled, or None."""
     for tag in sorted(features):
-        if tag.startswith(SPEC_TAG_PREFIX):
-            continue
         for pattern, reason in negative.items():
             if fnmatch.fnmatchcase(tag, pattern):
                 return f"cannot {verb} {tag}: {reason}"

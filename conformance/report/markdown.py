@@ -16,7 +16,7 @@ import html
 import re
 from pathlib import Path
 
-from conformance.cases.model import PREVIEW_TAG
+from conformance.cases.spec_versions import PREVIEW_TAG
 from conformance.formats import display_name
 
 from .dataset import REJECT, Cell, ReportSummary, engine_order

@@ -23,7 +23,8 @@ def orc_case(options: OrcWriteOptions) -> Case:
 def test_an_orc_case_is_tagged_with_orc_kinds_and_its_options():
     case = orc_case(OrcWriteOptions(file_version="0.11", codec="ZSTD", stripe_row_limit=1))
     assert set(case.features) == {"type:SHORT", "type:MAP", "type:STRING", "type:CHAR",
-                                  "codec:ZSTD", "version:0.11", "rle:v1", "stripes:multiple"}
+                                  "codec:ZSTD", "version:0.11", "rle:v1", "stripes:multiple",
+                                  "spec:orc-0.11"}
     assert Case.from_json(case.to_json()) == case
 
 

@@ -7,7 +7,8 @@ Run in-process with the reference and pyarrow (no JVM)."""
 from __future__ import annotations
 
 from conformance.cases import case_by_id, select
-from conformance.cases.model import FORWARD_INCOMPATIBLE_TAG, PREVIEW_TAG
+from conformance.cases.model import FORWARD_INCOMPATIBLE_TAG
+from conformance.cases.spec_versions import PREVIEW_TAG
 from conformance.engines import get_engine
 from conformance.matrix.cells import EngineInfo, plan_reads, plan_writes
 from conformance.matrix.execute import read_and_compare, run_cell

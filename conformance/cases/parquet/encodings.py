@@ -13,7 +13,7 @@ ALP (in Preview) gets, beside its cases of the table, pages of several vectors
 mix decimal-like values with every kind of exception ('Exception Detection'): NaN
 payloads, infinities, -0.0, subnormals, values that are not decimal-like, and a
 value out of the integer range. Its cases carry ``spec:preview`` and
-``forward_incompatible`` (``model.PREVIEW``, ``model.FORWARD_INCOMPATIBLE``).
+``forward_incompatible`` (``spec_versions.ADDITIONS``, ``model.FORWARD_INCOMPATIBLE``).
 """
 
 from __future__ import annotations
