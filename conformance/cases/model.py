@@ -319,6 +319,8 @@ def type_tags(t: DataType) -> set[str]:
             tags.add(f"type:{t.kind.upper()}({t.unit},{'utc' if t.utc else 'local'})")
         case "float":
             tags.add(f"type:{t.describe()}")
+        case "struct" if t.annotation is not None:
+            tags.update({"type:STRUCT", f"type:{t.annotation}"})
         case _:
             tags.add(f"type:{t.kind.upper()}")
     return tags

@@ -8,7 +8,8 @@ This adapter only translates:
   `nested_logical.list_node`/`map_node` in the layout `WriteOptions.nested_style`
   asks for ("standard" is the 3-level list and the standard map; each legacy
   style applies to the kind it names, the other kind stays standard); struct is
-  a group; VARIANT is its group of two REQUIRED binaries `metadata` and `value`
+  a group (annotated FILE when the canonical struct is, `file_type.file_node`, read back
+  as the struct of its fields); VARIANT is its group of two REQUIRED binaries `metadata` and `value`
   annotated VARIANT (LogicalTypes.md, "VARIANT", unshredded), or, for a column of
   `WriteOptions.variant_shredding`, with the `typed_value` of its shredding schema,
   each value shredded into it (VariantShredding.md, 'Value Shredding'); reading takes
@@ -61,6 +62,7 @@ from reference_impl.parquet.metadata import parquet_thrift as M
 from reference_impl.parquet.metadata.unknown_enum_values import enum_name
 from reference_impl.parquet.reader import ParquetContents, read_parquet
 from reference_impl.parquet.schema import logical_values as LV
+from reference_impl.parquet.schema.file_type import file_node, is_file
 from reference_impl.parquet.schema.nested_types import (
     ListShape,
     MapShape,
@@ -325,6 +327,8 @@ def _node(f: Field, style: str, name: str | None = None) -> SchemaNode:
             case "map":
                 return map_node(name, _node(t.map_key, style), _node(t.map_value, style),
                                 repetition=repetition, style=_MAP_STYLES.get(style, "standard"))
+            case "struct" if t.annotation == T.FILE_ANNOTATION:
+                return file_node(name, [c.name for c in t.fields], repetition=repetition)
             case "struct":
                 return group(name, [_node(c, style) for c in t.fields], repetition=repetition)
             case "variant":
@@ -453,7 +457,8 @@ def _canonical_shape_type(shape: Shape) -> DataType:
     if is_variant(node):
         variant_layout(shape, f"field {node.name!r}")  # CorruptMetadata for a layout it cannot read
         return T.variant()
-    return DataType("struct", fields=tuple(_canonical_field(f) for f in shape.fields))
+    annotation = T.FILE_ANNOTATION if is_file(node) else None
+    return DataType("struct", fields=tuple(_canonical_field(f) for f in shape.fields), annotation=annotation)
 
 
 def _from_raw(t: DataType, v: Any, shape: Shape, where: str) -> Any:
