@@ -189,7 +189,8 @@ class DataType:
             case "map":
                 return f"MAP<{self.map_key.type.describe()}, {self.map_value.type.describe()}>"
             case "struct":
-                return (self.annotation or "STRUCT") + "<" + ", ".join(f"{f.name}: {f.type.describe()}" for f in self.fields) + ">"
+                inner = ", ".join(f"{f.name}: {f.type.describe()}" for f in self.fields)
+                return f"{self.annotation or 'STRUCT'}<{inner}>"
             case "union":
                 return "UNION<" + ", ".join(f.type.describe() for f in self.fields) + ">"
             case "char" | "varchar":

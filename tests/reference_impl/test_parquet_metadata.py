@@ -66,6 +66,7 @@ def test_logical_type_members_and_ids_match_the_current_parquet_thrift() -> None
         "VARIANT": 16,
         "GEOMETRY": 17,
         "GEOGRAPHY": 18,
+        "FILE": 19,
     }
 
 

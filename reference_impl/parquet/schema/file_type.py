@@ -54,6 +54,7 @@ __all__ = [
     "is_file",
     "resolve",
     "schema_problems",
+    "typed_fields",
     "value_problems",
 ]
 
@@ -91,7 +92,8 @@ FILE_RULES: Mapping[str, Citation] = {
     "file.field_name": FIELD_NAME, "file.field_repetition": FIELD_REPETITION, "file.field_type": FIELD_TYPE,
     "file.offset_negative": OFFSET_NEGATIVE, "file.size_negative": SIZE_NEGATIVE,
     "file.offset_without_size": OFFSET_WITHOUT_SIZE, "file.self_reference_offset": SELF_REFERENCE_OFFSET,
-    "file.self_reference_range": SELF_REFERENCE_RANGE, "file.self_reference_encrypted": SELF_REFERENCE_ENCRYPTED,
+    "file.self_reference_range": SELF_REFERENCE_RANGE,
+    "file.self_reference_encrypted": SELF_REFERENCE_ENCRYPTED,
     "file.checksum_format": CHECKSUM_FORMAT, "file.checksum": CHECKSUM_MISMATCH,
     "file.empty_string": EMPTY_STRING,
 }
@@ -168,6 +170,13 @@ def schema_problems(node: SchemaNode) -> list[FileProblem]:
     return problems
 
 
+def typed_fields(node: SchemaNode) -> frozenset[str]:
+    """The fields of the FILE group ``node`` that the table names and types as it says: the
+    only ones whose values the value rules read (another field's value means nothing here)."""
+    return frozenset(c.name for c in node.children or ()
+                     if c.name in FIELD_TYPES and _has_type(c, FIELD_TYPES[c.name]))
+
+
 def _has_type(node: SchemaNode, kind: str) -> bool:
     if node.is_group:
         return False
@@ -226,8 +235,8 @@ def resolve(value: Mapping[str, Any], file: bytes | None = None) -> Resolution:
         return Resolution("invalid")
     if _is_set(value, "uri"):
         uri = value["uri"]
-        return Resolution("external", uri=uri.decode() if isinstance(uri, bytes) else uri, offset=offset,
-                          size=size)
+        text = uri.decode("utf-8", "replace") if isinstance(uri, bytes) else uri
+        return Resolution("external", uri=text, offset=offset, size=size)
     if not has_offset or size is None:
         return Resolution("invalid")
     inside = file is not None and 0 <= offset and 0 <= size and offset + size <= len(file)

@@ -51,6 +51,7 @@ from reference_impl.parquet.validation.bloom_filter_checks import check_bloom_fi
 from reference_impl.parquet.validation.chunk import Chunk
 from reference_impl.parquet.validation.column_order import Order, column_order
 from reference_impl.parquet.validation.crc_checks import check_crcs, crc_of_undecodable_chunk
+from reference_impl.parquet.validation.file_type_checks import check_file_type
 from reference_impl.parquet.validation.findings import NONCONFORMING, SEVERITIES, UNTRUE, Finding, Report
 from reference_impl.parquet.validation.page_index_checks import check_column_index, check_offset_index
 from reference_impl.parquet.validation.rule_checks import RuleFindings
@@ -100,6 +101,7 @@ def _findings(file: bytes, decryption: FileDecryptionProperties | None, rules: R
             )
             findings += rules.at(leaf.dotted_path, ordinal)
     findings += check_variant_shredding(file, decryption=decryption)
+    findings += check_file_type(file, decryption=decryption)
     return findings + rules.at()
 
 
