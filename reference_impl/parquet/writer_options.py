@@ -36,6 +36,10 @@ The knobs follow the spec's vocabulary:
 * encryption ('3.7.3 - Parquet Modular Encryption'): ``encryption``, a
   ``encryption.FileEncryptionProperties`` (algorithm, footer and column keys,
   footer mode, AAD prefix); ``None`` writes a plaintext file.
+* ``thrift_extensions``: TEST-ONLY. The structs (``file_metadata``,
+  ``column_metadata``, ``page_header``: every one of that kind in the file)
+  that get extension bytes (BinaryProtocolExtensions.md; the bytes are
+  ``binary_protocol_extensions.TEST_EXTENSION``), which readers must ignore.
 * ``lies``: TEST-ONLY. Metadata deliberately untrue to the data, to show which
   readers trust what (see :data:`LIES`). Never set it to write real data.
 
@@ -58,6 +62,7 @@ from reference_impl.parquet.pages.compression import CODECS
 __all__ = [
     "DEFAULT_CREATED_BY",
     "DICTIONARY_ENCODINGS",
+    "THRIFT_EXTENSION_STRUCTS",
     "ColumnSettings",
     "WriterOptions",
 ]
@@ -79,6 +84,8 @@ VALUE_ENCODINGS = encodings_for(Use.VALUES)
 LEVEL_ENCODINGS = encodings_for(Use.LEVELS)
 PAGE_VERSIONS = (1, 2)
 BLOOM_FILTER_PLACEMENTS = ("after_row_groups", "between_row_groups")
+# The structs ``thrift_extensions`` can extend: FileMetaData, ColumnMetaData, PageHeader.
+THRIFT_EXTENSION_STRUCTS = ("file_metadata", "column_metadata", "page_header")
 DEFAULT_BLOOM_FILTER_FPP = 0.01
 # What ``lies`` can falsify, and how (the writer's ``lies`` module does it):
 LIES = {
@@ -118,6 +125,7 @@ class ColumnSettings:
     bloom_filter: bool
     page_checksum: bool
     lies: frozenset[str]
+    page_header_extension: bool = False
 
 
 @dataclass(frozen=True)
@@ -155,6 +163,7 @@ class WriterOptions:
     bloom_filter_placement: str = "after_row_groups"
     page_checksum: bool = False
     lies: frozenset[str] = frozenset()
+    thrift_extensions: frozenset[str] = frozenset()
     # Parquet Modular Encryption ('3.7.3'); None writes a plaintext file.
     encryption: FileEncryptionProperties | None = None
 
@@ -195,6 +204,7 @@ class WriterOptions:
                 raise ValueError(f"{name} must be a positive int or None, got {value!r}")
         set_(self, "bloom_filter_columns", frozenset(self.bloom_filter_columns))
         set_(self, "lies", frozenset(self.lies))
+        set_(self, "thrift_extensions", frozenset(self.thrift_extensions))
         self._check_metadata_options()
         if self.encryption is not None and not isinstance(self.encryption, FileEncryptionProperties):
             raise ValueError(f"encryption must be FileEncryptionProperties or None, got {self.encryption!r}")
@@ -229,6 +239,10 @@ class WriterOptions:
         unknown = sorted(self.lies - set(LIES))
         if unknown:
             raise ValueError(f"lies: no such lie {unknown}; known: {sorted(LIES)}")
+        unknown = sorted(self.thrift_extensions - set(THRIFT_EXTENSION_STRUCTS))
+        if unknown:
+            known = THRIFT_EXTENSION_STRUCTS
+            raise ValueError(f"thrift_extensions: no such struct {unknown}; known: {known}")
 
     @property
     def column_keys(self) -> set[str]:
@@ -259,6 +273,7 @@ class WriterOptions:
             bloom_filter=_lookup(dict.fromkeys(self.bloom_filter_columns, True), dotted_path, False),
             page_checksum=self.page_checksum,
             lies=self.lies,
+            page_header_extension="page_header" in self.thrift_extensions,
         )
 
 

@@ -43,9 +43,9 @@ from reference_impl.parquet.schema.tree import SchemaNode, group, leaf
 from reference_impl.parquet.schema.type_rules import Citation
 
 __all__ = [
-    "AMBIGUOUS",
+    "FACT",
     "FIELD_TYPES",
-    "UNTRUE_KINDS",
+    "SILENT",
     "FILE_RULES",
     "FileProblem",
     "Resolution",
@@ -59,7 +59,9 @@ __all__ = [
 ]
 
 SECTION = "FILE"
-AMBIGUOUS = "AMBIGUOUS"  # the text allows two readings; the finding names both
+# Strengths beside MUST/SHOULD/MAY (the words of reference_impl.common.findings' Strength):
+FACT = "fact"  # what the value says of the bytes; wrong, it is untrue
+SILENT = "silent"  # the text allows two readings; the finding names both
 STRING, INT64, BYTE_ARRAY = "STRING", "INT64", "BYTE_ARRAY"
 # The field table of 'FILE', in its order.
 FIELD_TYPES: Mapping[str, str] = {"uri": STRING, "offset": INT64, "size": INT64, "content_type": STRING,
@@ -78,14 +80,14 @@ SIZE_NEGATIVE = Citation("size", "Must be zero or a positive integer if set")
 OFFSET_WITHOUT_SIZE = Citation("size", "`size` must be set whenever `offset` is set.")
 SELF_REFERENCE_OFFSET = Citation("offset", "`offset` must be set for a self-reference (`uri` not set)")
 SELF_REFERENCE_RANGE = Citation("Resolution", "A self-reference points within the same Parquet file using "
-                                              "`offset` and `size`")
+                                              "`offset` and `size`", FACT)
 SELF_REFERENCE_ENCRYPTED = Citation("Resolution", "Parquet files containing self-references must not use "
                                                   "Parquet modular encryption.")
 CHECKSUM_FORMAT = Citation("checksum", "`<digest>` is encoded according to the `Encoding` column")
-CHECKSUM_MISMATCH = Citation("checksum", "A self-describing integrity token for the resolved bytes")
+CHECKSUM_MISMATCH = Citation("checksum", "A self-describing integrity token for the resolved bytes", FACT)
 EMPTY_STRING = Citation("Fields", "a field is *set* when it is present in the `FILE` group and its value is "
                                   "non-null (and, for string fields, non-empty[1])\" / \"[1] Implementations "
-                                  "are not expected to treat empty strings as null", AMBIGUOUS)
+                                  "are not expected to treat empty strings as null", SILENT)
 
 # Finding kind -> the sentence it checks (docs and the validator read this table).
 FILE_RULES: Mapping[str, Citation] = {
@@ -288,6 +290,3 @@ def checksum_problems(value: Mapping[str, Any], resolved: Resolution) -> list[Fi
     return [FileProblem("file.checksum", f"checksum {text!r}, but the {len(resolved.data)} resolved bytes "
                                          f"({resolved.kind}) have {algorithm}:{compute(resolved.data)}")]
 
-
-# Kinds whose finding is a fact about the data (the metadata is not merely badly formed).
-UNTRUE_KINDS = frozenset({"file.self_reference_range", "file.checksum"})

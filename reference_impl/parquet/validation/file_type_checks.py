@@ -20,8 +20,10 @@ the rules and their sentences are ``schema.file_type.FILE_RULES``.
 * ``file.self_reference_encrypted``, once per column: a self-reference in a
   file that uses Parquet Modular Encryption.
 
-Severity: ``untrue`` for the two facts about the bytes, else
-``nonconforming``; each message quotes the sentence with its strength.
+Severity: ``untrue`` for the two facts about the bytes (strength ``fact``),
+else ``nonconforming`` (until the validator grades findings by strength: the
+sentences' strengths are already MUST, ``fact`` or ``silent``); each message
+quotes the sentence with its strength.
 """
 
 from __future__ import annotations
@@ -32,7 +34,7 @@ from reference_impl.common.leniency import reading
 from reference_impl.parquet.encryption.properties import FileDecryptionProperties
 from reference_impl.parquet.reader import read_footer_with_decryptor, read_parquet
 from reference_impl.parquet.schema.file_type import (
-    UNTRUE_KINDS,
+    FACT,
     FileProblem,
     checksum_problems,
     is_file,
@@ -96,5 +98,5 @@ def _file_groups(node: SchemaNode, path: str) -> Iterator[tuple[str, SchemaNode]
 
 
 def _finding(problem: FileProblem, column: str, row_group: int, where: str) -> Finding:
-    severity = UNTRUE if problem.kind in UNTRUE_KINDS else NONCONFORMING
+    severity = UNTRUE if problem.citation.strength == FACT else NONCONFORMING
     return Finding(problem.kind, severity, column, row_group, None, problem.message(where))
