@@ -19,6 +19,8 @@ from .parquet import (
     codecs,
     encodings,
     encryption,
+    extensions,
+    file_type,
     logical_types,
     nested,
     page_index,
@@ -28,7 +30,7 @@ from .parquet import (
 )
 
 _AREAS = (physical_types, logical_types, encodings, codecs, pages, nested, statistics, page_index,
-          bloom_filters, checksums, encryption)
+          bloom_filters, checksums, encryption, file_type, extensions)
 _ORC_AREAS = (column_types, orc_nested, orc_encodings, orc_codecs, stripes, orc_indexes)
 
 

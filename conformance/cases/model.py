@@ -38,6 +38,8 @@ SHREDDED_PRIMITIVES = ("boolean", "int8", "int16", "int32", "int64", "float", "d
                        "time", "timestamptz(6)", "timestampntz(6)", "timestamptz(9)",
                        "timestampntz(9)", "binary", "string", "uuid")
 VARIANT_SHREDDED_TAG = "variant:shredded"
+THRIFT_EXTENSION_STRUCTS = ("file_metadata", "column_metadata", "page_header")
+THRIFT_EXTENSION_TAG = "thrift:extension"
 
 
 @dataclass(frozen=True)
@@ -77,6 +79,9 @@ class WriteOptions:
     # Shredding'): a name of SHREDDED_PRIMITIVES, {"array": <element>} or
     # {"object": {field name: <field>, ...}}; unlisted VARIANT columns are unshredded.
     variant_shredding: Mapping[str, Any] = field(default_factory=dict)
+    # TEST-ONLY: the structs given extension bytes (BinaryProtocolExtensions.md), every one of its
+    # kind in the file; readers must read the rows as without them. Only the reference writes them.
+    thrift_extensions: tuple[str, ...] = ()
 
     def __post_init__(self) -> None:
         for name, value, allowed in (("encoding", self.encoding, (*ENCODINGS, None)),
@@ -116,6 +121,10 @@ class WriteOptions:
         unknown = sorted(set(self.lies) - set(LIES))
         if not isinstance(self.lies, tuple) or unknown:
             raise ValueError(f"lies must be a tuple of {LIES}, not {self.lies!r}")
+        extensions = self.thrift_extensions
+        if not isinstance(extensions, tuple) or set(extensions) - set(THRIFT_EXTENSION_STRUCTS):
+            raise ValueError(f"thrift_extensions must be a tuple of {THRIFT_EXTENSION_STRUCTS}, "
+                             f"not {extensions!r}")
 
     def to_json(self) -> dict[str, Any]:
         out = dataclasses.asdict(self)
@@ -126,6 +135,9 @@ class WriteOptions:
         out.pop("variant_shredding")
         if self.variant_shredding:
             out["variant_shredding"] = dict(self.variant_shredding)
+        out.pop("thrift_extensions")
+        if self.thrift_extensions:
+            out["thrift_extensions"] = list(self.thrift_extensions)
         return out
 
     @classmethod
@@ -137,6 +149,7 @@ class WriteOptions:
         if doc["encryption"] is not None:
             kwargs["encryption"] = EncryptionOptions.from_json(doc["encryption"])
         kwargs["variant_shredding"] = doc.get("variant_shredding", {})  # absent before it existed
+        kwargs["thrift_extensions"] = tuple(doc.get("thrift_extensions", ()))
         return cls(**kwargs)
 
     def check(self, schema: Schema) -> None:
@@ -191,6 +204,8 @@ class WriteOptions:
             tags.update(self.encryption.tags())
         if self.variant_shredding:
             tags.add(VARIANT_SHREDDED_TAG)
+        if self.thrift_extensions:
+            tags.add(THRIFT_EXTENSION_TAG)
         return tags
 
 

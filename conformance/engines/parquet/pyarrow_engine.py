@@ -144,6 +144,10 @@ CAPABILITIES = Capabilities(
                                "string gets Statistics with null_count only)",
         **{f"type:{kind.upper()}": reason for kind, reason in NO_ARROW_FORM.items()},
         "variant:shredded": NO_ARROW_FORM["variant"],
+        "type:FILE": "measured: pyarrow 26 writes an Arrow struct as a group without LogicalType "
+                     "(FILE is LogicalType 19; Arrow has no FILE type)",
+        "thrift:extension": "pq.write_table has no option that appends bytes to a Thrift struct "
+                            "(BinaryProtocolExtensions.md); measured: none of its keywords does",
         "type:ENUM": "Arrow has no enum type and pyarrow never writes the ENUM annotation "
                      "(strings are written as STRING)",
         "type:BSON": "Arrow has no BSON type; pyarrow never writes the BSON annotation",

@@ -107,7 +107,8 @@ _FEATURES = ("physical:*", "type:*", "repetition:*", *(f"encoding:{e}" for e in 
              *(f"codec:{c}" for c in CODECS), "page:v1", "page:v2", "pages:multiple",
              "row_groups:*", "rows:*", "nulls:*", "dictionary:fallback", "levels:*",
              "page_v2:is_compressed=false", "legacy:*", "statistics", "statistics:*", "page_index",
-             "bloom", "crc", "predicate", "lie:*", "encryption:*", "variant:shredded")
+             "bloom", "crc", "predicate", "lie:*", "encryption:*", "variant:shredded",
+             "thrift:extension")
 CAPABILITIES = Capabilities(writes=_FEATURES, reads=_FEATURES)
 
 _UNITS = {"ms": "MILLIS", "us": "MICROS", "ns": "NANOS"}
@@ -260,7 +261,7 @@ def writer_options_for(case: Case, created_by: str) -> WriterOptions:
         statistics=o.statistics is not False, statistics_truncate_length=o.statistics_truncate_length,
         page_index=bool(o.page_index), page_checksum=bool(o.page_checksum),
         bloom_filter_columns=frozenset(o.bloom_filter_columns), bloom_filter_ndv=o.bloom_filter_ndv,
-        bloom_filter_fpp=bloom_fpp, lies=frozenset(o.lies))
+        bloom_filter_fpp=bloom_fpp, lies=frozenset(o.lies), thrift_extensions=frozenset(o.thrift_extensions))
 
 
 # ---- canonical type -> Parquet schema -------------------------------------------

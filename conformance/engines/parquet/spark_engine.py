@@ -122,7 +122,9 @@ CAPABILITIES = Capabilities(
         "type:UNKNOWN": NO_SPARK_TYPE,
         "type:TIMESTAMP(ns,*)": "Spark timestamps have microsecond precision",
         "type:TIME(*)": "PySpark cannot build TIME values from integers exactly",
-        "type:GEOMETRY": NO_SPARK_TYPE, "type:GEOGRAPHY": NO_SPARK_TYPE,
+        "type:GEOMETRY": NO_SPARK_TYPE, "type:GEOGRAPHY": NO_SPARK_TYPE, "type:FILE": NO_SPARK_TYPE,
+        "thrift:extension": "Spark's Parquet options have no way to append bytes to a Thrift struct "
+                            "(BinaryProtocolExtensions.md)",
         "encoding:DELTA_LENGTH_BYTE_ARRAY": "parquet-java's writers never produce "
                                            "DELTA_LENGTH_BYTE_ARRAY (DefaultV1/V2ValuesWriterFactory)",
     },
