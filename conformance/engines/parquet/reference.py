@@ -56,6 +56,7 @@ from reference_impl.parquet.encryption.properties import (
     FileEncryptionProperties,
 )
 from reference_impl.parquet.errors import CorruptMetadata, ParquetError
+from reference_impl.parquet.file_references import file_references as resolve_file_references
 from reference_impl.parquet.indexes.pruning import Predicate as ScanPredicate
 from reference_impl.parquet.indexes.pruning import scan
 from reference_impl.parquet.metadata import parquet_thrift as M
@@ -231,6 +232,17 @@ def validate(path: Path, decryption: FileDecryptionProperties | None = None) -> 
     or, without it, the suite's keys (`case_decryption`): the format's validator entry
     point (conformance.formats)."""
     return validate_file(path, decryption=decryption or case_decryption(path))
+
+
+def file_references(path: Path, decryption: FileDecryptionProperties | None = None) -> list[dict[str, Any]]:
+    """Every non-null FILE value of the file, resolved (`reference_impl.parquet.file_references`):
+    where it is, what it resolves to, and the bytes when the reference has them (inline, or a
+    self-reference inside the file; hex), as JSON objects."""
+    return [{"row_group": ref.row_group, "row": ref.row, "column": ref.column,
+             "resolves_to": ref.resolution.kind, "uri": ref.resolution.uri,
+             "offset": ref.resolution.offset, "size": ref.resolution.size,
+             "bytes": None if ref.resolution.data is None else ref.resolution.data.hex()}
+            for ref in resolve_file_references(path, decryption=decryption or case_decryption(path))]
 
 
 def explicit_decryption(options: ReadOptions) -> FileDecryptionProperties | None:

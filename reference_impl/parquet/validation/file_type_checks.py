@@ -28,73 +28,41 @@ quotes the sentence with its strength.
 
 from __future__ import annotations
 
-from collections.abc import Iterator
-
-from reference_impl.common.leniency import reading
 from reference_impl.parquet.encryption.properties import FileDecryptionProperties
-from reference_impl.parquet.reader import read_footer_with_decryptor, read_parquet
+from reference_impl.parquet.file_references import file_groups, file_references
+from reference_impl.parquet.reader import read_footer_with_decryptor
 from reference_impl.parquet.schema.file_type import (
     FACT,
     FileProblem,
     checksum_problems,
-    is_file,
-    resolve,
     schema_problems,
-    typed_fields,
     value_problems,
 )
-from reference_impl.parquet.schema.nested_types import groups_where, logical_shape, to_logical
-from reference_impl.parquet.schema.tree import SchemaNode, schema_tree_from_elements
+from reference_impl.parquet.schema.tree import schema_tree_from_elements
 from reference_impl.parquet.validation.findings import NONCONFORMING, UNTRUE, Finding
 
 __all__ = ["check_file_type"]
 
 SCHEMA_ROW_GROUP = 0  # schema findings are the file's; they are reported at the first row group
+ENCRYPTED = FileProblem("file.self_reference_encrypted", "a self-reference in an encrypted file")
 
 
 def check_file_type(file: bytes, *, decryption: FileDecryptionProperties | None = None) -> list[Finding]:
     """The findings about every FILE group of ``file`` and its values (none when it has none)."""
     metadata, footer_start, decryptor = read_footer_with_decryptor(file, decryption=decryption)
-    tree = schema_tree_from_elements(metadata.schema, offset=footer_start)
-    groups = list(_file_groups(tree, ""))
-    if not groups:
-        return []
+    groups = list(file_groups(schema_tree_from_elements(metadata.schema, offset=footer_start)))
     findings = [_finding(problem, path, SCHEMA_ROW_GROUP, "schema")
                 for path, node in groups for problem in schema_problems(node)]
-    shape = logical_shape(tree, offset=footer_start)
-    tops = [f for f in shape.fields if any(path.split(".")[0] == f.node.name for path, _ in groups)]
-    with reading():  # the breaches of this second read were met, and reported, by validate's walk
-        records = read_parquet(file, decryption=decryption, columns=[t.node.name for t in tops]).records
-    self_referencing: set[str] = set()
-    first_row = 0
-    for ordinal, row_group in enumerate(metadata.row_groups):
-        for row in range(row_group.num_rows):
-            record = records[first_row + row]
-            for top in tops:
-                logical = to_logical(top, record.get(top.node.name))
-                for path, group, raw in groups_where(top, logical, top.node.name, is_file):
-                    value = {name: raw.get(name) for name in typed_fields(group.node)}
-                    resolved = resolve(value, file)
-                    if resolved.kind == "self":
-                        self_referencing.add(path)
-                    problems = value_problems(value, len(file)) + checksum_problems(value, resolved)
-                    findings += [_finding(p, path, ordinal, f"row {row}") for p in problems]
-        first_row += row_group.num_rows
+    if not groups:
+        return findings
+    references = file_references(file, decryption=decryption)
+    for ref in references:
+        problems = value_problems(ref.value, len(file)) + checksum_problems(ref.value, ref.resolution)
+        findings += [_finding(p, ref.column, ref.row_group, f"row {ref.row}") for p in problems]
     if decryptor is not None:  # the file uses Parquet Modular Encryption
-        findings += [_finding(FileProblem("file.self_reference_encrypted", "a self-reference in an encrypted "
-                                                                           "file"), path, SCHEMA_ROW_GROUP,
-                              "values") for path in sorted(self_referencing)]
+        self_referencing = sorted({ref.column for ref in references if ref.resolution.kind == "self"})
+        findings += [_finding(ENCRYPTED, path, SCHEMA_ROW_GROUP, "values") for path in self_referencing]
     return findings
-
-
-def _file_groups(node: SchemaNode, path: str) -> Iterator[tuple[str, SchemaNode]]:
-    """Every FILE-annotated group of the tree, with its dotted path."""
-    for child in node.children or ():
-        child_path = f"{path}.{child.name}" if path else child.name
-        if child.is_group and is_file(child):
-            yield child_path, child
-        else:
-            yield from _file_groups(child, child_path)
 
 
 def _finding(problem: FileProblem, column: str, row_group: int, where: str) -> Finding:
