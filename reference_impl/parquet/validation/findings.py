@@ -114,6 +114,18 @@ which are checked alike (``statistics_checks``, ``bounds``):
 * ``string.utf8`` (nonconforming): LogicalTypes.md, 'STRING': a STRING, ENUM
   or JSON value that is not UTF-8, per data page, with the value's index and
   its first bad byte (``string_checks``; the reader raises InvalidValue).
+* ``file.<rule>``: LogicalTypes.md 'FILE', per FILE group (schema) and value
+  (``file_type_checks``; the sentences are ``schema.file_type.FILE_RULES``):
+  ``field_name``, ``field_repetition``, ``field_type``, ``offset_negative``,
+  ``size_negative``, ``offset_without_size``, ``self_reference_offset``,
+  ``self_reference_encrypted``, ``checksum_format`` and ``empty_string`` (a
+  sentence with two readings, strength ``silent``) are nonconforming;
+  ``self_reference_range`` (the range leaves the file) and ``checksum`` (the
+  resolved bytes have another digest) are untrue.
+* ``thrift.extension`` (nonconforming until an advisory severity exists):
+  BinaryProtocolExtensions.md, extension bytes (field 32767) in a struct of the
+  footer or of a page header, with the struct's path and byte offset
+  (``extension_checks``); allowed, and ignored by the reader.
 * ``rule.<id>`` (nonconforming): a rule of docs/lenient-readings.md that the
   file breaks and the reader reads past, with the quoted sentence, its strength,
   where and the byte offset (``rule_checks``).
