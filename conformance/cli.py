@@ -13,10 +13,12 @@
 
 Exit codes: 0 success; 1 a failure the policy counts (`run`), or the engine could
 not read the file (`read`; the reference reads a file that breaks a rule with a
-single reading, naming each breach on stderr, unless `--strict`), or an "untrue"
-finding (`validate`); 2 usage errors (argparse's convention), or a file `validate`
-cannot read. With `--expect FILE` (`run`, `golden verify`, `expect --check`), 1 means
-a regression against the expectations file, and nothing else (docs/expectations.md).
+single reading, naming each breach on stderr, unless `--strict`), or a finding at
+or above the `--fail-on` level (`validate`: "untrue" by default, "nonconforming" with
+`--strict`; docs/validation.md);
+2 usage errors (argparse's convention), or a file `validate` cannot read. With
+`--expect FILE` (`run`, `golden verify`, `expect --check`), 1 means a regression
+against the expectations file, and nothing else (docs/expectations.md).
 
 Engines are named one way everywhere: `--engines A,B` (repeatable, comma-separated)
 where a command takes several, `--engine NAME` where it takes exactly one (`read`).
@@ -33,6 +35,8 @@ import json
 import sys
 import tomllib
 from pathlib import Path
+
+from reference_impl.common.findings import NONCONFORMING, SEVERITIES, UNTRUE
 
 EXIT_OK, EXIT_FAILED, EXIT_USAGE = 0, 1, 2
 EXIT_INTERRUPTED = 130  # the shell's convention for SIGINT
@@ -129,6 +133,12 @@ def _parser() -> argparse.ArgumentParser:
 
     validate = sub.add_parser("validate", help="check a file's metadata against its data")
     validate.add_argument("--json", action="store_true", help="the findings as one JSON document")
+    failing = validate.add_mutually_exclusive_group()
+    failing.add_argument("--strict", action="store_const", dest="fail_on", const=NONCONFORMING,
+                         default=UNTRUE, help="fail (exit 1) on nonconforming findings too")
+    failing.add_argument("--fail-on", choices=SEVERITIES, default=UNTRUE, metavar="SEVERITY",
+                         help=f"fail (exit 1) on findings of this severity or worse, of {SEVERITIES} "
+                         "(default: untrue; docs/validation.md, 'Strength')")
     _key_arguments(validate)
     validate.add_argument("file", type=Path)
     _fuzz_parser(sub)
@@ -641,7 +651,7 @@ def _golden_verify(args) -> int:
 
 def _validate(args) -> int:
     from conformance.formats import UnknownFormat, detect_format, display_name, validated_formats
-    from reference_impl.common.findings import NONCONFORMING, UNTRUE
+    from reference_impl.common.findings import at_or_above
 
     try:
         decryption = _explicit_decryption(args)
@@ -663,16 +673,17 @@ def _validate(args) -> int:
     except (fmt.reference_error(), OSError) as exc:  # nothing to judge: like a usage error, not a finding
         print(f"conformance validate: {type(exc).__name__}: {exc}", file=sys.stderr)
         return EXIT_USAGE
-    counts = {severity: sum(f.severity == severity for f in findings) for severity in (UNTRUE, NONCONFORMING)}
+    counts = {severity: sum(f.severity == severity for f in findings) for severity in SEVERITIES}
+    failing = at_or_above(findings, args.fail_on)
     if args.json:
-        print(json.dumps({"file": str(args.file), "findings": [f.to_json() for f in findings], **counts},
-                         indent=1, ensure_ascii=False))
+        print(json.dumps({"file": str(args.file), "findings": [f.to_json() for f in findings], **counts,
+                          "fail_on": args.fail_on, "failing": len(failing)}, indent=1, ensure_ascii=False))
     else:
         for f in findings:
-            print(f"{f.severity}\t{f.kind}\t{f.where}\t{f.message}")
-        print(f"{args.file}: {len(findings)} findings, {counts[UNTRUE]} {UNTRUE}, "
-              f"{counts[NONCONFORMING]} {NONCONFORMING}")
-    return EXIT_FAILED if counts[UNTRUE] else EXIT_OK
+            print(f"{f.severity}\t{f.kind}\t{f.where}\t{f.message}\t{f.rule.quote()}")
+        tally = ", ".join(f"{counts[severity]} {severity}" for severity in SEVERITIES)
+        print(f"{args.file}: {len(findings)} findings, {tally}; {len(failing)} at or above {args.fail_on}")
+    return EXIT_FAILED if failing else EXIT_OK
 
 
 def _protocol_check(args) -> int:

@@ -427,7 +427,9 @@ def _metadata_findings(summary: ReportSummary) -> str:
                     f"<td>{tally.files_with_untrue}</td><td>{kinds}</td><td>{link}</td></tr>")
     return ('<p class="muted">What the reference validator found in every file each writer '
             "produced: <em>untrue</em> items contradict the file's data (a reader that trusts them "
-            "returns wrong rows), <em>nonconforming</em> ones break a spec rule.</p>"
+            "returns wrong rows), <em>nonconforming</em> ones break a MUST of the text, "
+            "<em>ambiguous</em> ones take one reading of a silent or ambiguous text, "
+            "<em>advisory</em> ones a SHOULD (docs/validation.md).</p>"
             "<table><thead><tr><th>Writer</th><th>files checked</th><th>files with untrue items"
             "</th><th>findings by kind</th><th>Details</th></tr></thead><tbody>"
             + "".join(rows) + "</tbody></table>")

@@ -166,7 +166,9 @@ def _metadata_findings(summary: ReportSummary) -> list[str]:
         return []
     lines = ["## Metadata validation (per writer)", "",
              "Findings of the reference validator in every file each writer produced: "
-             "*untrue* items contradict the file's data, *nonconforming* ones break a spec rule.", ""]
+             "*untrue* items contradict the file's data, *nonconforming* ones break a MUST of the "
+             "text, *ambiguous* ones take one reading of a silent text, *advisory* ones a SHOULD "
+             "(docs/validation.md).", ""]
     rows = []
     for writer, tally in tallies.items():
         kinds = ", ".join(f"{md_text(kind)} {severity} ×{count}"

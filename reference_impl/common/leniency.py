@@ -28,17 +28,10 @@ from collections.abc import Iterator
 from contextlib import contextmanager
 from contextvars import ContextVar
 from dataclasses import dataclass, field
-from enum import Enum
+
+from reference_impl.common.findings import RuleText, Strength
 
 __all__ = ["RULES", "Breach", "Rule", "Strength", "breach", "reading"]
-
-
-class Strength(Enum):
-    """How strongly the specification states the rule (RFC 2119 words, or none)."""
-
-    MUST = "MUST"
-    SHOULD = "SHOULD"
-    SILENT = "silent"
 
 
 @dataclass(frozen=True)
@@ -64,6 +57,10 @@ class Rule:
         if self.id in RULES:
             raise ValueError(f"rule {self.id!r} is declared twice")
         RULES[self.id] = self
+
+    @property
+    def rule_text(self) -> RuleText:
+        return RuleText(self.strength, self.spec, self.sentence)
 
 
 RULES: dict[str, Rule] = {}

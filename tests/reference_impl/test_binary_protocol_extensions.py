@@ -124,8 +124,8 @@ def test_the_writer_appends_them_readers_ignore_them_validate_says_where(structs
     findings = validate(data)
     assert {f.kind for f in findings} == {"thrift.extension"}
     assert [(f.column, f.page, f.message.split(" carries")[0]) for f in findings] == places
-    assert all("at byte offset" in f.message and "(BinaryProtocolExtensions.md)" in f.message
-               for f in findings)
+    assert all("at byte offset" in f.message and "BinaryProtocolExtensions.md" in f.message
+               and f.severity == "advisory" for f in findings)
 
 
 def test_an_unknown_struct_name_is_refused() -> None:

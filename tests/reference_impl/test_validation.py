@@ -13,6 +13,7 @@ from decimal import Decimal
 
 import pytest
 
+from reference_impl.common.findings import ADVISORY, AMBIGUOUS
 from reference_impl.parquet.errors import ParquetError
 from reference_impl.parquet.metadata import parquet_thrift as md
 from reference_impl.parquet.metadata.parquet_thrift import BoundaryOrder, Type
@@ -276,20 +277,20 @@ def test_an_exact_flag_on_a_truncated_bound() -> None:
     )
 
 
-def test_float_rules_are_nonconforming_not_untrue() -> None:
+def test_float_rules_are_advisory_not_untrue() -> None:
     raw = reference_file()
     nan = struct.pack("<d", float("nan"))
     findings = validate(stats_mutated(raw, "d", max_value=nan, max=nan))
     assert [(f.kind, f.severity, f.message.split()[0]) for f in findings] == [
-        ("statistics.nan_bound", NONCONFORMING, "max_value"),
-        ("statistics.nan_bound", NONCONFORMING, "max"),
+        ("statistics.nan_bound", ADVISORY, "max_value"),
+        ("statistics.nan_bound", ADVISORY, "max"),
     ]
 
 
 @pytest.mark.parametrize(
     ("values", "field", "zero"), [([0.0, -0.0, 1.0], "min", 0.0), ([-1.0, 0.0], "max", -0.0)]
 )
-def test_the_wrong_zero_as_a_bound_is_nonconforming(values, field, zero) -> None:
+def test_the_wrong_zero_as_a_bound_is_advisory(values, field, zero) -> None:
     tree = root([leaf("z", Type.DOUBLE, repetition=REQUIRED)])
     sink = io.BytesIO()
     write_table(sink, tree, [{"z": v} for v in values], WriterOptions())
@@ -297,7 +298,7 @@ def test_the_wrong_zero_as_a_bound_is_nonconforming(values, field, zero) -> None
     assert validate(raw) == []
     wrong = struct.pack("<d", zero)
     findings = validate(stats_mutated(raw, "z", **{field: wrong, f"{field}_value": wrong}))
-    assert [(f.kind, f.severity) for f in findings] == [("statistics.signed_zero", NONCONFORMING)] * 2
+    assert [(f.kind, f.severity) for f in findings] == [("statistics.signed_zero", ADVISORY)] * 2
 
 
 def test_a_positive_zero_min_that_is_too_high_is_also_untrue() -> None:
@@ -305,7 +306,7 @@ def test_a_positive_zero_min_that_is_too_high_is_also_untrue() -> None:
     positive_zero = struct.pack("<d", 0.0)
     findings = validate(stats_mutated(raw, "d", min_value=positive_zero, min=positive_zero))
     assert {(f.kind, f.severity) for f in findings} == {
-        ("statistics.signed_zero", NONCONFORMING),
+        ("statistics.signed_zero", ADVISORY),
         ("statistics.min_value", UNTRUE),
         ("statistics.min", UNTRUE),
     }
@@ -322,14 +323,14 @@ def test_bounds_without_column_orders_mean_nothing() -> None:
         "page_statistics.undefined_order",
         "column_index.undefined_order",
     }
-    assert {f.severity for f in findings} == {NONCONFORMING}
+    assert {f.severity for f in findings} == {ADVISORY}
 
 
 def test_deprecated_min_max_on_an_unsigned_column() -> None:
     raw = reference_file()
     stats = chunk_of(read_footer(raw)[0], "s").meta_data.statistics
     findings = validate(stats_mutated(raw, "s", min=stats.min_value, max=stats.max_value))
-    assert only(findings)[:2] == ("statistics.deprecated_min_max", NONCONFORMING)  # ASCII: signed agrees
+    assert only(findings)[:2] == ("statistics.deprecated_min_max", ADVISORY)  # ASCII: signed agrees
 
 
 def test_a_page_statistic() -> None:
@@ -475,7 +476,7 @@ def test_size_statistics_mutations() -> None:
     findings = validate(with_footer(raw, mutate))
     assert {(f.kind, f.severity, f.column, f.row_group) for f in findings} == {
         ("size_statistics.definition_level_histogram", UNTRUE, "l.list.element", 1),
-        ("size_statistics.repetition_level_histogram", NONCONFORMING, "l.list.element", 1),
+        ("size_statistics.empty_histogram", AMBIGUOUS, "l.list.element", 1),
         ("size_statistics.unencoded_byte_array_data_bytes", UNTRUE, "s", 0),
     }
 
@@ -518,8 +519,10 @@ def test_findings_as_json() -> None:
         "row_group": 0,
         "page": 0,
         "message": finding.message,
+        "rule": {"strength": "fact", "spec": "parquet.thrift: struct PageHeader",
+                 "sentence": "The 32-bit CRC checksum for the page, to be calculated as follows"},
     }
-    assert SEVERITIES == (UNTRUE, NONCONFORMING)
+    assert SEVERITIES == (UNTRUE, NONCONFORMING, AMBIGUOUS, ADVISORY)
 
 
 def test_a_column_of_undefined_order_gets_no_bounds_from_the_reference() -> None:
@@ -531,7 +534,7 @@ def test_a_column_of_undefined_order_gets_no_bounds_from_the_reference() -> None
     assert validate(raw) == []
     bounds = {"min_value": bytes(12), "max_value": bytes([8] * 12)}
     findings = validate(stats_mutated(raw, "t", **bounds))
-    assert only(findings)[:2] == ("statistics.undefined_order", NONCONFORMING)
+    assert only(findings)[:2] == ("statistics.undefined_order", ADVISORY)
 
 
 # ---------------------------------------------------------------------------
@@ -597,12 +600,13 @@ def test_pyarrow_files(options) -> None:
     metadata, _ = read_footer(raw)
     assert metadata.row_groups[0].columns[0].meta_data.bloom_filter_offset is not None
     findings = validate(raw)
-    # pyarrow writes repetition_level_histogram=[] for a column without repetition: the spec
-    # knows max_repetition_level + 1 counts or an omitted field. Nothing else is found.
+    # pyarrow writes repetition_level_histogram=[] for a column without repetition: the text
+    # knows max_repetition_level + 1 counts or an omitted field, and not what an empty list
+    # means (ambiguous). Nothing else is found.
     assert places(findings) == {
-        ("size_statistics.repetition_level_histogram", c, g, None) for c in ARROW_FLAT for g in (0, 1)
+        ("size_statistics.empty_histogram", c, g, None) for c in ARROW_FLAT for g in (0, 1)
     }
-    assert {f.severity for f in findings} == {NONCONFORMING}
+    assert {f.severity for f in findings} == {AMBIGUOUS}
 
 
 DUCKDB_TABLE = """
@@ -626,8 +630,9 @@ def test_duckdb_files(tmp_path) -> None:
     con.execute(f"copy t to '{path}' (format parquet, row_group_size 2048)")
     findings = validate(path)
     groups = range(len(read_footer(path.read_bytes())[0].row_groups))
-    # DuckDB writes the deprecated min/max for strings too, by unsigned byte order: nonconforming
-    # for any string, and untrue where signed bytes order differently ('\u00e9' is 0xC3 0xA9).
+    # DuckDB writes the deprecated min/max for strings too, by unsigned byte order: advisory
+    # (a MAY-only-when) for any string, and untrue where signed bytes order differently
+    # ('\u00e9' is 0xC3 0xA9).
     assert places(findings) == (
         {("statistics.deprecated_min_max", c, g, None) for c in ("ascii", "mixed") for g in groups}
         | {(kind, "mixed", g, None) for kind in ("statistics.min", "statistics.max") for g in groups}

@@ -25,7 +25,7 @@ from reference_impl.orc.bloom_filter_index import ColumnBloomFilters
 from reference_impl.orc.column_values import ColumnValues, column_values
 from reference_impl.orc.metadata.orc_proto import ColumnEncoding
 from reference_impl.orc.metadata.type_tree import TypeNode
-from reference_impl.orc.validation.findings import NONCONFORMING, UNTRUE, Finding, Place, show
+from reference_impl.orc.validation.findings import Finding, Place, show
 from reference_impl.orc.validation.writer_version import Fix, distrusted_bloom_filter
 
 __all__ = ["check_bloom_filters"]
@@ -47,7 +47,7 @@ def check_bloom_filters(root: TypeNode, rows: Sequence[object], stride: int, str
         place = Place(labels[node.column_id], stripe)
         reason = distrusted_bloom_filter(node, stream.kind, encodings[node.column_id], fixes)
         if reason:
-            findings.append(place("bloom_filter.distrusted", NONCONFORMING, reason))
+            findings.append(place("bloom_filter.distrusted", reason))
             continue
         findings += _check_stream(node, stream, groups, place)
     return findings
@@ -56,7 +56,7 @@ def check_bloom_filters(root: TypeNode, rows: Sequence[object], stride: int, str
 def _check_stream(node: TypeNode, stream: ColumnBloomFilters, groups: list[dict[int, ColumnValues]],
                   place: Place) -> list[Finding]:
     if len(stream.filters) != len(groups):
-        return [place("bloom_filter.count", UNTRUE,
+        return [place("bloom_filter.count",
                       f"the {stream.kind.name} stream holds {len(stream.filters)} filters for "
                       f"{len(groups)} row groups")]
     findings = []
@@ -66,7 +66,7 @@ def _check_stream(node: TypeNode, stream: ColumnBloomFilters, groups: list[dict[
                   and not bits.might_contain(value_hash(node, value))]
         if absent:
             findings.append(Place(place.column, place.stripe, group)(
-                "bloom_filter.absent", UNTRUE,
+                "bloom_filter.absent",
                 f"{stream.kind.name}: {len(absent)} of the row group's {len(values)} values test absent, "
                 f"the first {show(absent[0])}"))
     return findings

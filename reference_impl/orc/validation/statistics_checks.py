@@ -45,7 +45,7 @@ from reference_impl.orc.columns.timestamp_columns import instant_nanos
 from reference_impl.orc.metadata.orc_proto import ColumnStatistics
 from reference_impl.orc.metadata.proto_enums import TypeKind
 from reference_impl.orc.metadata.type_tree import TypeNode
-from reference_impl.orc.validation.findings import NONCONFORMING, UNTRUE, Finding, Place, show
+from reference_impl.orc.validation.findings import Finding, Place, show
 from reference_impl.orc.validation.writer_version import Fix
 
 __all__ = ["StatisticsContext", "StoredBytes", "check_bytes_on_disk", "check_statistics"]
@@ -58,6 +58,7 @@ DOUBLE_EPSILON = 2.0**-52
 INTEGER_KINDS = (TypeKind.BYTE, TypeKind.SHORT, TypeKind.INT, TypeKind.LONG)
 STRING_KINDS = (TypeKind.STRING, TypeKind.VARCHAR, TypeKind.CHAR)
 TIMESTAMP_KINDS = (TypeKind.TIMESTAMP, TypeKind.TIMESTAMP_INSTANT)
+INEXACT = ".inexact"  # a bound that is not the extreme: the kind's last part
 # The ColumnStatistics field each type's statistics belong in.
 TYPED_FIELD = {
     **dict.fromkeys(INTEGER_KINDS, "int_statistics"),
@@ -106,7 +107,7 @@ def check_bytes_on_disk(recorded: ColumnStatistics, stored: StoredBytes, place: 
     count = recorded.bytes_on_disk
     if count is None or count in (stored.data_area, stored.data_area + stored.index_area):
         return []
-    return [place("statistics.bytes_on_disk", NONCONFORMING,
+    return [place("statistics.bytes_on_disk",
                   f"bytes_on_disk is {count}; the column's streams store {stored.data_area} bytes in the "
                   f"data area and {stored.index_area} in the index area")]
 
@@ -115,11 +116,11 @@ def _counts(recorded: ColumnStatistics, column: ColumnValues, place: Place) -> l
     findings = []
     count = len(column.values)
     if recorded.number_of_values is not None and recorded.number_of_values != count:
-        findings.append(place("statistics.number_of_values", UNTRUE,
+        findings.append(place("statistics.number_of_values",
                               f"numberOfValues is {recorded.number_of_values}; the column holds {count} "
                               "non-null values"))
     if recorded.has_null is False and column.has_null:
-        findings.append(place("statistics.has_null", UNTRUE,
+        findings.append(place("statistics.has_null",
                               "hasNull is false, but the column holds a null"))
     return findings
 
@@ -127,7 +128,7 @@ def _counts(recorded: ColumnStatistics, column: ColumnValues, place: Place) -> l
 def _kind(recorded: ColumnStatistics, node: TypeNode, place: Place) -> list[Finding]:
     expected = TYPED_FIELD.get(node.kind)
     wrong = sorted(name for name in TYPED_FIELDS if name != expected and getattr(recorded, name) is not None)
-    return [place("statistics.kind", UNTRUE, f"{name} recorded for a {node.kind.name} column")
+    return [place("statistics.kind", f"{name} recorded for a {node.kind.name} column")
             for name in wrong]
 
 
@@ -147,10 +148,10 @@ def _bounds(place: Place, kind: str, low: object, high: object, actual: Sequence
         stated = key(bound)
         if outside(stated, extreme):
             side = "above the smallest" if name == "minimum" else "below the largest"
-            findings.append(place(f"statistics.{kind}.{name}", UNTRUE,
+            findings.append(place(f"statistics.{kind}.{name}",
                                   f"the recorded {name} {show(bound)} is {side} value, {show(extreme)}"))
         elif stated != extreme:
-            findings.append(place(f"statistics.{kind}.inexact", NONCONFORMING,
+            findings.append(place(f"statistics.{kind}{INEXACT}",
                                   f"the recorded {name} {show(bound)} is a bound, not the {name} "
                                   f"{show(extreme)}"))
     return findings
@@ -160,9 +161,9 @@ def _sum(place: Place, kind: str, recorded: object, expected: object) -> list[Fi
     if recorded is None or recorded == expected:
         return []
     if expected is None:
-        return [place(f"statistics.{kind}.sum", UNTRUE,
+        return [place(f"statistics.{kind}.sum",
                       f"sum {show(recorded)} recorded, but the sum overflows: no sum is recorded then")]
-    return [place(f"statistics.{kind}.sum", UNTRUE,
+    return [place(f"statistics.{kind}.sum",
                   f"the recorded sum {show(recorded)} is not {show(expected)}")]
 
 
@@ -194,7 +195,7 @@ def _doubles(recorded: ColumnStatistics, column: ColumnValues, place: Place,
     high = None if stats.maximum is None or math.isnan(stats.maximum) else stats.maximum
     findings = _bounds(place, "double", low, high, numbers)
     if stats.sum is not None and not _double_sum_holds(stats.sum, cast(list[float], column.values)):
-        findings.append(place("statistics.double.sum", UNTRUE,
+        findings.append(place("statistics.double.sum",
                               f"the recorded sum {stats.sum!r} is not the sum of the values"))
     return findings
 
@@ -233,7 +234,7 @@ def _strings(recorded: ColumnStatistics, column: ColumnValues, place: Place,
     findings = _bounds(place, "string", stats.minimum, stats.maximum, values, _utf8)
     # lower_bound and upper_bound are bounds by name: only their side is checked.
     findings += [finding for finding in _bounds(place, "string", stats.lower_bound, stats.upper_bound,
-                                                values, _utf8) if finding.severity == UNTRUE]
+                                                values, _utf8) if not finding.kind.endswith(INEXACT)]
     return findings + _sum(place, "string", stats.sum, sum(len(_utf8(value)) for value in values))
 
 
@@ -253,7 +254,7 @@ def _booleans(recorded: ColumnStatistics, column: ColumnValues, place: Place,
     trues = sum(1 for value in column.values if value)
     if stats.count[0] == trues:
         return []
-    return [place("statistics.boolean.count", UNTRUE,
+    return [place("statistics.boolean.count",
                   f"the recorded count of true values is {stats.count[0]}, not {trues}")]
 
 
@@ -275,7 +276,7 @@ def _decimals(recorded: ColumnStatistics, column: ColumnValues, place: Place,
     stats, node = recorded.decimal_statistics, column.node
     if stats is None or node.precision is None:  # a Hive 0.11 decimal carries its scale per value
         return []
-    findings = [place(f"statistics.decimal.{name}", UNTRUE, f"the recorded {name} {text!r} is not a decimal")
+    findings = [place(f"statistics.decimal.{name}", f"the recorded {name} {text!r} is not a decimal")
                 for name, text in (("minimum", stats.minimum), ("maximum", stats.maximum), ("sum", stats.sum))
                 if text is not None and _decimal(text).is_nan()]
     if findings:
@@ -287,7 +288,7 @@ def _decimals(recorded: ColumnStatistics, column: ColumnValues, place: Place,
                            lambda value: value if isinstance(value, Decimal) else _decimal(value))
         total = sum(values, Decimal(0))
         if stats.sum is not None and _decimal(stats.sum) != total:
-            findings.append(place("statistics.decimal.sum", UNTRUE,
+            findings.append(place("statistics.decimal.sum",
                                   f"the recorded sum {stats.sum!r} is not {total}"))
     return findings
 
@@ -334,7 +335,7 @@ def _collections(recorded: ColumnStatistics, column: ColumnValues, place: Place,
                                  ("max_children", stats.max_children, max(sizes)),
                                  ("total_children", stats.total_children, sum(sizes))):
         if stated is not None and stated != actual:
-            findings.append(place(f"statistics.collection.{name}", NONCONFORMING,
+            findings.append(place(f"statistics.collection.{name}",
                                   f"{name} is {stated}, not {actual}"))
     return findings
 

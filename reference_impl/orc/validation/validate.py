@@ -44,7 +44,7 @@ from reference_impl.orc.streams.stripe_layout import (
     stream_places,
 )
 from reference_impl.orc.validation.bloom_filter_checks import check_bloom_filters
-from reference_impl.orc.validation.findings import NONCONFORMING, UNTRUE, Finding, Place
+from reference_impl.orc.validation.findings import Finding, Place
 from reference_impl.orc.validation.statistics_checks import (
     StatisticsContext,
     StoredBytes,
@@ -82,7 +82,7 @@ def _findings(data: bytes) -> list[Finding]:
     zones = [footer.writer_timezone or UTC for footer in footers]
     stripe_statistics = tail.metadata.stripe_stats if tail.metadata is not None else []
     if tail.metadata is not None and len(stripe_statistics) != len(stripes):
-        findings.append(WHOLE_FILE("statistics.stripe_count", UNTRUE,
+        findings.append(WHOLE_FILE("statistics.stripe_count",
                                    f"the Metadata holds statistics of {len(stripe_statistics)} stripes; "
                                    f"the file has {len(stripes)}"))
     stored = [_stored_bytes(stream_places(tail.footer.stripes[number], footer, number))
@@ -124,8 +124,8 @@ def _row_groups(root: TypeNode, values: list[object], indexes: dict[int, RowInde
 
 def _position_finding(check: PositionCheck, labels: dict[int, str]) -> Finding:
     stream = f"{check.stream} stream: " if check.stream else ""
-    return Finding(f"row_index.{check.check}", UNTRUE, labels.get(check.column, str(check.column)),
-                   check.stripe, check.row_group,
+    return Finding.of(f"row_index.{check.check}", labels.get(check.column, str(check.column)),
+                      check.stripe, check.row_group,
                    f"{stream}the row index says {check.found}; the data holds {check.expected}")
 
 
@@ -166,19 +166,19 @@ def _summed(stripes: list[dict[int, StoredBytes]]) -> dict[int, StoredBytes]:
 
 def _writer_version_findings(tail: FileTail, fixes: tuple) -> list[Finding]:
     version = tail.postscript.writer_version or 0
-    findings = [WHOLE_FILE(f"writer_version.{fix.issue}", NONCONFORMING,
+    findings = [WHOLE_FILE(f"writer_version.{fix.issue}",
                            f"written by ORC Java before {fix.issue} (writer_version {version} < "
                            f"{fix.version}): {fix.what}; a reader distrusts them and they are not checked")
                 for fix in fixes]
     if java_numbering_misused(tail.postscript, tail.footer):
-        findings.append(WHOLE_FILE("writer_version.numbering", NONCONFORMING,
+        findings.append(WHOLE_FILE("writer_version.numbering",
                                    f"writer {tail.footer.writer} gives writer_version {version}: only the "
                                    "Java ORC writer may use values under 6"))
     return findings
 
 
 def _breach_findings(breaches: list[Breach]) -> list[Finding]:
-    """Severity nonconforming, as Parquet's (parquet/validation/rule_checks.py): the reader has
-    one reading, so no reader that trusts the file returns wrong rows."""
-    return [Finding(f"rule.{breach.rule.id}", NONCONFORMING, "", None, None, breach.describe())
+    """With the strength of each rule's sentence, as Parquet's (parquet/validation/rule_checks.py):
+    the reader has one reading, so no reader that trusts the file returns wrong rows."""
+    return [Finding(f"rule.{breach.rule.id}", breach.rule.rule_text, "", None, None, breach.describe())
             for breach in breaches]

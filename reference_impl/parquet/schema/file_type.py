@@ -69,8 +69,9 @@ FIELD_TYPES: Mapping[str, str] = {"uri": STRING, "offset": INT64, "size": INT64,
 STRING_FIELDS = frozenset(name for name, kind in FIELD_TYPES.items() if kind == STRING)
 INT64_BITS = 64
 
+# The text lists the fields a group "may contain" and says nothing of others: silent.
 FIELD_NAME = Citation(SECTION, "The annotated group may contain the following fields, identified by name "
-                               "case sensitively, not by field order.")
+                               "case sensitively, not by field order.", SILENT)
 FIELD_REPETITION = Citation(SECTION, "any field that is present has a field repetition type of `OPTIONAL`")
 FIELD_TYPE = Citation(SECTION, "| `uri` | STRING | ... | `offset` | INT64 | ... | `size` | INT64 | ... "
                                "| `content_type` | STRING | ... | `checksum` | STRING | ... | `inline` | "

@@ -34,6 +34,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Protocol
 
+from reference_impl.common.findings import RuleText, Strength
 from reference_impl.parquet.errors import CorruptMetadata
 from reference_impl.parquet.metadata.parquet_thrift import ConvertedType, LogicalType, Type
 
@@ -83,6 +84,10 @@ class Citation:
 
     def quote(self) -> str:
         return f"{self.strength}: \"{self.text}\" ({SPEC}, '{self.section}')"
+
+    @property
+    def rule_text(self) -> RuleText:
+        return RuleText(Strength(self.strength), f"{SPEC}, '{self.section}'", self.text)
 
 
 @dataclass(frozen=True)
@@ -394,7 +399,8 @@ def markdown() -> str:
         "",
         f"Which physical type each annotation may annotate ({SPEC}). The reference reader refuses",
         "a leaf that breaks a MUST with `CorruptMetadata` naming the column, the annotation and the",
-        "physical type; `validate` reports every broken rule as a `type.*` finding (nonconforming).",
+        "physical type; `validate` reports every broken rule as a `type.*` finding, with the",
+        "strength of its sentence (docs/validation.md).",
         "A ConvertedType is held to the rule of its row (its own section, when it has one).",
         "",
         "| annotation | physical types | ConvertedType | rule | ConvertedType's rule |",

@@ -48,6 +48,7 @@ from typing import Any
 import numpy as np
 
 from reference_impl.common import leniency
+from reference_impl.common.findings import RuleText, Strength
 from reference_impl.common.ieee_float import narrow_float_bits, widen_float_bits
 from reference_impl.parquet.errors import CorruptMetadata, CorruptPage
 from reference_impl.parquet.metadata.parquet_thrift import (
@@ -132,6 +133,10 @@ class Rule:
 
     def quote(self) -> str:
         return f"{self.strength}: \"{self.text}\" ({self.source})"
+
+    @property
+    def rule_text(self) -> RuleText:
+        return RuleText(Strength(self.strength), self.source, self.text)
 
 
 def _rule(kind: str, source: str, text: str, *, readable: bool, schema: bool = False,

@@ -12,7 +12,7 @@ from reference_impl.parquet.encryption.indexes import read_bloom_filter_of
 from reference_impl.parquet.errors import DecryptionFailed, MissingKey, ParquetError, UnsupportedFeature
 from reference_impl.parquet.validation.chunk import Chunk
 from reference_impl.parquet.validation.column_order import bits
-from reference_impl.parquet.validation.findings import UNTRUE, Finding, show
+from reference_impl.parquet.validation.findings import Finding, show
 
 __all__ = ["check_bloom_filter"]
 
@@ -26,7 +26,7 @@ def check_bloom_filter(state: Chunk) -> list[Finding]:
     except UnsupportedFeature:
         return []  # a newer algorithm, hash or compression: not ours to judge
     except ParquetError as error:
-        return [state.report("bloom_filter", UNTRUE, f"the Bloom filter cannot be read: {error.message}")]
+        return [state.report("bloom_filter", f"the Bloom filter cannot be read: {error.message}")]
     if bloom is None:
         return []
     order = state.order
@@ -37,7 +37,6 @@ def check_bloom_filter(state: Chunk) -> list[Finding]:
     return [
         state.report(
             "bloom_filter",
-            UNTRUE,
             f"{len(missing)} of the chunk's {len(distinct)} distinct values test absent, "
             f"e.g. {show(missing[0])}",
         )

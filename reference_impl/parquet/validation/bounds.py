@@ -18,7 +18,7 @@ from typing import Any
 
 from reference_impl.parquet.errors import CorruptMetadata
 from reference_impl.parquet.validation.column_order import MIN, Key, Order
-from reference_impl.parquet.validation.findings import NONCONFORMING, UNTRUE, Finding, Report, show
+from reference_impl.parquet.validation.findings import Finding, Report, show
 
 __all__ = ["Bound", "check_bound"]
 
@@ -45,12 +45,11 @@ def check_bound(
     try:
         value = order.decode(raw)
     except CorruptMetadata as error:
-        return [report(bound.kind, UNTRUE, f"{bound.field} {show(raw)} cannot be decoded: {error.message}")]
+        return [report(bound.kind, f"{bound.field} {show(raw)} cannot be decoded: {error.message}")]
     if order.is_nan(value):
         return [
             report(
                 f"{bound.prefix}.nan_bound",
-                NONCONFORMING,
                 f"{bound.field} is NaN ({show(raw)}): NaNs should not be written as bounds",
             )
         ]
@@ -60,7 +59,6 @@ def check_bound(
         findings.append(
             report(
                 f"{bound.prefix}.signed_zero",
-                NONCONFORMING,
                 f"{bound.field} is {show(value)}: a zero {bound.role} should be written as {wanted}",
             )
         )
@@ -74,7 +72,7 @@ def _bound_against_values(
         bound_key = bound.key(value)
     except ValueError as error:
         return [
-            report(bound.kind, UNTRUE, f"{bound.field} {show(value)} is not in the column's order: {error}")
+            report(bound.kind, f"{bound.field} {show(value)} is not in the column's order: {error}")
         ]
     try:
         extreme = _extreme(values, bound, order)
@@ -86,7 +84,6 @@ def _bound_against_values(
             return [
                 report(
                     f"{bound.prefix}.exactness",
-                    UNTRUE,
                     f"{flag} is true, but the data holds no ordered value to equal it",
                 )
             ]
@@ -99,7 +96,6 @@ def _bound_against_values(
         return [
             report(
                 bound.kind,
-                UNTRUE,
                 f"{bound.field} {show(value)} is {side} than the {word} value {show(actual)}",
             )
         ]
@@ -107,7 +103,6 @@ def _bound_against_values(
         return [
             report(
                 f"{bound.prefix}.exactness",
-                UNTRUE,
                 f"is_{bound.field}_exact is true, but {bound.field} {show(value)} is not the "
                 f"{word} value {show(actual)}",
             )

@@ -21,7 +21,7 @@ from reference_impl.parquet.pages.checksum import verify_page_crc
 from reference_impl.parquet.pages.chunk_reader import chunk_range
 from reference_impl.parquet.pages.page import DATA_PAGE_TYPES, read_page_header
 from reference_impl.parquet.validation.chunk import Chunk
-from reference_impl.parquet.validation.findings import UNTRUE, Finding, Report
+from reference_impl.parquet.validation.findings import Finding, Report
 
 __all__ = ["check_crcs", "crc_of_undecodable_chunk"]
 
@@ -73,6 +73,6 @@ def _crc_findings(file: bytes, pages: list[tuple[int, int, int, Any]], report: R
         except ChecksumMismatch as error:
             name = getattr(header.type, "name", header.type)
             findings.append(
-                report.at(ordinal)("crc", UNTRUE, f"{name} page at offset {offset}: {error.message}")
+                report.at(ordinal)("crc", f"{name} page at offset {offset}: {error.message}")
             )
     return findings

@@ -10,9 +10,8 @@ Their presence is allowed, so the finding, kind ``thrift.extension``, only
 says where they are: the struct (its path from FileMetaData, e.g.
 ``FileMetaData.row_groups[0].columns[1].meta_data``, or a chunk's page
 header), the byte offset of the field header and the number of bytes. It
-quotes the sentence that permits them, strength MAY; its severity is the
-least severe the validator has (``nonconforming`` until an ``advisory`` one
-exists). The ColumnMetaData of an encrypted column is decrypted first: its
+quotes the sentence that permits them (``validation.rule_texts``), strength
+MAY, so its severity is ``advisory``. The ColumnMetaData of an encrypted column is decrypted first: its
 offset is within the decrypted module.
 """
 
@@ -28,15 +27,13 @@ from reference_impl.parquet.metadata.thrift_compact import FieldHeader
 from reference_impl.parquet.metadata.thrift_struct import ThriftStruct
 from reference_impl.parquet.pages.page import DATA_PAGE_TYPES
 from reference_impl.parquet.validation.chunk import Chunk
-from reference_impl.parquet.validation.findings import NONCONFORMING, Finding
+from reference_impl.parquet.validation.findings import Finding
 from reference_impl.parquet.validation.rule_checks import FILE_COLUMN, FILE_ROW_GROUP
+from reference_impl.parquet.validation.rule_texts import rule_text
 
-__all__ = ["KIND", "RULE", "check_footer_extensions", "check_page_header_extensions"]
+__all__ = ["KIND", "check_footer_extensions", "check_page_header_extensions"]
 
 KIND = "thrift.extension"
-RULE = ("MAY: \"Extensions can be appended to existing Thrift serialized structs without requiring Thrift "
-        "libraries\" (BinaryProtocolExtensions.md)")
-SEVERITY = NONCONFORMING  # the least severe the validator has (see the module docstring)
 
 
 def extensions(struct: ThriftStruct, path: str) -> Iterator[tuple[str, FieldHeader]]:
@@ -58,7 +55,7 @@ def _inside(value: Any, path: str) -> Iterator[tuple[str, FieldHeader]]:
 
 def check_footer_extensions(metadata: FileMetaData) -> list[Finding]:
     """The extensions of FileMetaData and every struct in it (ColumnMetaData included)."""
-    return [Finding(KIND, SEVERITY, FILE_COLUMN, FILE_ROW_GROUP, None, _message(path, header))
+    return [Finding(KIND, rule_text(KIND), FILE_COLUMN, FILE_ROW_GROUP, None, _message(path, header))
             for path, header in extensions(metadata, "FileMetaData")]
 
 
@@ -70,11 +67,11 @@ def check_page_header_extensions(state: Chunk) -> list[Finding]:
     for page in state.data.pages:
         data_ordinal = data_pages if page.header.type in DATA_PAGE_TYPES else None
         for path, header in extensions(page.header, "PageHeader"):
-            findings.append(state.report.at(data_ordinal)(KIND, SEVERITY, _message(path, header)))
+            findings.append(state.report.at(data_ordinal)(KIND, _message(path, header)))
         data_pages += data_ordinal is not None
     return findings
 
 
 def _message(path: str, header: FieldHeader) -> str:
     return (f"{path} carries binary protocol extension bytes (field id {header.field_id}) at byte offset "
-            f"{header.offset}, which readers ignore; {RULE}")
+            f"{header.offset}, which readers ignore; {rule_text(KIND).quote()}")

@@ -20,10 +20,10 @@ the rules and their sentences are ``schema.file_type.FILE_RULES``.
 * ``file.self_reference_encrypted``, once per column: a self-reference in a
   file that uses Parquet Modular Encryption.
 
-Severity: ``untrue`` for the two facts about the bytes (strength ``fact``),
-else ``nonconforming`` (until the validator grades findings by strength: the
-sentences' strengths are already MUST, ``fact`` or ``silent``); each message
-quotes the sentence with its strength.
+Severity follows the sentence's strength (``validation.rule_texts``): ``untrue``
+for the two facts about the bytes (``fact``), ``ambiguous`` for the empty
+string (``silent``), ``nonconforming`` for the MUSTs; each message quotes the
+sentence with its strength.
 """
 
 from __future__ import annotations
@@ -32,14 +32,14 @@ from reference_impl.parquet.encryption.properties import FileDecryptionPropertie
 from reference_impl.parquet.file_references import file_groups, file_references
 from reference_impl.parquet.reader import read_footer_with_decryptor
 from reference_impl.parquet.schema.file_type import (
-    FACT,
     FileProblem,
     checksum_problems,
     schema_problems,
     value_problems,
 )
 from reference_impl.parquet.schema.tree import schema_tree_from_elements
-from reference_impl.parquet.validation.findings import NONCONFORMING, UNTRUE, Finding
+from reference_impl.parquet.validation.findings import Finding
+from reference_impl.parquet.validation.rule_texts import rule_text
 
 __all__ = ["check_file_type"]
 
@@ -66,5 +66,4 @@ def check_file_type(file: bytes, *, decryption: FileDecryptionProperties | None 
 
 
 def _finding(problem: FileProblem, column: str, row_group: int, where: str) -> Finding:
-    severity = UNTRUE if problem.citation.strength == FACT else NONCONFORMING
-    return Finding(problem.kind, severity, column, row_group, None, problem.message(where))
+    return Finding(problem.kind, rule_text(problem.kind), column, row_group, None, problem.message(where))

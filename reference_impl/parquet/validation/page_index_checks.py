@@ -27,12 +27,13 @@ from reference_impl.parquet.pages.chunk_reader import PageExtent
 from reference_impl.parquet.validation.bounds import Bound, check_bound
 from reference_impl.parquet.validation.chunk import Chunk
 from reference_impl.parquet.validation.column_order import MAX, MIN, Order
-from reference_impl.parquet.validation.findings import NONCONFORMING, UNTRUE, Finding, Report, show
+from reference_impl.parquet.validation.findings import Finding, Report, show
 from reference_impl.parquet.validation.size_statistics_checks import (
     check_unencoded,
     empty_histogram,
     histogram,
 )
+from reference_impl.parquet.validation.statistics_checks import check_null_count
 
 __all__ = ["check_column_index", "check_offset_index"]
 
@@ -45,7 +46,7 @@ def check_column_index(state: Chunk) -> list[Finding]:
     except (DecryptionFailed, MissingKey):
         raise
     except ParquetError as error:
-        return [report("column_index.unreadable", UNTRUE, error.message)]
+        return [report("column_index.unreadable", error.message)]
     if index is None:
         return []
     pages = state.data_pages
@@ -53,7 +54,6 @@ def check_column_index(state: Chunk) -> list[Finding]:
         return [
             report(
                 "column_index.page_count",
-                UNTRUE,
                 f"the ColumnIndex has {len(index.null_pages)} entries, the chunk {len(pages)} data pages",
             )
         ]
@@ -62,7 +62,6 @@ def check_column_index(state: Chunk) -> list[Finding]:
         findings.append(
             report(
                 "column_index.undefined_order",
-                NONCONFORMING,
                 f"a ColumnIndex with bounds is written, but {state.order.undefined_because}",
             )
         )
@@ -77,21 +76,13 @@ def check_column_index(state: Chunk) -> list[Finding]:
 def _check_index_page(state: Chunk, index: ColumnIndex, ordinal: int, page: PageExtent) -> list[Finding]:
     report = state.report.at(ordinal)
     values = state.values(page)
-    findings = []
-    if index.null_counts is not None and index.null_counts[ordinal] != (nulls := state.null_count(page)):
-        findings.append(
-            report(
-                "column_index.null_counts",
-                UNTRUE,
-                f"null_counts says {index.null_counts[ordinal]}, the page holds {nulls} nulls",
-            )
-        )
+    stored = None if index.null_counts is None else index.null_counts[ordinal]
+    findings = check_null_count(state, stored, page, report, "column_index.null_counts")
     if index.null_pages[ordinal] != (not values):
         said = "only nulls" if index.null_pages[ordinal] else "a value"
         findings.append(
             report(
                 "column_index.null_pages",
-                UNTRUE,
                 f"null_pages says the page holds {said}, it holds {len(values)} values",
             )
         )
@@ -100,8 +91,7 @@ def _check_index_page(state: Chunk, index: ColumnIndex, ordinal: int, page: Page
     if index.null_pages[ordinal]:
         return findings + [
             report(
-                f"column_index.{field}",
-                NONCONFORMING,
+                "column_index.null_page_bounds",
                 f"a null page's {field} entry must be byte[0], it is {show(raw)}",
             )
             for field, _, raw in bounds
@@ -133,7 +123,6 @@ def _check_boundary_order(state: Chunk, index: ColumnIndex) -> list[Finding]:
     return [
         state.report(
             "column_index.boundary_order",
-            UNTRUE,
             f"boundary_order is {BoundaryOrder(claimed).name}, but the non-null pages' "
             f"bounds are not in that order",
         )
@@ -158,14 +147,13 @@ def _check_index_histograms(state: Chunk, index: ColumnIndex, kind: str) -> list
     if stored is None:
         return []
     if not stored:
-        return [empty_histogram(state.report, "column_index.level_histograms", f"{kind}_level_histograms")]
+        return [empty_histogram(state.report, "column_index", f"{kind}_level_histograms")]
     pages = state.data_pages
     width = len(stored) // len(pages)
     if width != max_level + 1:
         return [
             state.report(
                 "column_index.level_histograms",
-                UNTRUE,
                 f"{kind}_level_histograms has {width} counts per page for levels 0..{max_level}",
             )
         ]
@@ -177,7 +165,6 @@ def _check_index_histograms(state: Chunk, index: ColumnIndex, kind: str) -> list
             findings.append(
                 state.report.at(ordinal)(
                     "column_index.level_histograms",
-                    UNTRUE,
                     f"{kind} level histogram {own}, the page's levels give {expected}",
                 )
             )
@@ -192,7 +179,7 @@ def check_offset_index(state: Chunk) -> list[Finding]:
     except (DecryptionFailed, MissingKey):
         raise
     except ParquetError as error:
-        return [report("offset_index.unreadable", UNTRUE, error.message)]
+        return [report("offset_index.unreadable", error.message)]
     if index is None:
         return []
     pages = state.data_pages
@@ -200,7 +187,6 @@ def check_offset_index(state: Chunk) -> list[Finding]:
         return [
             report(
                 "offset_index.page_locations",
-                UNTRUE,
                 f"{len(index.page_locations)} page locations for {len(pages)} data pages",
             )
         ]
@@ -213,7 +199,6 @@ def check_offset_index(state: Chunk) -> list[Finding]:
             findings.append(
                 page_report(
                     "offset_index.page_locations",
-                    UNTRUE,
                     f"the location says offset {location.offset}, size "
                     f"{location.compressed_page_size}; the page is at {page.offset}, "
                     f"{size} bytes with its header",
@@ -234,7 +219,6 @@ def _check_first_row(stored: int, page: PageExtent, repetition: np.ndarray, repo
         return [
             report(
                 "offset_index.first_row_index",
-                UNTRUE,
                 f"first_row_index is {stored}, but the page starts inside a row",
             )
         ]
@@ -244,7 +228,6 @@ def _check_first_row(stored: int, page: PageExtent, repetition: np.ndarray, repo
     return [
         report(
             "offset_index.first_row_index",
-            UNTRUE,
             f"first_row_index is {stored}, the page's first row is row {rows_before}",
         )
     ]

@@ -4,9 +4,10 @@ docs/architecture.md, 'Verdicts': a file read with findings names each rule it
 breaks. ``validate`` does all its reading inside one
 ``reference_impl.common.leniency.reading`` block; every breach the reader meets there
 (docs/lenient-readings.md lists the rules) becomes one finding of kind
-``rule.<rule id>`` (``rule.parquet.page.v2-num-rows`` ...), severity
-``nonconforming``: the file breaks the rule, but the reader has one reading of
-it, so no reader that trusts it returns wrong rows. The message is the
+``rule.<rule id>`` (``rule.parquet.page.v2-num-rows`` ...), whose severity is
+the strength of the rule's sentence (a broken MUST is ``nonconforming``, a SHOULD
+``advisory``, a silent text ``ambiguous``): the reader has one reading of it, so
+no reader that trusts it returns wrong rows. The message is the
 breach's own (:meth:`~reference_impl.common.leniency.Breach.describe`): where, the
 byte offset, the spec section, the quoted sentence with its strength, and the
 reading taken.
@@ -23,7 +24,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 from reference_impl.common.leniency import Breach
-from reference_impl.parquet.validation.findings import NONCONFORMING, Finding
+from reference_impl.parquet.validation.findings import Finding
 
 __all__ = ["FILE_COLUMN", "FILE_ROW_GROUP", "KIND_PREFIX", "RuleFindings"]
 
@@ -45,6 +46,7 @@ class RuleFindings:
         met = self.breaches[self.reported:]
         self.reported = len(self.breaches)
         return [
-            Finding(f"{KIND_PREFIX}{found.rule.id}", NONCONFORMING, column, row_group, None, found.describe())
+            Finding(f"{KIND_PREFIX}{found.rule.id}", found.rule.rule_text, column, row_group, None,
+                    found.describe())
             for found in met
         ]

@@ -22,7 +22,7 @@ from reference_impl.parquet.metadata.parquet_thrift import Type
 from reference_impl.parquet.statistics.size_statistics import level_histogram
 from reference_impl.parquet.validation.chunk import Chunk
 from reference_impl.parquet.validation.column_order import Order
-from reference_impl.parquet.validation.findings import NONCONFORMING, UNTRUE, Finding, Report
+from reference_impl.parquet.validation.findings import Finding, Report
 
 __all__ = ["check_size_statistics", "check_unencoded", "empty_histogram", "histogram"]
 
@@ -40,15 +40,12 @@ def check_size_statistics(state: Chunk) -> list[Finding]:
         expected = histogram(state.levels(kind), getattr(state.leaf, f"max_{kind}_level"))
         if stored == []:
             findings.append(
-                empty_histogram(
-                    state.report, f"size_statistics.{kind}_level_histogram", f"{kind}_level_histogram"
-                )
+                empty_histogram(state.report, "size_statistics", f"{kind}_level_histogram")
             )
         elif stored is not None and stored != expected:
             findings.append(
                 state.report(
                     f"size_statistics.{kind}_level_histogram",
-                    UNTRUE,
                     f"{kind}_level_histogram is {stored}, the levels give {expected}",
                 )
             )
@@ -65,8 +62,7 @@ def check_unencoded(
     if order.physical_type != Type.BYTE_ARRAY:
         return [
             report(
-                kind,
-                NONCONFORMING,
+                f"{kind}_type",
                 f"set ({stored}) for a {order.physical_type.name} column: only for BYTE_ARRAY",
             )
         ]
@@ -76,15 +72,14 @@ def check_unencoded(
     if stored == actual:
         return []
     return [
-        report(kind, UNTRUE, f"unencoded_byte_array_data_bytes is {stored}, the values hold {actual} bytes")
+        report(kind, f"unencoded_byte_array_data_bytes is {stored}, the values hold {actual} bytes")
     ]
 
 
-def empty_histogram(report: Report, kind: str, field: str) -> Finding:
-    # Claims no count, so it is not untrue; but the spec knows only max level + 1 counts, or none.
+def empty_histogram(report: Report, prefix: str, field: str) -> Finding:
+    # Claims no count, so it is not untrue; the text knows max level + 1 counts, or none.
     return report(
-        kind,
-        NONCONFORMING,
+        f"{prefix}.empty_histogram",
         f"{field} is an empty list: the spec asks for one count per level (or the field omitted)",
     )
 

@@ -18,7 +18,7 @@ from reference_impl.parquet.pages.chunk_reader import PageExtent
 from reference_impl.parquet.validation.bounds import Bound, check_bound
 from reference_impl.parquet.validation.chunk import Chunk
 from reference_impl.parquet.validation.column_order import MAX, MIN, Order, bits
-from reference_impl.parquet.validation.findings import NONCONFORMING, UNTRUE, Finding, Report
+from reference_impl.parquet.validation.findings import Finding, Report
 
 __all__ = ["check_statistics"]
 
@@ -30,19 +30,25 @@ def check_statistics(
     if stats is None:
         return []
     values = state.values(page)
-    findings = []
-    if stats.null_count is not None and stats.null_count != (nulls := state.null_count(page)):
-        findings.append(
-            report(
-                f"{prefix}.null_count",
-                UNTRUE,
-                f"null_count is {stats.null_count}, the data holds {nulls} null entries",
-            )
-        )
+    findings = check_null_count(state, stats.null_count, page, report, f"{prefix}.null_count")
     findings += _check_distinct_count(stats.distinct_count, values, state.order, prefix, report)
     findings += _check_min_max_value(stats, values, state.order, prefix, report)
     findings += _check_deprecated(stats, values, state.order, prefix, report)
     return findings
+
+
+def check_null_count(
+    state: Chunk, stored: int | None, page: PageExtent | None, report: Report, kind: str
+) -> list[Finding]:
+    """A stored null count against the data, by either reading of a repeated column's
+    (``rule_texts.NULL_COUNT_READINGS``): the other reading is ``<kind>_reading``, ambiguous."""
+    if stored is None or stored == (nulls := state.null_count(page)):
+        return []
+    field = kind.rpartition(".")[2]
+    if state.leaf.max_repetition_level and stored == state.null_values_in_lists(page):
+        return [report(f"{kind}_reading", f"{field} is {stored}: the null values inside the innermost "
+                       f"list; counting every entry below the maximum definition level gives {nulls}")]
+    return [report(kind, f"{field} is {stored}, the data holds {nulls} null entries")]
 
 
 def _check_distinct_count(
@@ -61,7 +67,6 @@ def _check_distinct_count(
     return [
         report(
             f"{prefix}.distinct_count",
-            UNTRUE,
             f"distinct_count is {stored}, the data holds {counted} distinct values",
         )
     ]
@@ -76,7 +81,6 @@ def _check_min_max_value(
         return [
             report(
                 f"{prefix}.undefined_order",
-                NONCONFORMING,
                 f"min_value/max_value are written, but {order.undefined_because}",
             )
         ]
@@ -100,7 +104,6 @@ def _check_deprecated(
         findings.append(
             report(
                 f"{prefix}.deprecated_min_max",
-                NONCONFORMING,
                 "deprecated min/max are set, but the column's order is not signed "
                 "(they 'may be set when the column order is signed')",
             )

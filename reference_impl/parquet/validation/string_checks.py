@@ -12,7 +12,7 @@ from __future__ import annotations
 
 from reference_impl.parquet.pages.utf8_values import invalid_utf8_values
 from reference_impl.parquet.validation.chunk import Chunk
-from reference_impl.parquet.validation.findings import NONCONFORMING, Finding
+from reference_impl.parquet.validation.findings import Finding
 
 __all__ = ["KIND", "RULE", "check_utf8_strings"]
 
@@ -26,6 +26,6 @@ RULE = (
 def check_utf8_strings(state: Chunk) -> list[Finding]:
     """One finding per value of a UTF-8 column that is not UTF-8."""
     return [
-        state.report.at(bad.data_page)(KIND, NONCONFORMING, f"{bad.describe()}; {RULE}")
+        state.report.at(bad.data_page)(KIND, f"{bad.describe()}; {RULE}")
         for bad in invalid_utf8_values(state.leaf, state.data)
     ]

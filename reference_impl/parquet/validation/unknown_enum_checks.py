@@ -8,8 +8,8 @@ reported here as an ``unknown_enum_value`` finding naming the field and the
 value: the leaf's ``SchemaElement.converted_type``, any enum of the chunk's
 ColumnMetaData (``encodings``, ``encoding_stats``) and of its page headers
 (a skipped page of an unknown type included). The file may be a newer
-version's, or damaged; either way this reference cannot say what the value
-means, so the finding is nonconforming, never untrue.
+version's, a legacy writer's own value, or damaged; this reference cannot say
+which, so the finding is ambiguous (docs/validation.md), never untrue.
 """
 
 from __future__ import annotations
@@ -17,7 +17,7 @@ from __future__ import annotations
 from reference_impl.parquet.metadata.thrift_struct import UnknownEnumValue
 from reference_impl.parquet.metadata.unknown_enum_values import unknown_enum_values
 from reference_impl.parquet.validation.chunk import Chunk
-from reference_impl.parquet.validation.findings import NONCONFORMING, Finding
+from reference_impl.parquet.validation.findings import Finding
 
 __all__ = ["KIND", "check_unknown_enum_values"]
 
@@ -36,7 +36,6 @@ def check_unknown_enum_values(state: Chunk) -> list[Finding]:
     return [
         state.report(
             KIND,
-            NONCONFORMING,
             f"{path} is {value.enum_name} {int(value)} (at byte offset {value.offset}), a value "
             f"this reference does not know: a newer format version's, or damage "
             f"(README.md, 'Extensibility')",

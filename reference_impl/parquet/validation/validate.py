@@ -56,7 +56,15 @@ from reference_impl.parquet.validation.extension_checks import (
     check_page_header_extensions,
 )
 from reference_impl.parquet.validation.file_type_checks import check_file_type
-from reference_impl.parquet.validation.findings import NONCONFORMING, SEVERITIES, UNTRUE, Finding, Report
+from reference_impl.parquet.validation.findings import (
+    ADVISORY,
+    AMBIGUOUS,
+    NONCONFORMING,
+    SEVERITIES,
+    UNTRUE,
+    Finding,
+    Report,
+)
 from reference_impl.parquet.validation.page_index_checks import check_column_index, check_offset_index
 from reference_impl.parquet.validation.rule_checks import RuleFindings
 from reference_impl.parquet.validation.size_statistics_checks import check_size_statistics
@@ -66,7 +74,7 @@ from reference_impl.parquet.validation.type_rule_checks import check_type_rules
 from reference_impl.parquet.validation.unknown_enum_checks import check_unknown_enum_values
 from reference_impl.parquet.validation.variant_shredding_checks import check_variant_shredding
 
-__all__ = ["NONCONFORMING", "SEVERITIES", "UNTRUE", "Finding", "validate"]
+__all__ = ["ADVISORY", "AMBIGUOUS", "NONCONFORMING", "SEVERITIES", "UNTRUE", "Finding", "validate"]
 
 # The checks of a decoded chunk beyond its statistics, in report order.
 CHUNK_CHECKS = (check_column_index, check_offset_index, check_size_statistics, check_bloom_filter, check_crcs,

@@ -8,7 +8,7 @@ Every VARIANT group of the schema, at any depth, is walked with the reader's
 own layout and reassembly (``schema.variant_shredding``), told to collect
 each breach of a :data:`~reference_impl.parquet.schema.variant_shredding.RULES`
 rule instead of failing. One finding per breach, kind ``variant.<rule>``,
-severity ``nonconforming``: the message quotes the rule with its strength
+with the severity of the rule's strength: the message quotes the rule with its strength
 (MUST/SHOULD) and its section, and says where: the variant column, the row
 group, the row within it and the path inside the variant (``typed_value.a``,
 ``[2]`` for an array element). Schema rules are reported once, at row group 0;
@@ -42,7 +42,7 @@ from reference_impl.parquet.schema.variant_shredding import (
     reconstruct_variant,
     variant_layout,
 )
-from reference_impl.parquet.validation.findings import NONCONFORMING, Finding
+from reference_impl.parquet.validation.findings import Finding
 
 __all__ = ["VALUE_ENCODING", "check_variant_shredding"]
 
@@ -60,7 +60,7 @@ class _Breaches:
         self.found.append((rule, where, found))
 
     def findings(self, column: str, row_group: int, prefix: str = "") -> list[Finding]:
-        return [Finding(rule.kind, NONCONFORMING, column, row_group, None,
+        return [Finding(rule.kind, rule.rule_text, column, row_group, None,
                         f"{prefix}{where}: {found}; {rule.quote()}") for rule, where, found in self.found]
 
 

@@ -14,7 +14,7 @@ import pyarrow.orc as po
 import pyorc
 import pytest
 
-from reference_impl.common.findings import NONCONFORMING, UNTRUE
+from reference_impl.common.findings import ADVISORY, AMBIGUOUS, UNTRUE
 from reference_impl.orc.bloom_filter_index import read_bloom_filters
 from reference_impl.orc.errors import CorruptStream
 from reference_impl.orc.metadata.file_tail import read_file_tail, write_file_tail
@@ -227,7 +227,7 @@ def test_a_writer_other_than_orc_java_may_not_number_below_6() -> None:
     footer = dataclasses.replace(tail.footer, writer=1)  # ORC C++
     postscript = dataclasses.replace(tail.postscript, writer_version=4)
     misnumbered = data[:tail.metadata_offset] + write_file_tail(footer, tail.metadata, postscript, stored)
-    assert _kinds(validate(misnumbered)) == {("writer_version.numbering", NONCONFORMING)}
+    assert _kinds(validate(misnumbered)) == {("writer_version.numbering", ADVISORY)}
 
 
 # -- bytes_on_disk and the timestamp bounds' nanoseconds ----------------------------------
@@ -284,7 +284,7 @@ def _with_file_statistics(data: bytes, change) -> bytes:
     return rebuilt(data, footer=footer)
 
 
-def test_a_bytes_on_disk_off_the_streams_is_nonconforming() -> None:
+def test_a_bytes_on_disk_off_the_streams_is_ambiguous() -> None:
     data = write_orc(TS_SCHEMA, [{"ts": n, "s": "x"} for n in range(5)], OrcWriterOptions(row_index_stride=2))
     (stripe,) = _area_bytes(data)
     (with_index,) = _area_bytes(data, index_area=True)
@@ -292,7 +292,7 @@ def test_a_bytes_on_disk_off_the_streams_is_nonconforming() -> None:
         assert validate(_with_file_statistics(data, _bytes_on_disk(accepted))) == []
     (finding,) = validate(_with_file_statistics(data, _bytes_on_disk(stripe[1] + 1)))
     assert (finding.kind, finding.severity, finding.column, finding.stripe) == (
-        "statistics.bytes_on_disk", NONCONFORMING, "1 ts", None)
+        "statistics.bytes_on_disk", AMBIGUOUS, "1 ts", None)
     assert (f"store {stripe[1]} bytes in the data area and {with_index[1]} in the index area"
             in finding.message)
 
@@ -306,7 +306,7 @@ def _bytes_on_disk(count: int):
 
 @pytest.mark.parametrize(("field", "nanos", "kind", "severity"), [
     ("maximum_nanos", 456_789, "statistics.timestamp.nanos.maximum", UNTRUE),  # 1 ns below the largest
-    ("minimum_nanos", 999_999, "statistics.timestamp.nanos.inexact", NONCONFORMING),  # 1 ns below
+    ("minimum_nanos", 999_999, "statistics.timestamp.nanos.inexact", UNTRUE),  # 1 ns below
     ("minimum_nanos", 1_000_001, "statistics.timestamp.nanos.minimum", UNTRUE),  # past the millisecond
 ])
 def test_timestamp_nanos_off_the_data(field: str, nanos: int, kind: str, severity: str) -> None:
