@@ -192,3 +192,21 @@ def test_a_corrupt_file_group_layout_is_not_a_list_or_map_error() -> None:
     except CorruptMetadata as error:  # pragma: no cover - the assertion says why
         pytest.fail(f"a FILE group read as a LIST or MAP: {error}")
     assert [p.kind for p in schema_problems(node)] == ["file.field_repetition", "file.field_type"]
+
+
+def test_a_self_reference_in_an_encrypted_file_is_reported_once_per_column() -> None:
+    """'Resolution': "Parquet files containing self-references must not use Parquet modular
+    encryption." [0, 4), the leading magic, is inside any file."""
+    from reference_impl.parquet.encryption.properties import (
+        FileDecryptionProperties,
+        FileEncryptionProperties,
+    )
+    from reference_impl.parquet.writer_options import WriterOptions
+
+    key = bytes(range(16))
+    tree = root([file_node("f", ("offset", "size"), repetition=OPTIONAL)])
+    out = io.BytesIO()
+    write_table(out, tree, [{"f": {"offset": 0, "size": 4}}, {"f": {"offset": 1, "size": 2}}],
+                WriterOptions(encryption=FileEncryptionProperties("AES_GCM_V1", key)))
+    findings = validate(out.getvalue(), decryption=FileDecryptionProperties(footer_key=key))
+    assert [(f.kind, f.column) for f in findings] == [("file.self_reference_encrypted", "f")]
