@@ -90,6 +90,12 @@ def _parser() -> argparse.ArgumentParser:
                       help="the reference reader refuses a file that breaks any rule, even one with a "
                            "single reading (docs/lenient-readings.md); without it, each such breach "
                            "is one line on stderr")
+    read.add_argument("--resolve-file-references", action="store_true",
+                      help="also resolve every FILE value (LogicalTypes.md 'FILE', 'Resolution'): the "
+                           "document gains \"file_references\", one object per non-null value with "
+                           "what it resolves to and, for inline bytes and self-references, the bytes "
+                           "(hex); external references are named, not fetched (reference reader, "
+                           "Parquet)")
     _key_arguments(read)
     _engine_command_arguments(read, joins="it reads when it is the only one, or when --engine "
                                           "names it")
@@ -472,7 +478,7 @@ def _read(args) -> int:
     from conformance.engines import get_engine
     from conformance.engines.parquet.reference import ReferenceEngine
     from conformance.engines.reference import ReferenceAdapter
-    from conformance.formats import UnknownFormat, detect_format
+    from conformance.formats import UnknownFormat, detect_format, load
     from reference_impl.common.leniency import Breach
 
     if not args.file.is_file():
@@ -493,6 +499,10 @@ def _read(args) -> int:
     except Exception as exc:  # noqa: BLE001 - an external engine's adapter that did not start
         print(_read_failure(exc), file=sys.stderr)
         return EXIT_FAILED
+    if args.resolve_file_references and (spec != REFERENCE or fmt.file_references is None):
+        print(f"conformance read: --resolve-file-references is for the reference reader of a format "
+              f"with FILE values (Parquet), not {spec} on {fmt.display_name}", file=sys.stderr)
+        return EXIT_USAGE
     if (decryption is not None or args.strict) and spec != REFERENCE:
         print("conformance read: explicit keys and --strict are for the reference reader "
               "(--engine reference); other engines open encrypted files through their own key "
@@ -510,10 +520,13 @@ def _read(args) -> int:
             table, breaches = engine.read_with_breaches(args.file, strict=args.strict)
         else:
             table = engine.read(args.file)
+        document = table.to_document()
+        if args.resolve_file_references and fmt.file_references is not None:  # checked above
+            document["file_references"] = load(fmt.file_references)(args.file, decryption)
     except Exception as exc:  # noqa: BLE001 - any failure to read is the answer
         print(_read_failure(exc), file=sys.stderr)
         return EXIT_FAILED
-    print(table.to_json_text())
+    print(json.dumps(document, ensure_ascii=False))
     for found in breaches:  # read with findings: the rows, and every rule the file breaks
         print(found.describe(), file=sys.stderr)
     return EXIT_OK

@@ -59,6 +59,9 @@ class FileFormat:
     # Whether its write options may put untrue metadata on purpose (`WriteOptions.lies`):
     # such a case's files are `acceptable`, not `valid` (conformance.golden.corpus).
     lies: bool
+    # What `conformance read --resolve-file-references` prints: `(path, decryption) -> list of
+    # JSON objects`, each a FILE value resolved (LogicalTypes.md 'FILE'); None: the format has none.
+    file_references: str | None = None
 
     def options_class(self) -> type[Any]:
         return load(self.options)
@@ -92,7 +95,8 @@ FORMATS: dict[str, FileFormat] = {f.name: f for f in (
         reference_engine="conformance.engines.parquet.reference:ReferenceEngine",
         golden_engine="conformance.engines.parquet.reference:GoldenReferenceEngine",
         validator="conformance.engines.parquet.reference:validate",
-        encryption_keys=True, lies=True),
+        encryption_keys=True, lies=True,
+        file_references="conformance.engines.parquet.reference:file_references"),
     FileFormat(
         name=ORC, display_name="ORC", magics=(ORC_MAGIC,), suffix=".orc",
         options="conformance.cases.orc.options:OrcWriteOptions",

@@ -201,3 +201,28 @@ def test_read_names_each_breach_on_stderr_and_read_strict_refuses_the_file(tmp_p
     strict = conformance("read", "--strict", str(path))
     assert strict.returncode == 1 and not strict.stdout
     assert strict.stderr.startswith(f"CorruptMetadata: MUST {FILE_NUM_ROWS_ZERO.id}")
+
+
+def test_read_resolves_file_references_when_asked(tmp_path):
+    """LogicalTypes.md 'FILE': each self-reference of `file/self-reference` points at [0, 4), the
+    magic; `--resolve-file-references` returns those bytes beside the rows."""
+    case = case_by_id("file/self-reference")
+    path = tmp_path / "f.parquet"
+    get_engine("reference").write(case, path)
+    done = conformance("read", "--resolve-file-references", str(path))
+    assert done.returncode == 0, done.stderr
+    document = json.loads(done.stdout)
+    assert diff_tables(case.expected, Table.from_document(document)) is None
+    resolved = [(r["row"], r["resolves_to"], r["offset"], r["size"], r["bytes"])
+                for r in document["file_references"]]
+    assert resolved == [(0, "self", 0, 4, b"PAR1".hex()), (1, "self", 0, 4, b"PAR1".hex()),
+                        (2, "self", 4, 0, "")]
+    plain = conformance("read", str(path))
+    assert "file_references" not in json.loads(plain.stdout)
+
+
+def test_resolving_file_references_is_the_reference_readers(tmp_path):
+    path = tmp_path / "f.parquet"
+    get_engine("reference").write(case_by_id("file/inline"), path)
+    done = conformance("read", "--resolve-file-references", "--engine", "pyarrow", str(path))
+    assert done.returncode == 2 and "--resolve-file-references" in done.stderr

@@ -20,6 +20,8 @@ from .parquet import (
     column_orders,
     encodings,
     encryption,
+    extensions,
+    file_type,
     geospatial,
     logical_types,
     nested,
@@ -30,7 +32,8 @@ from .parquet import (
 )
 
 _AREAS = (physical_types, logical_types, encodings, codecs, pages, nested, statistics, page_index,
-          bloom_filters, checksums, encryption, column_orders, geospatial)
+          bloom_filters, checksums, encryption, column_orders, geospatial, file_type,
+          extensions)
 _ORC_AREAS = (column_types, orc_nested, orc_encodings, orc_codecs, stripes, orc_indexes)
 
 

@@ -54,6 +54,8 @@ SHREDDED_PRIMITIVES = ("boolean", "int8", "int16", "int32", "int64", "float", "d
                        "time", "timestamptz(6)", "timestampntz(6)", "timestamptz(9)",
                        "timestampntz(9)", "binary", "string", "uuid")
 VARIANT_SHREDDED_TAG = "variant:shredded"
+THRIFT_EXTENSION_STRUCTS = ("file_metadata", "column_metadata", "page_header")
+THRIFT_EXTENSION_TAG = "thrift:extension"
 
 
 @dataclass(frozen=True)
@@ -96,6 +98,9 @@ class WriteOptions:
     # Top-level column -> the ColumnOrder member its statistics follow (COLUMN_ORDERS);
     # unlisted columns get each writer's default (TYPE_ORDER, for INT96 the writer's own).
     column_orders: Mapping[str, str] = field(default_factory=dict)
+    # TEST-ONLY: the structs given extension bytes (BinaryProtocolExtensions.md), every one of its
+    # kind in the file; readers must read the rows as without them. Only the reference writes them.
+    thrift_extensions: tuple[str, ...] = ()
 
     def __post_init__(self) -> None:
         for name, value, allowed in (("encoding", self.encoding, (*ENCODINGS, None)),
@@ -138,6 +143,10 @@ class WriteOptions:
         unknown = sorted(set(self.lies) - set(LIES))
         if not isinstance(self.lies, tuple) or unknown:
             raise ValueError(f"lies must be a tuple of {LIES}, not {self.lies!r}")
+        extensions = self.thrift_extensions
+        if not isinstance(extensions, tuple) or set(extensions) - set(THRIFT_EXTENSION_STRUCTS):
+            raise ValueError(f"thrift_extensions must be a tuple of {THRIFT_EXTENSION_STRUCTS}, "
+                             f"not {extensions!r}")
 
     def to_json(self) -> dict[str, Any]:
         out = dataclasses.asdict(self)
@@ -151,6 +160,9 @@ class WriteOptions:
         out.pop("column_orders")
         if self.column_orders:
             out["column_orders"] = dict(self.column_orders)
+        out.pop("thrift_extensions")
+        if self.thrift_extensions:
+            out["thrift_extensions"] = list(self.thrift_extensions)
         return out
 
     @classmethod
@@ -163,6 +175,7 @@ class WriteOptions:
             kwargs["encryption"] = EncryptionOptions.from_json(doc["encryption"])
         kwargs["variant_shredding"] = doc.get("variant_shredding", {})  # absent before it existed
         kwargs["column_orders"] = doc.get("column_orders", {})
+        kwargs["thrift_extensions"] = tuple(doc.get("thrift_extensions", ()))
         return cls(**kwargs)
 
     def check(self, schema: Schema) -> None:
@@ -224,6 +237,8 @@ class WriteOptions:
         if tags & FORWARD_INCOMPATIBLE.keys():
             tags.add(FORWARD_INCOMPATIBLE_TAG)
         tags.update(COLUMN_ORDER_TAG.format(order) for order in self.column_orders.values())
+        if self.thrift_extensions:
+            tags.add(THRIFT_EXTENSION_TAG)
         return tags
 
 
@@ -364,6 +379,8 @@ def type_tags(t: DataType) -> set[str]:
             tags.add(f"type:{t.kind.upper()}({t.unit},{'utc' if t.utc else 'local'})")
         case "float":
             tags.add(f"type:{t.describe()}")
+        case "struct" if t.annotation is not None:
+            tags.update({"type:STRUCT", f"type:{t.annotation}"})
         case _:
             tags.add(f"type:{t.kind.upper()}")
     return tags

@@ -38,6 +38,7 @@ SCALAR_KINDS = (
 NESTED_KINDS = ("list", "map", "struct", "union")
 
 UUID_LENGTH = 16  # LogicalTypes.md, "UUID": FIXED_LEN_BYTE_ARRAY(16)
+FILE_ANNOTATION = "FILE"
 INTERVAL_LENGTH = 12  # LogicalTypes.md, "INTERVAL": three little-endian uint32
 
 
@@ -60,10 +61,15 @@ class DataType:
     key: Field | None = None  # map
     value: Field | None = None  # map
     fields: tuple[Field, ...] = ()  # struct; union: the alternatives, by tag
+    # struct: the annotation of its group, FILE (LogicalTypes.md 'FILE'); its value stays the struct's
+    annotation: str | None = None
 
     def __post_init__(self) -> None:
         if self.kind not in SCALAR_KINDS + NESTED_KINDS:
             raise ValueError(f"unknown canonical kind {self.kind!r}")
+        if self.annotation is not None and (self.kind, self.annotation) != ("struct", FILE_ANNOTATION):
+            raise ValueError(f"only a struct may carry an annotation, and only {FILE_ANNOTATION!r}: "
+                             f"{self.kind} {self.annotation!r}")
         if self.physical is not None and self.physical not in PHYSICAL_TYPES:
             raise ValueError(f"unknown physical type {self.physical!r}")
         if self.unit is not None and self.unit not in TIME_UNITS:
@@ -139,7 +145,7 @@ class DataType:
     def to_json(self) -> dict[str, Any]:
         out: dict[str, Any] = {"kind": self.kind}
         for name in ("physical", "bits", "signed", "length", "precision", "scale", "unit", "utc",
-                     "crs", "algorithm"):
+                     "crs", "algorithm", "annotation"):
             attr = getattr(self, name)
             if attr is not None:
                 out[name] = attr
@@ -183,7 +189,8 @@ class DataType:
             case "map":
                 return f"MAP<{self.map_key.type.describe()}, {self.map_value.type.describe()}>"
             case "struct":
-                return "STRUCT<" + ", ".join(f"{f.name}: {f.type.describe()}" for f in self.fields) + ">"
+                inner = ", ".join(f"{f.name}: {f.type.describe()}" for f in self.fields)
+                return f"{self.annotation or 'STRUCT'}<{inner}>"
             case "union":
                 return "UNION<" + ", ".join(f.type.describe() for f in self.fields) + ">"
             case "char" | "varchar":
@@ -341,6 +348,25 @@ def map_of(key: DataType, value: DataType, value_nullable: bool = True) -> DataT
 
 def struct_of(*fields: Field) -> DataType:
     return DataType("struct", fields=tuple(fields))
+
+
+def file_fields() -> dict[str, DataType]:
+    """The fields a FILE group may have, by name, with their canonical types (LogicalTypes.md
+    'FILE': uri STRING, offset INT64, size INT64, content_type STRING, checksum STRING,
+    inline BYTE_ARRAY)."""
+    return {"uri": string(), "offset": integer(64), "size": integer(64), "content_type": string(),
+            "checksum": string(), "inline": binary()}
+
+
+def file_of(*names: str) -> DataType:
+    """FILE: a struct of the named fields of its table, each nullable ("Every field is optional
+    both in the schema and in the data"), annotated FILE. Its values are the struct's."""
+    table = file_fields()
+    unknown = [n for n in names if n not in table]
+    if unknown or not names:
+        raise ValueError(f"a FILE group's fields are some of {list(table)}, not {list(names)}")
+    return DataType("struct", fields=tuple(Field(n, table[n], True) for n in names),
+                    annotation=FILE_ANNOTATION)
 
 
 def char(length: int) -> DataType:

@@ -64,6 +64,7 @@ from reference_impl.parquet.encryption.encryptor import FileEncryptor
 from reference_impl.parquet.errors import UnsupportedFeature
 from reference_impl.parquet.indexes.footer_indexes import write_bloom_filters, write_page_indexes
 from reference_impl.parquet.lies import false_geospatial_statistics, false_nan_count, false_statistics
+from reference_impl.parquet.metadata.binary_protocol_extensions import TEST_EXTENSION
 from reference_impl.parquet.metadata.file_layout import ENCRYPTED_FOOTER_MAGIC, FOOTER_LENGTH, MAGIC
 from reference_impl.parquet.metadata.parquet_thrift import (
     ColumnMetaData,
@@ -143,6 +144,8 @@ def write_table(
             for leaf in leaves
         ],
     )
+    if "file_metadata" in options.thrift_extensions:
+        footer.extension_bytes = TEST_EXTENSION
     if encryptor is not None:
         for ordinal, chunks in enumerate(written):
             for leaf, chunk in zip(leaves, chunks, strict=True):
@@ -361,6 +364,8 @@ def _write_row_group(
             meta.statistics = false_nan_count(meta.statistics)
         if "statistics" in options.lies and meta.geospatial_statistics is not None:
             meta.geospatial_statistics = false_geospatial_statistics(meta.geospatial_statistics)
+        if "column_metadata" in options.thrift_extensions:
+            meta.extension_bytes = TEST_EXTENSION
         written.append(chunk)
     metas = [_chunk_metadata(chunk) for chunk in written]
     row_group = RowGroup(

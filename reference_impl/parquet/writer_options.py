@@ -41,6 +41,10 @@ The knobs follow the spec's vocabulary:
 * encryption ('3.7.3 - Parquet Modular Encryption'): ``encryption``, a
   ``encryption.FileEncryptionProperties`` (algorithm, footer and column keys,
   footer mode, AAD prefix); ``None`` writes a plaintext file.
+* ``thrift_extensions``: TEST-ONLY. The structs (``file_metadata``,
+  ``column_metadata``, ``page_header``: every one of that kind in the file)
+  that get extension bytes (BinaryProtocolExtensions.md; the bytes are
+  ``binary_protocol_extensions.TEST_EXTENSION``), which readers must ignore.
 * ``lies``: TEST-ONLY. Metadata deliberately untrue to the data, to show which
   readers trust what (see :data:`LIES`). Never set it to write real data.
 
@@ -64,6 +68,7 @@ from reference_impl.parquet.statistics.sort_order import COLUMN_ORDERS
 __all__ = [
     "DEFAULT_CREATED_BY",
     "DICTIONARY_ENCODINGS",
+    "THRIFT_EXTENSION_STRUCTS",
     "ColumnSettings",
     "WriterOptions",
 ]
@@ -85,6 +90,8 @@ VALUE_ENCODINGS = encodings_for(Use.VALUES)
 LEVEL_ENCODINGS = encodings_for(Use.LEVELS)
 PAGE_VERSIONS = (1, 2)
 BLOOM_FILTER_PLACEMENTS = ("after_row_groups", "between_row_groups")
+# The structs ``thrift_extensions`` can extend: FileMetaData, ColumnMetaData, PageHeader.
+THRIFT_EXTENSION_STRUCTS = ("file_metadata", "column_metadata", "page_header")
 DEFAULT_BLOOM_FILTER_FPP = 0.01
 # What ``lies`` can falsify, and how (the writer's ``lies`` module does it):
 LIES = {
@@ -127,6 +134,7 @@ class ColumnSettings:
     page_checksum: bool
     lies: frozenset[str]
     column_order: str | None = None  # a ColumnOrder member; None: the writer's default
+    page_header_extension: bool = False
 
 
 @dataclass(frozen=True)
@@ -165,6 +173,7 @@ class WriterOptions:
     page_checksum: bool = False
     column_orders: Mapping[str, str] = field(default_factory=dict)
     lies: frozenset[str] = frozenset()
+    thrift_extensions: frozenset[str] = frozenset()
     # Parquet Modular Encryption ('3.7.3'); None writes a plaintext file.
     encryption: FileEncryptionProperties | None = None
 
@@ -209,6 +218,7 @@ class WriterOptions:
         for path, member in self.column_orders.items():
             if member not in COLUMN_ORDERS:
                 raise ValueError(f"column_orders[{path!r}]: {member!r} is not one of {COLUMN_ORDERS}")
+        set_(self, "thrift_extensions", frozenset(self.thrift_extensions))
         self._check_metadata_options()
         if self.encryption is not None and not isinstance(self.encryption, FileEncryptionProperties):
             raise ValueError(f"encryption must be FileEncryptionProperties or None, got {self.encryption!r}")
@@ -243,6 +253,10 @@ class WriterOptions:
         unknown = sorted(self.lies - set(LIES))
         if unknown:
             raise ValueError(f"lies: no such lie {unknown}; known: {sorted(LIES)}")
+        unknown = sorted(self.thrift_extensions - set(THRIFT_EXTENSION_STRUCTS))
+        if unknown:
+            known = THRIFT_EXTENSION_STRUCTS
+            raise ValueError(f"thrift_extensions: no such struct {unknown}; known: {known}")
 
     @property
     def column_keys(self) -> set[str]:
@@ -275,6 +289,7 @@ class WriterOptions:
             page_checksum=self.page_checksum,
             lies=self.lies,
             column_order=_lookup(self.column_orders, dotted_path, None),
+            page_header_extension="page_header" in self.thrift_extensions,
         )
 
 

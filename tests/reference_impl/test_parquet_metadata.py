@@ -66,6 +66,7 @@ def test_logical_type_members_and_ids_match_the_current_parquet_thrift() -> None
         "VARIANT": 16,
         "GEOMETRY": 17,
         "GEOGRAPHY": 18,
+        "FILE": 19,
     }
 
 
@@ -162,11 +163,11 @@ def test_unknown_enum_values_are_kept_as_ints() -> None:
 
 
 def test_unknown_union_member_decodes_to_an_empty_union() -> None:
-    # LogicalType field 19 (a member from a newer spec), an empty struct.
-    data = b"\x0c\x26\x00\x00"
+    # LogicalType field 20 (a member from a newer spec), an empty struct.
+    data = b"\x0c\x28\x00\x00"
     logical, _ = deserialize(md.LogicalType, data)
     assert logical.kind is None
-    assert logical.skipped_field_ids == (19,)
+    assert logical.skipped_field_ids == (20,)
     # ColumnOrder with a member we do not know (field 4; 1 to 3 are TYPE_ORDER,
     # IEEE_754_TOTAL_ORDER and INT96_TIMESTAMP_ORDER).
     order, _ = deserialize(md.ColumnOrder, b"\x4c\x00\x00")

@@ -19,6 +19,8 @@ const NO_COMPRESSOR = 'hyparquet-writer compresses SNAPPY only and takes other c
   'for codec <CODEC>"'
 
 const CANNOT_WRITE = {
+  'type:FILE': 'hyparquet-writer 0.17.0 writes no FILE annotation: src/metadata.js knows LogicalType ' +
+    'members up to field_18 (GEOGRAPHY); FILE is 19 (LogicalTypes.md \'FILE\')',
   'page:v1': 'hyparquet-writer writes data page v2 only: column.js writes every page with ' +
     'writeDataPageV2 and no option (README, \'Advanced Usage\') selects v1; measured: every data ' +
     'page header of its files is DATA_PAGE_V2',

@@ -51,6 +51,8 @@ const CAPABILITIES = {
     'page_index', 'codec:*'],
   reads: ['*'],
   cannot_write: {
+    'type:FILE': 'Arrow has no FILE type: arrow-rs writes an Arrow struct as a group without the FILE ' +
+      'annotation (LogicalTypes.md \'FILE\')',
     'type:INT96': 'arrow-rs never writes INT96: measured, Timestamp(ns) is written as INT64 TIMESTAMP(NANOS)',
     'type:ENUM': 'Arrow has no enum type; arrow-rs writes Utf8 as STRING',
     'type:BSON': 'Arrow has no BSON type; arrow-rs never writes the BSON annotation',

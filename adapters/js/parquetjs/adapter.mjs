@@ -18,6 +18,8 @@ const NO_DICTIONARY = 'measured: a PLAIN_DICTIONARY or RLE_DICTIONARY column fai
   "'parquet_codec[encoding].encodeValues is not a function' (codec/plain_dictionary.js only decodes)"
 
 const CANNOT_WRITE = {
+  'type:FILE': 'parquetjs 1.8.7 has no FILE annotation: its generated parquet_types.js LogicalType ends ' +
+    'at UUID (14); FILE is 19 (LogicalTypes.md \'FILE\')',
   'encoding:PLAIN_DICTIONARY': NO_DICTIONARY,
   'encoding:RLE_DICTIONARY': NO_DICTIONARY,
   'dictionary:fallback': NO_DICTIONARY,

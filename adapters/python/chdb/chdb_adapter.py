@@ -62,6 +62,8 @@ _UNKNOWN_TYPE = ("measured: 'Internal type '{}' of column 'v' is not supported f
                  "into Parquet data format. (UNKNOWN_TYPE)'")
 
 CANNOT_WRITE = {
+    "type:FILE": "measured: chdb 4.4.0 writes a Tuple as a group without LogicalType (FILE is "
+                 "LogicalType 19, LogicalTypes.md 'FILE')",
     "encryption:*": ISSUE_ENCRYPTION,
     "type:TIME(*)": "ClickHouse's Time/Time64 types have no Parquet form; "
                     + _UNKNOWN_TYPE.format("Time64"),

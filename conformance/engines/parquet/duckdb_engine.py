@@ -184,6 +184,10 @@ CAPABILITIES = Capabilities(
         "type:ENUM": "measured: a DuckDB ENUM column is written as BYTE_ARRAY with the STRING "
                      "annotation, never ENUM",
         "type:BSON": _NO_TYPE,
+        "type:FILE": "measured: DuckDB 2.0.1 COPY ... (FORMAT parquet) writes a STRUCT as a group "
+                     "without LogicalType (FILE is LogicalType 19) and has no option for one",
+        "thrift:extension": "DuckDB's COPY has no option that appends bytes to a Thrift struct "
+                            "(BinaryProtocolExtensions.md)",
         "type:FIXED": "DuckDB has no fixed-length binary type; measured: an Arrow "
                       "fixed_size_binary column becomes BLOB and is written as BYTE_ARRAY",
         "type:DECIMAL(BYTE_ARRAY)": "measured: DuckDB writes DECIMAL on INT32 (p <= 9), "

@@ -94,6 +94,10 @@ CAPABILITIES = Capabilities(
                            "GEOGRAPHY or VARIANT anywhere in its source)"
            for kind in ("GEOMETRY", "GEOGRAPHY", "VARIANT")},
         "variant:shredded": "fastparquet's writer knows no VARIANT annotation, shredded or not",
+        "type:FILE": "fastparquet's writer knows no FILE annotation (no LogicalType member 19 in "
+                     "its parquet.thrift)",
+        "thrift:extension": "fastparquet.write has no option that appends bytes to a Thrift struct "
+                            "(BinaryProtocolExtensions.md)",
         "type:FLOAT16": "fastparquet writes float16 data as FLOAT (writer.py typemap "
                         "'float16': (FLOAT, None, 16)), never FLOAT16",
         "type:DECIMAL(*)": "fastparquet writes decimal.Decimal objects as DOUBLE "

@@ -150,6 +150,10 @@ CAPABILITIES = Capabilities(
         **{f"type:{kind.upper()}": reason for kind, reason in NO_ARROW_FORM.items()
            if kind not in GEOARROW_KINDS},
         "variant:shredded": NO_ARROW_FORM["variant"],
+        "type:FILE": "measured: pyarrow 26 writes an Arrow struct as a group without LogicalType "
+                     "(FILE is LogicalType 19; Arrow has no FILE type)",
+        "thrift:extension": "pq.write_table has no option that appends bytes to a Thrift struct "
+                            "(BinaryProtocolExtensions.md); measured: none of its keywords does",
         "type:ENUM": "Arrow has no enum type and pyarrow never writes the ENUM annotation "
                      "(strings are written as STRING)",
         "type:BSON": "Arrow has no BSON type; pyarrow never writes the BSON annotation",

@@ -8,7 +8,8 @@ This adapter only translates:
   `nested_logical.list_node`/`map_node` in the layout `WriteOptions.nested_style`
   asks for ("standard" is the 3-level list and the standard map; each legacy
   style applies to the kind it names, the other kind stays standard); struct is
-  a group; VARIANT is its group of two REQUIRED binaries `metadata` and `value`
+  a group (annotated FILE when the canonical struct is, `file_type.file_node`, read back
+  as the struct of its fields); VARIANT is its group of two REQUIRED binaries `metadata` and `value`
   annotated VARIANT (LogicalTypes.md, "VARIANT", unshredded), or, for a column of
   `WriteOptions.variant_shredding`, with the `typed_value` of its shredding schema,
   each value shredded into it (VariantShredding.md, 'Value Shredding'); reading takes
@@ -55,12 +56,14 @@ from reference_impl.parquet.encryption.properties import (
     FileEncryptionProperties,
 )
 from reference_impl.parquet.errors import CorruptMetadata, ParquetError
+from reference_impl.parquet.file_references import file_references as resolve_file_references
 from reference_impl.parquet.indexes.pruning import Predicate as ScanPredicate
 from reference_impl.parquet.indexes.pruning import scan
 from reference_impl.parquet.metadata import parquet_thrift as M
 from reference_impl.parquet.metadata.unknown_enum_values import enum_name, unknown_converted_type
 from reference_impl.parquet.reader import ParquetContents, read_parquet
 from reference_impl.parquet.schema import logical_values as LV
+from reference_impl.parquet.schema.file_type import file_node, is_file
 from reference_impl.parquet.schema.nested_types import (
     ListShape,
     MapShape,
@@ -106,7 +109,7 @@ _FEATURES = ("physical:*", "type:*", "repetition:*", *(f"encoding:{e}" for e in 
              "row_groups:*", "rows:*", "nulls:*", "dictionary:fallback", "levels:*",
              "page_v2:is_compressed=false", "legacy:*", "statistics", "statistics:*", "page_index",
              "bloom", "crc", "predicate", "lie:*", "encryption:*", "variant:shredded",
-             "column_order:*")
+             "column_order:*", "thrift:extension")
 CAPABILITIES = Capabilities(writes=_FEATURES, reads=_FEATURES)
 
 _UNITS = {"ms": "MILLIS", "us": "MICROS", "ns": "NANOS"}
@@ -231,6 +234,17 @@ def validate(path: Path, decryption: FileDecryptionProperties | None = None) -> 
     return validate_file(path, decryption=decryption or case_decryption(path))
 
 
+def file_references(path: Path, decryption: FileDecryptionProperties | None = None) -> list[dict[str, Any]]:
+    """Every non-null FILE value of the file, resolved (`reference_impl.parquet.file_references`):
+    where it is, what it resolves to, and the bytes when the reference has them (inline, or a
+    self-reference inside the file; hex), as JSON objects."""
+    return [{"row_group": ref.row_group, "row": ref.row, "column": ref.column,
+             "resolves_to": ref.resolution.kind, "uri": ref.resolution.uri,
+             "offset": ref.resolution.offset, "size": ref.resolution.size,
+             "bytes": None if ref.resolution.data is None else ref.resolution.data.hex()}
+            for ref in resolve_file_references(path, decryption=decryption or case_decryption(path))]
+
+
 def explicit_decryption(options: ReadOptions) -> FileDecryptionProperties | None:
     """The explicit keys of `options` (Encryption.md, '4.3 Key metadata'), or None."""
     if options.footer_key is None and not options.column_keys:
@@ -259,7 +273,8 @@ def writer_options_for(case: Case, created_by: str) -> WriterOptions:
         statistics=o.statistics is not False, statistics_truncate_length=o.statistics_truncate_length,
         page_index=bool(o.page_index), page_checksum=bool(o.page_checksum),
         bloom_filter_columns=frozenset(o.bloom_filter_columns), bloom_filter_ndv=o.bloom_filter_ndv,
-        bloom_filter_fpp=bloom_fpp, lies=frozenset(o.lies), column_orders=dict(o.column_orders))
+        bloom_filter_fpp=bloom_fpp, lies=frozenset(o.lies), column_orders=dict(o.column_orders),
+        thrift_extensions=frozenset(o.thrift_extensions))
 
 
 # ---- canonical type -> Parquet schema -------------------------------------------
@@ -326,6 +341,8 @@ def _node(f: Field, style: str, name: str | None = None) -> SchemaNode:
             case "map":
                 return map_node(name, _node(t.map_key, style), _node(t.map_value, style),
                                 repetition=repetition, style=_MAP_STYLES.get(style, "standard"))
+            case "struct" if t.annotation == T.FILE_ANNOTATION:
+                return file_node(name, [c.name for c in t.fields], repetition=repetition)
             case "struct":
                 return group(name, [_node(c, style) for c in t.fields], repetition=repetition)
             case "variant":
@@ -454,7 +471,8 @@ def _canonical_shape_type(shape: Shape) -> DataType:
     if is_variant(node):
         variant_layout(shape, f"field {node.name!r}")  # CorruptMetadata for a layout it cannot read
         return T.variant()
-    return DataType("struct", fields=tuple(_canonical_field(f) for f in shape.fields))
+    annotation = T.FILE_ANNOTATION if is_file(node) else None
+    return DataType("struct", fields=tuple(_canonical_field(f) for f in shape.fields), annotation=annotation)
 
 
 def _from_raw(t: DataType, v: Any, shape: Shape, where: str) -> Any:

@@ -136,6 +136,9 @@ CAPABILITIES = Capabilities(
         "encoding:ALP": "parquet-java 1.17.0 (Spark's jars) has no ALP: measured, its "
                         "org.apache.parquet.column.Encoding and org.apache.parquet.format.Encoding "
                         "end at BYTE_STREAM_SPLIT and parquet-column holds no ALP values writer",
+        "type:FILE": NO_SPARK_TYPE,
+        "thrift:extension": "Spark's Parquet options have no way to append bytes to a Thrift struct "
+                            "(BinaryProtocolExtensions.md)",
         "encoding:DELTA_LENGTH_BYTE_ARRAY": "parquet-java's writers never produce "
                                            "DELTA_LENGTH_BYTE_ARRAY (DefaultV1/V2ValuesWriterFactory)",
     },

@@ -3,7 +3,8 @@
 Source: apache/parquet-format ``src/main/thrift/parquet.thrift`` as it stands
 today (the text docs/spec-sections.json indexes), which adds beyond the older
 copy the project started from: LogicalType members FLOAT16 = 15, VARIANT = 16, GEOMETRY = 17,
-GEOGRAPHY = 18 (LogicalTypes.md 'FLOAT16', 'VARIANT', 'GEOMETRY', 'GEOGRAPHY'),
+GEOGRAPHY = 18, FILE = 19 (LogicalTypes.md 'FLOAT16', 'VARIANT', 'GEOMETRY', 'GEOGRAPHY',
+'FILE'),
 SizeStatistics and GeospatialStatistics (ColumnMetaData fields 16 and 17),
 Statistics.is_max_value_exact / is_min_value_exact (7, 8), the page index
 histograms (ColumnIndex 6, 7; OffsetIndex 2), the FileMetaData fields of
@@ -327,6 +328,11 @@ class GeographyType(ThriftStruct):
 
 
 @dataclass
+class FileType(ThriftStruct):
+    """Annotates a group referring to a range of bytes (LogicalTypes.md 'FILE'). No ConvertedType."""
+
+
+@dataclass
 class LogicalType(ThriftUnion):
     """The logical type annotation: exactly one member is set."""
 
@@ -348,6 +354,7 @@ class LogicalType(ThriftUnion):
     VARIANT: VariantType | None = thrift_field(16, VariantType)
     GEOMETRY: GeometryType | None = thrift_field(17, GeometryType)
     GEOGRAPHY: GeographyType | None = thrift_field(18, GeographyType)
+    FILE: FileType | None = thrift_field(19, FileType)
 
 
 # ---------------------------------------------------------------------------

@@ -29,6 +29,7 @@ from reference_impl.common.varint import (
     zigzag_encode,
 )
 from reference_impl.parquet.errors import CorruptThrift
+from reference_impl.parquet.metadata.binary_protocol_extensions import extension_field
 
 __all__ = [
     "DEFAULT_MAX_DEPTH",
@@ -151,6 +152,11 @@ class CompactWriter:
             self._buffer.append(wire_type)
             self._buffer += encode_uleb128(zigzag_encode(field_id, 16))
         self._last_field_id = field_id
+
+    def append_extension(self, extension: bytes) -> None:
+        """Extension bytes as the open struct's last field, in the bytes of
+        BinaryProtocolExtensions.md (see ``binary_protocol_extensions``)."""
+        self._buffer += extension_field(extension)
 
     def write_bool_field(self, field_id: int, value: bool) -> None:
         """A boolean field is only a header; the type id is the value."""

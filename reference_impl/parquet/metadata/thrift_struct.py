@@ -17,7 +17,8 @@ Protocol spec (apache/thrift doc/specs/thrift-compact-protocol.md, 'Struct'):
   and so the order every generated Thrift library writes them in);
 * an absent optional field (``None``) is not written;
 * on reading, fields may arrive in any order, unknown field ids are skipped
-  (forward compatibility; their ids are kept in ``skipped_field_ids``), a
+  (forward compatibility; their headers are kept in ``skipped_fields``; the
+  extension bytes of BinaryProtocolExtensions.md are such a field), a
   repeated field id, a missing required field or a required field with the
   wrong wire type is :class:`CorruptThrift`;
 * a known *optional* field with the wrong wire type is skipped, as Apache
@@ -443,16 +444,25 @@ def thrift_field(
 class ThriftStruct:
     """Base of every declared struct.
 
-    ``skipped_field_ids`` records the ids of fields that were present on the
-    wire but unknown to this declaration (a newer writer); it never takes part
-    in equality and is never written back.
+    ``skipped_fields`` records the headers (id, wire type, byte offset) of the
+    fields that were present on the wire but unknown to this declaration (a
+    newer writer, or extension bytes); it never takes part in equality and is
+    never written back. ``extension_bytes``, when set, is written as the
+    struct's binary protocol extension.
     """
 
-    skipped_field_ids: tuple[int, ...] = dataclasses.field(
+    skipped_fields: tuple[FieldHeader, ...] = dataclasses.field(
         default=(), compare=False, repr=False, kw_only=True
     )
+    # Written after the declared fields as BinaryProtocolExtensions.md appends them
+    # (``metadata.binary_protocol_extensions``); never set by reading.
+    extension_bytes: bytes | None = dataclasses.field(default=None, compare=False, repr=False, kw_only=True)
 
     is_union: ClassVar[bool] = False
+
+    @property
+    def skipped_field_ids(self) -> tuple[int, ...]:
+        return tuple(header.field_id for header in self.skipped_fields)
 
     def __init_subclass__(cls, **kwargs: Any) -> None:
         super().__init_subclass__(**kwargs)
@@ -552,6 +562,8 @@ def encode_struct(value: ThriftStruct, writer: CompactWriter) -> None:
         else:
             writer.write_field_header(spec.field_id, spec.thrift_type.wire_type)
             _with_path(where, spec.thrift_type.write, writer, item)
+    if value.extension_bytes is not None:
+        writer.append_extension(value.extension_bytes)
     writer.end_struct()
 
 
@@ -564,7 +576,7 @@ def decode_struct(struct_class: type[S], reader: CompactReader) -> S:
     struct_offset = reader.offset()
     values: dict[str, Any] = {}
     seen: set[int] = set()
-    skipped: list[int] = []
+    skipped: list[FieldHeader] = []
     reader.begin_struct()
     while (header := reader.read_field_header()) is not None:
         if header.field_id in seen:
@@ -576,7 +588,7 @@ def decode_struct(struct_class: type[S], reader: CompactReader) -> S:
         spec = table.get(header.field_id)
         if spec is None:
             reader.skip_field_value(header)
-            skipped.append(header.field_id)
+            skipped.append(header)
             continue
         where = f"{struct_class.__name__}.{spec.name} (field {spec.field_id})"
         if not spec.thrift_type.matches(header.wire_type):
@@ -589,7 +601,7 @@ def decode_struct(struct_class: type[S], reader: CompactReader) -> S:
             values[spec.name] = spec.thrift_type.read_field(reader, where)
     reader.end_struct()
     _check_decoded(struct_class, table, values, struct_offset)
-    return struct_class(**values, skipped_field_ids=tuple(skipped))
+    return struct_class(**values, skipped_fields=tuple(skipped))
 
 
 FIELD_WIRE_TYPE = Rule(

@@ -45,6 +45,7 @@ from reference_impl.parquet.encodings.values import encode_values
 from reference_impl.parquet.encryption.encryptor import ColumnEncryptor
 from reference_impl.parquet.indexes.page_index import PageSummary
 from reference_impl.parquet.lies import false_crc
+from reference_impl.parquet.metadata.binary_protocol_extensions import TEST_EXTENSION
 from reference_impl.parquet.metadata.parquet_thrift import (
     ColumnChunk,
     ColumnMetaData,
@@ -148,6 +149,8 @@ def write_column_chunk(
     for page in pages:
         if crypto is not None:
             page = encrypted_body(page, crypto, len(placed))
+        if settings.page_header_extension:
+            page.header.extension_bytes = TEST_EXTENSION
         if settings.page_checksum:
             crc = page_crc(page.body)
             page.header.crc = false_crc(crc) if "crc" in settings.lies else crc

@@ -48,7 +48,7 @@ one-field group, which rule 5 would unwrap) is a ``ValueError``.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Callable, Iterator, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
@@ -72,6 +72,7 @@ __all__ = [
     "Shape",
     "StructShape",
     "from_logical",
+    "groups_where",
     "list_node",
     "logical_shape",
     "map_node",
@@ -321,6 +322,29 @@ def records_from_logical(
     """Rows of logical values -> records of the raw tree, ready to shred."""
     shape = tree if isinstance(tree, StructShape) else logical_shape(tree)
     return [from_logical(shape, row, leaf=leaf, where=f"row {index}") for index, row in enumerate(rows)]
+
+
+def groups_where(
+    shape: Shape, value: Any, path: str, wanted: Callable[[SchemaNode], bool]
+) -> Iterator[tuple[str, StructShape, Any]]:
+    """Every group under ``shape`` (itself included) whose node is ``wanted`` (e.g. FILE-annotated),
+    with its dotted path and each of its non-null values in ``value`` (a logical value of
+    ``shape``: one per list element and map entry). A wanted group is not looked into."""
+    if value is None:
+        return
+    if isinstance(shape, StructShape) and wanted(shape.node):
+        yield path, shape, value
+    elif isinstance(shape, StructShape):
+        for f in shape.fields:
+            yield from groups_where(f, value.get(f.node.name), f"{path}.{f.node.name}", wanted)
+    elif isinstance(shape, ListShape):
+        for element in value:
+            yield from groups_where(shape.element, element, path, wanted)
+    elif isinstance(shape, MapShape):
+        for key, item in value:
+            yield from groups_where(shape.key, key, path, wanted)
+            if shape.value is not None:
+                yield from groups_where(shape.value, item, path, wanted)
 
 
 def _key_value_names(shape: MapShape) -> tuple[str, str | None]:

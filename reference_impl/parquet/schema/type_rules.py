@@ -6,7 +6,7 @@ annotate: 'STRING', 'ENUM', 'UUID', 'Signed Integers', 'Unsigned Integers',
 'Deprecated integer ConvertedType', 'DECIMAL', 'FLOAT16', 'DATE', 'TIME',
 'Deprecated time ConvertedType', 'TIMESTAMP', 'Deprecated timestamp
 ConvertedType', 'INTERVAL', 'JSON', 'BSON', 'GEOMETRY', 'GEOGRAPHY',
-'UNKNOWN (always null)'; 'Lists', 'Maps' and 'VARIANT' annotate groups.
+'UNKNOWN (always null)'; 'Lists', 'Maps', 'VARIANT' and 'FILE' annotate groups.
 
 :data:`TYPE_RULES` has one row per annotation with its parameters fixed
 (``INTEGER(8, true)``, ``TIME(MILLIS)``), the ConvertedType that corresponds
@@ -19,9 +19,9 @@ finding per broken rule) and docs/type-rules.md (:func:`markdown`).
 
 A ConvertedType is held to the rule of its row, through its own section where
 it has one ('Deprecated integer ConvertedType' ...). Group annotations (LIST,
-MAP, MAP_KEY_VALUE, VARIANT) are rows for the ConvertedType column and the
-page; the structure they need is checked where it is read (``nested_types``,
-``variant_shredding``). A LogicalType member or ConvertedType number this
+MAP, MAP_KEY_VALUE, VARIANT, FILE) are rows for the ConvertedType column and
+the page; the structure they need is checked where it is read (``nested_types``,
+``variant_shredding``, ``file_type``). A LogicalType member or ConvertedType number this
 reader does not know, or a TIME/TIMESTAMP unit it does not know ('TIMESTAMP':
 "unknown `unit`-s must be handled as unsupported features"), has no row and
 no rule here.
@@ -187,6 +187,8 @@ TYPE_RULES: tuple[TypeRule, ...] = (
     TypeRule("MAP_KEY_VALUE", GROUP, Citation("Maps", _MAP_KEY_VALUE_TEXT, SHOULD),
              ConvertedType.MAP_KEY_VALUE, logical=False),
     TypeRule("VARIANT", GROUP, Citation("VARIANT", "It must annotate a group.")),
+    TypeRule("FILE", GROUP, Citation("FILE", "`FILE` annotates a group that represents a reference to a "
+                                             "range of bytes")),
 )
 
 # Rules on an annotation's parameters rather than on its physical type.

@@ -147,6 +147,19 @@ which are checked alike (``statistics_checks``, ``bounds``):
 * ``geospatial.wkb`` and ``geospatial_statistics.*``: Geospatial.md,
   'Statistics': ``ColumnMetaData.geospatial_statistics`` against the WKB
   values (``geospatial_statistics_checks``).
+* ``file.<rule>``: LogicalTypes.md 'FILE', per FILE group (schema) and value
+  (``file_type_checks``; the sentences and strengths are
+  ``schema.file_type.FILE_RULES``): ``field_name``, ``field_repetition``,
+  ``field_type``, ``offset_negative``, ``size_negative``,
+  ``offset_without_size``, ``self_reference_offset``,
+  ``self_reference_encrypted``, ``checksum_format`` (MUST);
+  ``self_reference_range`` (the range leaves the file) and ``checksum`` (the
+  resolved bytes have another digest) (fact); ``empty_string`` (silent: two
+  readings).
+* ``thrift.extension``: BinaryProtocolExtensions.md, extension bytes (field
+  32767) in a struct of the footer or of a page header, with the struct's path
+  and byte offset (``extension_checks``); allowed (MAY, advisory) and ignored
+  by the reader.
 * ``rule.<id>``: a rule of docs/lenient-readings.md that the
   file breaks and the reader reads past, with the quoted sentence, its strength,
   where and the byte offset (``rule_checks``).

@@ -16,6 +16,7 @@ ColumnMetaData) and each page's (``page_statistics.``, the data page headers).
 from __future__ import annotations
 
 from reference_impl.common.findings import RuleText, Strength
+from reference_impl.parquet.schema.file_type import FILE_RULES
 from reference_impl.parquet.schema.variant_shredding import RULES as VARIANT_RULES
 
 __all__ = ["RULE_TEXTS", "rule_text"]
@@ -190,6 +191,11 @@ RULE_TEXTS: dict[str, RuleText] = {
                             "encoded with UTF-8"),
     **_GEOSPATIAL,
     **{rule.kind: rule.rule_text for rule in VARIANT_RULES.values()},
+    # LogicalTypes.md 'FILE': the sentences of schema.file_type, kept beside its rules.
+    **{kind: citation.rule_text for kind, citation in FILE_RULES.items()},
+    "thrift.extension": RuleText(MAY, "BinaryProtocolExtensions.md, 'Binary Protocol Extensions'",
+                                 "Extensions can be appended to existing Thrift serialized structs "
+                                 "without requiring Thrift libraries"),
 }
 
 

@@ -54,6 +54,11 @@ from reference_impl.parquet.validation.bloom_filter_checks import check_bloom_fi
 from reference_impl.parquet.validation.chunk import Chunk
 from reference_impl.parquet.validation.column_order import Order, column_order
 from reference_impl.parquet.validation.crc_checks import check_crcs, crc_of_undecodable_chunk
+from reference_impl.parquet.validation.extension_checks import (
+    check_footer_extensions,
+    check_page_header_extensions,
+)
+from reference_impl.parquet.validation.file_type_checks import check_file_type
 from reference_impl.parquet.validation.findings import (
     ADVISORY,
     AMBIGUOUS,
@@ -77,7 +82,8 @@ __all__ = ["ADVISORY", "AMBIGUOUS", "NONCONFORMING", "SEVERITIES", "UNTRUE", "Fi
 
 # The checks of a decoded chunk beyond its statistics, in report order.
 CHUNK_CHECKS = (check_column_index, check_offset_index, check_size_statistics, check_bloom_filter, check_crcs,
-                check_unknown_enum_values, check_utf8_strings, check_geospatial_statistics)
+                check_unknown_enum_values, check_utf8_strings, check_geospatial_statistics,
+                check_page_header_extensions)
 
 
 def validate(
@@ -97,7 +103,7 @@ def _findings(file: bytes, decryption: FileDecryptionProperties | None, rules: R
     check_file_num_rows(metadata, footer_start)
     leaves = leaf_columns(schema_tree_from_elements(metadata.schema, offset=footer_start))
     orders = [column_order(metadata, leaf, len(leaves)) for leaf in leaves]
-    findings = check_type_rules(leaves) + rules.at()
+    findings = check_type_rules(leaves) + check_footer_extensions(metadata) + rules.at()
     for ordinal, row_group in enumerate(metadata.row_groups):
         if len(row_group.columns) != len(leaves):
             raise CorruptMetadata(
@@ -112,6 +118,7 @@ def _findings(file: bytes, decryption: FileDecryptionProperties | None, rules: R
             )
             findings += rules.at(leaf.dotted_path, ordinal)
     findings += check_variant_shredding(file, decryption=decryption)
+    findings += check_file_type(file, decryption=decryption)
     return findings + rules.at()
 
 
