@@ -101,7 +101,7 @@ ADDITIONS: tuple[Addition, ...] = (
     _parquet("VARIANT", ("type:VARIANT",), "2.12.0"),
     _parquet("Variant shredding", ("variant:shredded",), "2.12.0"),
     _parquet("GEOMETRY, GEOGRAPHY", ("type:GEOMETRY|type:GEOGRAPHY",), "2.11.0"),
-    _parquet("Geospatial statistics", ("geospatial_statistics*",), "2.11.0"),
+    _parquet("Geospatial statistics", ("type:GEOMETRY|type:GEOGRAPHY", "statistics"), "2.11.0"),
     _parquet("FILE", ("type:FILE",), f"{AFTER}2.13.0"),
     # ORC: ORCv1.md (file version 0.12) over ORCv0.md (0.11), and the .proto's later additions
     _orc("RLE v2, DIRECT_V2 and DICTIONARY_V2 encodings", ("version:0.12|rle:v2|rle_v2:*",), "0.12",
