@@ -24,6 +24,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from conformance.cases import Case
+from conformance.cases.model import capability_features
 from conformance.cases.predicate import Predicate
 from conformance.formats import DEFAULT_FORMAT
 from conformance.values import Table
@@ -135,8 +136,9 @@ class Capabilities:
 
 def _gap(features: Iterable[str], positive: tuple[str, ...], negative: Mapping[str, str],
          verb: str) -> str | None:
-    """The reason the first unsupported feature cannot be handled, or None."""
-    for tag in sorted(features):
+    """The reason the first unsupported feature cannot be handled, or None. The tags that
+    mark a case (its spec release, forward incompatibility) are no engine's to declare."""
+    for tag in sorted(capability_features(features)):
         for pattern, reason in negative.items():
             if fnmatch.fnmatchcase(tag, pattern):
                 return f"cannot {verb} {tag}: {reason}"

@@ -22,7 +22,7 @@ import time
 from collections.abc import Iterable
 from pathlib import Path
 
-from conformance.cases.model import capability_features, forward_incompatible_additions
+from conformance.cases.model import forward_incompatible_additions
 from conformance.cases.predicate import Predicate
 from conformance.engines import get_engine
 from conformance.formats import FileFormat, file_format
@@ -79,7 +79,7 @@ def read_and_compare(engine, features, path: Path, expected: Table,
                      predicate: Predicate | None = None) -> tuple[str, str, dict]:
     """A read cell's outcome: `engine` reads `path` (its filtered read when `predicate` is
     given) and the result is compared with `expected` (with `predicate` applied)."""
-    gap = engine.capabilities.read_gap(capability_features(features))
+    gap = engine.capabilities.read_gap(features)
     if gap:
         return "unsupported", gap, {}
     try:

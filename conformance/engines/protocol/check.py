@@ -46,7 +46,6 @@ from functools import partial
 from pathlib import Path
 
 from conformance.cases import Case, all_cases
-from conformance.cases.model import capability_features
 from conformance.engines import Unsupported, get_engine
 from conformance.engines.base import EngineCrashed, EngineHung
 from conformance.engines.reference import DEFAULT_READ
@@ -167,7 +166,7 @@ def _gap(engine: ExternalEngine, capability: str) -> Callable[[Sequence[str]], s
 
 def _tags(case: Case, capability: str) -> tuple[str, ...]:
     """The feature tags a writer (or a reader) of `case` must support."""
-    return case.write_features if capability == WRITE else capability_features(case.features)
+    return case.write_features if capability == WRITE else case.features
 
 
 def _check_format(report: CheckReport, engine: ExternalEngine, workdir: Path, count: int,
