@@ -344,4 +344,6 @@ def test_the_reference_reads_and_validates_spark_encrypted_files(spark, case_id,
     path = tmp_path / "spark.parquet"
     get_engine("spark").write(case, path)
     assert diff_tables(case.expected, get_engine("reference").read(path)) is None
-    assert validate(path, decryption=case_decryption(path)) == []
+    findings = validate(path, decryption=case_decryption(path))
+    # parquet-java 1.17 predates parquet-format 2.13, whose nan_count is a MUST for floats
+    assert {f.kind for f in findings} <= {"statistics.nan_count_missing", "page_statistics.nan_count_missing"}

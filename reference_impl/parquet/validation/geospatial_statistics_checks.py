@@ -25,7 +25,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 from reference_impl.parquet.errors import InvalidValue, UnsupportedFeature
-from reference_impl.parquet.metadata.parquet_thrift import BoundingBox
+from reference_impl.parquet.metadata.parquet_thrift import BoundingBox, Type
 from reference_impl.parquet.schema.wkb import Geometry, is_iso_code, parse_wkb
 from reference_impl.parquet.statistics.geospatial_statistics import (
     GEOSPATIAL_TYPES,
@@ -50,6 +50,8 @@ def check_geospatial_statistics(state: Chunk) -> list[Finding]:
             return []
         what = f"set on a column of {kind or 'no logical type'}"
         return [state.report("geospatial_statistics.not_geospatial", what)]
+    if state.leaf.node.leaf_type != Type.BYTE_ARRAY:
+        return []  # the annotation on another physical type is the type rules' finding (type.*)
     geometries: list[Geometry] = []
     for index, value in enumerate(state.values()):
         try:
