@@ -24,12 +24,12 @@ every kind it reports.
 from __future__ import annotations
 
 from collections.abc import Iterable
-from dataclasses import dataclass
+from dataclasses import asdict, dataclass
 from enum import Enum
 from typing import Protocol
 
 __all__ = ["ADVISORY", "AMBIGUOUS", "NONCONFORMING", "SEVERITIES", "SHOWN_BYTES", "UNTRUE",
-           "RuleText", "Strength", "at_or_above", "show"]
+           "RuleFinding", "RuleText", "Strength", "at_or_above", "show"]
 
 SEVERITIES = ("untrue", "nonconforming", "ambiguous", "advisory")  # most severe first
 UNTRUE, NONCONFORMING, AMBIGUOUS, ADVISORY = SEVERITIES
@@ -73,6 +73,22 @@ class RuleText:
 
     def to_json(self) -> dict:
         return {"strength": self.strength.value, "spec": self.spec, "sentence": self.sentence}
+
+
+class RuleFinding:
+    """What both formats' findings (dataclasses with a ``rule`` field) share: the severity
+    their rule text gives, and the JSON form with that text."""
+
+    rule: RuleText
+
+    @property
+    def severity(self) -> str:
+        return self.rule.severity
+
+    def to_json(self) -> dict:
+        doc = asdict(self)  # type: ignore[call-overload]  # each format's Finding is a dataclass
+        doc.update(severity=self.severity, rule=self.rule.to_json())
+        return doc
 
 
 class _Severe(Protocol):

@@ -47,7 +47,7 @@ checked alike at the three levels (ORCv1.md, 'Column Statistics'; orc_proto.prot
 
 from __future__ import annotations
 
-from dataclasses import asdict, dataclass
+from dataclasses import dataclass
 
 from reference_impl.common.findings import (
     ADVISORY,
@@ -55,6 +55,7 @@ from reference_impl.common.findings import (
     NONCONFORMING,
     SEVERITIES,
     UNTRUE,
+    RuleFinding,
     RuleText,
     show,
 )
@@ -64,7 +65,7 @@ __all__ = ["ADVISORY", "AMBIGUOUS", "NONCONFORMING", "SEVERITIES", "UNTRUE", "Fi
 
 
 @dataclass(frozen=True)
-class Finding:
+class Finding(RuleFinding):
     kind: str
     rule: RuleText  # the sentence checked, its section and strength
     column: str  # "<id> <path>", e.g. "3 a.b"
@@ -72,20 +73,11 @@ class Finding:
     row_group: int | None  # None: a whole stripe or the file
     message: str
 
-    @property
-    def severity(self) -> str:
-        return self.rule.severity
-
     @classmethod
     def of(cls, kind: str, column: str, stripe: int | None, row_group: int | None,
            message: str) -> Finding:
         """A finding of a kind of ``rule_texts``."""
         return cls(kind, rule_text(kind), column, stripe, row_group, message)
-
-    def to_json(self) -> dict:
-        doc = asdict(self)
-        doc.update(severity=self.severity, rule=self.rule.to_json())
-        return doc
 
     @property
     def where(self) -> str:

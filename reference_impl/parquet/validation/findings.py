@@ -167,7 +167,7 @@ which are checked alike (``statistics_checks``, ``bounds``):
 
 from __future__ import annotations
 
-from dataclasses import asdict, dataclass
+from dataclasses import dataclass
 
 from reference_impl.common.findings import (
     ADVISORY,
@@ -175,6 +175,7 @@ from reference_impl.common.findings import (
     NONCONFORMING,
     SEVERITIES,
     UNTRUE,
+    RuleFinding,
     RuleText,
     show,
 )
@@ -184,7 +185,7 @@ __all__ = ["ADVISORY", "AMBIGUOUS", "NONCONFORMING", "SEVERITIES", "UNTRUE", "Fi
 
 
 @dataclass(frozen=True)
-class Finding:
+class Finding(RuleFinding):
     """One rule the file breaks, or one item of metadata that does not hold for the data
     (see the module docstring)."""
 
@@ -194,15 +195,6 @@ class Finding:
     row_group: int
     page: int | None  # data page ordinal within the chunk, for per-page items
     message: str
-
-    @property
-    def severity(self) -> str:
-        return self.rule.severity
-
-    def to_json(self) -> dict:
-        doc = asdict(self)
-        doc.update(severity=self.severity, rule=self.rule.to_json())
-        return doc
 
     @property
     def where(self) -> str:
