@@ -13,6 +13,7 @@ from pathlib import Path
 
 from conformance.cases import all_cases
 from conformance.cases.spec_versions import ADDITIONS, Addition
+from conformance.specs.generated_pages import rewrite
 
 __all__ = ["GENERATED_START", "PAGE", "generated", "main"]
 
@@ -45,8 +46,7 @@ def generated() -> str:
 
 
 def main() -> int:
-    hand_written = PAGE.read_text(encoding="utf-8").split(GENERATED_START, 1)[0]
-    PAGE.write_text(hand_written + generated(), encoding="utf-8")
+    rewrite(PAGE, GENERATED_START, generated())
     return 0
 
 

@@ -12,6 +12,7 @@ import sys
 from collections.abc import Iterable
 from pathlib import Path
 
+from conformance.specs.generated_pages import rewrite
 from reference_impl.common.findings import RuleText
 from reference_impl.orc.validation.rule_texts import RULE_TEXTS as ORC_RULE_TEXTS
 from reference_impl.parquet.validation.rule_texts import RULE_TEXTS as PARQUET_RULE_TEXTS
@@ -42,8 +43,7 @@ def generated() -> str:
 
 
 def main() -> int:
-    hand_written = PAGE.read_text(encoding="utf-8").split(GENERATED_START, 1)[0]
-    PAGE.write_text(hand_written + generated(), encoding="utf-8")
+    rewrite(PAGE, GENERATED_START, generated())
     return 0
 
 
