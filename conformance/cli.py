@@ -607,7 +607,13 @@ def _report(args) -> int:
     if args.spec_version:
         from conformance.report.spec_filter import WITHIN_RESULTS, write_within
 
-        runs = [write_within(runs[0], args.out / WITHIN_RESULTS, args.spec_version)]
+        try:
+            within, kept, total = write_within(runs[0], args.out / WITHIN_RESULTS, args.spec_version)
+        except ValueError as exc:
+            print(f"conformance report: {exc}", file=sys.stderr)
+            return EXIT_USAGE
+        print(f"{kept} of {total} cells are within {args.spec_version}")
+        runs = [within]
     write_reports(runs[0], args.out)
     print(f"report written to {args.out / 'index.html'}")
     return EXIT_OK

@@ -126,10 +126,15 @@ def release_key(release: str) -> tuple:
     return (*(int(part) for part in name.split(".")), after)
 
 
+def _used(fmt: str, features: Iterable[str]) -> list[Addition]:
+    """The additions of ``fmt`` that a case with ``features`` exercises."""
+    features = tuple(features)
+    return [a for a in ADDITIONS if a.format == fmt and a.exercised_by(features)]
+
+
 def spec_tags(fmt: str, features: Iterable[str]) -> set[str]:
     """The ``spec:`` tags of a case of format ``fmt`` with ``features``."""
-    features = tuple(features)
-    used = [a for a in ADDITIONS if a.format == fmt and a.exercised_by(features)]
+    used = _used(fmt, features)
     newest = max((a.release for a in used), key=release_key, default=BASELINE[fmt])
     tags = {f"{SPEC_TAG_PREFIX}{fmt}-{newest.replace(AFTER, AFTER_IN_TAGS)}"}
     if any(a.preview for a in used):
@@ -140,6 +145,5 @@ def spec_tags(fmt: str, features: Iterable[str]) -> set[str]:
 def within(features: Iterable[str], fmt: str, release: str) -> bool:
     """Whether a case of ``fmt`` with ``features`` uses nothing newer than ``release`` (and
     nothing in preview)."""
-    features = tuple(features)
-    used = [a for a in ADDITIONS if a.format == fmt and a.exercised_by(features)]
-    return all(not a.preview and release_key(a.release) <= release_key(release) for a in used)
+    return all(not a.preview and release_key(a.release) <= release_key(release)
+               for a in _used(fmt, features))

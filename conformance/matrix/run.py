@@ -94,7 +94,7 @@ def selected_cases(config: RunConfig) -> list[Case]:
                  or within(case.features, case.format, config.spec_versions[case.format]))]
     if not cases and not selected_bad_files(config):
         raise ValueError(f"no case matches --cases {list(config.case_globs)} "
-                         f"--features {list(config.features)}")
+                         f"--features {list(config.features)} --spec-version {dict(config.spec_versions)}")
     return cases
 
 

@@ -24,13 +24,17 @@ __all__ = ["WITHIN_RESULTS", "write_within"]
 WITHIN_RESULTS = "results-within-release"  # the filtered dataset's folder, beside the report
 
 
-def write_within(results: Path, out: Path, releases: Mapping[str, str]) -> Path:
+def write_within(results: Path, out: Path, releases: Mapping[str, str]) -> tuple[Path, int, int]:
     """The cells of ``results`` whose case uses nothing newer than the release named for its
-    format in ``releases``, written to folder ``out``; returns ``out``."""
-    rows = [row for row in load_results(results).to_pylist()
+    format in ``releases``, written to folder ``out``; returns ``out``, the cells kept and the
+    cells of the run. ValueError when no cell is kept: a report of nothing checks nothing."""
+    every = load_results(results).to_pylist()
+    rows = [row for row in every
             if row["format"] not in releases
             or within(row["features"] or (), row["format"], releases[row["format"]])]
+    if not rows:
+        raise ValueError(f"no cell of {results} ({len(every)} cells) is within {dict(releases)}")
     out.mkdir(parents=True, exist_ok=True)
     write_consolidated(pa.Table.from_pylist(rows, schema=RESULTS_SCHEMA), out / "part-0.parquet")
     write_unavailable(out, read_unavailable(results))
-    return out
+    return out, len(rows), len(every)

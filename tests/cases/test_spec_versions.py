@@ -14,6 +14,7 @@ from conformance.matrix.run import RunConfig, selected_cases
 from conformance.report.dataset import RESULTS_SCHEMA, load_results, write_consolidated
 from conformance.report.spec_filter import write_within
 from conformance.specs import spec_versions_doc
+from conformance.specs.generated_pages import committed
 
 REPOSITORY = Path(__file__).resolve().parents[2]
 
@@ -67,14 +68,17 @@ def test_a_report_of_one_release_keeps_the_cells_it_holds(tmp_path) -> None:
     results = tmp_path / "results"
     results.mkdir()
     write_consolidated(pa.Table.from_pylist(rows, schema=RESULTS_SCHEMA), results / "part-0.parquet")
-    kept = load_results(write_within(results, tmp_path / "within", {"parquet": "2.12.0"}))
-    assert kept.column("cell_id").to_pylist() == ["old", "orc"]
+    within, kept, total = write_within(results, tmp_path / "within", {"parquet": "2.12.0"})
+    assert (kept, total) == (2, 3)
+    assert load_results(within).column("cell_id").to_pylist() == ["old", "orc"]
+    with pytest.raises(ValueError, match="no cell"):
+        write_within(results, tmp_path / "none", {"parquet": "2.0.0", "orc": "0.11"})
 
 
 def test_the_page_is_generated_and_names_every_reference_module() -> None:
     page = spec_versions_doc.PAGE.read_text(encoding="utf-8")
     start = spec_versions_doc.GENERATED_START
-    assert page.split(start, 1)[1] == spec_versions_doc.generated().split(start, 1)[1], (
+    assert committed(spec_versions_doc.PAGE, start) == spec_versions_doc.generated(), (
         "run `python -m conformance.specs.spec_versions_doc`")
     unlisted = []
     for module in sorted((REPOSITORY / "reference_impl").rglob("*.py")):
