@@ -12,6 +12,7 @@ from .orc import codecs as orc_codecs
 from .orc import column_types, stripes
 from .orc import encodings as orc_encodings
 from .orc import indexes as orc_indexes
+from .orc import native as orc_native
 from .orc import nested as orc_nested
 from .parquet import (
     bloom_filters,
@@ -24,6 +25,7 @@ from .parquet import (
     file_type,
     geospatial,
     logical_types,
+    native,
     nested,
     page_index,
     pages,
@@ -33,8 +35,8 @@ from .parquet import (
 
 _AREAS = (physical_types, logical_types, encodings, codecs, pages, nested, statistics, page_index,
           bloom_filters, checksums, encryption, column_orders, geospatial, file_type,
-          extensions)
-_ORC_AREAS = (column_types, orc_nested, orc_encodings, orc_codecs, stripes, orc_indexes)
+          extensions, native)
+_ORC_AREAS = (column_types, orc_nested, orc_encodings, orc_codecs, stripes, orc_indexes, orc_native)
 
 
 @functools.cache

@@ -19,6 +19,7 @@ from conformance.formats import DEFAULT_FORMAT, file_format
 from conformance.values import DataType, Field, Schema, Table
 
 from .encryption_options import EncryptionOptions
+from .native import check_native_columns, check_native_types, native_tags, native_types_json, native_writer
 from .orc.options import OrcWriteOptions
 from .predicate import Predicate
 from .spec_versions import SPEC_TAG_PREFIX, spec_tags
@@ -101,6 +102,9 @@ class WriteOptions:
     # TEST-ONLY: the structs given extension bytes (BinaryProtocolExtensions.md), every one of its
     # kind in the file; readers must read the rows as without them. Only the reference writes them.
     thrift_extensions: tuple[str, ...] = ()
+    # Top-level column -> the engine's own type it is written as, "<engine>:<NAME>"
+    # (conformance.cases.native); such a case is written by that engine alone.
+    native_types: Mapping[str, str] = field(default_factory=dict)
 
     def __post_init__(self) -> None:
         for name, value, allowed in (("encoding", self.encoding, (*ENCODINGS, None)),
@@ -118,6 +122,7 @@ class WriteOptions:
         for column, order in self.column_orders.items():
             if order not in COLUMN_ORDERS:
                 raise ValueError(f"column_orders[{column!r}] must be one of {COLUMN_ORDERS}, not {order!r}")
+        check_native_types(self.native_types)
 
     def _check_metadata_options(self) -> None:
         for name in ("statistics", "page_index", "page_checksum"):
@@ -161,9 +166,10 @@ class WriteOptions:
         if self.column_orders:
             out["column_orders"] = dict(self.column_orders)
         out.pop("thrift_extensions")
+        out.pop("native_types")
         if self.thrift_extensions:
             out["thrift_extensions"] = list(self.thrift_extensions)
-        return out
+        return {**out, **native_types_json(self.native_types)}
 
     @classmethod
     def from_json(cls, doc: dict[str, Any]) -> WriteOptions:
@@ -176,6 +182,7 @@ class WriteOptions:
         kwargs["variant_shredding"] = doc.get("variant_shredding", {})  # absent before it existed
         kwargs["column_orders"] = doc.get("column_orders", {})
         kwargs["thrift_extensions"] = tuple(doc.get("thrift_extensions", ()))
+        kwargs["native_types"] = doc.get("native_types", {})
         return cls(**kwargs)
 
     def check(self, schema: Schema) -> None:
@@ -196,6 +203,7 @@ class WriteOptions:
             if name not in by_name or by_name[name].type.kind != "variant":
                 raise ValueError(f"variant_shredding column {name!r} is not a top-level VARIANT "
                                  f"column of the schema {list(by_name)}")
+        check_native_columns(self.native_types, schema)
         encrypted = self.encryption.column_keys if self.encryption else ()
         for name in encrypted:
             if name not in by_name or by_name[name].type.is_nested:
@@ -239,7 +247,7 @@ class WriteOptions:
         tags.update(COLUMN_ORDER_TAG.format(order) for order in self.column_orders.values())
         if self.thrift_extensions:
             tags.add(THRIFT_EXTENSION_TAG)
-        return tags
+        return tags | native_tags(self.native_types)
 
 
 def capability_features(features: Iterable[str]) -> tuple[str, ...]:
@@ -329,6 +337,12 @@ class Case:
         if self.predicate is not None:
             tags.add(PREDICATE_TAG)
         return tuple(sorted(tags | spec_tags(self.format, tags)))
+
+    @property
+    def native_writer(self) -> str | None:
+        """The engine that alone writes this case's native columns (conformance.cases.native),
+        or None when every writer may write it."""
+        return native_writer(self.options.native_types)
 
     @property
     def write_features(self) -> tuple[str, ...]:

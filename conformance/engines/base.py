@@ -25,6 +25,7 @@ from pathlib import Path
 
 from conformance.cases import Case
 from conformance.cases.model import capability_features
+from conformance.cases.native import reading_features
 from conformance.cases.predicate import Predicate
 from conformance.formats import DEFAULT_FORMAT
 from conformance.values import Table
@@ -127,7 +128,7 @@ class Capabilities:
         return _gap(features, self.writes, self.cannot_write, "write")
 
     def read_gap(self, features: Iterable[str]) -> str | None:
-        return _gap(features, self.reads, self.cannot_read, "read")
+        return _gap(reading_features(features), self.reads, self.cannot_read, "read")
 
     def to_json(self) -> dict:
         return {"writes": list(self.writes), "reads": list(self.reads),

@@ -175,8 +175,10 @@ def unfinished_record(request: dict, outcome: str, detail: str, duration_s: floa
 
 
 def plan_writes(run_id: str, cases: Sequence[Case], writers: EnginesByFormat) -> list[dict]:
-    """Every writer of each case's format writes the case."""
-    return [write_request(run_id, case, w) for case in cases for w in writers.get(case.format, ())]
+    """Every writer of each case's format writes the case; a case of an engine's native
+    types (conformance.cases.native), that engine alone."""
+    return [write_request(run_id, case, w) for case in cases for w in writers.get(case.format, ())
+            if case.native_writer in (None, w.name)]
 
 
 def plan_reads(run_id: str, cases: Sequence[Case], write_results: Sequence[dict],

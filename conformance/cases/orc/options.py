@@ -9,12 +9,14 @@ express them; None leaves a knob to the writer's default, so a case about one th
 from __future__ import annotations
 
 import dataclasses
-from dataclasses import dataclass
+from collections.abc import Mapping
+from dataclasses import dataclass, field
 from typing import Any, ClassVar
 
 from conformance.values import Schema
 from reference_impl.orc.metadata.type_tree import ROOT_FIELD
 
+from ..native import check_native_columns, check_native_types, native_tags, native_types_json
 from .types import field_tags
 
 FILE_VERSIONS = ("0.11", "0.12")  # PostScript.version [0, 11] / [0, 12]: ORCv0.md / ORCv1.md
@@ -58,6 +60,9 @@ class OrcWriteOptions:
     bloom_filter_fpp: float | None = None
     lies: tuple[str, ...] = ()  # see LIES
     bare_root: bool = False  # see ROOT_COLUMN
+    # Top-level column -> the engine's own type it is written as, "<engine>:<NAME>"
+    # (conformance.cases.native); such a case is written by that engine alone.
+    native_types: Mapping[str, str] = field(default_factory=dict)
     # Tuples here, JSON lists in a document.
     LIST_FIELDS: ClassVar[tuple[str, ...]] = ("bloom_filter_columns", "lies")
 
@@ -79,6 +84,7 @@ class OrcWriteOptions:
         if self.rle_v2_sub_encoding is not None and self.file_version != "0.12":
             raise ValueError("RLE v2 sub-encodings exist only in file version 0.12")
         self._check_indexes()
+        check_native_types(self.native_types)
 
     def _check_indexes(self) -> None:
         columns, fpp = self.bloom_filter_columns, self.bloom_filter_fpp
@@ -107,12 +113,15 @@ class OrcWriteOptions:
             if name not in by_name or by_name[name].type.is_nested:
                 raise ValueError(f"bloom filter column {name!r} is not a primitive top-level column "
                                  f"of the schema {list(by_name)}")
+        check_native_columns(self.native_types, schema)
 
     def to_json(self) -> dict[str, Any]:
         doc = dataclasses.asdict(self)
         if not self.bare_root:  # only when set: the documents of other cases stay as they were
             del doc["bare_root"]
-        return {**doc, **{name: list(doc[name]) for name in self.LIST_FIELDS}}
+        del doc["native_types"]
+        return {**doc, **{name: list(doc[name]) for name in self.LIST_FIELDS},
+                **native_types_json(self.native_types)}
 
     @classmethod
     def from_json(cls, doc: dict[str, Any]) -> OrcWriteOptions:
@@ -141,4 +150,4 @@ class OrcWriteOptions:
         tags.update(f"lie:{lie}" for lie in self.lies)
         if self.bare_root:
             tags.add(BARE_ROOT_TAG)
-        return tags
+        return tags | native_tags(self.native_types)
