@@ -120,12 +120,23 @@ CANNOT_WRITE = {
     "variant:shredded": NO_ARROW_FORM["variant"],
 }
 
+# Native types (a case's options.native_types, "polars:<NAME>"; docs/engine-protocol.md
+# 'write'): polars' own dtype each column is cast to before polars writes it. Enum's
+# categories are the column's distinct values in order; Array's width its lists' length.
+NATIVE_TYPES = ("Categorical", "Enum", "Int128", "UInt128", "Array", "Decimal", "Duration")
+# The wide integers have no Arrow form polars takes in (Arrow decimal256) nor gives out
+# (measured: to_arrow() raises "Invalid or unsupported format string: '_pli128'"): built
+# from the canonical integers, written without arrow_schema, so every column OPTIONAL.
+WIDE_INTEGERS = {"Int128": pl.Int128, "UInt128": pl.UInt128}
+DURATION_UNIT = "us"  # polars' default time unit; the canonical values are counts of it
+
 CAPABILITIES = {
     "writes": ["physical:*", "type:*", "repetition:*", "rows:*", "nulls:*", "row_groups:*",
                "page:v1", "statistics", "statistics:none",
                # Measured: polars writes an OffsetIndex always, a ColumnIndex with statistics.
                "page_index",
-               *(f"encoding:{e}" for e in WRITTEN_ENCODINGS), *(f"codec:{c}" for c in CODECS)],
+               *(f"encoding:{e}" for e in WRITTEN_ENCODINGS), *(f"codec:{c}" for c in CODECS),
+               *(f"native:{NAME}:{n}" for n in NATIVE_TYPES)],
     "reads": ["*"],
     "cannot_write": CANNOT_WRITE,
     "cannot_read": {},
@@ -160,8 +171,13 @@ def write(request: dict) -> dict:
     options = case.parquet_options
     path = Path(request["path"])
     table = table_to_arrow(case.expected)
-    frame = pl.DataFrame(table)  # zero-copy, as pl.from_arrow
-    schema = writable_schema(frame.to_arrow().schema, table.schema)
+    natives = options.native_types
+    if natives:
+        frame = native_frame(case, table, natives)
+        schema = None
+    else:
+        frame = pl.DataFrame(table)  # zero-copy, as pl.from_arrow
+        schema = writable_schema(frame.to_arrow().schema, table.schema)
     frame.write_parquet(path, use_pyarrow=False, arrow_schema=schema,
                         **write_kwargs(options, table.num_rows))
     mismatch = written_mismatch(path, case)
@@ -169,6 +185,45 @@ def write(request: dict) -> dict:
         path.unlink()
         raise Unsupported(f"{CHOSEN_BY_POLARS}; for this case it wrote {mismatch}")
     return {"ok": True}
+
+
+def native_frame(case: Case, table: pa.Table, natives: dict[str, str]) -> pl.DataFrame:
+    """The case's columns, those named in native_types cast to polars' own dtype (written
+    without arrow_schema: pyarrow cannot carry Int128, see WIDE_INTEGERS)."""
+    names = [f.name for f in case.schema]
+    columns = []
+    for index, name in enumerate(names):
+        spec = natives.get(name)
+        if spec is None:
+            columns.append(pl.from_arrow(table.select([name]))[name])
+            continue
+        native = spec.split(":", 1)[1]
+        if native not in NATIVE_TYPES:
+            raise Unsupported(f"{spec}: the polars adapter writes the native types {NATIVE_TYPES}")
+        values = [row[index] for row in case.rows]
+        if native in WIDE_INTEGERS:
+            columns.append(pl.Series(name, values, dtype=WIDE_INTEGERS[native]))
+        else:
+            own = pl.from_arrow(table.select([name]))[name]
+            columns.append(own.cast(native_dtype(native, own, values)))
+    return pl.DataFrame(columns)
+
+
+def native_dtype(native: str, own: pl.Series, values: list) -> pl.DataType:
+    """polars' dtype `native` for a column polars read from Arrow as `own`."""
+    match native:
+        case "Categorical":
+            return pl.Categorical()
+        case "Enum":
+            return pl.Enum(list(dict.fromkeys(v for v in values if v is not None)))
+        case "Array":
+            widths = {len(v) for v in values if v is not None}
+            if len(widths) != 1:
+                raise Unsupported(f"a polars Array has one width; the case's lists have {widths}")
+            return pl.Array(own.dtype.inner, widths.pop())  # type: ignore[attr-defined]
+        case "Duration":
+            return pl.Duration(DURATION_UNIT)
+    return own.dtype  # Decimal: the canonical DECIMAL(p<=38) is polars' Decimal already
 
 
 def writable_schema(own: pa.Schema, wanted: pa.Schema) -> pa.Schema:
@@ -214,7 +269,10 @@ def written_mismatch(path: Path, case: Case) -> str | None:
     """What polars wrote otherwise than the case asks, in the choices it makes by
     itself (a leaf's physical type; a data page's encoding and version), or None."""
     layout = parquet_layout(path)
+    natives = case.parquet_options.native_types
     for (column, wanted), written in zip(leaves(case.schema), layout, strict=True):
+        if column.split(".", 1)[0] in natives:
+            continue  # polars' own type: its form is the engine's to choose, the readers judge it
         mismatch = physical_mismatch(wanted, written)
         if mismatch is not None:
             return f"column {column!r} as {mismatch}"
