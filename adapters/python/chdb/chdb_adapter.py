@@ -31,6 +31,8 @@ from conformance.kit import (
     Case,
     DataType,
     Field,
+    Schema,
+    Table,
     Unsupported,
     engine_table,
     run_adapter,
@@ -57,6 +59,7 @@ TIMESTAMP_PRECISION = {"ms": 3, "us": 6, "ns": 9}
 DECIMAL_BYTES = ((9, 4), (18, 8), (38, 16), (76, 32))
 ENUM8_MAX_VALUES = 127
 BATCH_ONE_PAGE = 1  # data_page_size in bytes: every page-size check cuts a page
+STRING = DataType("string", "BYTE_ARRAY")  # canonical STRING (docs/canonical-values.md)
 
 _UNKNOWN_TYPE = ("measured: 'Internal type '{}' of column 'v' is not supported for conversion "
                  "into Parquet data format. (UNKNOWN_TYPE)'")
@@ -110,11 +113,34 @@ CANNOT_WRITE = {
 }
 CANNOT_READ = {"encryption:*": ISSUE_ENCRYPTION}
 
+# ClickHouse's own types a case can ask for (options.native_types, "chdb:<NAME>";
+# docs/engine-protocol.md 'write'), each written from the column's canonical values:
+# NAME -> how the ClickHouse type is built (see native_type).
+NATIVE_TYPES = ("LowCardinality", "ArrayOfNullable", "Tuple", "UnnamedTuple", "Int128",
+                "UInt128", "Int256", "UInt256", "Int128Legacy", "Enum8", "Enum16",
+                "FixedString", "MapLowCardinalityKey", "IPv4", "IPv6", "Date32", "DateTime64",
+                "Decimal256")
+# Wide integers, written as DECIMAL(39 / 77 / 78, 0) by output_format_parquet_wide_integer_as_
+# decimal ("standards-compliant Parquet DECIMAL values in big-endian byte order", its
+# description in system.settings); Int128Legacy keeps the default, "the legacy unannotated
+# little-endian FIXED_LEN_BYTE_ARRAY representation".
+WIDE_INTEGERS = {"Int128": "Int128", "UInt128": "UInt128", "Int256": "Int256",
+                 "UInt256": "UInt256", "Int128Legacy": "Int128"}
+LEGACY_WIDE_INTEGERS = ("Int128Legacy",)
+# An Enum's elements are numbered from the smallest value of its integer (Enum8: Int8,
+# Enum16: Int16), so that a column of many labels reaches the negative codes.
+ENUM_FIRST_CODE = {"Enum8": -(2**7), "Enum16": -(2**15)}
+ENUM_CODES = {"Enum8": 2**8, "Enum16": 2**16}
+NATIVE_TIME_ZONE = "Asia/Kolkata"  # a zone off UTC by a half hour: the instant must not move
+
+# Every tag but the native ones ('n' also begins nulls:), and the native types it knows.
+WRITES = ["[!n]*", "nulls:*", *(f"native:{NAME}:{n}" for n in NATIVE_TYPES)]
+
 
 def start(_request: dict) -> dict:
     return {"protocol": PROTOCOL_VERSION, "name": NAME, "version": _version(),
             "language": "python",
-            "formats": {"parquet": {"writes": ["*"], "reads": ["*"],
+            "formats": {"parquet": {"writes": WRITES, "reads": ["*"],
                                     "cannot_write": CANNOT_WRITE, "cannot_read": CANNOT_READ}}}
 
 
@@ -188,9 +214,13 @@ def write(request: dict) -> dict:
     if gap:
         raise Unsupported(ISSUE_ENCRYPTION)
     settings = write_settings(case)
-    structure = ", ".join(f"{_identifier(f.name)} {clickhouse_type(f.name, f, case)}"
+    natives = native_names(case)
+    if any(natives.get(f.name) in WIDE_INTEGERS and natives[f.name] not in LEGACY_WIDE_INTEGERS
+           for f in case.schema):
+        settings["output_format_parquet_wide_integer_as_decimal"] = 1
+    structure = ", ".join(f"{_identifier(f.name)} {column_type(f, case, natives)}"
                           for f in case.schema)
-    source = table_to_arrow(case.expected)  # noqa: F841 - read by name: Python(source)
+    source = table_to_arrow(native_source(case, natives))  # noqa: F841 - read by name: Python(source)
     _session().query(f"INSERT INTO FUNCTION file({_literal(path)}, Parquet, {_literal(structure)}) "
                      f"SELECT * FROM Python(source) SETTINGS {_settings_sql(settings)}")
     check_written(case, path)
@@ -315,6 +345,79 @@ def check_written(case: Case, path: str) -> None:
 
 
 # ---- types --------------------------------------------------------------------------
+
+def column_type(f: Field, case: Case, natives: dict[str, str]) -> str:
+    """A top-level column's ClickHouse type: the native type the case names, else the
+    type its canonical field maps to."""
+    native = natives.get(f.name)
+    if native is None:
+        return clickhouse_type(f.name, f, case)
+    inner = native_type(native, f, case)
+    if not f.nullable or native in ("ArrayOfNullable", "MapLowCardinalityKey", "Tuple",
+                                     "UnnamedTuple", "LowCardinality"):
+        return inner  # nested types cannot be Nullable; LowCardinality wraps its Nullable
+    return f"Nullable({inner})"
+
+
+def native_names(case: Case) -> dict[str, str]:
+    """Top-level column -> the ClickHouse native type NAME the case asks for."""
+    natives = {column: spec.split(":", 1)[1]
+               for column, spec in case.parquet_options.native_types.items()}
+    unknown = sorted(set(natives.values()) - set(NATIVE_TYPES))
+    if unknown:
+        raise Unsupported(f"native types {unknown}: the chdb adapter writes {NATIVE_TYPES}")
+    return natives
+
+
+def native_type(native: str, f: Field, case: Case) -> str:
+    """The ClickHouse type `native` holding canonical field `f`'s values."""
+    t = f.type
+    match native:
+        case "LowCardinality":
+            return f"LowCardinality({'Nullable(String)' if f.nullable else 'String'})"
+        case "UnnamedTuple":
+            return "Tuple(" + ", ".join(clickhouse_type(f"{f.name}.{c.name}", c, case)
+                                        for c in t.fields) + ")"
+        case "MapLowCardinalityKey":
+            return (f"Map(LowCardinality({_base_type(f.name + '.key', t.map_key.type, case)}), "
+                    f"{clickhouse_type(f.name + '.value', t.map_value, case)})")
+        case "Enum8" | "Enum16":
+            return _native_enum(native, f, case)
+        case "IPv4" | "IPv6":
+            return native
+        case "DateTime64":
+            return f"DateTime64({TIMESTAMP_PRECISION[t.time_unit]}, {_literal(NATIVE_TIME_ZONE)})"
+    if native in WIDE_INTEGERS:
+        return WIDE_INTEGERS[native]
+    # ArrayOfNullable, Tuple, FixedString, Date32, Decimal256: the canonical field's own
+    # mapping is that ClickHouse type.
+    return _base_type(f.name, t, case)
+
+
+def _native_enum(native: str, f: Field, case: Case) -> str:
+    """Enum8 / Enum16 of the column's distinct values, numbered from the type's smallest
+    code (ClickHouse docs 'Enum': Enum8 holds 256 values, Enum16 65536)."""
+    labels = list(dict.fromkeys(v for v in case.expected.column(f.name) if v is not None))
+    if not labels or len(labels) > ENUM_CODES[native]:
+        raise Unsupported(f"column {f.name!r}: a ClickHouse {native} holds 1 to "
+                          f"{ENUM_CODES[native]} elements, the column has {len(labels)}")
+    first = ENUM_FIRST_CODE[native]
+    return f"{native}(" + ", ".join(f"{_literal(v)} = {first + i}"
+                                    for i, v in enumerate(labels)) + ")"
+
+
+def native_source(case: Case, natives: dict[str, str]) -> Table:
+    """The canonical table handed to ClickHouse: wide integers as decimal text (Arrow
+    decimals stop at 76 digits, Int256's reach 77), which ClickHouse parses into the
+    column's type on insert."""
+    wide = {f.name for f in case.schema if natives.get(f.name) in WIDE_INTEGERS}
+    if not wide:
+        return case.expected
+    fields = tuple(Field(f.name, STRING, f.nullable) if f.name in wide else f for f in case.schema)
+    columns = [[None if v is None else str(v) for v in case.expected.column(f.name)]
+               if f.name in wide else case.expected.column(f.name) for f in case.schema]
+    return Table.from_columns(Schema(fields), columns)
+
 
 def clickhouse_type(path: str, f: Field, case: Case) -> str:
     """The ClickHouse type that writes canonical field `f` as the case declares it."""
