@@ -15,6 +15,7 @@ from __future__ import annotations
 from pathlib import Path
 
 import datafusion
+import pyarrow as pa
 from datafusion import SessionConfig, SessionContext
 from datafusion.dataframe import (
     Compression,
@@ -76,12 +77,28 @@ STATISTICS_NONE, STATISTICS_PAGE = "none", "page"  # "page" also writes the Colu
 OFFSET_INDEX_ALWAYS = ("measured: arrow-rs writes an OffsetIndex for every column chunk "
                        "whatever the options (also with statistics_enabled='none')")
 
+# Arrow types of arrow-rs a case can ask for (options.native_types, "datafusion:<NAME>";
+# docs/engine-protocol.md 'write'): NAME -> the Arrow type the column's canonical Arrow
+# form is cast to before DataFusion writes it (FixedSizeList takes its lists' width).
+NATIVE_TYPES = {
+    "Dictionary": lambda t: pa.dictionary(pa.int32(), t),
+    "Utf8View": lambda _: pa.string_view(),
+    "BinaryView": lambda _: pa.binary_view(),
+    "LargeUtf8": lambda _: pa.large_string(),
+    "LargeBinary": lambda _: pa.large_binary(),
+    "Date64": lambda _: pa.date64(),
+    "Duration": lambda _: pa.duration("us"),
+    "Decimal256": lambda t: pa.decimal256(t.precision, t.scale),
+}
+FIXED_SIZE_LIST = "FixedSizeList"
+
 CAPABILITIES = Capabilities(
     writes=("physical:*", "type:*", "repetition:*", "rows:*", "nulls:*", "page:*",
             "page_v2:is_compressed=false", "row_groups:*", "pages:*", "dictionary:fallback",
             "statistics", "statistics:none", "statistics:truncate", "page_index", "bloom",
             *(f"encoding:{e}" for e in ENCODING_PHYSICAL),
-            *(f"codec:{c}" for c in CODECS)),
+            *(f"codec:{c}" for c in CODECS),
+            *(f"native:{NAME}:{n}" for n in (*NATIVE_TYPES, FIXED_SIZE_LIST))),
     reads=("*",),
     cannot_write={
         "type:FILE": "measured: DataFusion 55.0.0 writes an Arrow struct as a group without "
@@ -172,12 +189,36 @@ def write(request: dict) -> dict:
         raise Unsupported(gap)
     options = writer_options(case)
     path = Path(request["path"])
-    arrow = table_to_arrow(case.expected)
+    arrow = native_arrow(case, table_to_arrow(case.expected))
     SessionContext().from_arrow(arrow).write_parquet_with_options(
         str(path), options, DataFrameWriteOptions(single_file_output=True))
     if not path.is_file():
         raise RuntimeError(f"DataFusion wrote no single file at {path}")
     return {"ok": True}
+
+
+def native_arrow(case: Case, table: pa.Table) -> pa.Table:
+    """`table` with each column the case names in native_types cast to that Arrow type."""
+    for column, spec in case.parquet_options.native_types.items():
+        index = table.schema.get_field_index(column)
+        field = table.schema.field(index)
+        cast = table.column(index).cast(native_arrow_type(spec.split(":", 1)[1], field.type,
+                                                           case.expected.column(column)))
+        table = table.set_column(index, pa.field(column, cast.type, field.nullable), cast)
+    return table
+
+
+def native_arrow_type(native: str, own: pa.DataType, values: list) -> pa.DataType:
+    """Arrow type `native` for a column whose canonical Arrow form is `own`."""
+    if native == FIXED_SIZE_LIST:
+        widths = {len(v) for v in values if v is not None}
+        if len(widths) != 1:
+            raise Unsupported(f"an Arrow fixed_size_list has one width; the case's lists have {widths}")
+        return pa.list_(own.value_field, widths.pop())
+    if native not in NATIVE_TYPES:
+        raise Unsupported(f"native type {native!r}: the DataFusion adapter writes "
+                          f"{[*NATIVE_TYPES, FIXED_SIZE_LIST]}")
+    return NATIVE_TYPES[native](own)
 
 
 def writer_options(case: Case) -> ParquetWriterOptions:

@@ -5,10 +5,10 @@ from __future__ import annotations
 
 from conformance.cases.model import Case
 
-from . import chdb_types, polars_types
+from . import chdb_types, datafusion_types, polars_types
 
 # The modules of the engines with native-type cases, each with a `cases()`.
-_ENGINES: tuple = (polars_types, chdb_types)
+_ENGINES: tuple = (polars_types, chdb_types, datafusion_types)
 
 
 def cases() -> list[Case]:
