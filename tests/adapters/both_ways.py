@@ -7,6 +7,11 @@ from pathlib import Path
 
 from conformance.cases import Case, case_by_id
 from conformance.values import diff_tables
+from reference_impl.parquet.metadata.parquet_thrift import LogicalType
+from reference_impl.parquet.reader import read_footer
+
+# A decoded Thrift struct's own attributes, not members of its union.
+UNION_BOOKKEEPING = ("skipped_fields", "extension_bytes")
 
 
 def written(writer, case: Case, folder: Path) -> Path:
@@ -26,3 +31,28 @@ def case_file(writer, case_id: str, folder: Path) -> tuple[Case, Path]:
     """A catalogue case and `writer`'s file of it."""
     case = case_by_id(case_id)
     return case, written(writer, case, folder)
+
+
+def native_declared(started: dict) -> set[str]:
+    """The native types (`native:<engine>:<NAME>`) a start answer declares it writes."""
+    return {tag for tag in started["formats"]["parquet"]["writes"] if tag.startswith("native:")}
+
+
+def written_column(writer, case_id: str, folder: Path) -> list[dict]:
+    """The schema elements of the first top-level column of `writer`'s file of a case, as
+    the reference's metadata reader decodes them: {name, type, type_length, precision,
+    logical} each (logical: the name of the LogicalType union's set member, or None)."""
+    _, path = case_file(writer, case_id, folder)
+    metadata, _ = read_footer(path.read_bytes())
+    return [{"name": e.name, "type": None if e.type is None else e.type.name,
+             "type_length": e.type_length, "precision": e.precision,
+             "logical": _logical(e.logicalType)}
+            for e in metadata.schema[1:]]
+
+
+def _logical(logical: LogicalType | None) -> str | None:
+    """The name of the member a LogicalType union sets (e.g. DECIMAL)."""
+    if logical is None:
+        return None
+    return next(name for name, value in vars(logical).items()
+                if value is not None and name not in UNION_BOOKKEEPING)

@@ -20,7 +20,7 @@ from conformance.engines.protocol.external import AdapterError, ExternalEngine
 from conformance.engines.protocol.messages import problems
 from conformance.values import Field, Schema, diff_tables
 from conformance.values import types as T
-from tests.adapters.both_ways import assert_read_back, case_file
+from tests.adapters.both_ways import assert_read_back, case_file, native_declared, written_column
 
 NAME = "chdb"
 
@@ -176,3 +176,42 @@ def test_finding_fastparquet_compressed_v1_pages_are_rejected(chdb):
 def test_finding_bad_file_is_accepted(chdb, bad):
     # Files every reader must reject (golden_files/bad/); ClickHouse reads their 10 rows.
     assert len(chdb.read(GOLDEN / "bad" / f"{bad}.parquet").rows) == 10
+
+
+def test_start_answer_declares_exactly_the_native_types(chdb):
+    started = chdb.adapter.start()
+    assert "*" not in started["formats"]["parquet"]["writes"]  # "*" would claim every name
+    assert native_declared(started) == {f"native:chdb:{n}" for n in (
+        "LowCardinality", "ArrayOfNullable", "Tuple", "UnnamedTuple", "Int128", "UInt128",
+        "Int256", "UInt256", "Int128Legacy", "Enum8", "Enum16", "FixedString",
+        "MapLowCardinalityKey", "IPv4", "IPv6", "Date32", "DateTime64", "Decimal256")}
+
+
+# A ClickHouse type as the file holds it (ClickHouse docs 'Parquet', data types matching;
+# measured with chdb 4.4.0): (case, physical type, length, LogicalType member, precision).
+@pytest.mark.parametrize(("case_id", "physical", "length", "logical", "precision"), [
+    ("native/chdb/low-cardinality", "BYTE_ARRAY", None, "STRING", None),
+    ("native/chdb/int128", "FIXED_LEN_BYTE_ARRAY", 17, "DECIMAL", 39),
+    ("native/chdb/uint256", "FIXED_LEN_BYTE_ARRAY", 33, "DECIMAL", 78),
+    ("native/chdb/int128-legacy", "FIXED_LEN_BYTE_ARRAY", 16, None, None),
+    ("native/chdb/enum16", "BYTE_ARRAY", None, "ENUM", None),
+    ("native/chdb/fixed-string", "FIXED_LEN_BYTE_ARRAY", 3, None, None),
+    ("native/chdb/ipv4", "INT32", None, "INTEGER", None),
+    ("native/chdb/ipv6", "FIXED_LEN_BYTE_ARRAY", 16, None, None),
+    ("native/chdb/date32", "INT32", None, "DATE", None),
+    ("native/chdb/datetime64-zone", "INT64", None, "TIMESTAMP", None),
+])
+def test_native_column_is_written_as_the_clickhouse_type(chdb, case_id, physical, length, logical,
+                                                         precision, tmp_path):
+    (leaf,) = written_column(chdb, case_id, tmp_path)
+    assert (leaf["type"], leaf["type_length"], leaf["logical"], leaf["precision"]) == (
+        physical, length, logical, precision)
+
+
+def test_native_unnamed_tuple_elements_are_named_by_position(chdb, tmp_path):
+    group, first, second = written_column(chdb, "native/chdb/tuple-unnamed", tmp_path)
+    assert (group["type"], first["name"], second["name"]) == (None, "1", "2")
+
+
+def test_native_wide_integers_read_back_exactly(chdb, reference, tmp_path):
+    assert_read_back(chdb, reference, "native/chdb/int256", tmp_path)
