@@ -7,7 +7,7 @@ from pathlib import Path
 
 from conformance.cases import Case, case_by_id
 from conformance.values import diff_tables
-from reference_impl.parquet.metadata.parquet_thrift import LogicalType
+from reference_impl.parquet.metadata.parquet_thrift import LogicalType, Type
 from reference_impl.parquet.reader import read_footer
 
 # A decoded Thrift struct's own attributes, not members of its union.
@@ -44,7 +44,7 @@ def written_column(writer, case_id: str, folder: Path) -> list[dict]:
     logical} each (logical: the name of the LogicalType union's set member, or None)."""
     _, path = case_file(writer, case_id, folder)
     metadata, _ = read_footer(path.read_bytes())
-    return [{"name": e.name, "type": None if e.type is None else e.type.name,
+    return [{"name": e.name, "type": None if e.type is None else Type(e.type).name,
              "type_length": e.type_length, "precision": e.precision,
              "logical": _logical(e.logicalType)}
             for e in metadata.schema[1:]]

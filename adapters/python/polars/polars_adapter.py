@@ -25,7 +25,9 @@ The capabilities and every reason are in README.md, with the measurements.
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from pathlib import Path
+from typing import Literal
 
 import polars as pl
 import pyarrow as pa
@@ -128,7 +130,7 @@ NATIVE_TYPES = ("Categorical", "Enum", "Int128", "UInt128", "Array", "Decimal", 
 # (measured: to_arrow() raises "Invalid or unsupported format string: '_pli128'"): built
 # from the canonical integers, written without arrow_schema, so every column OPTIONAL.
 WIDE_INTEGERS = {"Int128": pl.Int128, "UInt128": pl.UInt128}
-DURATION_UNIT = "us"  # polars' default time unit; the canonical values are counts of it
+DURATION_UNIT: Literal["us"] = "us"  # polars' default time unit; the canonical values are counts of it
 
 CAPABILITIES = {
     "writes": ["physical:*", "type:*", "repetition:*", "rows:*", "nulls:*", "row_groups:*",
@@ -187,7 +189,7 @@ def write(request: dict) -> dict:
     return {"ok": True}
 
 
-def native_frame(case: Case, table: pa.Table, natives: dict[str, str]) -> pl.DataFrame:
+def native_frame(case: Case, table: pa.Table, natives: Mapping[str, str]) -> pl.DataFrame:
     """The case's columns, those named in native_types cast to polars' own dtype (written
     without arrow_schema: pyarrow cannot carry Int128, see WIDE_INTEGERS)."""
     names = [f.name for f in case.schema]
@@ -195,7 +197,7 @@ def native_frame(case: Case, table: pa.Table, natives: dict[str, str]) -> pl.Dat
     for index, name in enumerate(names):
         spec = natives.get(name)
         if spec is None:
-            columns.append(pl.from_arrow(table.select([name]))[name])
+            columns.append(_series(table, name))
             continue
         native = spec.split(":", 1)[1]
         if native not in NATIVE_TYPES:
@@ -204,9 +206,13 @@ def native_frame(case: Case, table: pa.Table, natives: dict[str, str]) -> pl.Dat
         if native in WIDE_INTEGERS:
             columns.append(pl.Series(name, values, dtype=WIDE_INTEGERS[native]))
         else:
-            own = pl.from_arrow(table.select([name]))[name]
+            own = _series(table, name)
             columns.append(own.cast(native_dtype(native, own, values)))
     return pl.DataFrame(columns)
+
+
+def _series(table: pa.Table, name: str) -> pl.Series:
+    return pl.DataFrame(table.select([name])).to_series()  # zero-copy, as pl.from_arrow
 
 
 def native_dtype(native: str, own: pl.Series, values: list) -> pl.DataType:

@@ -44,6 +44,7 @@ from ...model import Case, WriteOptions
 ENGINE = "chdb"
 COLUMN = "v"
 DECIMAL_SPEC = "LogicalTypes.md: DECIMAL"
+INSTANT_SPEC = "LogicalTypes.md: Instant semantics (timestamps normalized to UTC)"
 EPOCH = datetime.date(1970, 1, 1)
 # ClickHouse docs 'Date32': "Supported range of values: [1900-01-01, 2299-12-31]".
 DATE32_FIRST, DATE32_LAST = datetime.date(1900, 1, 1), datetime.date(2299, 12, 31)
@@ -131,9 +132,7 @@ def cases() -> list[Case]:
               [_days(DATE32_FIRST), _days(DATE32_LAST), -1, 0, 1,
                _days(datetime.date(2000, 2, 29)), None]),
         _case("datetime64-zone", "DateTime64", "DateTime64(6, 'Asia/Kolkata'): instants "
-              "around the epoch and in 1900", ("LogicalTypes.md: TIMESTAMP",
-                                               "LogicalTypes.md: Instant semantics (timestamps "
-                                               "normalized to UTC)"),
+              "around the epoch and in 1900", ("LogicalTypes.md: TIMESTAMP", INSTANT_SPEC),
               T.timestamp("us", utc=True), instants),
         _case("decimal256", "Decimal256", "Decimal(76, 0) at ClickHouse's maximum precision",
               (DECIMAL_SPEC,), T.decimal(CLICKHOUSE_DECIMAL_MAX_PRECISION, 0),
