@@ -56,7 +56,8 @@ function canonicalType (field) {
       return { kind: 'timestamp', unit: UNITS[t.unit], utc: t.timezone != null }
     } break
     case Type.Interval: return { kind: 'interval', length: 12 }
-    case Type.List: case Type.LargeList: return { kind: 'list', element: canonicalField(t.children[0]) }
+    case Type.List: case Type.LargeList: case Type.FixedSizeList:
+      return { kind: 'list', element: canonicalField(t.children[0]) }
     case Type.Map: return {
       kind: 'map',
       key: canonicalField(t.children[0].type.children[0]),
@@ -167,12 +168,24 @@ function intervalReader (data) {
 
 function listReader (type, data) {
   const element = cellReader(type.element.type, data.children[0])
-  const offsets = data.valueOffsets
+  const bounds = listBounds(data)
   return i => {
     const out = []
-    for (let k = Number(offsets[i]); k < Number(offsets[i + 1]); k++) out.push(element(k))
+    const [start, end] = bounds(i)
+    for (let k = start; k < end; k++) out.push(element(k))
     return out
   }
+}
+
+/** Where list `i` lies in the child values: by its offsets, or by the width of a
+ * fixed_size_list (an Arrow type arrow-rs restores from a file's ARROW:schema). */
+function listBounds (data) {
+  if (data.typeId === Type.FixedSizeList) {
+    const width = data.type.listSize
+    return i => [i * width, (i + 1) * width]
+  }
+  const offsets = data.valueOffsets
+  return i => [Number(offsets[i]), Number(offsets[i + 1])]
 }
 
 function mapReader (type, data) {

@@ -81,7 +81,6 @@ OFFSET_INDEX_ALWAYS = ("measured: arrow-rs writes an OffsetIndex for every colum
 # docs/engine-protocol.md 'write'): NAME -> the Arrow type the column's canonical Arrow
 # form is cast to before DataFusion writes it (FixedSizeList takes its lists' width).
 NATIVE_TYPES = {
-    "Dictionary": lambda t: pa.dictionary(pa.int32(), t),
     "Utf8View": lambda _: pa.string_view(),
     "BinaryView": lambda _: pa.binary_view(),
     "LargeUtf8": lambda _: pa.large_string(),
@@ -91,6 +90,9 @@ NATIVE_TYPES = {
     "Decimal256": lambda t: pa.decimal256(t.precision, t.scale),
 }
 FIXED_SIZE_LIST = "FixedSizeList"
+# dictionary<int32, T>: dictionary_encode, as pyarrow has no cast from every T to a dictionary
+# (measured: "Unsupported cast from int64 to dictionary").
+DICTIONARY = "Dictionary"
 
 CAPABILITIES = Capabilities(
     writes=("physical:*", "type:*", "repetition:*", "rows:*", "nulls:*", "page:*",
@@ -98,7 +100,7 @@ CAPABILITIES = Capabilities(
             "statistics", "statistics:none", "statistics:truncate", "page_index", "bloom",
             *(f"encoding:{e}" for e in ENCODING_PHYSICAL),
             *(f"codec:{c}" for c in CODECS),
-            *(f"native:{NAME}:{n}" for n in (*NATIVE_TYPES, FIXED_SIZE_LIST))),
+            *(f"native:{NAME}:{n}" for n in (*NATIVE_TYPES, FIXED_SIZE_LIST, DICTIONARY))),
     reads=("*",),
     cannot_write={
         "type:FILE": "measured: DataFusion 55.0.0 writes an Arrow struct as a group without "
@@ -202,8 +204,12 @@ def native_arrow(case: Case, table: pa.Table) -> pa.Table:
     for column, spec in case.parquet_options.native_types.items():
         index = table.schema.get_field_index(column)
         field = table.schema.field(index)
-        cast = table.column(index).cast(native_arrow_type(spec.split(":", 1)[1], field.type,
-                                                           case.expected.column(column)))
+        native = spec.split(":", 1)[1]
+        if native == DICTIONARY:
+            cast = table.column(index).dictionary_encode()
+        else:
+            cast = table.column(index).cast(native_arrow_type(native, field.type,
+                                                               case.expected.column(column)))
         table = table.set_column(index, pa.field(column, cast.type, field.nullable), cast)
     return table
 
@@ -217,7 +223,7 @@ def native_arrow_type(native: str, own: pa.DataType, values: list) -> pa.DataTyp
         return pa.list_(own.value_field, widths.pop())
     if native not in NATIVE_TYPES:
         raise Unsupported(f"native type {native!r}: the DataFusion adapter writes "
-                          f"{[*NATIVE_TYPES, FIXED_SIZE_LIST]}")
+                          f"{[*NATIVE_TYPES, FIXED_SIZE_LIST, DICTIONARY]}")
     return NATIVE_TYPES[native](own)
 
 
