@@ -25,7 +25,7 @@ from pathlib import Path
 
 from conformance.cases import Case
 from conformance.cases.model import capability_features
-from conformance.cases.native import reading_features
+from conformance.cases.native import NATIVE_TAG_PREFIX, reading_features
 from conformance.cases.predicate import Predicate
 from conformance.formats import DEFAULT_FORMAT
 from conformance.values import Table
@@ -143,9 +143,18 @@ def _gap(features: Iterable[str], positive: tuple[str, ...], negative: Mapping[s
         for pattern, reason in negative.items():
             if fnmatch.fnmatchcase(tag, pattern):
                 return f"cannot {verb} {tag}: {reason}"
-        if not any(fnmatch.fnmatchcase(tag, p) for p in positive):
+        if not any(fnmatch.fnmatchcase(tag, p) for p in _claiming(tag, positive)):
             return f"cannot {verb} {tag}: not among the engine's declared capabilities"
     return None
+
+
+def _claiming(tag: str, patterns: tuple[str, ...]) -> tuple[str, ...]:
+    """The patterns that may claim `tag`: an engine's own native types (conformance.cases.native)
+    only by a pattern naming them, so that ``*`` claims every feature of the abstract schema
+    and no engine's type."""
+    if not tag.startswith(NATIVE_TAG_PREFIX):
+        return patterns
+    return tuple(p for p in patterns if p.startswith(NATIVE_TAG_PREFIX))
 
 
 class Engine(ABC):

@@ -50,6 +50,12 @@ def test_reading_a_native_case_needs_no_capability_and_writing_it_does():
     assert duckdb.write_gap(case.write_features) is None
 
 
+def test_only_a_native_pattern_claims_a_native_type():
+    case = native_case({"h": "duckdb:HUGEINT"})
+    assert "native:duckdb:HUGEINT" in Capabilities(writes=("*",)).write_gap(case.write_features)
+    assert Capabilities(writes=("*", "native:duckdb:HUGEINT")).write_gap(case.write_features) is None
+
+
 @pytest.mark.parametrize("options_class", [WriteOptions, OrcWriteOptions])
 def test_native_types_survive_json_and_are_absent_when_unset(options_class):
     options = options_class(native_types={"h": "pyarrow:DICTIONARY"})
