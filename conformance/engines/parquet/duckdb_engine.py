@@ -518,8 +518,8 @@ def _staged_native(table, natives):
     for column, spec in natives.items():
         if native_name(spec) in _NATIVE_INTEGERS:
             i = table.schema.get_field_index(column)
-            text = pa.array([None if v is None else str(int(v.as_py()))
-                             for v in table.column(i)], pa.string())
+            text = pa.array([None if v is None else str(int(v))
+                             for v in table.column(i).to_pylist()], pa.string())
             table = table.set_column(i, pa.field(column, pa.string()), text)
     return table
 
