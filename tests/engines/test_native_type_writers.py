@@ -15,6 +15,7 @@ from conformance.cases.native import native_engine
 from conformance.engines import get_engine
 from conformance.values import diff_tables
 from reference_impl.orc.metadata.file_tail import read_file_tail
+from reference_impl.orc.metadata.proto_enums import TypeKind
 from reference_impl.orc.streams.compression import decompress_stream
 from reference_impl.parquet.metadata.parquet_thrift import ConvertedType, Type
 from reference_impl.parquet.reader import read_footer
@@ -26,7 +27,7 @@ NATIVE_CASES = [c for c in all_cases() if c.native_writer in IN_PROCESS.get(c.fo
 
 def _write(case: Case, tmp_path):
     path = tmp_path / f"out.{case.format}"
-    get_engine(case.native_writer, case.format).write(case, path)
+    get_engine(str(case.native_writer), case.format).write(case, path)
     return path
 
 
@@ -42,7 +43,7 @@ def _value_schema(path) -> list[tuple]:
 def _orc_value_kinds(path) -> list[str]:
     """The ORC type kinds of the `value` column's subtree (type 0 is the root, 1 the id)."""
     tail = read_file_tail(path.read_bytes(), decompress_stream)
-    return [t.kind.name for t in tail.footer.types[2:]]
+    return [TypeKind(t.kind or 0).name for t in tail.footer.types[2:]]
 
 
 @pytest.mark.parametrize("case", [c for c in NATIVE_CASES if c.native_writer != "spark"],

@@ -498,17 +498,16 @@ def native_type(f: Field, spec: str, values: list) -> str:
     if name in _NATIVE_INTEGERS:
         return name
     if name == "ENUM":
-        members = list(dict.fromkeys(v for v in values if v is not None))
-        return "ENUM(" + ", ".join(_sql_string(m) for m in members) + ")"
+        labels = dict.fromkeys(v for v in values if v is not None)
+        return "ENUM(" + ", ".join(_sql_string(label) for label in labels) + ")"
     if name == "ARRAY":
         sizes = {len(v) for v in values if v is not None}
         if len(sizes) != 1:
             raise Unsupported(f"column {f.name!r}: a DuckDB ARRAY has one length; the lists have "
                               f"lengths {sorted(sizes)}")
         return f"{duckdb_type(f.name + '.list.element', t.list_element)}[{sizes.pop()}]"
-    members = t.fields[1:]  # UNION: the tag, then the members
     return "UNION(" + ", ".join(f"{_quote(m.name)} {duckdb_type(f'{f.name}.{m.name}', m)}"
-                                for m in members) + ")"
+                                for m in t.fields[1:]) + ")"  # the tag, then the members
 
 
 def _staged_native(table, natives):
