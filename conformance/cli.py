@@ -178,8 +178,9 @@ def _golden_parser(sub) -> None:
                             help="work directory for the cells (default ./work)")
         _progress_arguments(parser)
     generate.add_argument("--engines", action="append", metavar="A,B",
-                          help="writers and readers (default: the built-in engines; must include "
-                               "reference)")
+                          help="writers and readers (default: the built-in engines, and as writer "
+                               "the engine of each selected case's native types, e.g. polars; "
+                               "must include reference)")
     generate.add_argument("--cases", action="append", metavar="GLOB",
                           help="only these cases (default: the whole catalogue)")
     verify.add_argument("--engines", action="append", metavar="A,B",
@@ -628,8 +629,10 @@ def _golden_generate(args) -> int:
     from conformance.golden.corpus import generate
     from conformance.matrix.run import RunConfig
 
-    engines = _split_commas(args.engines) or list(BUILTIN_ENGINES)
-    config = RunConfig(workdir=args.workdir, writers=engines, readers=engines, case_globs=args.cases or ())
+    engines = _split_commas(args.engines)
+    globs = args.cases or ()
+    config = RunConfig(workdir=args.workdir, writers=engines or _golden_writers(globs),
+                       readers=engines or list(BUILTIN_ENGINES), case_globs=globs)
     try:
         with _progress(args) as on_progress:
             summary = generate(args.corpus, config, on_progress)
@@ -648,6 +651,18 @@ def _golden_generate(args) -> int:
         print(f"{len(summary.without_peer)} case(s) no peer agrees on (expected.json says why): {shown}"
               + (f" and {more} more" if more > 0 else ""))
     return EXIT_OK
+
+
+def _golden_writers(globs: tuple[str, ...] | list[str]) -> list[str]:
+    """The golden writers by default: the built-in engines, and the engine that alone writes
+    each selected case of its native types (conformance.cases.native; a bundled adapter
+    such as polars) where it can run here."""
+    from conformance.cases import all_cases, select
+    from conformance.engines import BUILTIN_ENGINES, available_engines
+
+    natives = {case.native_writer for case in select(all_cases(), globs) if case.native_writer}
+    available, _ = available_engines(sorted(natives - set(BUILTIN_ENGINES)))
+    return [*BUILTIN_ENGINES, *available]
 
 
 def _golden_verify(args) -> int:

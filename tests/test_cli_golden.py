@@ -95,3 +95,11 @@ def test_run_with_golden_reads_the_selected_cases_golden_files_too(generated, tm
     cells = json.loads((report / "results.json").read_text())["cells"]
     golden = sorted((c["writer"], c["reader"], c["outcome"]) for c in cells if c["phase"] == "golden")
     assert golden == [("golden/pyarrow", "reference", "pass"), ("golden/reference", "reference", "pass")]
+
+
+def test_by_default_a_native_case_is_written_by_its_own_engine_with_the_built_in_ones():
+    from conformance.cli import _golden_writers
+    from conformance.engines import BUILTIN_ENGINES
+
+    assert _golden_writers(["native/polars/categorical"]) == [*BUILTIN_ENGINES, "polars"]
+    assert _golden_writers(["physical/*"]) == list(BUILTIN_ENGINES)

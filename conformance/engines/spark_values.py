@@ -202,6 +202,58 @@ def _has_temporal(t: DataType) -> bool:
     return any(_has_temporal(c.type) for c in children)
 
 
+# ---- Spark's own types (conformance.cases.native) --------------------------------
+#
+# A column a case names "spark:<NAME>" is staged as its canonical values and cast in Spark
+# SQL to Spark's type NAME (Spark SQL reference, 'Data Types'); its canonical field is what
+# Spark stores (measured in Parquet and ORC files alike; Spark's own type is kept only in
+# its metadata, `org.apache.spark.sql.parquet.row.metadata` or the ORC type attribute
+# `spark.sql.catalyst.type`):
+# - CHAR / VARCHAR: a STRING column, cast to CHAR(n) / VARCHAR(n), n the longest value's
+#   length in characters; Spark stores a CHAR(n) value padded to n ('Data Types':
+#   "Reading column of type CharType(n) always returns string values of length n"), so the
+#   case's CHAR values are the padded ones.
+# - YEAR_MONTH_INTERVAL: an INT(32) column of months, cast to INTERVAL YEAR TO MONTH.
+# - DAY_TIME_INTERVAL: an INT(64) column of microseconds, cast to INTERVAL DAY TO SECOND.
+SPARK_NATIVE = ("CHAR", "VARCHAR", "YEAR_MONTH_INTERVAL", "DAY_TIME_INTERVAL")
+# CHAR/VARCHAR stay themselves in a DataFrame only with these (measured: without
+# preserveCharVarcharTypeInfo `col.cast("char(5)")` is a StringType and pads nothing).
+NATIVE_CONF = {"spark.sql.legacy.charVarcharAsString": "false",
+               "spark.sql.preserveCharVarcharTypeInfo": "true"}
+MICROS_PER_SECOND = 1_000_000
+ONE_MICROSECOND = Decimal("0.000001")  # seconds
+_MICRO_SECONDS = "decimal(25,6)"  # every INT64 count of microseconds, in seconds, exactly
+
+
+def written_columns(schema: Schema, rows, natives):
+    """The columns a DataFrame of staged `rows` is written with: each staged column as the
+    case's type (`from_staging`), or as Spark's own type where `natives` names one."""
+    from pyspark.sql import functions as F
+
+    return [native_column(from_staging(F.col(f"`{f.name}`"), f), f, natives[f.name],
+                          [row[i] for row in rows]) if f.name in natives
+            else from_staging(F.col(f"`{f.name}`"), f) for i, f in enumerate(schema)]
+
+
+def native_column(col, f: Field, spec: str, values):
+    """Staged column `col` of canonical field `f` as Spark's own type of `spec`."""
+    from pyspark.sql import functions as F
+
+    from conformance.cases.native import native_engine, native_name
+
+    name = native_name(spec)
+    if native_engine(spec) != "spark" or name not in SPARK_NATIVE:
+        raise Unsupported(f"column {f.name!r}: {spec} is not one of Spark's native types "
+                          f"{list(SPARK_NATIVE)}")
+    if name in ("CHAR", "VARCHAR"):
+        length = max((len(v) for v in values if v is not None), default=1)
+        return col.cast(f"{name.lower()}({length})").alias(f.name)
+    if name == "YEAR_MONTH_INTERVAL":
+        return col.cast("interval month").cast("interval year to month").alias(f.name)
+    seconds = col.cast("decimal(19,0)") * F.lit(ONE_MICROSECOND)
+    return seconds.cast("interval second").cast("interval day to second").alias(f.name)
+
+
 # ---- Spark -> canonical ---------------------------------------------------------
 
 def _exact_column(col, dtype):
@@ -218,6 +270,10 @@ def _exact_column(col, dtype):
         return F.unix_date(col)
     if isinstance(dtype, S.GeometryType | S.GeographyType):
         return F.st_asbinary(col)
+    if isinstance(dtype, S.YearMonthIntervalType):
+        return col.cast("interval month").cast("int")
+    if isinstance(dtype, S.DayTimeIntervalType):
+        return (col.cast("interval second").cast(_MICRO_SECONDS) * MICROS_PER_SECOND).cast("bigint")
     if isinstance(dtype, S.ArrayType):
         return F.transform(col, lambda x: _exact_column(x, dtype.elementType))
     if isinstance(dtype, S.MapType):
@@ -244,7 +300,9 @@ def _type_from_spark(dtype) -> DataType:
               S.StringType: T.string(), S.BinaryType: T.binary(), S.DateType: T.date(),
               S.TimestampType: T.timestamp("us", True),
               S.TimestampNTZType: T.timestamp("us", False), S.NullType: T.unknown(),
-              S.VariantType: T.variant()}
+              S.VariantType: T.variant(),
+              # ANSI intervals as what Spark stores (`native_column`): months, microseconds.
+              S.YearMonthIntervalType: T.integer(32), S.DayTimeIntervalType: T.integer(64)}
     for spark_type, canonical in simple.items():
         if isinstance(dtype, spark_type):
             return _without_physical(canonical)

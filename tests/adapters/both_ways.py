@@ -6,6 +6,7 @@ from __future__ import annotations
 from pathlib import Path
 
 from conformance.cases import Case, case_by_id
+from conformance.cases.native_columns import ID_COLUMN
 from conformance.values import diff_tables
 from reference_impl.parquet.metadata.parquet_thrift import LogicalType, Type
 from reference_impl.parquet.reader import read_footer
@@ -39,15 +40,18 @@ def native_declared(started: dict) -> set[str]:
 
 
 def written_column(writer, case_id: str, folder: Path) -> list[dict]:
-    """The schema elements of the first top-level column of `writer`'s file of a case, as
-    the reference's metadata reader decodes them: {name, type, type_length, precision,
-    logical} each (logical: the name of the LogicalType union's set member, or None)."""
+    """The schema elements of the native column (after the root and the case's id column,
+    conformance.cases.native_columns) of `writer`'s file of a case, as the reference's
+    metadata reader decodes them: {name, type, type_length, precision, logical} each
+    (logical: the name of the LogicalType union's set member, or None)."""
     _, path = case_file(writer, case_id, folder)
     metadata, _ = read_footer(path.read_bytes())
+    root, id_column, *native = metadata.schema
+    assert id_column.name == ID_COLUMN, [e.name for e in metadata.schema]
     return [{"name": e.name, "type": None if e.type is None else Type(e.type).name,
              "type_length": e.type_length, "precision": e.precision,
              "logical": _logical(e.logicalType)}
-            for e in metadata.schema[1:]]
+            for e in native]
 
 
 def _logical(logical: LogicalType | None) -> str | None:

@@ -47,6 +47,7 @@ from conformance.cases.orc.options import BARE_ROOT_TAG, LIES_REASON
 from conformance.cases.predicate import Predicate
 from conformance.values import DataType, Schema, Table
 
+from ..arrow_native import NATIVE_ARROW, native_tags, with_native_columns
 from ..arrow_values import arrow_to_table, filter_expression, table_to_arrow
 from ..base import Capabilities, Engine, LossyConversion, Unsupported, converting
 from .reference import orc_type
@@ -58,14 +59,19 @@ _CODECS = {"NONE": "UNCOMPRESSED", "ZLIB": "ZLIB", "SNAPPY": "SNAPPY", "LZ4": "L
 DICTIONARY_THRESHOLD = {"DIRECT": 0.0, "DICTIONARY": 1.0}
 MEMORY_BLOCK_SIZE = 65536  # ORC C++ WriterOptions default; pyarrow has no knob for it
 SMALLEST_STRIPE_SIZE = 1  # bytes; measured: 0 raises 'Invalid ORC stripe size: 0'
+# pyarrow's native types (arrow_native) that ORC C++ writes, and why not the others.
+ORC_NATIVE = ("LARGE_STRING", "LARGE_BINARY", "LARGE_LIST", "FIXED_SIZE_LIST", "MAP_SORTED")
+_NO_ORC_FORM = ("measured: pyarrow.orc.write_table raises ArrowNotImplementedError 'Unknown or "
+                "unsupported Arrow type' (dictionary, string_view, binary_view, list_view)")
 _NO_CODEC = "measured: pyarrow.orc.write_table raises ValueError 'Unknown CompressionKind: {}'"
 
 CAPABILITIES = Capabilities(
     writes=("type:*", "version:*", "rle:*", "compression:block_size", "stripes:multiple",
             "row_index:stride", "encoding:*", "nulls:*", "rows:*", "bloom",
-            *(f"codec:{c}" for c in _CODECS)),
+            *(f"codec:{c}" for c in _CODECS), *native_tags(ORC_NATIVE)),
     cannot_write={
         "lie:*": LIES_REASON,
+        **{tag: _NO_ORC_FORM for tag in native_tags(sorted(set(NATIVE_ARROW) - set(ORC_NATIVE)))},
         "codec:LZO": _NO_CODEC.format("LZO"),
         "codec:BROTLI": _NO_CODEC.format("BROTLI"),
         "type:CHAR": "Arrow has no CHAR type",
@@ -91,7 +97,9 @@ class PyArrowOrcEngine(Engine):
     def write(self, case: Case, path: Path) -> None:
         import pyarrow.orc as po
 
-        po.write_table(table_to_arrow(case.expected), str(path), **write_kwargs(case))
+        kwargs = write_kwargs(case)
+        table = with_native_columns(table_to_arrow(case.expected), case.orc_options.native_types)
+        po.write_table(table, str(path), **kwargs)
         check_stripes(path, len(case.rows), case.orc_options.stripe_row_limit)
 
     def read(self, path: Path) -> Table:

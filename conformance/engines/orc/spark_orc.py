@@ -52,13 +52,15 @@ from conformance.values import DataType, Field, Schema, Table
 from ..base import Capabilities, Engine, Unsupported
 from ..spark_values import (
     NANOS_PER_MICRO,
+    NATIVE_CONF,
+    SPARK_NATIVE,
     dataframe_table,
-    from_staging,
     java_causes,
     session_conf,
     spark_condition,
     staging_schema,
     to_spark_value,
+    written_columns,
 )
 
 SPARK_ORC_BATCH_ROWS = 1024  # measured: the rows Spark hands ORC Java per batch
@@ -75,7 +77,7 @@ _NO_CATALYST_UNION = ("Spark SQL has no union type (Spark SQL reference, 'Data T
 CAPABILITIES = Capabilities(
     writes=("type:*", "version:*", "rle:*", "compression:block_size", "stripes:multiple",
             "row_index:*", "encoding:*", "nulls:*", "rows:*", "bloom",
-            *(f"codec:{c}" for c in _CODECS)),
+            *(f"codec:{c}" for c in _CODECS), *(f"native:spark:{n}" for n in SPARK_NATIVE)),
     cannot_write={
         "lie:*": LIES_REASON,
         "codec:BROTLI": "measured: compression=brotli fails with NoClassDefFoundError "
@@ -112,17 +114,16 @@ class SparkOrcEngine(Engine):
         return get_session()
 
     def write(self, case: Case, path: Path) -> None:
-        from pyspark.sql import functions as F
-
         options = write_options(case)
         schema, micro_rows = microsecond_rows(case)
         rows = [tuple(to_spark_value(f.type, v) for f, v in zip(schema, row, strict=True))
                 for row in micro_rows]
         spark = self._spark()
+        natives = case.orc_options.native_types
         staged = spark.createDataFrame(rows, staging_schema(schema))
-        df = staged.select(*[from_staging(F.col(f"`{f.name}`"), f) for f in schema])
         out_dir = path.with_name(path.name + ".spark-out")
-        with java_causes():
+        with java_causes(), session_conf(spark, NATIVE_CONF if natives else {}):
+            df = staged.select(*written_columns(schema, micro_rows, natives))
             df.coalesce(1).write.mode("overwrite").format("orc").options(**options).save(
                 str(out_dir))
         parts = sorted(out_dir.glob("part-*.orc"))

@@ -78,6 +78,7 @@ import math
 from pathlib import Path
 
 from conformance.cases import Case
+from conformance.cases.native import native_engine, native_name
 from conformance.cases.predicate import Predicate
 from conformance.kms.file_keys import file_encryption
 from conformance.values import DataType, Field, Table
@@ -87,6 +88,9 @@ from ..arrow_values import NO_ARROW_FORM, engine_table, table_to_arrow
 from ..base import Capabilities, Engine, Unsupported
 from ._parquet_leaves import all_fields, leaves
 
+# DuckDB's own types a case may ask for (conformance.cases.native; see `native_type`).
+NATIVE_TYPES = ("HUGEINT", "UHUGEINT", "ARRAY", "UNION", "ENUM")
+_NATIVE_INTEGERS = ("HUGEINT", "UHUGEINT")
 DUCKDB_VECTOR_SIZE = 2048  # rows; DuckDB's row-group granularity (measured)
 DECIMAL_MAX_PRECISION = 38
 
@@ -155,7 +159,7 @@ CAPABILITIES = Capabilities(
             "encoding:DELTA_BINARY_PACKED", "encoding:DELTA_LENGTH_BYTE_ARRAY",
             "encoding:BYTE_STREAM_SPLIT", "page:v1", "row_groups:*", "rows:*", "nulls:*",
             "statistics", "statistics:truncate", "bloom", "encryption:*",
-            *(f"codec:{c}" for c in _CODECS)),
+            *(f"codec:{c}" for c in _CODECS), *(f"native:duckdb:{n}" for n in NATIVE_TYPES)),
     cannot_read=ENCRYPTION_CANNOT_READ,
     cannot_write={
         **ENCRYPTION_CANNOT_WRITE,
@@ -286,19 +290,21 @@ class DuckDBEngine(Engine):
                 f"encryption_config = {{footer_key: {_sql_string(name)}}})")
 
     def _copy(self, case: Case, path: Path) -> None:
-        types = [duckdb_type(f.name, f) for f in case.schema]
+        natives = case.parquet_options.native_types
+        types = [native_type(f, natives[f.name], [row[i] for row in case.rows]) if f.name in natives
+                 else duckdb_type(f.name, f) for i, f in enumerate(case.schema)]
         options = ", ".join([*copy_options(case), *self._encryption_option(case)])
-        arrow = _without_millisecond_zones(table_to_arrow(case.expected))
+        arrow = _staged_native(_without_millisecond_zones(table_to_arrow(case.expected)), natives)
         con = self._connection()
         n = next(self._names)
         source, staged = f"conformance_source_{n}", f"conformance_staged_{n}"
         con.register(source, arrow)
+        select = ", ".join(f"{_column_expression(f, t, natives.get(f.name))} AS {_quote(f.name)}"
+                           for f, t in zip(case.schema, types, strict=True))
         try:
             if all(f.nullable for f in case.schema):
                 # From a query over Arrow DuckDB knows nothing about nulls and writes
                 # every column OPTIONAL (measured).
-                select = ", ".join(f"CAST({_quote(f.name)} AS {t}) AS {_quote(f.name)}"
-                                   for f, t in zip(case.schema, types, strict=True))
                 con.execute(f"COPY (SELECT {select} FROM {source}) "
                             f"TO {_sql_string(str(path))} ({options})")
                 return
@@ -307,7 +313,7 @@ class DuckDBEngine(Engine):
             columns = [f"{_quote(f.name)} {t}{'' if f.nullable else ' NOT NULL'}"
                        for f, t in zip(case.schema, types, strict=True)]
             con.execute(f"CREATE TEMP TABLE {staged} ({', '.join(columns)})")
-            con.execute(f"INSERT INTO {staged} SELECT * FROM {source}")
+            con.execute(f"INSERT INTO {staged} SELECT {select} FROM {source}")
             con.execute(f"COPY {staged} TO {_sql_string(str(path))} ({options})")
         finally:
             con.execute(f"DROP TABLE IF EXISTS {staged}")
@@ -465,6 +471,69 @@ def _check_decimal(path: str, t: DataType) -> None:
         raise Unsupported(f"column {path!r}: DuckDB writes DECIMAL({t.precision},{t.scale}) "
                           f"on {physical}{'(16)' if physical == 'FIXED_LEN_BYTE_ARRAY' else ''}, "
                           f"not {t.physical}{f'({t.length})' if t.length else ''}")
+
+
+# ---- native types (conformance.cases.native) ------------------------------------
+#
+# A column the case names "duckdb:<NAME>" is cast to DuckDB's own type NAME; its canonical
+# field is what the file must hold per DuckDB's documented Parquet mapping (the cases in
+# conformance/cases/parquet/native/duckdb_types.py say which):
+# - HUGEINT / UHUGEINT: a DECIMAL(p, 0) column of the integers, staged as VARCHAR (DuckDB
+#   imports no Arrow decimal256: measured 'Unsupported Internal Arrow Type for Decimal
+#   d:39,0,256'); DuckDB writes both as DOUBLE (duckdb/duckdb issue 21180: lossy).
+# - ARRAY: a LIST column whose non-null lists all have one length n, cast to <element>[n].
+# - ENUM: a STRING column, cast to ENUM(<its distinct values in order of appearance>).
+# - UNION: a STRUCT whose first field is the tag (INT(8, unsigned), DuckDB docs 'Union
+#   Type': a union is a struct keeping the tag as its first entry) and then one field per
+#   member, the member the tag names holding the value and the others null.
+
+
+def native_type(f: Field, spec: str, values: list) -> str:
+    """The DuckDB SQL type the native column `f` is written as."""
+    name = native_name(spec)
+    if native_engine(spec) != DuckDBEngine.name or name not in NATIVE_TYPES:
+        raise Unsupported(f"column {f.name!r}: {spec} is not one of DuckDB's native types "
+                          f"{list(NATIVE_TYPES)}")
+    t = f.type
+    if name in _NATIVE_INTEGERS:
+        return name
+    if name == "ENUM":
+        labels = dict.fromkeys(v for v in values if v is not None)
+        return "ENUM(" + ", ".join(_sql_string(label) for label in labels) + ")"
+    if name == "ARRAY":
+        sizes = {len(v) for v in values if v is not None}
+        if len(sizes) != 1:
+            raise Unsupported(f"column {f.name!r}: a DuckDB ARRAY has one length; the lists have "
+                              f"lengths {sorted(sizes)}")
+        return f"{duckdb_type(f.name + '.list.element', t.list_element)}[{sizes.pop()}]"
+    return "UNION(" + ", ".join(f"{_quote(m.name)} {duckdb_type(f'{f.name}.{m.name}', m)}"
+                                for m in t.fields[1:]) + ")"  # the tag, then the members
+
+
+def _staged_native(table, natives):
+    """The Arrow table DuckDB is handed: HUGEINT/UHUGEINT columns as decimal text."""
+    import pyarrow as pa
+
+    for column, spec in natives.items():
+        if native_name(spec) in _NATIVE_INTEGERS:
+            i = table.schema.get_field_index(column)
+            text = pa.array([None if v is None else str(int(v))
+                             for v in table.column(i).to_pylist()], pa.string())
+            table = table.set_column(i, pa.field(column, pa.string()), text)
+    return table
+
+
+def _column_expression(f: Field, sql_type: str, native: str | None) -> str:
+    """The SELECT expression of column `f` as `sql_type`: a cast, or for a native UNION
+    a CASE over its tag."""
+    column = _quote(f.name)
+    if native is None or not native.endswith(":UNION"):
+        return f"CAST({column} AS {sql_type})"
+    tag, members = f.type.fields[0], f.type.fields[1:]
+    branches = " ".join(
+        f"WHEN {column}.{_quote(tag.name)} = {i} THEN CAST(union_value({_quote(m.name)} := "
+        f"{column}.{_quote(m.name)}) AS {sql_type})" for i, m in enumerate(members))
+    return f"CASE {branches} END"
 
 
 # ---- COPY options -------------------------------------------------------------

@@ -77,10 +77,16 @@ _NESTED = ("fastparquet writes nested data as JSON text, not as Parquet nesting 
 _NO_ENCRYPTION = ("fastparquet has no Parquet modular encryption (docs/engine-notes.md, 'fastparquet'; "
                   "fastparquet.write and ParquetFile take no key or encryption argument)")
 
+# fastparquet's own types a case may ask for (conformance.cases.native): CATEGORICAL, a
+# pandas Categorical of the column's canonical values (`_categorical`), which fastparquet
+# writes as the values' type with a dictionary page and RLE_DICTIONARY data pages.
+NATIVE_TYPES = ("CATEGORICAL",)
+
+
 CAPABILITIES = Capabilities(
     writes=("physical:*", "type:*", "repetition:*", "encoding:PLAIN", "encoding:RLE_DICTIONARY",
             "page:*", "row_groups:*", "rows:*", "nulls:*", "statistics", "statistics:none",
-            *(f"codec:{c}" for c in _CODECS)),
+            *(f"codec:{c}" for c in _CODECS), *(f"native:fastparquet:{n}" for n in NATIVE_TYPES)),
     cannot_write={
         "column_order:*": "measured: fastparquet 2026.9.0 writes no FileMetaData.column_orders at "
                           "all and no Statistics.nan_count; fastparquet.write has no option for "
@@ -288,7 +294,8 @@ def build_frame(case: Case) -> Frame:
     for i, f in enumerate(case.schema):
         values = [row[i] for row in case.rows]
         _check_type(f)
-        series = (_categorical(f, values) if dictionary else _column(f, values, f.nullable))
+        series = (_categorical(f, values) if dictionary or _is_native(case, f.name)
+                  else _column(f, values, f.nullable))
         columns[f.name] = series
         if f.type.kind in ("binary", "fixed"):
             object_encoding[f.name] = "bytes"
@@ -301,6 +308,16 @@ def build_frame(case: Case) -> Frame:
     df = pd.DataFrame(columns, index=pd.RangeIndex(len(case.rows)))
     return Frame(df, [f.name for f in case.schema if f.nullable], object_encoding or None,
                  fixed_text, "int96" if "int96" in kinds else "int64")
+
+
+def _is_native(case: Case, column: str) -> bool:
+    spec = case.parquet_options.native_types.get(column)
+    if spec is None:
+        return False
+    if spec not in {f"fastparquet:{n}" for n in NATIVE_TYPES}:
+        raise Unsupported(f"column {column!r}: {spec} is not one of fastparquet's native types "
+                          f"{list(NATIVE_TYPES)}")
+    return True
 
 
 def _check_type(f: Field) -> None:

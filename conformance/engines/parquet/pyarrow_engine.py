@@ -71,6 +71,7 @@ from conformance.kms.file_keys import FileEncryption, file_encryption, own_colum
 from conformance.values import DataType, Table
 from conformance.values.types import decimal_min_bytes
 
+from ..arrow_native import NATIVE_ARROW, native_tags, with_native_columns
 from ..arrow_values import NO_ARROW_FORM, engine_table, filter_expression, table_to_arrow
 from ..base import Capabilities, Engine, Unsupported
 from ._parquet_leaves import all_fields, leaves
@@ -135,7 +136,7 @@ CAPABILITIES = Capabilities(
     writes=("physical:*", "type:*", "repetition:*", "encoding:*", "page:*", "row_groups:*",
             "pages:*", "dictionary:fallback", "rows:*", "nulls:*", "statistics",
             "statistics:none", "page_index", "bloom", "crc", "encryption:*",
-            *(f"codec:{c}" for c in _CODECS)),
+            *(f"codec:{c}" for c in _CODECS), *native_tags(NATIVE_ARROW)),
     cannot_read=ENCRYPTION_CANNOT_READ,
     cannot_write={
         **ENCRYPTION_CANNOT_WRITE,
@@ -184,7 +185,7 @@ class PyArrowEngine(Engine):
         kwargs = write_kwargs(case)
         if case.parquet_options.encryption is not None:
             kwargs["encryption_properties"] = encryption_properties(case, path)
-        table = table_to_arrow(case.expected)
+        table = with_native_columns(table_to_arrow(case.expected), case.parquet_options.native_types)
         pq.write_table(table, str(path), **kwargs)
 
     def read(self, path: Path) -> Table:

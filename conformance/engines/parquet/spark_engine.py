@@ -66,14 +66,16 @@ from conformance.values import Table
 
 from ..base import Capabilities, Engine, Unsupported
 from ..spark_values import (
+    NATIVE_CONF,
     NO_SPARK_TYPE,
+    SPARK_NATIVE,
     dataframe_table,
-    from_staging,
     java_causes,
     session_conf,
     spark_condition,
     staging_schema,
     to_spark_value,
+    written_columns,
 )
 from ._parquet_leaves import leaves
 
@@ -114,7 +116,8 @@ CAPABILITIES = Capabilities(
     writes=("physical:*", "type:*", "repetition:*", "encoding:*", "page:v1", "page:v2",
             "row_groups:*", "pages:multiple", "dictionary:fallback", "rows:*", "nulls:*",
             "statistics", "statistics:none", "statistics:truncate", "page_index", "bloom", "crc",
-            "encryption:*", "variant:shredded", *(f"codec:{c}" for c in _CODECS)),
+            "encryption:*", "variant:shredded", *(f"codec:{c}" for c in _CODECS),
+            *(f"native:spark:{n}" for n in SPARK_NATIVE)),
     cannot_read=ENCRYPTION_CANNOT_READ,
     cannot_write={
         **ENCRYPTION_CANNOT_WRITE,
@@ -161,8 +164,6 @@ class SparkEngine(Engine):
     # ---- write ---------------------------------------------------------------
 
     def write(self, case: Case, path: Path) -> None:
-        from pyspark.sql import functions as F
-
         spark = self._spark()
         options = self._write_options(case)
         if case.parquet_options.encryption is not None:
@@ -172,10 +173,12 @@ class SparkEngine(Engine):
                        "INT96" if has_int96 else "TIMESTAMP_MICROS")
         rows = [tuple(to_spark_value(f.type, v) for f, v in zip(case.schema, row, strict=True))
                 for row in case.rows]
+        natives = case.parquet_options.native_types
         staged = spark.createDataFrame(rows, staging_schema(case.schema))
-        df = staged.select(*[from_staging(F.col(f"`{f.name}`"), f) for f in case.schema])
         out_dir = path.with_name(path.name + ".spark-out")
-        with java_causes(), session_conf(spark, _variant_conf(case)):
+        conf = {**_variant_conf(case), **(NATIVE_CONF if natives else {})}
+        with java_causes(), session_conf(spark, conf):
+            df = staged.select(*written_columns(case.schema, case.rows, natives))
             df.coalesce(1).write.mode("overwrite").options(**options).parquet(str(out_dir))
         parts = sorted(out_dir.glob("part-*.parquet"))
         if len(parts) != 1:

@@ -5,8 +5,10 @@ from __future__ import annotations
 
 from conformance.cases.model import Case
 
+from . import pyarrow_types, spark_types
+
 # The modules of the engines with native-type cases, each with a `cases()`.
-_ENGINES: tuple = ()
+_ENGINES: tuple = (pyarrow_types, spark_types)
 
 
 def cases() -> list[Case]:

@@ -5,10 +5,19 @@ from __future__ import annotations
 
 from conformance.cases.model import Case
 
-from . import chdb_types, datafusion_types, polars_types
+from . import (
+    chdb_types,
+    datafusion_types,
+    duckdb_types,
+    fastparquet_types,
+    polars_types,
+    pyarrow_types,
+    spark_types,
+)
 
 # The modules of the engines with native-type cases, each with a `cases()`.
-_ENGINES: tuple = (polars_types, chdb_types, datafusion_types)
+_ENGINES: tuple = (duckdb_types, fastparquet_types, pyarrow_types, spark_types, polars_types, chdb_types,
+                   datafusion_types)
 
 
 def cases() -> list[Case]:

@@ -33,16 +33,15 @@ from __future__ import annotations
 
 import datetime
 import ipaddress
-from collections.abc import Sequence
 from typing import Any
 
-from conformance.values import Field, Schema
+from conformance.values import Field
 from conformance.values import types as T
 
-from ...model import Case, WriteOptions
+from ...model import Case
+from ...native_columns import native_case
 
 ENGINE = "chdb"
-COLUMN = "v"
 DECIMAL_SPEC = "LogicalTypes.md: DECIMAL"
 INSTANT_SPEC = "LogicalTypes.md: Instant semantics (timestamps normalized to UTC)"
 EPOCH = datetime.date(1970, 1, 1)
@@ -53,13 +52,10 @@ ENUM16_VALUES = 1000  # beyond Enum8, within Enum16's Int16
 CLICKHOUSE_DECIMAL_MAX_PRECISION = 76  # ClickHouse docs 'Decimal': P from 1 to 76
 
 
-def _case(name: str, native: str, title: str, spec: Sequence[str], column: T.DataType,
-          values: Sequence[Any], nullable: bool = True) -> Case:
-    """One column `v` ClickHouse writes as its type `native`, holding `values`."""
-    return Case(id=f"native/{ENGINE}/{name}", title=title, spec=tuple(spec),
-                schema=Schema((Field(COLUMN, column, nullable),)), rows=tuple((v,) for v in values),
-                options=WriteOptions(encoding=None, native_types={COLUMN: f"{ENGINE}:{native}"}))
 
+def _case(name: str, native: str, *args: Any, **kwargs: Any) -> Case:
+    """The case ``native/chdb/<name>`` of the native type `native` (native_columns.native_case)."""
+    return native_case(f"{ENGINE}:{native}", *args, case_name=name, **kwargs)
 
 def _days(day: datetime.date) -> int:
     return (day - EPOCH).days

@@ -21,16 +21,14 @@ mapping, measured in the footer):
 
 from __future__ import annotations
 
-from collections.abc import Sequence
 from typing import Any
 
-from conformance.values import Field, Schema
 from conformance.values import types as T
 
-from ...model import Case, WriteOptions
+from ...model import Case
+from ...native_columns import native_case
 
 ENGINE = "datafusion"
-COLUMN = "v"
 STRING_SPEC = "LogicalTypes.md: STRING"
 BYTES_SPEC = "parquet.thrift: enum Type"
 INLINE_VIEW_BYTES = 12  # an Arrow view holds a value of up to 12 bytes inline, longer ones by reference
@@ -40,13 +38,10 @@ DAYS_9999_12_31 = 2932896  # days from 1970-01-01 to 9999-12-31
 DAYS_0001_01_01 = -719162  # days from 1970-01-01 to 0001-01-01
 
 
-def _case(name: str, native: str, title: str, spec: Sequence[str], column: T.DataType,
-          values: Sequence[Any]) -> Case:
-    """One OPTIONAL column `v` DataFusion writes as Arrow type `native`, holding `values`."""
-    return Case(id=f"native/{ENGINE}/{name}", title=title, spec=tuple(spec),
-                schema=Schema((Field(COLUMN, column, True),)), rows=tuple((v,) for v in values),
-                options=WriteOptions(encoding=None, native_types={COLUMN: f"{ENGINE}:{native}"}))
 
+def _case(name: str, native: str, *args: Any, **kwargs: Any) -> Case:
+    """The case ``native/datafusion/<name>`` of the native type `native` (native_columns.native_case)."""
+    return native_case(f"{ENGINE}:{native}", *args, case_name=name, **kwargs)
 
 def _text() -> list[str | None]:
     """Edge text: empty, NUL inside, the largest code point, values at and across the

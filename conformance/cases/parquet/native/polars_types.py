@@ -20,16 +20,14 @@ documents or measurably writes for that dtype:
 
 from __future__ import annotations
 
-from collections.abc import Sequence
 from typing import Any
 
-from conformance.values import Field, Schema
 from conformance.values import types as T
 
-from ...model import Case, WriteOptions
+from ...model import Case
+from ...native_columns import native_case
 
 ENGINE = "polars"
-COLUMN = "v"
 DECIMAL_SPEC = "LogicalTypes.md: DECIMAL"
 STRING_SPEC = "LogicalTypes.md: STRING"
 LIST_SPEC = "LogicalTypes.md: Lists"
@@ -42,13 +40,10 @@ UINT128_MAX = 2**128 - 1
 MANY_CATEGORIES = 300  # more than a byte of category codes
 
 
-def _case(name: str, native: str, title: str, spec: Sequence[str], column: T.DataType,
-          values: Sequence[Any]) -> Case:
-    """One OPTIONAL column `v` polars writes as its dtype `native`, holding `values`."""
-    return Case(id=f"native/{ENGINE}/{name}", title=title, spec=tuple(spec),
-                schema=Schema((Field(COLUMN, column, True),)), rows=tuple((v,) for v in values),
-                options=WriteOptions(encoding=None, native_types={COLUMN: f"{ENGINE}:{native}"}))
 
+def _case(name: str, native: str, *args: Any, **kwargs: Any) -> Case:
+    """The case ``native/polars/<name>`` of the native type `native` (native_columns.native_case)."""
+    return native_case(f"{ENGINE}:{native}", *args, case_name=name, **kwargs)
 
 def _text_values() -> list[str | None]:
     """Edge text: empty, NUL inside, the largest code point, a combining sequence, values
