@@ -230,14 +230,9 @@ def read_parquet(
             for leaf in stored
         ]
         if records is not None:
-            offset = _row_group_offset(row_group, footer_start)
-            assembled = assemble_records(
-                tree,
-                [(c.values, c.definition_levels, c.repetition_levels) for c in chunks],
-                expected_records=row_group.num_rows,
-                offset=offset,
-            )
+            assembled = assemble_row_group(tree, chunks, row_group, footer_start)
             if variants:
+                offset = _row_group_offset(row_group, footer_start)
                 check_variant_values(tree, assembled, f"row group {index}", offset)
             records += assembled
         for pieces, chunk in zip(per_leaf, chunks, strict=True):
@@ -303,6 +298,20 @@ def _joined(leaf: LeafColumn, pieces: list[ChunkData]) -> LeafData:
         for kind in ("definition_levels", "repetition_levels")
     }
     return LeafData(leaf, values, levels["definition_levels"], levels["repetition_levels"])
+
+
+def assemble_row_group(
+    tree: SchemaNode, chunks: Sequence[ChunkData], row_group: RowGroup, footer_start: int
+) -> list[dict[str, Any]]:
+    """The records of one row group, assembled from its leaves' chunks in ``leaf_columns(tree)``
+    order (README.md, 'Nested Encoding'); InvalidLevelData, at the row group's offset, when
+    their levels do not make records."""
+    return assemble_records(
+        tree,
+        [(c.values, c.definition_levels, c.repetition_levels) for c in chunks],
+        expected_records=row_group.num_rows,
+        offset=_row_group_offset(row_group, footer_start),
+    )
 
 
 def _row_group_offset(row_group: RowGroup, footer_start: int) -> int:

@@ -26,6 +26,7 @@ from reference_impl.parquet.pages.compression import compress
 from reference_impl.parquet.reader import read_parquet
 from reference_impl.parquet.schema.nested_types import list_node, records_from_logical
 from reference_impl.parquet.schema.tree import leaf, root
+from reference_impl.parquet.validation.validate import validate
 from tests.reference_impl.data_path_helpers import (
     LENGTH,
     OPTIONAL,
@@ -226,6 +227,30 @@ def test_leaves_that_disagree_on_the_records() -> None:
     with pytest.raises(InvalidLevelData, match="expected 2 records, the level data holds 3"):
         read_parquet(file_with_chunk(list_only, [(header, body)], num_rows=2, num_values=3))
 
+
+
+def test_a_null_list_with_entries_of_elements_is_rejected_by_the_reader_and_the_validator() -> None:
+    """A null list that still spends an entry per element (as DuckDB 2.0 writes a null
+    fixed-size ARRAY): each entry is in range on its own, but repetition level 1 after a
+    null list repeats nothing (README.md, 'Nested Encoding'). The validator assembles the
+    records as the reader does, so it does not pass what the reader rejects."""
+    tree = root([list_node("l", int32("e"), repetition=OPTIONAL)])
+    rows = [{"l": [1, 2, 3]}, {"l": [4, 5, 6]}]
+    [(header, _)] = pages_of(write(tree, records_from_logical(tree, rows)))
+    repetition, definition = [0, 1, 1] * 3, [3, 3, 3, 0, 0, 0, 3, 3, 3]  # [1, 2, 3], null x3, [4, 5, 6]
+    body = (
+        encode_rle_hybrid_length_prefixed(repetition, 1)
+        + encode_rle_hybrid_length_prefixed(definition, 2)
+        + encode_plain(Type.INT32, [1, 2, 3, 4, 5, 6])
+    )
+    header = replace(header, uncompressed_page_size=len(body), compressed_page_size=len(body),
+                     data_page_header=replace(header.data_page_header, num_values=len(definition)))
+    raw = file_with_chunk(tree, [(header, body)], num_rows=3, num_values=len(definition))
+    no_open_occurrence = r"entry 4 \(record 1\): repetition level 1 repeats a field that has no open"
+    with pytest.raises(InvalidLevelData, match=no_open_occurrence):
+        read_parquet(raw)
+    with pytest.raises(InvalidLevelData, match=no_open_occurrence):
+        validate(raw)
 
 VALID = [
     one_column(TEXT, WORDS * 3, encoding="RLE_DICTIONARY", codec="SNAPPY", page_row_limit=5),

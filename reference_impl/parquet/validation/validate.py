@@ -22,7 +22,8 @@ Decisions:
   finding may stem from that. When a chunk cannot be decoded at all and some
   page of it fails its CRC, only the ``crc`` findings are reported for it; a
   chunk that cannot be decoded without such an explanation raises the reader's
-  error, as does a file whose footer or schema cannot be read.
+  error, as does a file whose footer or schema cannot be read, or a row group whose
+  columns' levels do not assemble into records (the reader's ``InvalidLevelData``).
 * Whatever the bytes, ``validate`` returns findings or raises a
   :class:`~reference_impl.parquet.errors.ParquetError`, never another
   exception.
@@ -46,10 +47,11 @@ from reference_impl.common.leniency import reading
 from reference_impl.parquet.encryption.decryptor import ColumnDecryptor
 from reference_impl.parquet.encryption.properties import FileDecryptionProperties
 from reference_impl.parquet.errors import CorruptMetadata, ParquetError
-from reference_impl.parquet.metadata.parquet_thrift import ColumnChunk
-from reference_impl.parquet.pages.chunk_reader import read_column_chunk
-from reference_impl.parquet.reader import check_file_num_rows, read_footer_with_decryptor
-from reference_impl.parquet.schema.tree import LeafColumn, leaf_columns, schema_tree_from_elements
+from reference_impl.parquet.metadata.parquet_thrift import ColumnChunk, RowGroup
+from reference_impl.parquet.pages.chunk_reader import ChunkData, read_column_chunk
+from reference_impl.parquet.reader import assemble_row_group, check_file_num_rows, read_footer_with_decryptor
+from reference_impl.parquet.schema.flat import is_flat
+from reference_impl.parquet.schema.tree import LeafColumn, SchemaNode, leaf_columns, schema_tree_from_elements
 from reference_impl.parquet.validation.bloom_filter_checks import check_bloom_filter
 from reference_impl.parquet.validation.chunk import Chunk
 from reference_impl.parquet.validation.column_order import Order, column_order
@@ -101,7 +103,8 @@ def validate(
 def _findings(file: bytes, decryption: FileDecryptionProperties | None, rules: RuleFindings) -> list[Finding]:
     metadata, footer_start, decryptor = read_footer_with_decryptor(file, decryption=decryption)
     check_file_num_rows(metadata, footer_start)
-    leaves = leaf_columns(schema_tree_from_elements(metadata.schema, offset=footer_start))
+    tree = schema_tree_from_elements(metadata.schema, offset=footer_start)
+    leaves = leaf_columns(tree)
     orders = [column_order(metadata, leaf, len(leaves)) for leaf in leaves]
     findings = check_type_rules(leaves) + check_footer_extensions(metadata) + rules.at()
     for ordinal, row_group in enumerate(metadata.row_groups):
@@ -110,16 +113,30 @@ def _findings(file: bytes, decryption: FileDecryptionProperties | None, rules: R
                 f"row group {ordinal} has {len(row_group.columns)} column chunks for {len(leaves)} columns",
                 footer_start,
             )
+        decoded: list[ChunkData | None] = []
         for leaf, chunk, order in zip(leaves, row_group.columns, orders, strict=True):
             report = Report(leaf.dotted_path, ordinal)
             crypto = decryptor.column(leaf, chunk, ordinal) if decryptor is not None else None
-            findings += _validate_chunk(
+            chunk_findings, data = _validate_chunk(
                 file, leaf, chunk, row_group.num_rows, footer_start, order, report, crypto
             )
-            findings += rules.at(leaf.dotted_path, ordinal)
+            findings += chunk_findings + rules.at(leaf.dotted_path, ordinal)
+            decoded.append(data)
+        _check_records(tree, decoded, row_group, footer_start)
     findings += check_variant_shredding(file, decryption=decryption)
     findings += check_file_type(file, decryption=decryption)
     return findings + rules.at()
+
+
+def _check_records(
+    tree: SchemaNode, decoded: list[ChunkData | None], row_group: RowGroup, footer_start: int
+) -> None:
+    """The reader's InvalidLevelData when a row group's levels do not make records (README.md,
+    'Nested Encoding'): every leaf may be valid alone while together they are not. A row
+    group with a chunk only its CRC findings explain is not assembled."""
+    chunks = [data for data in decoded if data is not None]
+    if not is_flat(tree) and len(chunks) == len(decoded):
+        assemble_row_group(tree, chunks, row_group, footer_start)
 
 
 def _read_bytes(path: str | os.PathLike) -> bytes:
@@ -136,7 +153,9 @@ def _validate_chunk(
     order: Order,
     report: Report,
     crypto: ColumnDecryptor | None = None,
-) -> list[Finding]:
+) -> tuple[list[Finding], ChunkData | None]:
+    """The chunk's findings, and its decoded data (None when only its CRC findings explain
+    why it cannot be decoded)."""
     try:
         data = read_column_chunk(
             file, leaf, chunk, num_rows, where=report.where, footer_start=footer_start, crypto=crypto
@@ -146,7 +165,7 @@ def _validate_chunk(
         explained = crc_of_undecodable_chunk(file, chunk, footer_start, report) if crypto is None else []
         if not explained:
             raise
-        return explained  # the stored bytes are not the writer's: nothing else to judge
+        return explained, None  # the stored bytes are not the writer's: nothing else to judge
     meta = chunk.meta_data if crypto is None else crypto.file.column_metadata(crypto, chunk)
     state = Chunk(file, leaf, chunk, data, order, report, meta, crypto)  # type: ignore[arg-type]
     findings = check_statistics(state, state.meta.statistics, None, "statistics", report)
@@ -156,4 +175,4 @@ def _validate_chunk(
         findings += check_statistics(state, stats, page, "page_statistics", report.at(ordinal))
     for check in CHUNK_CHECKS:
         findings += check(state)
-    return findings
+    return findings, data
