@@ -357,7 +357,8 @@ def to_pyorc(t: DataType, v: Any, zone=None) -> Any:
         case "struct":
             return tuple(to_pyorc(f.type, v[f.name], zone) for f in t.fields)
         case "union":
-            return _union_to_pyorc(t, *v, zone)
+            tag, value = v
+            return _union_to_pyorc(t, tag, value, zone)
     return v
 
 
