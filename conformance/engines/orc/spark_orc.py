@@ -78,7 +78,7 @@ _NO_CATALYST_UNION = ("Spark SQL has no union type (Spark SQL reference, 'Data T
 
 CAPABILITIES = Capabilities(
     writes=("type:*", "version:*", "rle:*", "compression:block_size", "stripes:multiple",
-            "row_index:*", "encoding:*", "nulls:*", "rows:*", "bloom",
+            "row_index:*", "encoding:*", "nulls:*", "rows:*", "bloom", "calendar:*",
             *(f"codec:{c}" for c in _CODECS)),
     cannot_write={
         "lie:*": LIES_REASON,
