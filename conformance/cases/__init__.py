@@ -10,6 +10,7 @@ from collections import Counter
 from .model import Case, WriteOptions, select
 from .orc import codecs as orc_codecs
 from .orc import column_types, stripes
+from .orc import edge_values as orc_edge_values
 from .orc import encodings as orc_encodings
 from .orc import indexes as orc_indexes
 from .orc import native as orc_native
@@ -36,7 +37,8 @@ from .parquet import (
 _AREAS = (physical_types, logical_types, encodings, codecs, pages, nested, statistics, page_index,
           bloom_filters, checksums, encryption, column_orders, geospatial, file_type,
           extensions, native)
-_ORC_AREAS = (column_types, orc_nested, orc_encodings, orc_codecs, stripes, orc_indexes, orc_native)
+_ORC_AREAS = (column_types, orc_nested, orc_encodings, orc_codecs, stripes, orc_indexes,
+              orc_edge_values, orc_native)
 
 
 @functools.cache

@@ -105,10 +105,21 @@ def _int64_sum(numbers: list[int]) -> int | None:
 
 def _doubles(node: TypeNode, values: list[object], statistics: ColumnStatistics) -> None:
     numbers = [value for value in cast(list[float], values) if not math.isnan(value)]
-    total = math.fsum(numbers) if all(math.isfinite(number) for number in numbers) else math.inf
     statistics.double_statistics = DoubleStatistics(
         minimum=min(numbers, default=None), maximum=max(numbers, default=None),
-        sum=total if math.isfinite(total) else None)
+        sum=_double_sum(numbers))
+
+
+def _double_sum(numbers: list[float]) -> float | None:
+    """The sum, or None where it overflows a double: an infinite value, or partial sums past
+    the largest double (fsum's OverflowError; ORC's writers add in order and overflow too)."""
+    if not all(math.isfinite(number) for number in numbers):
+        return None
+    try:
+        total = math.fsum(numbers)
+    except OverflowError:
+        return None
+    return total if math.isfinite(total) else None
 
 
 def _strings(node: TypeNode, values: list[object], statistics: ColumnStatistics) -> None:

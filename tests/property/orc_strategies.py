@@ -17,19 +17,28 @@ declares it handles (`supports(tag)`, the case's feature tags).
   whose trailing zeros the writer drops, and the 2015 base of the seconds
   ('Timestamp Columns'), the second just before 1970, and instants of 64-bit
   seconds far past the 64-bit nanosecond counts of 1677-2262
-  (docs/canonical-values.md, 'ORC').
+  (docs/canonical-values.md, 'ORC'); the moments of the catalogue's writer-zone
+  cases (`conformance.cases.orc.edge_values.ZONE_MOMENTS`: both sides of
+  daylight-saving gaps, both passes of repeated hours, zones before their standard
+  time and after a change of offset); DECIMAL at precision 18, 19 and 38 with the
+  ends of 64-bit unscaled values ('Decimal Columns').
 * The options are the file version (ORCv0.md or ORCv1.md), the codec and its
   block size ('Compression'), rows per stripe ('Stripes'), the row index stride
-  ('Row Group Index') and the string columns' encoding ('String, Char, and VarChar
-  Columns').
+  ('Row Group Index'), the string columns' encoding ('String, Char, and VarChar
+  Columns'), the writer's time zone (orc_proto.proto StripeFooter.writer_timezone,
+  east and west of UTC) and the calendar (Footer.calendar). The rows are drawn
+  after the options, so they hold only what the file can: no wall clock in a gap
+  of the writer's zone, no day the hybrid calendar skips under JULIAN_GREGORIAN.
 """
 
 from __future__ import annotations
 
 import dataclasses
+import functools
 from collections.abc import Callable, Sequence
 from datetime import date
 from typing import TypeVar
+from zoneinfo import ZoneInfo
 
 import numpy as np
 from hypothesis import strategies as st
@@ -37,11 +46,27 @@ from hypothesis import strategies as st
 from conformance.cases import Case
 from conformance.cases.orc import sections
 from conformance.cases.orc import types as O
-from conformance.cases.orc.options import CODECS, FILE_VERSIONS, STRING_ENCODINGS, OrcWriteOptions
+from conformance.cases.orc.edge_values import (
+    BOTH_CALENDARS,
+    PROLEPTIC_ONLY,
+    ZONE_MOMENTS,
+    last_nano_of,
+    moment_wall_and_instant,
+)
+from conformance.cases.orc.options import (
+    CALENDAR_TAG,
+    CALENDARS,
+    CODECS,
+    FILE_VERSIONS,
+    STRING_ENCODINGS,
+    WRITER_TIMEZONE_TAG,
+    OrcWriteOptions,
+)
 from conformance.golden.regressions import regression_id
 from conformance.values import DataType, Field, Schema
 from conformance.values.codec import int_range
 from reference_impl.common.ieee_float import widen_float_bits
+from reference_impl.orc.columns.time_zones import utc_offset
 from tests.support.strategies import values
 
 from .strategies import AREA, FIELD_NAMES, MAX_COLUMNS, MAX_LEAVES, MAX_ROWS, MAX_SIZE, Supports, everything
@@ -90,9 +115,14 @@ SECONDS = st.one_of(st.sampled_from([0, -1, -2, ORC_TIMESTAMP_BASE_S, ORC_TIMEST
                                      _days(1900, 1, 1) * SECONDS_PER_DAY,
                                      _days(1582, 10, 14) * SECONDS_PER_DAY]),
                     st.integers(SECONDS_MIN, SECONDS_MAX))
+# The catalogue's writer-zone moments, each as its wall clock and as its instant: whatever
+# zone a case is drawn with, DST edges of some zone are among its values.
+ZONE_EDGES = tuple(sorted({v for _, moments in ZONE_MOMENTS.values() for m in moments
+                           for v in moment_wall_and_instant(m)}))
 TIMESTAMPS = st.one_of(
     # The second before 1970 (-1 ns, -0.5 s) and the ends of 64-bit nanoseconds.
     st.sampled_from([TIMESTAMP_MIN, TIMESTAMP_MAX, 1, -1, -NANOS_PER_SECOND // 2]),
+    st.sampled_from(ZONE_EDGES),
     st.builds(lambda s, ns: s * NANOS_PER_SECOND + ns, SECONDS, FRACTIONS))
 
 FLOAT_SPECIALS = (0.0, -0.0, float("inf"), float("-inf"), float("nan"))
@@ -102,6 +132,11 @@ NAN_EDGE_BITS = {32: (0x7F800001, 0x7FC00001, 0xFFC00000, 0x7FFFFFFF),
                  64: (0x7FF0000000000001, 0x7FF8000000000001, 0xFFF8000000000000,
                       0x7FFFFFFFFFFFFFFF)}
 UINT_DTYPES = {32: np.uint32, 64: np.uint64}
+# The smallest and largest subnormal, the smallest normal and the largest finite value, by
+# width, with both signs: bounds a statistic must hold exactly ('Column Statistics').
+FINITE_EDGE_BITS = {32: (0x00000001, 0x007FFFFF, 0x00800000, 0x7F7FFFFF),
+                    64: (0x0000000000000001, 0x000FFFFFFFFFFFFF, 0x0010000000000000,
+                         0x7FEFFFFFFFFFFFFF)}
 
 
 def _float_of_bits(bits: int, width: int) -> float:
@@ -111,12 +146,28 @@ def _float_of_bits(bits: int, width: int) -> float:
 
 def _floats(width: int) -> st.SearchStrategy[float]:
     """Every bit pattern of a FLOAT or DOUBLE, its edges first."""
-    edges = [*FLOAT_SPECIALS, *(_float_of_bits(b, width) for b in NAN_EDGE_BITS[width])]
+    finite = [_float_of_bits(b, width) for b in FINITE_EDGE_BITS[width]]
+    edges = [*FLOAT_SPECIALS, *(_float_of_bits(b, width) for b in NAN_EDGE_BITS[width]),
+             *finite, *(-v for v in finite)]
     return st.one_of(st.sampled_from(edges),
                      st.integers(0, 2**width - 1).map(lambda b: _float_of_bits(b, width)))
 
 
 FLOATS = {width: _floats(width) for width in O.FLOAT_KINDS}
+
+
+INT64_MIN, INT64_MAX = int_range(64, True)
+# DECIMAL precisions where readers change representation: 64-bit unscaled values up to 18
+# digits (ORC Java's Decimal64), 19 digits past them, 38 the most ('Decimal Columns').
+DECIMAL_EDGE_PRECISIONS = (18, 19, O.MAX_DECIMAL_PRECISION)
+
+
+def _decimals(t: DataType) -> st.SearchStrategy[int]:
+    """Unscaled values: the precision's ends and the 64-bit ends that fit, then any."""
+    bound = 10**t.decimal_precision - 1
+    edges = [v for v in (bound, -bound, 0, INT64_MAX, INT64_MIN, INT64_MAX + 1, INT64_MIN - 1)
+             if abs(v) <= bound]
+    return st.one_of(st.sampled_from(edges), st.integers(-bound, bound))
 
 
 def orc_values(t: DataType) -> st.SearchStrategy | None:
@@ -127,7 +178,60 @@ def orc_values(t: DataType) -> st.SearchStrategy | None:
         return TIMESTAMPS
     if t.kind == "float":
         return FLOATS[t.bit_width]
+    if t.kind == "decimal":
+        return _decimals(t)
     return None
+
+
+HYBRID_GAP = (_days(1582, 10, 5), _days(1582, 10, 14))  # days the hybrid calendar lacks
+NANOS_PER_DAY = SECONDS_PER_DAY * NANOS_PER_SECOND
+
+
+@functools.lru_cache(maxsize=16)
+def _zone(name: str) -> ZoneInfo:
+    return ZoneInfo(name)
+
+
+def wall_clock_exists(wall_nanos: int, zone: str) -> bool:
+    """Whether the wall clock is some instant's in `zone` (not in a daylight-saving gap),
+    by the zone rules ORC applies (reference_impl/orc/columns/time_zones.py)."""
+    z, seconds = _zone(zone), wall_nanos // NANOS_PER_SECOND
+    instant = seconds - utc_offset(z, seconds - utc_offset(z, seconds))
+    return instant + utc_offset(z, instant) == seconds
+
+
+def option_edges(t: DataType, options: OrcWriteOptions) -> list[int]:
+    """The catalogue's edges of the drawn calendar and writer zone (edge_values.py): the days
+    around 1582-10-15 (or the last nanosecond of each), and the zone's moments, as wall
+    clocks for TIMESTAMP and instants for TIMESTAMP_INSTANT."""
+    edges: list[int] = []
+    if options.calendar is not None:
+        dates = BOTH_CALENDARS + (PROLEPTIC_ONLY if options.calendar == "PROLEPTIC_GREGORIAN" else [])
+        edges += dates if t.kind == "date" else [last_nano_of(d) for d in dates]
+    if t.kind == "timestamp" and options.writer_timezone in ZONE_MOMENTS:
+        _, moments = ZONE_MOMENTS[options.writer_timezone]
+        edges += [moment_wall_and_instant(m)[1 if t.utc else 0] for m in moments]
+    return edges
+
+
+def writable(options: OrcWriteOptions) -> Callable[[DataType], st.SearchStrategy | None]:
+    """`orc_values` with the edges of `options` often, without what a file of `options`
+    cannot hold (the module docstring)."""
+    def special(t: DataType) -> st.SearchStrategy | None:
+        own = orc_values(t)
+        if own is None or t.kind not in ("date", "timestamp"):
+            return own
+        edges = option_edges(t, options)
+        if edges:
+            own = st.one_of(st.sampled_from(edges), own)
+        if options.calendar == "JULIAN_GREGORIAN":
+            per_day = 1 if t.kind == "date" else NANOS_PER_DAY
+            own = own.filter(lambda v: not HYBRID_GAP[0] <= v // per_day <= HYBRID_GAP[1])
+        zone = options.writer_timezone
+        if zone is not None and t.kind == "timestamp" and not t.utc:
+            own = own.filter(lambda v: wall_clock_exists(v, zone))
+        return own
+    return special
 
 
 # ---- types --------------------------------------------------------------------------
@@ -140,8 +244,9 @@ SCALAR_TYPES: dict[str, st.SearchStrategy[DataType]] = {  # by ORC kind (the typ
     "BINARY": st.just(O.binary()),
     "CHAR": st.integers(1, MAX_TEXT_LENGTH).map(O.char),
     "VARCHAR": st.integers(1, MAX_TEXT_LENGTH).map(O.varchar),
-    "DECIMAL": st.integers(1, O.MAX_DECIMAL_PRECISION).flatmap(
-        lambda p: st.integers(0, p).map(lambda s: O.decimal(p, s))),
+    "DECIMAL": st.one_of(st.sampled_from(DECIMAL_EDGE_PRECISIONS),
+                         st.integers(1, O.MAX_DECIMAL_PRECISION)).flatmap(
+        lambda p: st.one_of(st.sampled_from([0, p]), st.integers(0, p)).map(lambda s: O.decimal(p, s))),
     "DATE": st.just(O.date()),
     "TIMESTAMP": st.just(O.timestamp()),
     "TIMESTAMP_INSTANT": st.just(O.timestamp_instant()),
@@ -183,8 +288,10 @@ def schemas(draw, supports: Supports = everything) -> Schema:
     return Schema(tuple(Field(f"c{name}", draw(types), draw(st.booleans())) for name in names))
 
 
-def rows(schema: Schema) -> st.SearchStrategy[tuple[tuple, ...]]:
-    row = st.tuples(*(values(f.type, f.nullable, orc_values) for f in schema))
+def rows(schema: Schema, options: OrcWriteOptions) -> st.SearchStrategy[tuple[tuple, ...]]:
+    """Rows of `schema` a file of `options` can hold."""
+    special = writable(options)
+    row = st.tuples(*(values(f.type, f.nullable, special) for f in schema))
     # The count first, uniform (a plain list strategy draws mostly empty tables here).
     return st.integers(0, MAX_ROWS).flatmap(lambda n: st.lists(row, min_size=n, max_size=n)).map(tuple)
 
@@ -215,6 +322,11 @@ def _strides(supports: Supports) -> st.SearchStrategy[int | None]:
     return st.one_of(*strides)
 
 
+# The catalogue's writer zones (west and east of UTC with daylight saving, one that crossed
+# the date line) and UTC named as such.
+WRITER_ZONES = (*ZONE_MOMENTS, "UTC")
+
+
 @st.composite
 def write_options(draw, supports: Supports = everything) -> OrcWriteOptions:
     """Every knob of `OrcWriteOptions` but the RLE v2 sub-encoding, which only the
@@ -226,7 +338,11 @@ def write_options(draw, supports: Supports = everything) -> OrcWriteOptions:
         stripe_row_limit=draw(_optional(st.integers(1, MAX_SIZE), "stripes:multiple", supports)),
         row_index_stride=draw(_strides(supports)),
         string_encoding=_choices(draw, (None, *STRING_ENCODINGS),
-                                 lambda e: (f"encoding:{e}",) if e else (), supports))
+                                 lambda e: (f"encoding:{e}",) if e else (), supports),
+        writer_timezone=_choices(draw, (None, *WRITER_ZONES),
+                                 lambda z: (WRITER_TIMEZONE_TAG,) if z else (), supports),
+        calendar=_choices(draw, (None, *CALENDARS),
+                          lambda c: (CALENDAR_TAG.format(c),) if c else (), supports))
 
 
 # ---- cases --------------------------------------------------------------------------
@@ -247,7 +363,8 @@ RLE_SECTIONS = {"0.11": sections.INTEGER_RLE_V1, "0.12": sections.INTEGER_RLE_V2
 
 def spec_sections(schema: Schema, options: OrcWriteOptions) -> tuple[str, ...]:
     """The spec sections a case exercises: its types, file version, run length
-    encoding, compression, stripes, row index and string encoding."""
+    encoding, compression, stripes, row index, string encoding, writer's zone and
+    calendar."""
     kinds = sorted({O.orc_kind(t) for f in schema for t in f.type.walk()})
     found = [sections.TYPE_INFORMATION, *(KIND_SECTIONS[k] for k in kinds),
              sections.FILE_VERSION, RLE_SECTIONS[options.file_version]]
@@ -256,7 +373,9 @@ def spec_sections(schema: Schema, options: OrcWriteOptions) -> tuple[str, ...]:
     for knob, section in ((options.compression_block_size, sections.COMPRESSION_BLOCK_SIZE),
                           (options.stripe_row_limit, sections.STRIPES),
                           (options.row_index_stride, sections.ROW_GROUP_INDEX),
-                          (options.string_encoding, sections.COLUMN_ENCODING_KIND)):
+                          (options.string_encoding, sections.COLUMN_ENCODING_KIND),
+                          (options.writer_timezone, sections.WRITER_TIMEZONE),
+                          (options.calendar, sections.FOOTER_CALENDAR)):
         if knob is not None:
             found.append(section)
     return tuple(dict.fromkeys(found))
@@ -274,5 +393,5 @@ def cases(draw, supports: Supports = everything) -> Case:
     schema = draw(schemas(supports))
     options = draw(write_options(supports))
     case = Case(f"{AREA}/example", _title(schema, options), spec_sections(schema, options), schema,
-                draw(rows(schema)), options, format=FORMAT)
+                draw(rows(schema, options)), options, format=FORMAT)
     return dataclasses.replace(case, id=f"{AREA}/{regression_id(case)}")

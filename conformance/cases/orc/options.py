@@ -1,5 +1,6 @@
 """Abstract ORC write options (ORCv1.md, 'Compression', 'Stripes', 'Indexes', 'Column
-Encodings', 'Run Length Encoding', 'Type Information'; orc_proto.proto PostScript, Footer).
+Encodings', 'Run Length Encoding', 'Type Information', 'Stripe Footer'; orc_proto.proto
+PostScript, Footer, StripeFooter).
 
 Each engine maps them to its own knobs or declares, with the reason, that it cannot
 express them; None leaves a knob to the writer's default, so a case about one thing
@@ -12,6 +13,7 @@ import dataclasses
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Any, ClassVar
+from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
 
 from conformance.values import Schema
 from reference_impl.orc.metadata.type_tree import ROOT_FIELD
@@ -37,6 +39,15 @@ LIES = ("statistics", "row_index", "bloom_filter")
 # (reference_impl/orc/metadata/type_tree.py), so the case's column is named so too.
 ROOT_COLUMN = ROOT_FIELD
 BARE_ROOT_TAG = "root:bare"
+# orc_proto.proto enum CalendarKind: the calendar a Footer says its dates and timestamps
+# before 1582-10-15 are counted in (docs/canonical-values.md, 'ORC': the canonical values
+# are proleptic either way).
+CALENDARS = ("JULIAN_GREGORIAN", "PROLEPTIC_GREGORIAN")
+# StripeFooter.writerTimezone: the zone a TIMESTAMP's seconds count from 2015-01-01 in
+# (ORCv1.md, 'Timestamp Columns'; docs/orc-spec-notes.md, note 3). The tag says a case
+# names one; the canonical values are the wall clocks written, whatever the zone.
+WRITER_TIMEZONE_TAG = "timezone:writer"
+CALENDAR_TAG = "calendar:{}"
 LIES_REASON = ("deliberately untrue metadata (OrcWriteOptions.lies) is written by the reference "
                "alone, to show which readers trust which structure")
 
@@ -60,6 +71,8 @@ class OrcWriteOptions:
     bloom_filter_fpp: float | None = None
     lies: tuple[str, ...] = ()  # see LIES
     bare_root: bool = False  # see ROOT_COLUMN
+    writer_timezone: str | None = None  # an IANA zone name; None: the writer's default
+    calendar: str | None = None  # one of CALENDARS; None: the writer's default
     # Top-level column -> the engine's own type it is written as, "<engine>:<NAME>"
     # (conformance.cases.native); such a case is written by that engine alone.
     native_types: Mapping[str, str] = field(default_factory=dict)
@@ -69,6 +82,7 @@ class OrcWriteOptions:
     def __post_init__(self) -> None:
         for name, value, allowed in (
                 ("file_version", self.file_version, FILE_VERSIONS),
+                ("calendar", self.calendar, (*CALENDARS, None)),
                 ("codec", self.codec, CODECS),
                 ("string_encoding", self.string_encoding, (*STRING_ENCODINGS, None)),
                 ("rle_v2_sub_encoding", self.rle_v2_sub_encoding, (*RLE_V2_SUB_ENCODINGS, None))):
@@ -84,7 +98,17 @@ class OrcWriteOptions:
         if self.rle_v2_sub_encoding is not None and self.file_version != "0.12":
             raise ValueError("RLE v2 sub-encodings exist only in file version 0.12")
         self._check_indexes()
+        self._check_timezone()
         check_native_types(self.native_types)
+
+    def _check_timezone(self) -> None:
+        zone = self.writer_timezone
+        if zone is None:
+            return
+        try:
+            ZoneInfo(zone)
+        except (ZoneInfoNotFoundError, ValueError, TypeError) as error:
+            raise ValueError(f"writer_timezone {zone!r} is not a time zone of the zone database") from error
 
     def _check_indexes(self) -> None:
         columns, fpp = self.bloom_filter_columns, self.bloom_filter_fpp
@@ -117,8 +141,10 @@ class OrcWriteOptions:
 
     def to_json(self) -> dict[str, Any]:
         doc = dataclasses.asdict(self)
-        if not self.bare_root:  # only when set: the documents of other cases stay as they were
-            del doc["bare_root"]
+        # Only when set: the documents of other cases stay as they were.
+        for name, default in (("bare_root", False), ("writer_timezone", None), ("calendar", None)):
+            if doc[name] == default:
+                del doc[name]
         del doc["native_types"]
         return {**doc, **{name: list(doc[name]) for name in self.LIST_FIELDS},
                 **native_types_json(self.native_types)}
@@ -150,4 +176,8 @@ class OrcWriteOptions:
         tags.update(f"lie:{lie}" for lie in self.lies)
         if self.bare_root:
             tags.add(BARE_ROOT_TAG)
+        if self.writer_timezone is not None:
+            tags.add(WRITER_TIMEZONE_TAG)
+        if self.calendar is not None:
+            tags.add(CALENDAR_TAG.format(self.calendar))
         return tags | native_tags(self.native_types)

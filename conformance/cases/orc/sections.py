@@ -50,3 +50,9 @@ ROW_GROUP_INDEX = "ORCv1.md: Indexes, Row Group Index"
 BLOOM_FILTER_INDEX = "ORCv1.md: Indexes, Bloom Filter Index"
 COLUMN_STATISTICS = "ORCv1.md: Column Statistics"
 FOOTER = "orc_proto.proto: message Footer"
+
+# ORCv1.md, 'Stripes': the writer's time zone (orc_proto.proto) and the calendar (Footer).
+STRIPE_FOOTER = "ORCv1.md: Stripes, Stripe Footer"
+WRITER_TIMEZONE = "orc_proto.proto: StripeFooter.writer_timezone"
+FOOTER_CALENDAR = "orc_proto.proto: Footer.calendar"
+STRING_STATISTICS = "orc_proto.proto: message StringStatistics"

@@ -43,7 +43,7 @@ from pathlib import Path
 from typing import Any
 
 from conformance.cases import Case
-from conformance.cases.orc.options import BARE_ROOT_TAG, LIES_REASON
+from conformance.cases.orc.options import BARE_ROOT_TAG, LIES_REASON, WRITER_TIMEZONE_TAG
 from conformance.cases.predicate import Predicate
 from conformance.values import DataType, Schema, Table
 
@@ -80,6 +80,11 @@ CAPABILITIES = Capabilities(
                           "index stride: 0'",
         "rle_v2:*:forced": "ORC C++ picks the RLE v2 sub-encoding itself; no pyarrow knob "
                            "forces one",
+        WRITER_TIMEZONE_TAG: "pyarrow.orc.write_table has no time zone parameter; measured: "
+                             "every StripeFooter says writerTimezone 'GMT' (ORC C++ "
+                             "WriterOptions' default)",
+        "calendar:*": "ORC C++ writes no Footer.calendar and has no knob for it (measured; "
+                      "docs/engine-notes.md, 'ORC writers and readers')",
         BARE_ROOT_TAG: "pyarrow.orc.write_table writes an Arrow Table, whose columns are the "
                        "fields of the root STRUCT; there is no other schema to give it (and "
                        "measured: its reader refuses a root of another kind, 'Only ORC files "

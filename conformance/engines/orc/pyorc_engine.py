@@ -4,8 +4,17 @@ Values cross in exact forms through custom converters (pyorc's `converters`, key
 TypeKind): a TIMESTAMP or TIMESTAMP_INSTANT is `OrcTimestamp(seconds, nanos)` (pyorc's
 default converter makes a datetime and drops the nanoseconds), a DATE is `OrcDate(days)`,
 a DECIMAL is written from its unscaled integer and read from the library's exact decimal
-text. Writer and reader run in UTC (`timezone`), so a TIMESTAMP's wall clock is stored
-and read unshifted.
+text. The reader runs in UTC (`timezone`), so a TIMESTAMP reads as the wall clock of the
+file's writer zone (docs/orc-spec-notes.md, note 3). The writer runs in the case's
+writer_timezone (UTC by default; pyorc's `timezone` becomes StripeFooter.writerTimezone).
+pyorc takes a TIMESTAMP as the instant (measured: (seconds, nanos) are seconds since
+1970-01-01 UTC, whose wall clock in the writer's zone the file holds), so the adapter
+hands it the instant of the case's wall clock in that zone, with the zone offsets ORC C++
+applies (reference_impl/orc/columns/time_zones.py, docs/orc-spec-notes.md note 13; a wall
+clock the clock repeats as its first instant). TIMESTAMP_INSTANT is the instant whatever
+the zone (measured). The conversion is the adapter's, in `to_pyorc`, not a converter's:
+pyorc 0.12 calls the TIMESTAMP converter for TIMESTAMP_INSTANT columns too (measured).
+pyorc writes no Footer.calendar (ORC C++ has no knob for it).
 
 Write: `pyorc.Writer(file, schema, ...)` with the schema built from the canonical types
 (each measured with pyorc 0.12.0):
@@ -61,10 +70,11 @@ from pathlib import Path
 from typing import Any, NamedTuple
 
 from conformance.cases import Case
-from conformance.cases.orc.options import BARE_ROOT_TAG, LIES_REASON, ROOT_COLUMN
+from conformance.cases.orc.options import BARE_ROOT_TAG, LIES_REASON, ROOT_COLUMN, WRITER_TIMEZONE_TAG
 from conformance.cases.predicate import Predicate
 from conformance.values import DataType, Field, Schema, Table
 from conformance.values.codec import decimal_from_unscaled, unscaled_from_decimal
+from reference_impl.orc.columns.time_zones import utc_offset
 
 from ..base import Capabilities, Engine, LossyConversion, Unsupported, converting
 
@@ -125,6 +135,12 @@ def _converters():
             TypeKind.DATE: Dates, TypeKind.DECIMAL: Decimals}
 
 
+def wall_clock_instant(seconds: int, zone) -> int:
+    """The instant (seconds since 1970-01-01 UTC) a wall clock's `seconds` read in `zone`
+    is at: its first, where the clock repeats."""
+    return seconds - utc_offset(zone, seconds - utc_offset(zone, seconds))
+
+
 # The Python class pyorc (with these converters) reads each ORC kind as; the tag of a
 # union value is known when exactly one alternative has the value's class.
 _PY_CLASS: dict[str, type] = {
@@ -139,6 +155,7 @@ _NUMBERS = (bool, int, float)
 CAPABILITIES = Capabilities(
     writes=("type:*", "version:0.12", "rle:v2", "compression:block_size", "stripes:multiple",
             "row_index:*", "encoding:*", "nulls:*", "rows:*", "bloom", BARE_ROOT_TAG,
+            WRITER_TIMEZONE_TAG,
             *(f"codec:{c}" for c in ("NONE", "ZLIB", "SNAPPY", "LZ4", "ZSTD"))),
     cannot_write={
         "lie:*": LIES_REASON,
@@ -147,6 +164,8 @@ CAPABILITIES = Capabilities(
         "rle:v1": "pyorc writes file version 0.12 only, hence RLE v2",
         "codec:LZO": "measured: CompressionKind.LZO raises RuntimeError 'compression codec'",
         "codec:BROTLI": "pyorc's CompressionKind has no BROTLI",
+        "calendar:*": "ORC C++ writes no Footer.calendar and pyorc.Writer has no parameter "
+                      "for it (measured; docs/engine-notes.md, 'ORC writers and readers')",
         "rle_v2:*:forced": "ORC C++ picks the RLE v2 sub-encoding itself; pyorc has no knob",
     },
 )
@@ -162,12 +181,13 @@ class PyorcEngine(Engine):
         import pyorc
 
         kwargs = write_kwargs(case)
+        zone = kwargs["timezone"]
         if case.orc_options.bare_root:  # the one column is the root: rows are its bare values
             (column,) = case.schema
-            schema, rows = orc_type(column.type), [to_pyorc(column.type, v) for v, in case.rows]
+            schema, rows = orc_type(column.type), [to_pyorc(column.type, v, zone) for v, in case.rows]
         else:
             schema = pyorc.Struct(**{f.name: orc_type(f.type) for f in case.schema})
-            rows = [tuple(to_pyorc(f.type, v) for f, v in zip(case.schema, row, strict=True))
+            rows = [tuple(to_pyorc(f.type, v, zone) for f, v in zip(case.schema, row, strict=True))
                     for row in case.rows]
         with open(path, "wb") as file, pyorc.Writer(file, schema, **kwargs) as writer:
             writer.writerows(rows)
@@ -214,9 +234,14 @@ def canonical_table(root, rows: list[Any]) -> Table:
 
 
 def _utc():
+    return _zone(None)
+
+
+def _zone(name: str | None):
+    """The zone `name` (None: UTC) as pyorc's `timezone` takes it."""
     import zoneinfo
 
-    return zoneinfo.ZoneInfo("UTC")
+    return zoneinfo.ZoneInfo(name or "UTC")
 
 
 def write_kwargs(case: Case) -> dict[str, Any]:
@@ -227,7 +252,7 @@ def write_kwargs(case: Case) -> dict[str, Any]:
     if gap:
         raise Unsupported(gap)
     kwargs: dict[str, Any] = {"compression": CompressionKind[o.codec],
-                              "converters": _converters(), "timezone": _utc()}
+                              "converters": _converters(), "timezone": _zone(o.writer_timezone)}
     if o.compression_block_size is not None:
         kwargs["compression_block_size"] = o.compression_block_size
         kwargs["memory_block_size"] = o.compression_block_size
@@ -305,37 +330,43 @@ def orc_type(t: DataType):
     return pyorc.Union(*(orc_type(f.type) for f in t.fields))
 
 
-def to_pyorc(t: DataType, v: Any) -> Any:
-    """Canonical value `v` of type `t` in the form the converters and pyorc take."""
+def to_pyorc(t: DataType, v: Any, zone=None) -> Any:
+    """Canonical value `v` of type `t` in the form the converters and pyorc take; a
+    TIMESTAMP's wall clock as its instant in the writer's `zone` (None: UTC)."""
     if v is None:
         return None
     match t.kind:
         case "timestamp":
-            return OrcTimestamp(*divmod(v, NANOS_PER_SECOND))
+            seconds, nanos = divmod(v, NANOS_PER_SECOND)
+            if zone is not None and not t.utc:
+                seconds = wall_clock_instant(seconds, zone)
+            return OrcTimestamp(seconds, nanos)
         case "date":
             return OrcDate(v)
         case "decimal":
             return decimal_from_unscaled(v, t.decimal_scale)
         case "list":
-            return [to_pyorc(t.list_element.type, e) for e in v]
+            return [to_pyorc(t.list_element.type, e, zone) for e in v]
         case "map":
-            entries = {to_pyorc(t.map_key.type, k): to_pyorc(t.map_value.type, x) for k, x in v}
+            entries = {to_pyorc(t.map_key.type, k, zone): to_pyorc(t.map_value.type, x, zone)
+                       for k, x in v}
             if len(entries) != len(v):
                 raise Unsupported("pyorc takes a map as a Python dict, which cannot hold a "
                                   "key twice")
             return entries
         case "struct":
-            return tuple(to_pyorc(f.type, v[f.name]) for f in t.fields)
+            return tuple(to_pyorc(f.type, v[f.name], zone) for f in t.fields)
         case "union":
-            return _union_to_pyorc(t, *v)
+            tag, value = v
+            return _union_to_pyorc(t, tag, value, zone)
     return v
 
 
-def _union_to_pyorc(t: DataType, tag: int, v: Any) -> Any:
+def _union_to_pyorc(t: DataType, tag: int, v: Any, zone) -> Any:
     if v is None:
         raise Unsupported("pyorc writes None in a union column as a null union; it cannot "
                           "write a null value of one alternative")
-    value = to_pyorc(t.fields[tag].type, v)
+    value = to_pyorc(t.fields[tag].type, v, zone)
     for earlier in t.fields[:tag]:
         if _may_accept(_py_class(earlier.type), type(value)):
             raise Unsupported(f"pyorc stores a union value in the first alternative accepting "

@@ -25,7 +25,7 @@ from reference_impl.common.leniency import reading
 from reference_impl.orc.encodings.int_rle_v2 import SubEncoding
 from reference_impl.orc.errors import OrcError
 from reference_impl.orc.metadata import type_tree
-from reference_impl.orc.metadata.proto_enums import CompressionKind, TypeKind
+from reference_impl.orc.metadata.proto_enums import CalendarKind, CompressionKind, TypeKind
 from reference_impl.orc.metadata.type_tree import TypeNode
 from reference_impl.orc.reader import OrcContents, read_orc
 from reference_impl.orc.row_group_pruning import Predicate as RowPredicate
@@ -103,6 +103,8 @@ def writer_options(options: OrcWriteOptions, version: str) -> OrcWriterOptions:
         bloom_filter_columns=frozenset(options.bloom_filter_columns),
         bloom_filter_fpp=options.bloom_filter_fpp or default.bloom_filter_fpp,
         lies=frozenset(options.lies),
+        writer_timezone=options.writer_timezone or default.writer_timezone,
+        calendar=default.calendar if options.calendar is None else CalendarKind[options.calendar],
         software_version=f"columnar-conformance {version}")
 
 

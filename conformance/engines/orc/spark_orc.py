@@ -13,7 +13,7 @@ properties (orc-core 2.3.0 OrcConf; docs/engine-notes.md, 'ORC writers and reade
 - codec -> `compression`; compression_block_size -> `orc.compress.size`;
   row_index_stride -> `orc.row.index.stride` (0: `orc.create.index=false` too);
   file_version -> `orc.write.format`; string_encoding -> `orc.dictionary.key.threshold`
-  0 (DIRECT) or 1 (DICTIONARY).
+  0 (DIRECT) or 1 (DICTIONARY); calendar -> `orc.proleptic.gregorian` (PROLEPTIC).
 - stripe_row_limit -> `orc.stripe.row.count`. Measured: Spark hands ORC Java batches of
   1024 rows whatever `orc.row.batch.size` says, and a stripe is closed only after a
   batch (20000 rows with a 3-row limit give stripes of 1024 rows); `orc.stripe.size=1`
@@ -45,7 +45,7 @@ from pathlib import Path
 from typing import Any
 
 from conformance.cases import Case
-from conformance.cases.orc.options import BARE_ROOT_TAG, LIES_REASON
+from conformance.cases.orc.options import BARE_ROOT_TAG, LIES_REASON, WRITER_TIMEZONE_TAG
 from conformance.cases.predicate import Predicate
 from conformance.values import DataType, Field, Schema, Table
 
@@ -70,13 +70,17 @@ FILTER_PUSHDOWN = {"spark.sql.orc.filterPushdown": "true"}
 _CODECS = {"NONE": "none", "ZLIB": "zlib", "SNAPPY": "snappy", "LZO": "lzo", "LZ4": "lz4",
            "ZSTD": "zstd"}
 DICTIONARY_THRESHOLD = {"DIRECT": "0.0", "DICTIONARY": "1.0"}
+# OrcWriteOptions.calendar -> orc.proleptic.gregorian. Measured: without it ORC Java writes
+# Footer.calendar JULIAN_GREGORIAN (days before 1582-10-15 in the hybrid calendar), with
+# it PROLEPTIC_GREGORIAN; either way the file holds the dates Spark was given.
+PROLEPTIC = {"JULIAN_GREGORIAN": "false", "PROLEPTIC_GREGORIAN": "true"}
 _NO_CATALYST_UNION = ("Spark SQL has no union type (Spark SQL reference, 'Data Types'); "
                       "measured: spark.read.orc of a file with a uniontype column fails with "
                       "ParseException [PARSE_SYNTAX_ERROR] at 'uniontype<'")
 
 CAPABILITIES = Capabilities(
     writes=("type:*", "version:*", "rle:*", "compression:block_size", "stripes:multiple",
-            "row_index:*", "encoding:*", "nulls:*", "rows:*", "bloom",
+            "row_index:*", "encoding:*", "nulls:*", "rows:*", "bloom", "calendar:*",
             *(f"codec:{c}" for c in _CODECS), *(f"native:spark:{n}" for n in SPARK_NATIVE)),
     cannot_write={
         "lie:*": LIES_REASON,
@@ -91,6 +95,10 @@ CAPABILITIES = Capabilities(
         "type:VARCHAR": "measured: Spark writes a VarcharType column as ORC string",
         "rle_v2:*:forced": "ORC Java picks the RLE v2 sub-encoding itself; no property "
                            "forces one",
+        WRITER_TIMEZONE_TAG: "measured: ORC Java writes the JVM's default zone as every "
+                             "StripeFooter's writerTimezone (Etc/UTC on the matrix's JVM); "
+                             "spark.sql.session.timeZone changes the wall clock written, not the "
+                             "zone, and no ORC property sets it",
         BARE_ROOT_TAG: "a DataFrame's columns are the fields of the root STRUCT Spark writes; "
                        "there is no other schema to give it (and measured: spark.read.orc of a "
                        "bigint or array<int> root fails with [INTERNAL_ERROR], a "
@@ -161,6 +169,8 @@ def write_options(case: Case) -> dict[str, str]:
         options["orc.bloom.filter.columns"] = ",".join(o.bloom_filter_columns)
     if o.bloom_filter_fpp is not None:
         options["orc.bloom.filter.fpp"] = str(o.bloom_filter_fpp)
+    if o.calendar is not None:
+        options["orc.proleptic.gregorian"] = PROLEPTIC[o.calendar]
     limit = o.stripe_row_limit
     if limit is not None and limit < len(case.rows):
         if limit % SPARK_ORC_BATCH_ROWS:

@@ -37,6 +37,7 @@ import math
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from decimal import Context, Decimal, InvalidOperation, localcontext
+from fractions import Fraction
 from typing import NamedTuple, cast
 
 from reference_impl.orc.column_statistics import column_statistics, joined_nanos
@@ -216,9 +217,16 @@ def _ieee_sum_holds(recorded: float, values: list[float]) -> bool:
         infinities = {value for value in values if math.isinf(value)}
         nan = any(math.isnan(value) for value in values) or len(infinities) > 1
         return math.isnan(recorded) if nan else recorded in infinities
-    exact = math.fsum(values)
-    rounding = len(values) * DOUBLE_EPSILON * math.fsum(abs(value) for value in values)
-    return abs(recorded - exact) <= rounding
+    if not math.isfinite(recorded):  # finite values whose sum overflowed: none is recorded
+        return False
+    try:
+        exact = math.fsum(values)
+        rounding = len(values) * DOUBLE_EPSILON * math.fsum(abs(value) for value in values)
+        return abs(recorded - exact) <= rounding
+    except OverflowError:  # partial sums past the largest double: the same test, exactly
+        exact_sum = sum(map(Fraction, values), Fraction(0))
+        bound = len(values) * Fraction(DOUBLE_EPSILON) * sum((Fraction(abs(v)) for v in values), Fraction(0))
+        return abs(Fraction(recorded) - exact_sum) <= bound
 
 
 def _utf8(value: object) -> bytes:

@@ -4,24 +4,35 @@ round-trips through JSON, cites sections that exist, and the areas cover what th
 from __future__ import annotations
 
 import dataclasses
+import datetime
 import json
 from collections import Counter
 
 import pytest
 
 from conformance.cases import Case, all_cases
-from conformance.cases.orc import codecs, column_types, encodings, indexes, native, nested, sections, stripes
+from conformance.cases.orc import (
+    codecs,
+    column_types,
+    edge_values,
+    encodings,
+    indexes,
+    native,
+    nested,
+    sections,
+    stripes,
+)
 from conformance.cases.orc import types as T
 from conformance.cases.orc.options import CODECS, FILE_VERSIONS, RLE_V2_SUB_ENCODINGS, STRING_ENCODINGS
 from conformance.specs import citations
 from conformance.values import diff_tables
 
 AREAS = {"types": column_types, "nested": nested, "encodings": encodings, "codecs": codecs,
-         "stripes": stripes, "indexes": indexes, "native": native}
+         "stripes": stripes, "indexes": indexes, "edge": edge_values, "native": native}
 ORC_CASES = [case for module in AREAS.values() for case in module.cases()]
 INDEX = citations.load_index()
 RLE_V2_TAG = "rle_v2:"
-MIN_CASES, MAX_CASES = 60, 160  # a bound against a generator gone wild (122 cases today)
+MIN_CASES, MAX_CASES = 60, 180  # a bound against a generator gone wild (146 cases today)
 
 
 def test_every_orc_case_is_in_the_catalogue_once():
@@ -128,3 +139,41 @@ def test_dates_cross_the_gregorian_switch():
     dates = {row[0] for row in {c.id: c for c in ORC_CASES}["orc/types/date"].rows}
     gregorian_start = column_types.days(1582, 10, 15)
     assert {gregorian_start - 1, gregorian_start} <= dates and min(dates) < gregorian_start
+
+
+def test_writer_timezone_and_calendar_are_checked_tagged_and_kept_only_when_set():
+    from conformance.cases.orc.options import OrcWriteOptions
+
+    options = OrcWriteOptions(writer_timezone="America/Los_Angeles", calendar="JULIAN_GREGORIAN")
+    assert {"timezone:writer", "calendar:JULIAN_GREGORIAN"} <= options.tags(1)
+    assert OrcWriteOptions.from_json(options.to_json()) == options
+    assert "writer_timezone" not in OrcWriteOptions().to_json()
+    assert "calendar" not in OrcWriteOptions().to_json()
+    for bad in ({"writer_timezone": "Mars/Olympus"}, {"calendar": "UNKNOWN_CALENDAR"}):
+        with pytest.raises(ValueError):
+            OrcWriteOptions(**bad)
+
+
+def test_edge_cases_reach_both_calendars_zones_east_and_west_and_every_integer_width():
+    import zoneinfo
+
+    edge = edge_values.cases()
+    assert {c.orc_options.calendar for c in edge} >= {"JULIAN_GREGORIAN", "PROLEPTIC_GREGORIAN"}
+    zones = {c.orc_options.writer_timezone for c in edge} - {None}
+    offsets = {datetime.datetime(2021, 1, 1, tzinfo=zoneinfo.ZoneInfo(z)).utcoffset() for z in zones}
+    assert min(offsets) < datetime.timedelta(0) < max(offsets)  # west and east of UTC
+    for bits in (8, 16, 32, 64):
+        found = set(edge_values.width_boundaries(bits))
+        assert all(-(2**k) in found and 2**k - 1 in found for k in range(bits))
+    assert 10**38 - 1 in edge_values.decimal_edges(38) and -(10**18 - 1) in edge_values.decimal_edges(18)
+
+
+def test_julian_cases_hold_no_day_the_hybrid_calendar_skips():
+    skipped = range(column_types.days(1582, 10, 5), column_types.days(1582, 10, 15))
+    julian = [c for c in edge_values.cases() if c.orc_options.calendar == "JULIAN_GREGORIAN"]
+    assert julian
+    for case in julian:
+        for row in case.rows:
+            for f, v in zip(case.schema, row, strict=True):
+                day = v if f.type.kind == "date" else v // edge_values.NANOS_PER_DAY
+                assert day not in skipped

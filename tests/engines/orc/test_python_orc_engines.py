@@ -113,6 +113,41 @@ def test_declared_gaps_are_refused_on_write(name, tag, tmp_path):
         engine(name).write(case, tmp_path / "x.orc")
 
 
+@pytest.mark.parametrize(("name", "options"), [
+    ("pyarrow", {"writer_timezone": "America/Los_Angeles"}),
+    ("pyarrow", {"calendar": "PROLEPTIC_GREGORIAN"}), ("pyorc", {"calendar": "JULIAN_GREGORIAN"})])
+def test_zones_and_calendars_orc_cpp_cannot_write_are_refused(name, options, tmp_path):
+    case = column_case("t", O.timestamp(), [0], **options)
+    with pytest.raises(Unsupported, match="cannot write"):
+        engine(name).write(case, tmp_path / "x.orc")
+
+
+def test_pyorc_writes_wall_clocks_under_the_writer_zone(tmp_path):
+    """The file says the case's zone, the reference reads each wall clock back (the pass
+    before and after a gap, both passes of a repeated hour), and instants stay instants."""
+    from conformance.cases.orc.edge_values import ZONE_MOMENTS, moment_wall_and_instant
+
+    zone = "America/Los_Angeles"
+    walls, instants = zip(*map(moment_wall_and_instant, ZONE_MOMENTS[zone][1]), strict=True)
+    case = orc_case({"wall": (O.timestamp(), walls), "instant": (O.timestamp_instant(), instants)},
+                    writer_timezone=zone)
+    path = write(engine("pyorc"), case, tmp_path)
+    assert diff_tables(case.expected, engine("reference").read(path)) is None
+    assert _writer_zones(path) == {zone}
+
+
+def _writer_zones(path) -> set[str]:
+    from reference_impl.orc.metadata.file_tail import read_file_tail
+    from reference_impl.orc.streams.compression import decompress_stream
+    from reference_impl.orc.streams.stripe_layout import read_stripe_footer
+
+    data = path.read_bytes()
+    tail = read_file_tail(data, decompress_stream)
+    uncompressed = lambda raw, offset: raw  # noqa: E731 - the case's codec is NONE
+    return {read_stripe_footer(data, tail, number, uncompressed).writer_timezone
+            for number in range(len(tail.footer.stripes))}
+
+
 def test_pyorc_cuts_a_stripe_per_batch(tmp_path):
     case = column_case("n", O.integer(64), range(7), stripe_row_limit=3)
     assert stripe_rows(write(engine("pyorc"), case, tmp_path)) == [3, 3, 1]

@@ -12,7 +12,7 @@ from __future__ import annotations
 
 from ...model import Case
 from ...native_columns import native_case
-from ...parquet.native.pyarrow_types import BYTES, FIXED_LIST_LENGTH, INT64_MAX, INT64_MIN, LISTS, STRINGS
+from ...native_values import BYTES, FIXED_LIST_LENGTH, INT64_MAX, INT64_MIN, LISTS, STRINGS
 from .. import sections as S
 from .. import types as O
 

@@ -11,7 +11,7 @@ spark_types.py).
 from __future__ import annotations
 
 from ...model import Case
-from ...parquet.native.spark_types import spark_cases
+from ...native_values import spark_cases
 from .. import sections as S
 from .. import types as O
 

@@ -17,26 +17,13 @@ from conformance.values import types as T
 
 from ...model import Case
 from ...native_columns import native_case
+from ...native_values import BYTES, FIXED_LIST_LENGTH, INT64_MAX, INT64_MIN, LISTS, MAX_CODE_POINT, STRINGS
 
 SPEC_STRING = "LogicalTypes.md: STRING"
 SPEC_DICTIONARY = "Encodings.md: Dictionary Encoding (PLAIN_DICTIONARY = 2 and RLE_DICTIONARY = 8)"
 SPEC_BINARY = "parquet.thrift: enum Type"
 SPEC_LISTS = "LogicalTypes.md: Lists"
 SPEC_MAPS = "LogicalTypes.md: Maps"
-
-# Arrow's view layouts keep a value of up to 12 bytes inline in its view and a longer one in
-# a data buffer (Arrow Columnar Format, 'Variable-size Binary View Layout').
-VIEW_INLINE_BYTES = 12
-MAX_CODE_POINT = "\U0010ffff"
-INT64_MIN, INT64_MAX = -(2**63), 2**63 - 1
-FIXED_LIST_LENGTH = 3
-
-STRINGS = ["", "a\x00b", MAX_CODE_POINT, "x" * VIEW_INLINE_BYTES, "y" * (VIEW_INLINE_BYTES + 1),
-           None, "é", "e\u0301", "ab", "ac"]
-BYTES = [b"", b"\x00", b"\x00" * (VIEW_INLINE_BYTES + 1), b"\xff" * VIEW_INLINE_BYTES, None,
-         b"ab\x00", b"ab\x01", b"\x00ab"]
-LISTS = [[1, None, 2], [], None, [INT64_MIN, INT64_MAX], [None], list(range(20))]
-
 
 def cases() -> list[Case]:
     return [
