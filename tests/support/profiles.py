@@ -7,6 +7,8 @@ test fails only when the code, an engine or a strategy changed.
 
 from __future__ import annotations
 
+import os
+
 from hypothesis import HealthCheck, Phase, settings
 
 # A cross-engine example (tests/property) writes a file with one engine and reads it with
@@ -14,6 +16,17 @@ from hypothesis import HealthCheck, Phase, settings
 # many examples per writer/reader pair (issue 6 item 4: "a property run of the CI profile
 # finishes in minutes").
 CROSS_ENGINE_EXAMPLES = {"ci": 30, "long": 600}
+# A pair with a protocol adapter (adapters/README.md: an engine in a process of its own,
+# started once in the test's process and once in its cells' worker) costs more. Measured
+# under `ci` on 2 shared cores, the 14 default pairs of the reference with the 7 bundled
+# adapters, 30 examples each: 130 s, from 3.5 s a pair (reference->polars) to 23 s
+# (reference->hyparquet, the first to start node), 0.1 to 0.75 s an example; the slowest
+# adapters are the JVM's (parquet-java, 1.5 s to start) and chdb (58 of its 88 drawn
+# examples were rejected as unsupported). CI's budget for them is about 3 minutes of a
+# 24-minute run, with room for the strategies to grow: 20 examples a pair.
+PROTOCOL_ADAPTER_EXAMPLES = {"ci": 20, "long": 600}
+# A count of examples per pair that replaces the profile's (a long hunt on a budget).
+EXAMPLES_ENV = "CONFORMANCE_PROPERTY_EXAMPLES"
 _SUPPRESSED = [HealthCheck.too_slow, HealthCheck.filter_too_much]
 # Hypothesis's explain phase traces every line while it replays a failure: with two
 # engines under the tracer, shrinking one finding took minutes. The shrunk example and
@@ -34,8 +47,12 @@ def register_profiles() -> None:
     settings.load_profile("ci")
 
 
-def cross_engine_settings() -> settings:
-    """The current profile with its cross-engine example budget."""
+def cross_engine_settings(protocol_adapter: bool = False) -> settings:
+    """The current profile with its cross-engine example budget per pair: a pair with a
+    protocol adapter has its own; ``$CONFORMANCE_PROPERTY_EXAMPLES`` replaces either."""
     profile = settings.get_current_profile_name()
-    return settings(max_examples=CROSS_ENGINE_EXAMPLES.get(profile, settings.default.max_examples),
+    budget = PROTOCOL_ADAPTER_EXAMPLES if protocol_adapter else CROSS_ENGINE_EXAMPLES
+    configured = os.environ.get(EXAMPLES_ENV)
+    examples = int(configured) if configured else budget.get(profile, settings().max_examples)
+    return settings(max_examples=examples,
                     phases=_CROSS_ENGINE_PHASES.get(profile, _CROSS_ENGINE_PHASES["long"]))
