@@ -17,13 +17,14 @@ from hypothesis import HealthCheck, Phase, settings
 # finishes in minutes").
 CROSS_ENGINE_EXAMPLES = {"ci": 30, "long": 600}
 # A pair with a protocol adapter (adapters/README.md: an engine in a process of its own,
-# started once in the test's process and once in its cells' worker) costs more. Measured
-# under `ci` on 2 shared cores, the 14 default pairs of the reference with the 7 bundled
-# adapters, 30 examples each: 130 s, from 3.5 s a pair (reference->polars) to 23 s
-# (reference->hyparquet, the first to start node), 0.1 to 0.75 s an example; the slowest
-# adapters are the JVM's (parquet-java, 1.5 s to start) and chdb (58 of its 88 drawn
-# examples were rejected as unsupported). CI's budget for them is about 3 minutes of a
-# 24-minute run, with room for the strategies to grow: 20 examples a pair.
+# started once in the test's process and once in its cells' worker) costs more: 0.1 to
+# 0.75 s an example, and a second or two to start (parquet-java's JVM, node, chdb). The
+# 14 default pairs of the reference with the 7 bundled adapters, measured under `ci` on
+# 2 cores shared with other work: 30 examples a pair, 130 s (92 s of CPU); 20 examples,
+# 68 s of CPU (175 s of wall time at a load average of 9 to 13 on the 2 cores). The
+# slowest pairs are chdb->reference (most drawn examples are rejected as unsupported
+# after a write) and parquet-java's. CI's budget for them is about 3 minutes of a
+# 24-minute run: 20 examples a pair, with room for the strategies to grow.
 PROTOCOL_ADAPTER_EXAMPLES = {"ci": 20, "long": 600}
 # A count of examples per pair that replaces the profile's (a long hunt on a budget).
 EXAMPLES_ENV = "CONFORMANCE_PROPERTY_EXAMPLES"
