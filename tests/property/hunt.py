@@ -12,7 +12,10 @@ to the results dataset when a results directory is configured, so `conformance
 report <dir>` shows property results as it shows the matrix.
 
 An example an engine declares it cannot handle is rejected (Hypothesis draws
-another; the count is kept). A failing cell (mismatch, error) is a finding:
+another; the count is kept), and so is a failing example the reference cannot write
+and read back itself: it is no valid file (a strategy drew a value the specification
+forbids), the reference's own pair fails on it, and it is no engine's finding. Any
+other failing cell (mismatch, error, crash, timeout) is a finding:
 
 * known (a finding of the same writer, reader, outcome and evidence signature
   is saved under ``golden_files/regressions/``: `regressions.signature`):
@@ -87,6 +90,8 @@ ORC_PAIRS_ENV = "CONFORMANCE_PROPERTY_ORC_PAIRS"  # the same, for the ORC hunts
 RESULTS_ENV = "CONFORMANCE_PROPERTY_RESULTS"  # a run directory for cells/*.jsonl and files/
 FAILING = ("mismatch", "error", "crash", "timeout")
 WRITE_FINDING_READER = ""  # a write cell's finding concerns the writer alone
+REFERENCE = "reference"
+SELF_CHECK = (REFERENCE, REFERENCE)
 
 
 class NewWriteFailure(AssertionError):
@@ -158,6 +163,7 @@ class Hunt:
                  fmt: str = DEFAULT_FORMAT) -> None:
         self.writer, self.reader = get_engine(writer, fmt), get_engine(reader, fmt)
         self.writer_info, self.reader_info = engine_info(writer, fmt), engine_info(reader, fmt)
+        self.fmt = fmt
         self.workdir = results or workdir
         self.corpus = corpus
         self.save_to = save_to or corpus  # where new regressions go
@@ -207,12 +213,16 @@ class Hunt:
         if finding_kind(failing) in self.known:
             self.counts["known finding"] += 1
             return
+        failure = Failure(case, failing, self._file(written))
+        if not self._reference_round_trips(case, written):
+            self.counts["no valid file (the reference's own pair reports it)"] += 1
+            reject()
         self.counts["new finding"] += 1
         kind = _exception_class(failing)
         if not self.shrink:
-            self.failures.setdefault(kind, Failure(case, failing, self._file(written)))
+            self.failures.setdefault(kind, failure)
             return
-        self.failures[kind] = Failure(case, failing, self._file(written))
+        self.failures[kind] = failure
         raise kind(
             f"{failing['cell_id']}: {failing['outcome']} (new; the shrunk example is saved as "
             f"regressions/{regression_id(case)})\n{failing['detail']}")
@@ -222,6 +232,22 @@ class Hunt:
         read = self._cell(read_request(self.run_id, case, written, self.reader_info), case,
                           self.reader_info)
         return written, read
+
+    def _reference_round_trips(self, case: Case, written: dict) -> bool:
+        """Whether the reference reads back its own file of a failing example (`written`
+        when the pair's writer is the reference). One it cannot is no valid file (a
+        strategy drew a value the specification forbids): never an engine's finding, and
+        the reference's own pair fails on it."""
+        if (self.writer_info.spec, self.reader_info.spec) == SELF_CHECK:
+            return True
+        reference = engine_info(REFERENCE, self.fmt)
+        own = self.writer_info.spec != REFERENCE
+        if own:
+            written = self._cell(write_request(self.run_id, case, reference), case, reference)
+        read = self._cell(read_request(self.run_id, case, written, reference), case, reference)
+        if own:
+            self._discard(written)
+        return not {written["outcome"], read["outcome"]} & set(FAILING)
 
     def _cell(self, request: dict, case: Case, engine: EngineInfo) -> dict:
         request = with_definition(request, case)
@@ -259,8 +285,6 @@ class Hunt:
 
 # ---- a cross-engine test module's pieces ---------------------------------------------
 
-REFERENCE = "reference"
-SELF_CHECK = (REFERENCE, REFERENCE)
 EVERY_PAIR = "all"  # the pairs setting's value for every writer x reader pair
 SPARK_MARKS = (pytest.mark.spark, pytest.mark.slow)
 JVM_LANGUAGE = "java"  # a bundled adapter in this language starts a JVM of its own

@@ -23,6 +23,7 @@ from pathlib import Path
 import pytest
 from hypothesis import HealthCheck, Phase, given, settings
 from hypothesis import strategies as st
+from hypothesis.errors import UnsatisfiedAssumption
 
 from conformance.cases import Case
 from conformance.engines import available_engines
@@ -160,6 +161,24 @@ def test_an_evidence_that_differs_per_process_still_names_one_known_finding(tmp_
     identities = {identity for r in read_cell_logs(run_dir) if r["phase"] == "read"
                   for identity in JAVA_IDENTITY.findall(r["detail"].splitlines()[0])}
     assert len(identities) == 2, "each read's message names its own Java object"
+
+
+@pytest.mark.jvm
+def test_an_example_the_reference_rejects_too_is_no_engines_finding(tmp_path):
+    """VARIANT metadata 0x00 is version 0 (LogicalTypes.md, 'Metadata encoding': the
+    version must be 1): parquet-java writes it as given, the reference rejects the file,
+    and its own file of the example as well. The long hunt once saved this as
+    parquet-java's finding."""
+    _needs("parquet-java")
+    invalid = single_column_case(T.variant(), [(b"\x00", b"\x00")], nullable=False)
+    hunt = Hunt("parquet-java", "reference", tmp_path / "work", tmp_path / "corpus", shrink=True)
+    try:
+        with pytest.raises(UnsatisfiedAssumption):
+            hunt.check(invalid)
+    finally:
+        hunt.close()
+    assert not hunt.failures and hunt.counts["new finding"] == 0
+    assert hunt.counts["no valid file (the reference's own pair reports it)"] == 1
 
 
 def test_an_objects_identity_is_no_part_of_a_signature():
