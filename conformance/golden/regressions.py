@@ -19,8 +19,10 @@ a second finding on it is added to its ``finding.json``.
 
 A finding is *known* when a saved one has the same writer, reader, outcome and
 `signature`: the first line of the evidence with what varies between examples
-(numbers, quoted names and values, paths) blanked, and any row-by-row value diff
-reduced to "values differ". One engine bug then costs one regression, whichever
+(numbers, quoted names and values, paths) or between the processes that met it (an
+object's address or identity hash) blanked, and any row-by-row value diff reduced to
+"values differ". The rest of the evidence (an engine process's stderr, a traceback)
+is kept in the finding but makes no part of its signature. One engine bug then costs one regression, whichever
 example meets it, and a derandomized property run reaches a fixed point. `load_regressions` turns
 the folders back into `Case`s, which the catalogue lists (area ``regression``), so
 every regression runs through the whole writer x reader matrix and the golden corpus.
@@ -46,11 +48,19 @@ FINDINGS_FILE = "finding.json"
 ID_HEX_DIGITS = 16  # 64 bits of sha256: no collision among any plausible number of examples
 # Case.to_json keys that do not define the example: who names it, and what is derived.
 _NOT_DEFINING = ("id", "title", "features")
-# What varies between examples of one bug, blanked in a signature (order matters:
-# paths and quoted text before the numbers inside them).
+# An object's identity in one process, which an engine's message may print: an
+# address (``0x7f3a...``, Python's and Rust's), a Java identity hash
+# (``LocalInputFile@30506c0d``), a UUID or another long hexadecimal run with a digit.
+_IDENTITY = re.compile(r"\b0x[0-9a-fA-F]+\b|@[0-9a-fA-F]+\b"
+                       r"|\b[0-9a-fA-F]{8}(-[0-9a-fA-F]{4}){3}-[0-9a-fA-F]{12}\b"
+                       r"|\b(?=[0-9a-fA-F]*\d)[0-9a-fA-F]{8,}\b")
+# What varies between examples of one bug, or between two processes meeting it, blanked
+# in a signature (order matters: paths and quoted text before the numbers inside them,
+# hexadecimal identities before the decimal numbers their digits would split them into).
 _VARYING = ((re.compile(r"(/[^\s/:]+)+/?"), "<path>"),
             (re.compile(r"'[^']*'|\"[^\"]*\""), "<name>"),
             (re.compile(r"\bcolumn [\w.]+"), "column <name>"),
+            (_IDENTITY, "<n>"),
             (re.compile(r"-?\d+(\.\d+)?"), "<n>"))
 _VALUE_DIFF = re.compile(r"^row <n>, column <name>: .*")
 

@@ -4,12 +4,18 @@ Each example runs as the matrix runs a catalogue case: a write cell, then a read
 cell, each request carrying the example's definition (`cells.with_definition`),
 in an isolated worker for engines the matrix isolates (a hang is a `timeout`
 cell, a crash a `crash` cell, and the hunt goes on) and in this process for the
-others (Spark), with the same outcomes and evidence as a run. Both cells go
+others (Spark), with the same time limit, memory cap, outcomes and evidence as a
+run. A protocol adapter (`conformance.engines.bundled`, ``cmd:NAME=COMMAND``) is
+such an isolated engine: its process runs inside the worker, dies with it, and an
+error it reports carries its stderr as evidence. Both cells go
 to the results dataset when a results directory is configured, so `conformance
 report <dir>` shows property results as it shows the matrix.
 
 An example an engine declares it cannot handle is rejected (Hypothesis draws
-another; the count is kept). A failing cell (mismatch, error) is a finding:
+another; the count is kept), and so is a failing example the reference cannot write
+and read back itself: it is no valid file (a strategy drew a value the specification
+forbids), the reference's own pair fails on it, and it is no engine's finding. Any
+other failing cell (mismatch, error, crash, timeout) is a finding:
 
 * known (a finding of the same writer, reader, outcome and evidence signature
   is saved under ``golden_files/regressions/``: `regressions.signature`):
@@ -27,8 +33,11 @@ a line of the examples and their counts every interval, and a last one at `close
 
 A hunt is of one file format (``fmt``: the pair's adapters for it, and only that
 format's saved findings are known). `pair_params`, `open_hunt`, `end_hunt` and
-`hunt_examples` are a cross-engine test module's pieces: its pairs, its fixture's
-set-up and tear-down under the profile's policy, and its fail policy.
+`hunt_examples` are a cross-engine test module's pieces: its pairs (by default the
+reference with every engine of the format both ways; ``all``, every writer x reader
+pair), its fixture's set-up (skipped, with the reason, when an adapter cannot be
+prepared here or the writer writes nothing) and tear-down under the profile's
+policy, and its fail policy.
 """
 
 from __future__ import annotations
@@ -36,7 +45,7 @@ from __future__ import annotations
 import os
 import sys
 from collections import Counter
-from collections.abc import Callable, Sequence
+from collections.abc import Callable
 from dataclasses import dataclass
 from datetime import UTC, datetime
 from pathlib import Path
@@ -46,7 +55,15 @@ import pytest
 from hypothesis import reject, settings
 
 from conformance.cases import Case
-from conformance.engines import DEFAULT_FORMAT, get_engine
+from conformance.engines import (
+    BUNDLED,
+    DEFAULT_ENGINES,
+    DEFAULT_FORMAT,
+    available_engines,
+    formats_of,
+    get_engine,
+)
+from conformance.engines.base import COMMAND_PREFIX
 from conformance.golden.paths import default_corpus
 from conformance.golden.regressions import (
     Finding,
@@ -68,11 +85,13 @@ from conformance.matrix.isolation import DEFAULT_TIMEOUT_S, IsolatedRunner
 from conformance.matrix.progress import ProgressLines, default_interval_s
 from conformance.matrix.results import CellLog
 
-PAIRS_ENV = "CONFORMANCE_PROPERTY_PAIRS"  # e.g. "reference:pyarrow,pyarrow:reference"
+PAIRS_ENV = "CONFORMANCE_PROPERTY_PAIRS"  # "all", or e.g. "reference:pyarrow,pyarrow:reference"
 ORC_PAIRS_ENV = "CONFORMANCE_PROPERTY_ORC_PAIRS"  # the same, for the ORC hunts
 RESULTS_ENV = "CONFORMANCE_PROPERTY_RESULTS"  # a run directory for cells/*.jsonl and files/
 FAILING = ("mismatch", "error", "crash", "timeout")
 WRITE_FINDING_READER = ""  # a write cell's finding concerns the writer alone
+REFERENCE = "reference"
+SELF_CHECK = (REFERENCE, REFERENCE)
 
 
 class NewWriteFailure(AssertionError):
@@ -94,6 +113,11 @@ class NewReadCrashOrHang(AssertionError):
 NEW_FINDINGS = (NewWriteFailure, NewReadFailure, NewMismatch, NewReadCrashOrHang)
 _READ_FAILURES = {"mismatch": NewMismatch, "error": NewReadFailure,
                   "crash": NewReadCrashOrHang, "timeout": NewReadCrashOrHang}
+
+
+def is_protocol_adapter(spec: str) -> bool:
+    """Whether engine `spec` runs behind the engine protocol, in a process of its own."""
+    return spec in BUNDLED or spec.startswith(COMMAND_PREFIX)
 
 
 def only_findings(raised: BaseException) -> bool:
@@ -139,6 +163,7 @@ class Hunt:
                  fmt: str = DEFAULT_FORMAT) -> None:
         self.writer, self.reader = get_engine(writer, fmt), get_engine(reader, fmt)
         self.writer_info, self.reader_info = engine_info(writer, fmt), engine_info(reader, fmt)
+        self.fmt = fmt
         self.workdir = results or workdir
         self.corpus = corpus
         self.save_to = save_to or corpus  # where new regressions go
@@ -154,6 +179,11 @@ class Hunt:
         self.progress = ProgressLines(sys.stderr, default_interval_s(), unit="examples",
                                       label=f"hunt {fmt} {writer}->{reader}")
         self.progress.start()
+
+    @property
+    def protocol_adapter(self) -> bool:
+        """Whether the writer or the reader is a protocol adapter (`is_protocol_adapter`)."""
+        return is_protocol_adapter(self.writer_info.spec) or is_protocol_adapter(self.reader_info.spec)
 
     def supports(self, tag: str) -> bool:
         """Whether the writer declares it writes, and the reader that it reads, feature `tag`."""
@@ -183,12 +213,16 @@ class Hunt:
         if finding_kind(failing) in self.known:
             self.counts["known finding"] += 1
             return
+        failure = Failure(case, failing, self._file(written))
+        if not self._reference_round_trips(case, written):
+            self.counts["no valid file (the reference's own pair reports it)"] += 1
+            reject()
         self.counts["new finding"] += 1
         kind = _exception_class(failing)
         if not self.shrink:
-            self.failures.setdefault(kind, Failure(case, failing, self._file(written)))
+            self.failures.setdefault(kind, failure)
             return
-        self.failures[kind] = Failure(case, failing, self._file(written))
+        self.failures[kind] = failure
         raise kind(
             f"{failing['cell_id']}: {failing['outcome']} (new; the shrunk example is saved as "
             f"regressions/{regression_id(case)})\n{failing['detail']}")
@@ -198,6 +232,22 @@ class Hunt:
         read = self._cell(read_request(self.run_id, case, written, self.reader_info), case,
                           self.reader_info)
         return written, read
+
+    def _reference_round_trips(self, case: Case, written: dict) -> bool:
+        """Whether the reference reads back its own file of a failing example (`written`
+        when the pair's writer is the reference). One it cannot is no valid file (a
+        strategy drew a value the specification forbids): never an engine's finding, and
+        the reference's own pair fails on it."""
+        if (self.writer_info.spec, self.reader_info.spec) == SELF_CHECK:
+            return True
+        reference = engine_info(REFERENCE, self.fmt)
+        own = self.writer_info.spec != REFERENCE
+        if own:
+            written = self._cell(write_request(self.run_id, case, reference), case, reference)
+        read = self._cell(read_request(self.run_id, case, written, reference), case, reference)
+        if own:
+            self._discard(written)
+        return not {written["outcome"], read["outcome"]} & set(FAILING)
 
     def _cell(self, request: dict, case: Case, engine: EngineInfo) -> dict:
         request = with_definition(request, case)
@@ -235,23 +285,78 @@ class Hunt:
 
 # ---- a cross-engine test module's pieces ---------------------------------------------
 
-SELF_CHECK = ("reference", "reference")
+EVERY_PAIR = "all"  # the pairs setting's value for every writer x reader pair
 SPARK_MARKS = (pytest.mark.spark, pytest.mark.slow)
+JVM_LANGUAGE = "java"  # a bundled adapter in this language starts a JVM of its own
 Pair = tuple[str, str]
 
 
-def pair_params(env: str, default: Sequence[Pair]) -> list:
-    """The pairs to hunt, ``$env`` ("writer:reader,...") or `default`, as pytest params;
-    a pair with Spark is marked ``spark`` and ``slow``."""
-    configured = os.environ.get(env)
-    pairs = [tuple(p.split(":")) for p in configured.split(",")] if configured else default
-    return [pytest.param((w, r), id=f"{w}->{r}", marks=SPARK_MARKS if "spark" in (w, r) else ())
-            for w, r in pairs]
+def hunted_engines(fmt: str) -> list[str]:
+    """Every engine a run takes by default that has an adapter for `fmt`, the reference
+    first: the built-in engines and the protocol adapters (`conformance.engines.bundled`)."""
+    return [spec for spec in DEFAULT_ENGINES if fmt in formats_of(spec)]
+
+
+def default_pairs(fmt: str) -> list[Pair]:
+    """The reference with itself, and with every other engine of `fmt` both ways."""
+    others = [spec for spec in hunted_engines(fmt) if spec != REFERENCE]
+    return [SELF_CHECK, *(pair for spec in others for pair in ((REFERENCE, spec), (spec, REFERENCE)))]
+
+
+def every_pair(fmt: str) -> list[Pair]:
+    """Every writer x reader pair among the engines of `fmt`."""
+    engines = hunted_engines(fmt)
+    return [(writer, reader) for writer in engines for reader in engines]
+
+
+def configured_pairs(env: str, fmt: str) -> list[Pair]:
+    """``$env``: "all" (`every_pair`) or "writer:reader,..."; unset, `default_pairs`."""
+    configured = os.environ.get(env, "").strip()
+    if configured == EVERY_PAIR:
+        return every_pair(fmt)
+    if configured:
+        return [_pair(text) for text in configured.split(",")]
+    return default_pairs(fmt)
+
+
+def _pair(text: str) -> Pair:
+    writer, colon, reader = text.strip().partition(":")
+    if not (colon and writer and reader):
+        raise ValueError(f"property pair {text!r}: expected writer:reader, or {EVERY_PAIR!r} alone")
+    return writer, reader
+
+
+def pair_params(env: str, fmt: str = DEFAULT_FORMAT) -> list:
+    """`configured_pairs` as pytest params: a pair with Spark is marked ``spark`` and
+    ``slow``, one with an adapter that starts a JVM of its own ``jvm``."""
+    return [pytest.param(pair, id=f"{pair[0]}->{pair[1]}", marks=_marks(pair))
+            for pair in configured_pairs(env, fmt)]
+
+
+def _marks(pair: Pair) -> list:
+    marks = list(SPARK_MARKS) if "spark" in pair else []
+    if any(spec in BUNDLED and BUNDLED[spec].language == JVM_LANGUAGE for spec in pair):
+        marks.append(pytest.mark.jvm)
+    return marks
+
+
+def skip_unless_runnable(pair: Pair, fmt: str) -> None:
+    """Skip the pair, with the reason, when one of its adapters cannot be prepared on this
+    machine (as a run goes on without it) or its writer declares it writes nothing (an
+    engine that only reads is hunted as a reader only)."""
+    _, unavailable = available_engines(dict.fromkeys(pair))
+    if unavailable:
+        pytest.skip("; ".join(f"{spec} is unavailable here: {why}" for spec, why in unavailable.items()))
+    writer = get_engine(pair[0], fmt)
+    if not writer.capabilities.writes:
+        pytest.skip(f"{writer.name} declares it writes no {fmt} file: it is hunted as a reader only")
 
 
 def open_hunt(pair: Pair, tmp_path_factory: pytest.TempPathFactory,
               fmt: str = DEFAULT_FORMAT) -> Hunt:
-    """A pair's hunt under the current profile's policy."""
+    """A pair's hunt under the current profile's policy (skipped when it cannot run here:
+    `skip_unless_runnable`)."""
+    skip_unless_runnable(pair, fmt)
     results = os.environ.get(RESULTS_ENV)
     # The ci profile (every pytest run, CI's fresh clones) keeps new regressions in its
     # temp dir, so a run never changes the committed corpus it also tests; other

@@ -3,9 +3,12 @@ case, reader R reads it, and the values must be the case's, for each configured 
 
 Cases come from `tests.property.strategies.cases` (any nesting of LIST, MAP and
 struct over every canonical type, edge-biased values, every encoding, codec, page
-version, level encoding, nested style, page and row group size). Pairs: reference
-with each engine both ways and reference with itself; ``$CONFORMANCE_PROPERTY_PAIRS``
-("writer:reader,...") replaces them. Pairs with Spark are marked ``spark`` and ``slow``.
+version, level encoding, nested style, page and row group size). Pairs: the reference
+with itself and with every other engine both ways, the protocol adapters included
+(`hunt.default_pairs`; a pair whose adapter cannot be prepared here is skipped with
+the reason); ``$CONFORMANCE_PROPERTY_PAIRS`` replaces them: ``all`` for every writer x
+reader pair (`hunt.every_pair`), or "writer:reader,...". Pairs with Spark are marked
+``spark`` and ``slow``, pairs with an adapter that starts its own JVM ``jvm``.
 With ``$CONFORMANCE_PROPERTY_RESULTS`` set to a directory, every example's write and
 read cells go to its results log (`conformance report <dir>` renders them).
 
@@ -31,13 +34,8 @@ from tests.support.profiles import cross_engine_settings
 from .hunt import PAIRS_ENV, end_hunt, hunt_examples, open_hunt, pair_params
 from .strategies import cases
 
-ENGINES = ("pyarrow", "duckdb", "fastparquet")
-DEFAULT_PAIRS = (("reference", "reference"),
-                 *(p for e in ENGINES for p in (("reference", e), (e, "reference"))))
-SPARK_PAIRS = (("reference", "spark"), ("spark", "reference"))
 
-
-@pytest.fixture(scope="module", params=pair_params(PAIRS_ENV, (*DEFAULT_PAIRS, *SPARK_PAIRS)))
+@pytest.fixture(scope="module", params=pair_params(PAIRS_ENV))
 def hunt(request, tmp_path_factory):
     """One pair's hunt; at its end, the shrunk example of each new finding is saved."""
     hunt = open_hunt(request.param, tmp_path_factory)
@@ -46,7 +44,7 @@ def hunt(request, tmp_path_factory):
 
 
 def test_a_reader_reads_what_a_writer_wrote(hunt):
-    @cross_engine_settings()
+    @cross_engine_settings(hunt.protocol_adapter)
     @given(case=cases(hunt.supports))
     def examples(case):
         hunt.check(case)

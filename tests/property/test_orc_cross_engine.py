@@ -4,9 +4,11 @@ reader R reads it, and the values must be the case's, for each configured pair.
 Cases come from `tests.property.orc_strategies.cases` (any nesting of LIST, MAP,
 STRUCT and UNION over every ORC type, edge-biased values, every file version,
 codec, compression block size, stripe and row index layout, string encoding).
-Pairs: the reference with itself, and with pyarrow and pyorc both ways;
-``$CONFORMANCE_PROPERTY_ORC_PAIRS`` ("writer:reader,...") replaces them. Pairs with
-Spark are marked ``spark`` and ``slow``. Results, saved regressions and the fail
+Pairs: the reference with itself, and with every other engine that has an ORC
+adapter both ways (`hunt.default_pairs`: pyarrow, pyorc, Spark, and any protocol
+adapter declaring ORC); ``$CONFORMANCE_PROPERTY_ORC_PAIRS`` replaces them, as
+``$CONFORMANCE_PROPERTY_PAIRS`` does the Parquet pairs (``all`` for every writer x
+reader pair). Pairs with Spark are marked ``spark`` and ``slow``. Results, saved regressions and the fail
 policy are those of the Parquet hunts (`test_cross_engine`): a finding about an
 engine under test is reported, the reference failing its own round trip fails the
 test. Under the ci profile the five default pairs take about 15 s.
@@ -22,13 +24,8 @@ from tests.support.profiles import cross_engine_settings
 from .hunt import ORC_PAIRS_ENV, end_hunt, hunt_examples, open_hunt, pair_params
 from .orc_strategies import FORMAT, cases
 
-ENGINES = ("pyarrow", "pyorc")
-DEFAULT_PAIRS = (("reference", "reference"),
-                 *(p for e in ENGINES for p in (("reference", e), (e, "reference"))))
-SPARK_PAIRS = (("reference", "spark"), ("spark", "reference"))
 
-
-@pytest.fixture(scope="module", params=pair_params(ORC_PAIRS_ENV, (*DEFAULT_PAIRS, *SPARK_PAIRS)))
+@pytest.fixture(scope="module", params=pair_params(ORC_PAIRS_ENV, FORMAT))
 def hunt(request, tmp_path_factory):
     """One pair's ORC hunt; at its end, the shrunk example of each new finding is saved."""
     hunt = open_hunt(request.param, tmp_path_factory, FORMAT)
@@ -37,7 +34,7 @@ def hunt(request, tmp_path_factory):
 
 
 def test_a_reader_reads_the_orc_file_a_writer_wrote(hunt):
-    @cross_engine_settings()
+    @cross_engine_settings(hunt.protocol_adapter)
     @given(case=cases(hunt.supports))
     def examples(case):
         hunt.check(case)
