@@ -8,13 +8,19 @@ zigzag encoded when the stream is signed (ORCv1.md, 'Base 128 Varint').
 The writer does what ORC's writers do: three or more values with a constant delta that
 fits a byte become a run (at most 130 values), everything else literal lists of at most
 128 values.
+
+A run whose values leave the 64-bit range (INT64_MIN, INT64_MAX, INT64_MAX - 1 as a run of
+delta -1 from INT64_MIN) is what ORC Java and the C++ writer write for such values: they
+compute each next value in 64-bit arithmetic, which wraps. The text says nothing of it;
+the reference reads the run as they do, wrapped, under the lenient rule WRAPPING_RUN.
 """
 
 from __future__ import annotations
 
 from collections.abc import Callable, Iterator, Sequence
 
-from reference_impl.orc.encodings.run_reader import RunReader, check_encodable
+from reference_impl.common.leniency import Rule, Strength, breach
+from reference_impl.orc.encodings.run_reader import RunReader, check_encodable, int64_bounds
 from reference_impl.orc.errors import CorruptRle
 from reference_impl.orc.varint import read_svarint, read_uvarint, write_svarint, write_uvarint
 
@@ -26,6 +32,20 @@ MAX_LITERALS = 128  # control bytes 0x80..0xff
 CONTROL_SIGN = 0x80
 BYTE_VALUES = 256
 MIN_DELTA, MAX_DELTA = -128, 127  # the delta is one signed byte
+WORD = 1 << 64  # values are 64-bit words: a wrapped run is read modulo 2^64
+
+WRAPPING_RUN = Rule(
+    id="orc.rle-v1.wrapping-run",
+    format="orc",
+    spec="ORCv1.md: Integer Run Length Encoding, version 1",
+    sentence="Runs start with an initial byte of 0x00 to 0x7f, which encodes the length of the run - 3. "
+    "A second byte provides the fixed delta in the range of -128 to 127. Finally, the first value is "
+    "encoded as a base 128 varint.",
+    strength=Strength.SILENT,
+    reading="a run whose next values leave the 64-bit range is read in 64-bit two's complement "
+    "arithmetic, wrapping, as ORC Java and the C++ library write and read it",
+    error=CorruptRle,
+)
 
 
 class IntRleV1Reader(RunReader):
@@ -41,7 +61,7 @@ class IntRleV1Reader(RunReader):
             delta = self._byte(run_start + 1, "a run's delta")
             delta -= BYTE_VALUES if delta >= CONTROL_SIGN else 0
             base, self._pos = self._varint(run_start + 2)
-            values = [base + index * delta for index in range(control + MIN_RUN)]
+            values = self._wrapped([base + index * delta for index in range(control + MIN_RUN)], run_start)
         else:
             values = []
             self._pos = run_start + 1
@@ -49,6 +69,14 @@ class IntRleV1Reader(RunReader):
                 value, self._pos = self._varint(self._pos)
                 values.append(value)
         return self._checked(values, self._signed, run_start)
+
+    def _wrapped(self, values: list[int], run_start: int) -> list[int]:
+        """A run's values in 64-bit words, under WRAPPING_RUN when they leave the range."""
+        low, high = int64_bounds(self._signed)
+        if all(low <= value <= high for value in values):
+            return values
+        breach(WRAPPING_RUN, "an integer run leaves the 64-bit range", self._offset(run_start))
+        return [(value - low) % WORD + low for value in values]
 
     def _varint(self, pos: int) -> tuple[int, int]:
         read = read_svarint if self._signed else read_uvarint

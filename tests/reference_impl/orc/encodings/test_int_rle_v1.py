@@ -7,7 +7,13 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from reference_impl.orc.encodings.int_rle_v1 import IntRleV1Reader, decode_ints_v1, encode_ints_v1
+from reference_impl.common.leniency import reading
+from reference_impl.orc.encodings.int_rle_v1 import (
+    WRAPPING_RUN,
+    IntRleV1Reader,
+    decode_ints_v1,
+    encode_ints_v1,
+)
 from reference_impl.orc.errors import CorruptRle
 
 INT64 = st.integers(-(1 << 63), (1 << 63) - 1)
@@ -75,3 +81,16 @@ def test_encode_rejects_values_outside_64_bits() -> None:
         encode_ints_v1([-1], signed=False)
     with pytest.raises(ValueError, match="signed 64-bit"):
         encode_ints_v1([1 << 63], signed=True)
+
+
+def test_a_run_that_wraps_is_read_as_orc_writers_write_it() -> None:
+    """INT64_MIN, INT64_MAX, INT64_MAX - 1 as ORC Java writes them: a run of 3 (control 0),
+    delta -1 (0xff), base INT64_MIN (zigzag 2^64 - 1: nine 0xff bytes and 0x01). Its second
+    value is INT64_MIN - 1 in exact arithmetic, INT64_MAX in 64-bit words."""
+    run = bytes([0x00, 0xFF] + [0xFF] * 9 + [0x01])
+    with reading() as breaches:
+        wrapped = decode_ints_v1(run, 3, signed=True, base_offset=500)
+    assert wrapped == [-(1 << 63), (1 << 63) - 1, (1 << 63) - 2]
+    assert [(b.rule, b.offset) for b in breaches] == [(WRAPPING_RUN, 500)]  # the run's first byte
+    with pytest.raises(CorruptRle, match="orc.rle-v1.wrapping-run"):
+        decode_ints_v1(run, 3, signed=True)
