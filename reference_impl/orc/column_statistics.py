@@ -8,7 +8,10 @@ and DOUBLE the same ("If the sum overflows a double, no sum is recorded"; NaNs a
 out of the minimum and maximum); for strings the minimum, maximum (by UTF-8 bytes) and
 the sum of the lengths (in UTF-8 bytes, as ORC's writers count them); for binary the
 sum of the lengths; for decimals the minimum, maximum and sum as decimal strings; for
-dates the minimum and maximum day; for timestamps the minimum and maximum instant in
+dates the minimum and maximum day as the DATA stream stores it (in a file whose
+Footer.calendar is JULIAN_GREGORIAN, the hybrid calendar's day counts, as ORC Java records
+them: statistics summarise the stored values, and the text gives them no other calendar);
+for timestamps the minimum and maximum instant in
 milliseconds (minimum_utc, maximum_utc: "After ORC-135, the timestamp is adjusted to
 UTC before being converted to milliseconds", floored) and the nanoseconds beyond those
 milliseconds (minimum_nanos, maximum_nanos; orc_proto.proto TimestampStatistics: "store
@@ -26,6 +29,7 @@ import math
 from collections.abc import Callable
 from typing import cast
 
+from reference_impl.orc.columns.calendar import proleptic_to_hybrid
 from reference_impl.orc.columns.timestamp_columns import instant_nanos
 from reference_impl.orc.metadata.orc_proto import (
     BinaryStatistics,
@@ -38,10 +42,10 @@ from reference_impl.orc.metadata.orc_proto import (
     StringStatistics,
     TimestampStatistics,
 )
-from reference_impl.orc.metadata.proto_enums import TypeKind
+from reference_impl.orc.metadata.proto_enums import CalendarKind, TypeKind
 from reference_impl.orc.metadata.type_tree import MAX_DECIMAL_PRECISION, TypeNode
 
-__all__ = ["column_statistics", "decimal_text", "joined_nanos", "split_nanos"]
+__all__ = ["column_statistics", "decimal_text", "joined_nanos", "split_nanos", "stored_days"]
 
 INT64_MIN, INT64_MAX = -(1 << 63), (1 << 63) - 1
 # Longer minimum or maximum strings are left out (orc_proto.proto message
@@ -55,10 +59,14 @@ TIMESTAMP_KINDS = frozenset({TypeKind.TIMESTAMP, TypeKind.TIMESTAMP_INSTANT})
 
 
 def column_statistics(node: TypeNode, values: list[object], has_null: bool,
-                      writer_timezone: str) -> ColumnStatistics:
-    """The statistics of ``node``'s non-null ``values``."""
+                      writer_timezone: str, calendar: CalendarKind | None = None) -> ColumnStatistics:
+    """The statistics of ``node``'s non-null ``values`` (canonical: proleptic days) in a file
+    of ``calendar``."""
     statistics = ColumnStatistics(number_of_values=len(values), has_null=has_null)
-    if node.kind == TypeKind.BOOLEAN:
+    if node.kind == TypeKind.DATE and values:
+        days = stored_days(cast(list[int], values), calendar)
+        statistics.date_statistics = DateStatistics(minimum=min(days), maximum=max(days))
+    elif node.kind == TypeKind.BOOLEAN:
         statistics.bucket_statistics = BucketStatistics(count=[sum(cast(list[bool], values))])
     elif node.kind in TIMESTAMP_KINDS and values:
         _timestamps(node, values, statistics, writer_timezone)
@@ -136,9 +144,12 @@ def _binary(node: TypeNode, values: list[object], statistics: ColumnStatistics) 
     statistics.binary_statistics = BinaryStatistics(sum=sum(len(value) for value in blobs))
 
 
-def _dates(node: TypeNode, values: list[object], statistics: ColumnStatistics) -> None:
-    days = cast(list[int], values)
-    statistics.date_statistics = DateStatistics(minimum=min(days), maximum=max(days))
+def stored_days(days: list[int], calendar: CalendarKind | None) -> list[int]:
+    """Proleptic day counts as a file of ``calendar`` stores them (the hybrid calendar's
+    counts in a JULIAN_GREGORIAN file, ``columns.calendar``)."""
+    if calendar != CalendarKind.JULIAN_GREGORIAN:
+        return days
+    return [proleptic_to_hybrid(day) for day in days]
 
 
 def _decimals(node: TypeNode, values: list[object], statistics: ColumnStatistics) -> None:
@@ -164,6 +175,5 @@ _TYPED: dict[TypeKind, _Typed] = {
     **dict.fromkeys((TypeKind.FLOAT, TypeKind.DOUBLE), _doubles),
     **dict.fromkeys((TypeKind.STRING, TypeKind.VARCHAR, TypeKind.CHAR), _strings),
     TypeKind.BINARY: _binary,
-    TypeKind.DATE: _dates,
     TypeKind.DECIMAL: _decimals,
 }

@@ -24,6 +24,7 @@ from collections.abc import Iterator
 from dataclasses import dataclass
 from pathlib import Path
 
+from reference_impl.orc.columns.calendar import file_calendar
 from reference_impl.orc.columns.registry import build_reader
 from reference_impl.orc.errors import CorruptMetadata, InvalidValue, UnsupportedFeature
 from reference_impl.orc.metadata.file_tail import (
@@ -32,7 +33,7 @@ from reference_impl.orc.metadata.file_tail import (
     file_version,
     read_file_tail,
 )
-from reference_impl.orc.metadata.proto_enums import CalendarKind, CompressionKind, TypeKind
+from reference_impl.orc.metadata.proto_enums import CompressionKind, TypeKind
 from reference_impl.orc.metadata.type_tree import ROOT_FIELD, TypeNode, from_types, row_struct
 from reference_impl.orc.row_counts import check_file_rows, check_file_values, check_stripe_rows
 from reference_impl.orc.streams.compression import decompress_stream
@@ -90,7 +91,7 @@ def iter_stripes(data: bytes, tail: FileTail) -> Iterator[list[dict[str, object]
     version = "0.11" if file_version(postscript) == OLDEST_VERSION else "0.12"
     kind = CompressionKind(postscript.compression or CompressionKind.NONE)
     block_size = postscript.compression_block_size or DEFAULT_COMPRESSION_BLOCK_SIZE
-    calendar = _calendar(footer.calendar)
+    calendar = file_calendar(footer.calendar)
 
     def decompress(raw: bytes, offset: int) -> bytes:
         return decompress_stream(raw, kind, block_size, offset)
@@ -117,11 +118,6 @@ def _check_stripe_places(tail: FileTail) -> None:
             raise CorruptMetadata(f"stripe {index} starts at {start}, before the end of what precedes "
                                   f"it at {end}", start)
         end = start + (stripe.index_length or 0) + (stripe.data_length or 0) + (stripe.footer_length or 0)
-
-
-def _calendar(calendar: int | None) -> CalendarKind | None:
-    known = calendar is not None and calendar in CalendarKind._value2member_map_
-    return CalendarKind(calendar) if known and calendar is not None else None
 
 
 def _row(root: TypeNode, value: object, stripe: int, number: int, offset: int | None) -> dict[str, object]:

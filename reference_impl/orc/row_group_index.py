@@ -231,7 +231,7 @@ def _row_index(node: TypeNode, out: ColumnStreamsOut, written: Mapping[tuple[int
             positions += chunks[kind].position(position) if compressed else position
         group_values = values[group.value_start:group.value_end]
         statistics = column_statistics(node, group_values, len(group_values) != group.end - group.start,
-                                       options.writer_timezone)
+                                       options.writer_timezone, options.calendar)
         if "row_index" in options.lies:
             statistics = false_statistics(statistics)
         index.entry.append(RowIndexEntry(positions=positions, statistics=statistics))

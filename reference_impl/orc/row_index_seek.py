@@ -29,6 +29,7 @@ import os
 from dataclasses import dataclass
 from pathlib import Path
 
+from reference_impl.orc.columns.calendar import file_calendar
 from reference_impl.orc.columns.registry import build_reader
 from reference_impl.orc.errors import CorruptStream, InvalidValue, UnsupportedFeature
 from reference_impl.orc.metadata.file_tail import FileTail, file_version, read_file_tail
@@ -115,11 +116,9 @@ def _open(source: bytes | bytearray | memoryview | str | os.PathLike[str]) -> _F
     tail = read_file_tail(data, decompress_stream)
     if tail.footer.encryption is not None:
         raise UnsupportedFeature("the file has encrypted columns ('Column Encryption')", tail.footer_offset)
-    calendar = tail.footer.calendar
-    known = calendar is not None and calendar in CalendarKind._value2member_map_
     return _File(data, tail, from_types(tail.footer.types, tail.footer_offset), StreamCodec.of(tail),
                  "0.11" if file_version(tail.postscript) == OLDEST_VERSION else "0.12",
-                 CalendarKind(calendar) if known and calendar is not None else None)
+                 file_calendar(tail.footer.calendar))
 
 
 def _read_stripe_range(file: _File, number: int, local_start: int,

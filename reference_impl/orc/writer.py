@@ -195,7 +195,8 @@ def _stored_bytes(written: Sequence[StreamOutput]) -> dict[int, int]:
 def _statistics(root: TypeNode, out: ColumnStreamsOut, options: OrcWriterOptions,
                 stored: Mapping[int, int]) -> list[ColumnStatistics]:
     statistics = [column_statistics(node, out.values.get(node.column_id, []),
-                                    out.has_null.get(node.column_id, False), options.writer_timezone)
+                                    out.has_null.get(node.column_id, False), options.writer_timezone,
+                                    options.calendar)
                   for node in root.walk()]
     for column, entry in enumerate(statistics):
         entry.bytes_on_disk = stored.get(column) or None

@@ -13,7 +13,9 @@ Integer day arithmetic on (March-based) calendar eras, for any year, negative in
 
 from __future__ import annotations
 
-__all__ = ["GREGORIAN_CUTOVER_DAY", "hybrid_to_proleptic", "proleptic_to_hybrid"]
+from reference_impl.orc.metadata.proto_enums import CalendarKind
+
+__all__ = ["GREGORIAN_CUTOVER_DAY", "file_calendar", "hybrid_to_proleptic", "proleptic_to_hybrid"]
 
 GREGORIAN_CUTOVER_DAY = -141427  # 1582-10-15, the first Gregorian day, days after 1970-01-01
 DAYS_PER_400_YEARS = 146097  # Gregorian era
@@ -88,3 +90,10 @@ def proleptic_to_hybrid(days: int) -> int:
         raise ValueError(f"day {days} ({'-'.join(map(str, _gregorian_date(days)))}) is not a date of the "
                          f"hybrid Julian/Gregorian calendar")
     return hybrid
+
+
+def file_calendar(calendar: int | None) -> CalendarKind | None:
+    """A Footer.calendar as the CalendarKind it names; None when absent or a number this
+    orc_proto.proto does not know (the reader then takes the proleptic calendar)."""
+    known = calendar is not None and calendar in CalendarKind._value2member_map_
+    return CalendarKind(calendar) if known and calendar is not None else None

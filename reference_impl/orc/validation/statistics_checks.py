@@ -40,11 +40,11 @@ from decimal import Context, Decimal, InvalidOperation, localcontext
 from fractions import Fraction
 from typing import NamedTuple, cast
 
-from reference_impl.orc.column_statistics import column_statistics, joined_nanos
+from reference_impl.orc.column_statistics import column_statistics, joined_nanos, stored_days
 from reference_impl.orc.column_values import ColumnValues
 from reference_impl.orc.columns.timestamp_columns import instant_nanos
 from reference_impl.orc.metadata.orc_proto import ColumnStatistics
-from reference_impl.orc.metadata.proto_enums import TypeKind
+from reference_impl.orc.metadata.proto_enums import CalendarKind, TypeKind
 from reference_impl.orc.metadata.type_tree import TypeNode
 from reference_impl.orc.validation.findings import Finding, Place, show
 from reference_impl.orc.validation.writer_version import Fix
@@ -77,10 +77,12 @@ TYPED_FIELDS = frozenset(TYPED_FIELD.values())
 
 @dataclass(frozen=True)
 class StatisticsContext:
-    """What the checks of one file share: its writer's zone and the fixes it predates."""
+    """What the checks of one file share: its writer's zone, the fixes it predates and its
+    calendar (the day counts its date statistics hold, column_statistics.stored_days)."""
 
     writer_timezone: str
     fixes: tuple[Fix, ...]
+    calendar: CalendarKind | None = None
 
 
 def check_statistics(recorded: ColumnStatistics, column: ColumnValues, place: Place,
@@ -170,7 +172,8 @@ def _sum(place: Place, kind: str, recorded: object, expected: object) -> list[Fi
 
 def _expected(column: ColumnValues, context: StatisticsContext) -> ColumnStatistics:
     """The statistics the reference writer records for these values: their sums."""
-    return column_statistics(column.node, column.values, column.has_null, context.writer_timezone)
+    return column_statistics(column.node, column.values, column.has_null, context.writer_timezone,
+                             context.calendar)
 
 
 def _integers(recorded: ColumnStatistics, column: ColumnValues, place: Place,
@@ -269,7 +272,10 @@ def _booleans(recorded: ColumnStatistics, column: ColumnValues, place: Place,
 def _dates(recorded: ColumnStatistics, column: ColumnValues, place: Place,
            context: StatisticsContext) -> list[Finding]:
     stats = recorded.date_statistics
-    return [] if stats is None else _bounds(place, "date", stats.minimum, stats.maximum, column.values)
+    if stats is None:
+        return []
+    days = stored_days(cast(list[int], column.values), context.calendar)
+    return _bounds(place, "date", stats.minimum, stats.maximum, days)
 
 
 def _decimal(text: object) -> Decimal:

@@ -29,6 +29,7 @@ from pathlib import Path
 from reference_impl.common.leniency import Breach, reading
 from reference_impl.orc.bloom_filter_index import read_bloom_filters
 from reference_impl.orc.column_values import column_labels, column_values
+from reference_impl.orc.columns.calendar import file_calendar
 from reference_impl.orc.metadata.file_tail import FileTail, read_file_tail
 from reference_impl.orc.metadata.orc_proto import ColumnStatistics, RowIndex
 from reference_impl.orc.metadata.type_tree import TypeNode
@@ -80,6 +81,7 @@ def _findings(data: bytes) -> list[Finding]:
     codec = StreamCodec.of(tail)
     footers = [read_stripe_footer(data, tail, number, codec.decompress) for number in range(len(stripes))]
     zones = [footer.writer_timezone or UTC for footer in footers]
+    calendar = file_calendar(tail.footer.calendar)
     stripe_statistics = tail.metadata.stripe_stats if tail.metadata is not None else []
     if tail.metadata is not None and len(stripe_statistics) != len(stripes):
         findings.append(WHOLE_FILE("statistics.stripe_count",
@@ -89,16 +91,17 @@ def _findings(data: bytes) -> list[Finding]:
               for number, footer in enumerate(footers)]
     for number, (values, statistics) in enumerate(zip(stripes, stripe_statistics, strict=False)):
         findings += _level(root, values, statistics.col_stats, labels, number,
-                           StatisticsContext(zones[number], fixes), stored[number])
+                           StatisticsContext(zones[number], fixes, calendar), stored[number])
+    file_context = StatisticsContext(zones[0] if zones else UTC, fixes, calendar)
     findings += _level(root, [value for values in stripes for value in values], tail.footer.statistics,
-                       labels, None, StatisticsContext(zones[0] if zones else UTC, fixes), _summed(stored))
+                       labels, None, file_context, _summed(stored))
     stride = tail.footer.row_index_stride or 0
     if stride:
         for number, values in enumerate(stripes):
             places = stream_places(tail.footer.stripes[number], footers[number], number)
             indexes = read_row_indexes(data, places, codec.decompress)
             findings += _row_groups(root, values, indexes, stride, labels, number,
-                                    StatisticsContext(zones[number], fixes))
+                                    StatisticsContext(zones[number], fixes, calendar))
         for number, filters in enumerate(read_bloom_filters(data)):
             findings += check_bloom_filters(root, stripes[number], stride, number, list(filters.values()),
                                             footers[number].columns, labels, fixes)

@@ -21,6 +21,7 @@ from reference_impl.orc.metadata.type_tree import primitive, struct
 from reference_impl.orc.reader import read_orc
 from reference_impl.orc.streams.compression import decompress_stream
 from reference_impl.orc.streams.stripe import read_stripe
+from reference_impl.orc.validation.validate import validate
 from reference_impl.orc.writer import write_orc
 from reference_impl.orc.writer_options import OrcWriterOptions
 from tests.reference_impl.orc.orc_samples import ALL_TYPES, SAMPLE_ROWS, K, canonical, row_strategy
@@ -117,6 +118,10 @@ def test_julian_gregorian_calendar_stores_hybrid_days() -> None:
     # skipped, so the proleptic count is ten below the hybrid one.
     stored = decode_ints_v2(_data_stream(data, 1), 2, signed=True)
     assert stored == [GREGORIAN_CUTOVER_DAY - 1, GREGORIAN_CUTOVER_DAY]
+    # The statistics summarise the stored days (as ORC Java records them), and validate agrees.
+    statistics = read_orc(data).tail.footer.statistics[1].date_statistics
+    assert (statistics.minimum, statistics.maximum) == (GREGORIAN_CUTOVER_DAY - 1, GREGORIAN_CUTOVER_DAY)
+    assert validate(data) == []
     with pytest.raises(InvalidValue, match="1582-10-14"):
         write_orc(schema, [{"d": GREGORIAN_CUTOVER_DAY - 1}],
                   OrcWriterOptions(calendar=CalendarKind.JULIAN_GREGORIAN))
