@@ -112,6 +112,24 @@ def _wall_to_instant(zone: ZoneInfo, wall_seconds: int) -> int:
     return wall_seconds - offset
 
 
+def _existing_instant(node: TypeNode, zone: ZoneInfo, wall_seconds: int) -> int:
+    """The instant of a wall-clock time the zone's clocks show; InvalidValue for one they skip
+    (a daylight-saving gap, a change of offset): no instant reads back as it."""
+    instant = _wall_to_instant(zone, wall_seconds)
+    if instant + utc_offset(zone, instant) != wall_seconds:
+        raise InvalidValue(f"{node.describe()}: the wall clock {_shown(wall_seconds)} does not exist in "
+                           f"the writer's time zone {zone.key} (its clocks skip it)")
+    return instant
+
+
+def _shown(wall_seconds: int) -> str:
+    """A wall-clock time as ISO 8601 text where Python's datetime holds it, else in seconds."""
+    try:
+        return (datetime.datetime(1970, 1, 1) + datetime.timedelta(seconds=wall_seconds)).isoformat()
+    except OverflowError:
+        return f"{wall_seconds} s after 1970-01-01 00:00:00"
+
+
 def instant_nanos(node: TypeNode, value: int, writer_timezone: str) -> int:
     """The instant (nanoseconds since the epoch, UTC) of a value of ``node``'s column."""
     if node.kind == TypeKind.TIMESTAMP_INSTANT:
@@ -162,7 +180,7 @@ def write_timestamps(node: TypeNode, values: list[object], settings: WriteSettin
         except ValueError as error:
             raise InvalidValue(f"{node.describe()}: {error}") from error
         if node.kind == TypeKind.TIMESTAMP:
-            whole = _wall_to_instant(zone, whole)
+            whole = _existing_instant(node, zone, whole)
         if whole < 0 and fraction > MAX_SUB_MILLISECOND_NANOS:
             whole += 1
             if not whole:  # the second before 1970: a negative part (module docstring)

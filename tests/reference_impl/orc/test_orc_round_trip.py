@@ -165,3 +165,17 @@ def test_writer_refuses_values_outside_their_type(rows: list[dict[str, object]],
 def test_options_are_checked(options: dict[str, object]) -> None:
     with pytest.raises(ValueError):
         OrcWriterOptions(**options)  # type: ignore[arg-type]
+
+
+def test_a_wall_clock_the_writer_zone_skips_is_refused_not_moved() -> None:
+    """2024-03-10 02:30 does not exist in Los Angeles (clocks go from 02:00 to 03:00): no
+    instant reads back as it ('Timestamp Columns': a TIMESTAMP is the wall clock of an instant
+    in the writer's zone), so the writer refuses it; 01:30 and 03:30 are written."""
+    schema = struct({"t": primitive(K.TIMESTAMP)})
+    options = OrcWriterOptions(writer_timezone="America/Los_Angeles")
+    day = (19_792 * 86_400) * 10**9  # 2024-03-10 00:00 as wall-clock nanoseconds
+    hour = 3_600 * 10**9
+    rows = [{"t": day + hour + hour // 2}, {"t": day + 3 * hour + hour // 2}]
+    assert read_orc(write_orc(schema, rows, options)).rows == rows
+    with pytest.raises(InvalidValue, match="2024-03-10T02:30:00 does not exist in the writer's time zone"):
+        write_orc(schema, [{"t": day + 2 * hour + hour // 2}], options)
