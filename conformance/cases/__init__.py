@@ -28,12 +28,13 @@ from .parquet import (
     page_index,
     pages,
     physical_types,
+    shapes,
     statistics,
 )
 
 _AREAS = (physical_types, logical_types, encodings, codecs, pages, nested, statistics, page_index,
           bloom_filters, checksums, encryption, column_orders, geospatial, file_type,
-          extensions)
+          extensions, shapes)
 _ORC_AREAS = (column_types, orc_nested, orc_encodings, orc_codecs, stripes, orc_indexes)
 
 
