@@ -13,6 +13,7 @@ from .orc import column_types, stripes
 from .orc import encodings as orc_encodings
 from .orc import indexes as orc_indexes
 from .orc import nested as orc_nested
+from .orc import shapes as orc_shapes
 from .parquet import (
     bloom_filters,
     checksums,
@@ -35,7 +36,8 @@ from .parquet import (
 _AREAS = (physical_types, logical_types, encodings, codecs, pages, nested, statistics, page_index,
           bloom_filters, checksums, encryption, column_orders, geospatial, file_type,
           extensions, shapes)
-_ORC_AREAS = (column_types, orc_nested, orc_encodings, orc_codecs, stripes, orc_indexes)
+_ORC_AREAS = (column_types, orc_nested, orc_encodings, orc_codecs, stripes, orc_indexes,
+              orc_shapes)
 
 
 @functools.cache

@@ -12,6 +12,7 @@ format's `shapes` module builds its types with its own constructors and these va
 from __future__ import annotations
 
 from collections.abc import Callable, Iterator
+from types import ModuleType
 from typing import Any
 
 from conformance.values import DataType, Field
@@ -98,6 +99,10 @@ def cycled(values: list[Any], count: int) -> list[Any]:
 
 
 Nest = Callable[[DataType, int], DataType]  # (child type, level) -> the type one level up
+Columns = tuple[tuple[Field, ...], list[list[Any]]]  # fields, and the values of each
+ROWS = 600  # many rows of few shapes: the shapes meet each other and page or stripe boundaries
+KEY_ROWS = 60
+WIDE_ROWS = 3
 
 
 def nested(leaf: DataType, depth: int, nest: Nest) -> DataType:
@@ -106,3 +111,60 @@ def nested(leaf: DataType, depth: int, nest: Nest) -> DataType:
     for level in range(depth):
         t = nest(t, level)
     return t
+
+
+def lists_and_structs(leaf: DataType, depth: int, types: ModuleType) -> DataType:
+    """`depth` levels of lists and single-field structs by turns around `leaf`, a struct
+    innermost. `types` is the format's module of type constructors (its `list_of`,
+    `struct_of`, ...)."""
+    return nested(leaf, depth, lambda t, level: types.list_of(t) if level % 2 else
+                  types.struct_of(Field("f", t, True)))
+
+
+def element_struct(types: ModuleType) -> DataType:
+    """A struct of a list and a scalar: a list of them holds a null struct, a struct of
+    nulls and a null list in a struct."""
+    return types.struct_of(Field("v", types.list_of(types.integer(32)), True),
+                           Field("s", types.string(), True))
+
+
+def every_level_fields(types: ModuleType) -> tuple[Field, ...]:
+    """Three levels down, each kind of container inside each other (`every_level`)."""
+    element = element_struct(types)
+    point = types.struct_of(Field("r", types.integer(32), True))
+    return (
+        Field("l", types.list_of(types.list_of(element)), True),
+        Field("m", types.map_of(types.string(), types.list_of(
+            types.map_of(types.integer(32), types.integer(32)))), True),
+        Field("s", types.struct_of(
+            Field("p", types.struct_of(Field("q", types.list_of(point), True)), True),
+            Field("m", types.map_of(types.string(), types.string()), True)), True),
+    )
+
+
+def every_level_columns(fields: tuple[Field, ...], count: int) -> Columns:
+    """`count` rows of `fields`, each column cycling through `every_level`."""
+    return fields, [cycled(every_level(f.type, f.nullable), count) for f in fields]
+
+
+def colliding_key_columns(types: ModuleType) -> Columns:
+    """A map column per kind of colliding key; between the colliding maps a null map, an
+    empty one and one whose value is null."""
+    maps = ((types.floating(64), DOUBLE_KEY_MAPS), (types.floating(32), DOUBLE_KEY_MAPS),
+            (types.integer(64), BIGINT_KEY_MAPS), (types.string(), STRING_KEY_MAPS),
+            (types.integer(32), INT_KEY_MAPS))
+    fields = tuple(Field(f"m{i}", types.map_of(key, types.string() if key.kind == "int"
+                                               else types.integer(32)), True)
+                   for i, (key, _) in enumerate(maps))
+    columns = [cycled([*entries, None, [], [(entries[0][0][0], None)]], KEY_ROWS)
+               for _, entries in maps]
+    return fields, columns
+
+
+def wide_columns(count: int, types: ModuleType) -> Columns:
+    """`count` nullable scalar columns of `WIDE_ROWS` rows, a null on a diagonal."""
+    kinds = (types.integer(32), types.string(), types.floating(64))
+    fields = tuple(Field(f"c{i:05d}", kinds[i % len(kinds)], True) for i in range(count))
+    columns = [[None if (i + row) % len(kinds) == 0 else filled(f.type) for row in range(WIDE_ROWS)]
+               for i, f in enumerate(fields)]
+    return fields, columns

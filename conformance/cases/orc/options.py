@@ -35,6 +35,8 @@ LIES = ("statistics", "row_index", "bloom_filter")
 # (reference_impl/orc/metadata/type_tree.py), so the case's column is named so too.
 ROOT_COLUMN = ROOT_FIELD
 BARE_ROOT_TAG = "root:bare"
+# Stripes of no rows (OrcWriteOptions.empty_stripes); few writers can make one.
+EMPTY_STRIPES_TAG = "stripes:empty"
 LIES_REASON = ("deliberately untrue metadata (OrcWriteOptions.lies) is written by the reference "
                "alone, to show which readers trust which structure")
 
@@ -47,6 +49,8 @@ class OrcWriteOptions:
     codec: str = "NONE"
     compression_block_size: int | None = None  # bytes per compression chunk
     stripe_row_limit: int | None = None  # rows per stripe; None: one stripe
+    # A stripe of no rows before the first, between every two and after the last.
+    empty_stripes: bool = False
     row_index_stride: int | None = None  # rows per row group; 0: no row index
     string_encoding: str | None = None  # every string column DIRECT or DICTIONARY
     # Only the reference can force a sub-encoding; cases pin one for every writer through
@@ -110,8 +114,9 @@ class OrcWriteOptions:
 
     def to_json(self) -> dict[str, Any]:
         doc = dataclasses.asdict(self)
-        if not self.bare_root:  # only when set: the documents of other cases stay as they were
-            del doc["bare_root"]
+        for flag in ("bare_root", "empty_stripes"):  # only when set: the documents of other
+            if not doc[flag]:  # cases stay as they were
+                del doc[flag]
         return {**doc, **{name: list(doc[name]) for name in self.LIST_FIELDS}}
 
     @classmethod
@@ -141,4 +146,6 @@ class OrcWriteOptions:
         tags.update(f"lie:{lie}" for lie in self.lies)
         if self.bare_root:
             tags.add(BARE_ROOT_TAG)
+        if self.empty_stripes:
+            tags.add(EMPTY_STRIPES_TAG)
         return tags
