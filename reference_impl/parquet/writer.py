@@ -166,7 +166,7 @@ def _row_group_spans(records: list, size: int, options: WriterOptions) -> list[t
     spans = [(first, records[first : first + size]) for first in range(0, len(records), size)]
     if not options.empty_row_groups:
         return spans
-    out = [(0, [])]
+    out: list[tuple[int, list]] = [(0, [])]
     for first, group in spans:
         out += [(first, group), (first + len(group), [])]
     return out
