@@ -10,14 +10,23 @@ from collections import Counter
 import pytest
 
 from conformance.cases import Case, all_cases
-from conformance.cases.orc import codecs, column_types, encodings, indexes, nested, sections, stripes
+from conformance.cases.orc import (
+    codecs,
+    column_types,
+    encodings,
+    indexes,
+    nested,
+    sections,
+    shapes,
+    stripes,
+)
 from conformance.cases.orc import types as T
 from conformance.cases.orc.options import CODECS, FILE_VERSIONS, RLE_V2_SUB_ENCODINGS, STRING_ENCODINGS
 from conformance.specs import citations
 from conformance.values import diff_tables
 
 AREAS = {"types": column_types, "nested": nested, "encodings": encodings, "codecs": codecs,
-         "stripes": stripes, "indexes": indexes}
+         "stripes": stripes, "indexes": indexes, "shapes": shapes}
 ORC_CASES = [case for module in AREAS.values() for case in module.cases()]
 INDEX = citations.load_index()
 RLE_V2_TAG = "rle_v2:"
