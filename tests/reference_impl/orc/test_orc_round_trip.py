@@ -160,3 +160,13 @@ def test_writer_refuses_values_outside_their_type(rows: list[dict[str, object]],
 def test_options_are_checked(options: dict[str, object]) -> None:
     with pytest.raises(ValueError):
         OrcWriterOptions(**options)  # type: ignore[arg-type]
+
+
+@pytest.mark.parametrize("rows", [[], SAMPLE_ROWS])
+def test_empty_stripes_around_and_between_full_ones(rows: list[dict[str, object]]) -> None:
+    """'Stripes' asks a stripe for no row: a stripe of none before, between and after."""
+    contents = round_trip(rows, stripe_row_limit=2, empty_stripes=True)
+    full = [len(rows[i:i + 2]) for i in range(0, len(rows), 2)]
+    expected = [0, *(n for count in full for n in (count, 0))]
+    assert [s.number_of_rows for s in contents.tail.footer.stripes] == expected
+    assert contents.rows == canonical(rows)
