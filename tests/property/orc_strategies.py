@@ -166,7 +166,7 @@ def scalar_types(supports: Supports = everything) -> st.SearchStrategy[DataType]
 def _structs(children: st.SearchStrategy[DataType]) -> st.SearchStrategy[DataType]:
     # No field at all too: nothing in 'Type Information' asks a STRUCT for one.
     fields = st.lists(st.builds(Field, FIELD_NAMES, children, st.booleans()),
-                      min_size=1, max_size=MAX_FIELDS, unique_by=lambda f: f.name)
+                      max_size=MAX_FIELDS, unique_by=lambda f: f.name)
     return fields.map(lambda fs: O.struct_of(*fs))
 
 
