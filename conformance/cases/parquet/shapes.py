@@ -16,12 +16,12 @@ measured does too); the file a writer could still produce is the bad file
 The cases of `nested.py` hold one shape per row; these hold every shape of a type tree,
 over many rows, three levels down (`conformance/cases/shapes.py`).
 
-Depth limits measured on the 100-schema-level cases (the 32-level ones pass everywhere):
-pyarrow reads at most 100 levels counted its way ("Parquet schema too deeply nested ...
-current limit is 100"), polars and parquet-wasm do not write them (Arrow's C data
-interface "Recursion level in ArrowSchema struct exceeded"; flatbuffers
-"DepthLimitReached"), the adapters that take Arrow through pyarrow's C import (DuckDB,
-DataFusion, polars) stop at the same recursion limit, Spark's reader overflows its stack.
+Depth limits measured at 100 schema levels (the 32-level cases pass everywhere): pyarrow
+reads at most 100 levels counted its way ("Parquet schema too deeply nested ... current
+limit is 100"), polars and parquet-wasm do not write them (Arrow's C data interface
+"Recursion level in ArrowSchema struct exceeded"; flatbuffers "DepthLimitReached"), the
+adapters that take Arrow through pyarrow's C import (DuckDB, DataFusion, polars) stop at
+the same recursion limit; Spark's reader overflowed its stack on 99 nested structs.
 """
 
 from __future__ import annotations
