@@ -15,6 +15,7 @@ from .orc import encodings as orc_encodings
 from .orc import indexes as orc_indexes
 from .orc import native as orc_native
 from .orc import nested as orc_nested
+from .orc import shapes as orc_shapes
 from .parquet import (
     bloom_filters,
     checksums,
@@ -31,14 +32,15 @@ from .parquet import (
     page_index,
     pages,
     physical_types,
+    shapes,
     statistics,
 )
 
 _AREAS = (physical_types, logical_types, encodings, codecs, pages, nested, statistics, page_index,
           bloom_filters, checksums, encryption, column_orders, geospatial, file_type,
-          extensions, native)
+          extensions, native, shapes)
 _ORC_AREAS = (column_types, orc_nested, orc_encodings, orc_codecs, stripes, orc_indexes,
-              orc_edge_values, orc_native)
+              orc_edge_values, orc_shapes, orc_native)
 
 
 @functools.cache

@@ -57,6 +57,9 @@ SHREDDED_PRIMITIVES = ("boolean", "int8", "int16", "int32", "int64", "float", "d
 VARIANT_SHREDDED_TAG = "variant:shredded"
 THRIFT_EXTENSION_STRUCTS = ("file_metadata", "column_metadata", "page_header")
 THRIFT_EXTENSION_TAG = "thrift:extension"
+# Row groups of no rows (WriteOptions.empty_row_groups). Not a `row_groups:` tag: engines
+# claim those by a pattern, and few writers can make an empty row group.
+EMPTY_ROW_GROUPS_TAG = "empty_row_groups"
 
 
 @dataclass(frozen=True)
@@ -73,6 +76,8 @@ class WriteOptions:
     codec: str = "UNCOMPRESSED"
     page_version: int = 1  # 1: DataPageHeader, 2: DataPageHeaderV2
     row_group_size: int | None = None  # rows per row group; None: a single row group
+    # A row group of no rows before the first, between every two and after the last.
+    empty_row_groups: bool = False
     page_row_limit: int | None = None  # rows per data page; None: one page per chunk
     dictionary_size_limit: int | None = None  # bytes; past it the writer falls back to PLAIN
     level_encoding: str = "RLE"  # data page v1 definition/repetition levels
@@ -169,6 +174,8 @@ class WriteOptions:
         out.pop("native_types")
         if self.thrift_extensions:
             out["thrift_extensions"] = list(self.thrift_extensions)
+        if not self.empty_row_groups:
+            out.pop("empty_row_groups")
         return {**out, **native_types_json(self.native_types)}
 
     @classmethod
@@ -183,6 +190,7 @@ class WriteOptions:
         kwargs["column_orders"] = doc.get("column_orders", {})
         kwargs["thrift_extensions"] = tuple(doc.get("thrift_extensions", ()))
         kwargs["native_types"] = doc.get("native_types", {})
+        kwargs["empty_row_groups"] = doc.get("empty_row_groups", False)
         return cls(**kwargs)
 
     def check(self, schema: Schema) -> None:
@@ -217,6 +225,8 @@ class WriteOptions:
             tags.add(f"encoding:{self.encoding}")
         if self.row_group_size is not None and row_count > self.row_group_size:
             tags.add("row_groups:multiple")
+        if self.empty_row_groups:
+            tags.add(EMPTY_ROW_GROUPS_TAG)
         if self.page_row_limit is not None and row_count > self.page_row_limit:
             tags.add("pages:multiple")
         if self.dictionary_size_limit is not None:

@@ -74,7 +74,7 @@ def write_orc(schema: TypeNode, rows: Sequence[Mapping[str, object]],
     stripe_statistics: list[list[ColumnStatistics]] = []
     file_columns = ColumnStreamsOut()  # every stripe's values, for the file's statistics
     file_stored: dict[int, int] = {}  # every stripe's data stream bytes by column
-    for chunk in _stripe_rows(rows, options.stripe_row_limit):
+    for chunk in _stripe_rows(rows, options.stripe_row_limit, options.empty_stripes):
         out = _write_columns(root, chunk, options)
         written = [StreamOutput(column, kind, compress(data)) for column, kind, data in out.streams]
         stored = _stored_bytes(written)
@@ -125,10 +125,15 @@ def _check_rows(root: TypeNode, rows: Sequence[Mapping[str, object]], options: O
             raise InvalidValue(f"bloom_filter_columns: {node.describe()} has no hash in 'Bloom Filter Index'")
 
 
-def _stripe_rows(rows: Sequence[Mapping[str, object]],
-                 limit: int | None) -> list[Sequence[Mapping[str, object]]]:
+def _stripe_rows(rows: Sequence[Mapping[str, object]], limit: int | None,
+                 empty_stripes: bool) -> list[Sequence[Mapping[str, object]]]:
+    """The rows of each stripe; with ``empty_stripes``, one of no rows before the first,
+    between every two and after the last."""
     step = limit or max(len(rows), 1)
-    return [rows[start:start + step] for start in range(0, len(rows), step)]
+    chunks = [rows[start:start + step] for start in range(0, len(rows), step)]
+    if not empty_stripes:
+        return chunks
+    return [rows[:0], *(part for chunk in chunks for part in (chunk, rows[:0]))]
 
 
 def _write_columns(root: TypeNode, rows: Sequence[Mapping[str, object]],

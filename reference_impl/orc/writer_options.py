@@ -35,6 +35,8 @@ class OrcWriterOptions:
 
     ``column_encodings`` forces DIRECT or DICTIONARY (either RLE version's name) on a
     top-level string column; ``stripe_row_limit`` None writes one stripe;
+    ``empty_stripes`` adds a stripe of no rows before the first, between every two and
+    after the last ('Stripes' asks a stripe for no row);
     ``row_index_stride`` N > 0 writes a row group index (a ROW_INDEX stream per column,
     an entry per N rows: row_group_index.py) and goes into the Footer (0: no row index).
     ``bloom_filter_columns`` (top-level field names; it needs a row index) get a
@@ -49,6 +51,7 @@ class OrcWriterOptions:
     compression_block_size: int = DEFAULT_BLOCK_SIZE
     keep_original_chunks: bool = False
     stripe_row_limit: int | None = None
+    empty_stripes: bool = False
     row_index_stride: int = 0
     dictionary_key_threshold: float = DEFAULT_DICTIONARY_THRESHOLD
     column_encodings: Mapping[str, ColumnEncodingKind] = field(default_factory=dict)

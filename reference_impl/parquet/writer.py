@@ -118,8 +118,7 @@ def write_table(
     out = bytearray(ENCRYPTED_FOOTER_MAGIC if encrypted_footer else MAGIC)
     row_groups = []
     written: list[list[WrittenChunk]] = []
-    for ordinal, first in enumerate(range(0, len(records), row_group_size)):
-        group_records = records[first : first + row_group_size]
+    for ordinal, (first, group_records) in enumerate(_row_group_spans(records, row_group_size, options)):
         row_group, chunks = _write_row_group(
             out, leaves, tree, group_records, first, ordinal, options, encryptor
         )
@@ -159,6 +158,18 @@ def write_table(
         out += MAGIC
     _emit(sink, bytes(out))
     return footer
+
+
+def _row_group_spans(records: list, size: int, options: WriterOptions) -> list[tuple[int, list]]:
+    """(first record, records) of each row group; with ``empty_row_groups``, one of no
+    records before the first, between every two and after the last."""
+    spans = [(first, records[first : first + size]) for first in range(0, len(records), size)]
+    if not options.empty_row_groups:
+        return spans
+    out: list[tuple[int, list]] = [(0, [])]
+    for first, group in spans:
+        out += [(first, group), (first + len(group), [])]
+    return out
 
 
 def write_parquet(

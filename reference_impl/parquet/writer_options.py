@@ -21,7 +21,9 @@ The knobs follow the spec's vocabulary:
   the page's uncompressed bytes, see ``chunk_writer``). Pages are only ever cut
   between records (repetition level 0), as ``DataPageHeaderV2.num_rows``
   requires ("pages change on record boundaries (r = 0)").
-* row groups ('Row Group Size'): ``row_group_size`` in records.
+* row groups ('Row Group Size'): ``row_group_size`` in records; ``empty_row_groups``
+  adds a row group of no rows before the first, between every two and after the last
+  (nothing in 'File format' asks a row group for a row; few writers make one).
 * footer: ``created_by``, ``key_value_metadata``.
 * metadata for skipping data (``statistics``, ``page_index``, ``bloom_filter``):
   ``statistics`` (ColumnMetaData.statistics), ``page_header_statistics``
@@ -158,6 +160,7 @@ class WriterOptions:
     page_row_limit: int | None = None
     page_byte_limit: int | None = None
     row_group_size: int | None = None
+    empty_row_groups: bool = False
     created_by: str = DEFAULT_CREATED_BY
     key_value_metadata: Mapping[str, str | None] | None = None
     statistics: bool = True

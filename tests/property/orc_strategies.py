@@ -69,7 +69,18 @@ from reference_impl.common.ieee_float import widen_float_bits
 from reference_impl.orc.columns.time_zones import utc_offset
 from tests.support.strategies import values
 
-from .strategies import AREA, FIELD_NAMES, MAX_COLUMNS, MAX_LEAVES, MAX_ROWS, MAX_SIZE, Supports, everything
+from .strategies import (
+    AREA,
+    FIELD_NAMES,
+    MAX_COLUMNS,
+    MAX_DEPTH,
+    MAX_LEAVES,
+    MAX_ROWS,
+    MAX_SIZE,
+    Supports,
+    deep_types,
+    everything,
+)
 
 FORMAT = "orc"
 MAX_TEXT_LENGTH = 8  # CHAR(n), VARCHAR(n): small n, so values often fill it
@@ -258,8 +269,9 @@ def scalar_types(supports: Supports = everything) -> st.SearchStrategy[DataType]
 
 
 def _structs(children: st.SearchStrategy[DataType]) -> st.SearchStrategy[DataType]:
+    # No field at all too: nothing in 'Type Information' asks a STRUCT for one.
     fields = st.lists(st.builds(Field, FIELD_NAMES, children, st.booleans()),
-                      min_size=1, max_size=MAX_FIELDS, unique_by=lambda f: f.name)
+                      max_size=MAX_FIELDS, unique_by=lambda f: f.name)
     return fields.map(lambda fs: O.struct_of(*fs))
 
 
@@ -278,7 +290,13 @@ def column_types(supports: Supports = everything) -> st.SearchStrategy[DataType]
         supported = [s for kind, s in compound.items() if supports(f"type:{kind}")]
         return st.one_of(*supported) if supported else children
 
-    return st.recursive(leaves, nest, max_leaves=MAX_LEAVES)
+    wraps = {"LIST": lambda t: st.just(O.list_of(t)),
+             "MAP": lambda t: st.builds(O.map_of, leaves, st.just(t)),
+             "STRUCT": lambda t: st.builds(lambda name, n: O.struct_of(Field(name, t, n)), FIELD_NAMES,
+                                           st.booleans())}
+    chains = [w for kind, w in wraps.items() if supports(f"type:{kind}")]
+    trees = st.recursive(leaves, nest, max_leaves=MAX_LEAVES)
+    return st.one_of(trees, deep_types(leaves, chains, MAX_DEPTH)) if chains else trees
 
 
 @st.composite

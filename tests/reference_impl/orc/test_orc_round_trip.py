@@ -179,3 +179,13 @@ def test_a_wall_clock_the_writer_zone_skips_is_refused_not_moved() -> None:
     assert read_orc(write_orc(schema, rows, options)).rows == rows
     with pytest.raises(InvalidValue, match="2024-03-10T02:30:00 does not exist in the writer's time zone"):
         write_orc(schema, [{"t": day + 2 * hour + hour // 2}], options)
+
+
+@pytest.mark.parametrize("rows", [[], SAMPLE_ROWS])
+def test_empty_stripes_around_and_between_full_ones(rows: list[dict[str, object]]) -> None:
+    """'Stripes' asks a stripe for no row: a stripe of none before, between and after."""
+    contents = round_trip(rows, stripe_row_limit=2, empty_stripes=True)
+    full = [len(rows[i:i + 2]) for i in range(0, len(rows), 2)]
+    expected = [0, *(n for count in full for n in (count, 0))]
+    assert [s.number_of_rows for s in contents.tail.footer.stripes] == expected
+    assert contents.rows == canonical(rows)
