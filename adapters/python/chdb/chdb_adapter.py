@@ -110,6 +110,13 @@ CANNOT_WRITE = {
     "statistics:truncate": "no setting sets the length of binary min/max statistics; " + NO_SETTING,
     "lie:*": "deliberately untrue metadata (WriteOptions.lies) is written by the reference "
              "writer only",
+    "thrift:extension": "Thrift extension bytes (WriteOptions.thrift_extensions) are written by "
+                        "the reference writer only",
+    "column_order:*": "measured: chdb 4.4.0 writes ColumnOrder TYPE_ORDER for every column (a DOUBLE "
+                      "column included); " + NO_SETTING,
+    "empty_row_groups": "ClickHouse's Parquet output sizes row groups by rows and bytes "
+                        "(output_format_parquet_row_group_size, ..._bytes) and writes none of no "
+                        "rows; " + NO_SETTING,
 }
 CANNOT_READ = {"encryption:*": ISSUE_ENCRYPTION}
 
