@@ -18,6 +18,7 @@ from .parquet import (
     checksums,
     codecs,
     column_orders,
+    edge_values,
     encodings,
     encryption,
     extensions,
@@ -33,7 +34,7 @@ from .parquet import (
 
 _AREAS = (physical_types, logical_types, encodings, codecs, pages, nested, statistics, page_index,
           bloom_filters, checksums, encryption, column_orders, geospatial, file_type,
-          extensions)
+          extensions, edge_values)
 _ORC_AREAS = (column_types, orc_nested, orc_encodings, orc_codecs, stripes, orc_indexes)
 
 
