@@ -153,13 +153,6 @@ def calendar_instants(unit: str) -> list[int]:
     return sorted(e for e in edges if lo <= e <= hi)
 
 
-def instant_edges(unit: str) -> list[int]:
-    """`calendar_instants` and the INT64 ends with their neighbours ("Every possible `int64`
-    number represents a valid timestamp", LogicalTypes.md 'TIMESTAMP', 'Common considerations')."""
-    lo, hi = int_range(64, True)
-    return sorted({*calendar_instants(unit), lo, lo + 1, hi - 1, hi})
-
-
 def time_edges(unit: str) -> list[int]:
     """A TIME of `unit`: midnight, the first unit after it, noon, the last unit of the day."""
     per_day = SECONDS_PER_DAY * T.UNITS_PER_SECOND[unit]

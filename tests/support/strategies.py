@@ -133,6 +133,18 @@ def _texts(max_size: int = 20):
     return _edged([s for s in E.STRING_EDGES if len(s) <= max_size], st.text(max_size=max_size))
 
 
+def _instants(unit: str):
+    """Counts of `unit` since the epoch: a named day's midnight or the unit before it (a day
+    drawn first, so each is drawn often), the epoch's neighbours and the INT64 ends, or any."""
+    per_day = E.SECONDS_PER_DAY * T.UNITS_PER_SECOND[unit]
+    lo, hi = int_range(64, True)
+    midnights = st.builds(lambda day, before: day * per_day - before,
+                          st.sampled_from(list(E.DATE_EDGE_DAYS.values())), st.sampled_from([0, 1]))
+    ends = st.sampled_from([lo, lo + 1, -1, 0, 1, hi - 1, hi])
+    return st.one_of(*[midnights.filter(lambda v: lo <= v <= hi)] * (EDGE_SHARE - 1), ends,
+                     st.integers(lo, hi))
+
+
 def _days():
     int32_ends = int_range(32, True)
     return _edged([*E.DATE_EDGE_DAYS.values(), *int32_ends], st.integers(*int32_ends))
@@ -177,9 +189,9 @@ def _non_null_values(t: T.DataType, special: Special):
         case "int":
             return _ints(t.bit_width, t.is_signed)
         case "int96":
-            return _edged(E.instant_edges("ns"), st.integers(*int_range(64, True)))
+            return _instants("ns")
         case "timestamp":
-            return _edged(E.instant_edges(t.time_unit), st.integers(*int_range(64, True)))
+            return _instants(t.time_unit)
         case "date":
             return _days()
         case "time":
