@@ -21,6 +21,7 @@ from .parquet import (
     checksums,
     codecs,
     column_orders,
+    edge_values,
     encodings,
     encryption,
     extensions,
@@ -38,7 +39,7 @@ from .parquet import (
 
 _AREAS = (physical_types, logical_types, encodings, codecs, pages, nested, statistics, page_index,
           bloom_filters, checksums, encryption, column_orders, geospatial, file_type,
-          extensions, native, shapes)
+          extensions, edge_values, native, shapes)
 _ORC_AREAS = (column_types, orc_nested, orc_encodings, orc_codecs, stripes, orc_indexes,
               orc_edge_values, orc_shapes, orc_native)
 

@@ -22,7 +22,7 @@ def _case(predicate=None, **options) -> Case:
 
 
 METADATA_AREAS = ("statistics/", "page_index/", "bloom_filter/", "checksum/", "encryption/",
-                  "column_orders/", "geospatial/")
+                  "column_orders/", "geospatial/", "edge/")
 
 
 def test_defaults_leave_the_older_catalogue_areas_unchanged():

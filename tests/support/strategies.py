@@ -1,4 +1,11 @@
-"""Hypothesis strategies for canonical types and values (edge-biased)."""
+"""Hypothesis strategies for canonical types and values (edge-biased).
+
+Every scalar value strategy is a draw among its type's edges (`conformance.cases.value_edges`,
+`conformance.cases.float_edges`: the values the catalogue's edge/ cases write) and a uniform
+draw over the whole type; decimal types lean to each physical type's largest precision and to
+scales 0 and = precision. `tests/property/test_edge_coverage.py` fails when a draw stops
+reaching one of the edges.
+"""
 
 from __future__ import annotations
 
@@ -9,16 +16,34 @@ from collections.abc import Callable
 
 from hypothesis import strategies as st
 
+from conformance.cases import value_edges as E
+from conformance.cases.float_edges import finite_edges, nan_payloads
 from conformance.values import Field, semantic_key
 from conformance.values import types as T
 from conformance.values.codec import INTERVAL_FIELD_MAX, float_from_bits, int_range
+from reference_impl.parquet.metadata.parquet_thrift import Type
+from reference_impl.parquet.schema.type_rules import decimal_max_precision
 
 TIME_UNITS = st.sampled_from(T.TIME_UNITS)
+# The most digits a DECIMAL may have on each physical type (LogicalTypes.md, 'DECIMAL'); on
+# FIXED_LEN_BYTE_ARRAY and BYTE_ARRAY the strategies' own bound (16 bytes; Arrow's decimal128).
+INT32_DECIMAL_DIGITS = decimal_max_precision(Type.INT32, None) or 0
+INT64_DECIMAL_DIGITS = decimal_max_precision(Type.INT64, None) or 0
+DECIMAL_MAX_DIGITS = 38
+
+
+EDGE_SHARE = 3  # of every EDGE_SHARE + 1 draws of a scalar, about this many are edges
+
+
+def _edged(edges, uniform: st.SearchStrategy) -> st.SearchStrategy:
+    """One of `edges` (EDGE_SHARE times as often) or a uniform draw."""
+    return st.one_of(*[st.sampled_from(list(edges))] * EDGE_SHARE, uniform)
 
 
 def _decimals(physical: str, max_precision: int):
-    return st.integers(1, max_precision).flatmap(
-        lambda p: st.integers(0, p).map(lambda s: T.decimal(p, s, physical)))
+    """DECIMAL types; the largest precision and the scales 0 and = precision are edges."""
+    return _edged([max_precision], st.integers(1, max_precision)).flatmap(
+        lambda p: _edged([0, p], st.integers(0, p)).map(lambda s: T.decimal(p, s, physical)))
 
 
 # Scalar types by the physical type they are stored as (parquet.thrift `enum Type`);
@@ -28,21 +53,24 @@ SCALAR_TYPES_BY_PHYSICAL = {
     "BOOLEAN": st.just(T.boolean()),
     "INT32": st.one_of(st.builds(T.integer, st.sampled_from([8, 16, 32]), st.booleans()),
                        st.just(T.date()), st.builds(T.time, st.just("ms"), st.booleans()),
-                       _decimals("INT32", 9)),
+                       _decimals("INT32", INT32_DECIMAL_DIGITS)),
     "INT64": st.one_of(st.builds(T.integer, st.just(64), st.booleans()),
                        st.builds(T.time, st.sampled_from(["us", "ns"]), st.booleans()),
-                       st.builds(T.timestamp, TIME_UNITS, st.booleans()), _decimals("INT64", 18)),
+                       st.builds(T.timestamp, TIME_UNITS, st.booleans()),
+                       _decimals("INT64", INT64_DECIMAL_DIGITS)),
     "INT96": st.just(T.int96()),
     "FLOAT": st.just(T.floating(32)),
     "DOUBLE": st.just(T.floating(64)),
+    # The unannotated and STRING types as often as all the others together, so that their
+    # edges are drawn often: the other annotations' values are documents of their own.
     "BYTE_ARRAY": st.one_of(
-        st.sampled_from([T.binary(), T.string(), T.enum(), T.json_type(), T.bson(), T.variant(),
-                         T.geometry(), T.geometry("EPSG:4326"), T.geography(),
-                         T.geography("OGC:CRS84", "VINCENTY")]),
-        _decimals("BYTE_ARRAY", 38)),
+        st.sampled_from([T.binary(), T.string()]),
+        st.sampled_from([T.enum(), T.json_type(), T.bson(), T.variant(), T.geometry(),
+                         T.geometry("EPSG:4326"), T.geography(), T.geography("OGC:CRS84", "VINCENTY")]),
+        _decimals("BYTE_ARRAY", DECIMAL_MAX_DIGITS)),
     "FIXED_LEN_BYTE_ARRAY": st.one_of(
-        st.sampled_from([T.floating(16), T.uuid(), T.interval()]),
-        st.integers(1, 20).map(T.fixed), _decimals("FIXED_LEN_BYTE_ARRAY", 38)),
+        st.integers(1, 20).map(T.fixed), st.just(T.floating(16)), st.sampled_from([T.uuid(), T.interval()]),
+        _decimals("FIXED_LEN_BYTE_ARRAY", DECIMAL_MAX_DIGITS)),
 }
 
 
@@ -68,20 +96,58 @@ any_types = st.recursive(scalar_types, _nested, max_leaves=6)
 
 
 def _ints(bits: int, signed: bool):
-    lo, hi = int_range(bits, signed)
-    return st.one_of(st.sampled_from([lo, hi, 0, lo + 1, hi - 1]), st.integers(lo, hi))
+    return _edged(E.int_edges(bits, signed), st.integers(*int_range(bits, signed)))
 
 
 def _floats(bits: int):
-    special = st.sampled_from([0.0, -0.0, math.inf, -math.inf, math.nan])
+    """Zeros, infinities, the finite edges of both signs and the NaN payloads of the width
+    (float_edges), or any bit pattern (a narrow width's NaNs only as edges: the hardware
+    widening of a narrow NaN is not its canonical double)."""
+    finite = finite_edges(bits)
+    edges = [0.0, -0.0, math.inf, -math.inf, math.nan, *finite, *(-x for x in finite),
+             *nan_payloads(bits)]
     if bits == 64:
-        # Any bit pattern at all, NaN payloads included.
-        return st.one_of(special, st.integers(0, 2**64 - 1).map(float_from_bits))
+        return _edged(edges, st.integers(0, 2**64 - 1).map(float_from_bits))
     fmt = {16: "<e", 32: "<f"}[bits]
     width = bits // 8
     as_float = st.binary(min_size=width, max_size=width).map(
         lambda b: struct.unpack(fmt, b)[0]).filter(lambda x: not math.isnan(x))
-    return st.one_of(special, as_float)
+    return _edged(edges, as_float)
+
+
+def _decimal_values(t: T.DataType):
+    bound = 10**t.decimal_precision - 1
+    return _edged(E.decimal_edges(t.decimal_precision), st.integers(-bound, bound))
+
+
+def _bytes():
+    """BYTE_ARRAY values: the edges, a long value, values equal but in their last byte
+    (two draws of one column often share the prefix), or any short bytes."""
+    last_byte_twins = st.sampled_from(E.last_byte_variants(E.LAST_BYTE_PREFIX))
+    long_value = st.builds(lambda: E.LONG_BYTES)  # (st.just would repr its 4 KiB in every example)
+    return st.one_of(st.sampled_from(E.BYTE_EDGES), last_byte_twins, long_value, st.binary(max_size=20))
+
+
+def _texts(max_size: int = 20):
+    """Text of at most `max_size` characters: the edges that fit, or any text."""
+    return _edged([s for s in E.STRING_EDGES if len(s) <= max_size], st.text(max_size=max_size))
+
+
+def _instants(unit: str):
+    """Counts of `unit` since the epoch: a named day's midnight or the unit before it (a day
+    drawn first, so each is drawn often), the epoch's neighbours and the INT64 ends, or any."""
+    per_day = E.SECONDS_PER_DAY * T.UNITS_PER_SECOND[unit]
+    lo, hi = int_range(64, True)
+    midnights = st.builds(lambda day, before: day * per_day - before,
+                          st.sampled_from(list(E.DATE_EDGE_DAYS.values())), st.sampled_from([0, 1]))
+    ends = st.sampled_from([lo, lo + 1, -1, 0, 1, hi - 1, hi])
+    return st.one_of(*[midnights.filter(lambda v: lo <= v <= hi)] * (EDGE_SHARE - 1), ends,
+                     st.integers(lo, hi))
+
+
+def _days():
+    int32_ends = int_range(32, True)
+    return _edged([*E.DATE_EDGE_DAYS.values(), *int32_ends], st.integers(*int32_ends))
 
 
 # Values of the annotated byte-array types are documents of their own format
@@ -122,21 +188,22 @@ def _non_null_values(t: T.DataType, special: Special):
             return st.booleans()
         case "int":
             return _ints(t.bit_width, t.is_signed)
-        case "int96" | "timestamp":
-            return _ints(64, True)
+        case "int96":
+            return _instants("ns")
+        case "timestamp":
+            return _instants(t.time_unit)
         case "date":
-            return _ints(32, True)
+            return _days()
         case "time":
             # A time of day (LogicalTypes.md "TIME"): 0 up to a day, exclusive.
             day = SECONDS_PER_DAY * T.UNITS_PER_SECOND[t.time_unit]
-            return st.one_of(st.sampled_from([0, day - 1]), st.integers(0, day - 1))
+            return _edged(E.time_edges(t.time_unit), st.integers(0, day - 1))
         case "float":
             return _floats(t.bit_width)
         case "decimal":
-            bound = 10**t.decimal_precision - 1
-            return st.one_of(st.sampled_from([bound, -bound, 0]), st.integers(-bound, bound))
+            return _decimal_values(t)
         case "binary":
-            return st.binary(max_size=20)
+            return _bytes()
         case "bson":
             return st.sampled_from(BSON_DOCUMENTS)
         case "geometry" | "geography":
@@ -146,14 +213,15 @@ def _non_null_values(t: T.DataType, special: Special):
         case "variant":
             return st.tuples(st.binary(min_size=1, max_size=8), st.binary(min_size=1, max_size=8))
         case "fixed":
-            return st.binary(min_size=t.byte_length, max_size=t.byte_length)
+            return _edged(E.fixed_edges(t.byte_length),
+                          st.binary(min_size=t.byte_length, max_size=t.byte_length))
         case "string" | "enum":
-            return st.text(max_size=20)
+            return _texts()
         case "char":
             # Stored padded with spaces to the declared length (docs/canonical-values.md).
-            return st.text(max_size=t.byte_length).map(lambda s: s.ljust(t.byte_length))
+            return _texts(t.byte_length).map(lambda s: s.ljust(t.byte_length))
         case "varchar":
-            return st.text(max_size=t.byte_length)
+            return _texts(t.byte_length)
         case "uuid":
             return st.uuids().map(str)
         case "interval":
