@@ -9,7 +9,7 @@ cases with it.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from typing import Any
 
 from conformance.values import DataType, Field, Schema
@@ -40,3 +40,11 @@ def native_case(spec_type: str, title: str, spec: Sequence[str], column_type: Da
     case_name = case_name or name.lower().replace("_", "-")
     return Case(f"{_PREFIX[file_format]}/{engine}/{case_name}", title, tuple(spec), schema,
                 tuple((i, v) for i, v in enumerate(values)), options, format=file_format)
+
+
+def native_cases_of(engine: str) -> Callable[..., Case]:
+    """A builder of `engine`'s native cases: ``(case_name, NAME, title, spec, column_type,
+    values, ...)`` -> `native_case` of ``"<engine>:<NAME>"`` named ``case_name``."""
+    def case(case_name: str, name: str, *args: Any, **kwargs: Any) -> Case:
+        return native_case(f"{engine}:{name}", *args, case_name=case_name, **kwargs)
+    return case

@@ -10,11 +10,11 @@ from conformance.values.codec import int_range
 
 from .model import Case
 from .native_columns import native_case
+from .value_edges import MAX_CODE_POINT
 
 # Arrow's view layouts keep a value of up to 12 bytes inline in its view and a longer one in
 # a data buffer (Arrow Columnar Format, 'Variable-size Binary View Layout').
 VIEW_INLINE_BYTES = 12
-MAX_CODE_POINT = "\U0010ffff"
 INT32_MIN, INT32_MAX = int_range(32, True)
 INT64_MIN, INT64_MAX = int_range(64, True)
 FIXED_LIST_LENGTH = 3

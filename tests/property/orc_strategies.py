@@ -36,7 +36,6 @@ from __future__ import annotations
 import dataclasses
 import functools
 from collections.abc import Callable, Sequence
-from datetime import date
 from typing import TypeVar
 from zoneinfo import ZoneInfo
 
@@ -62,6 +61,7 @@ from conformance.cases.orc.options import (
     WRITER_TIMEZONE_TAG,
     OrcWriteOptions,
 )
+from conformance.cases.value_edges import days
 from conformance.golden.regressions import regression_id
 from conformance.values import DataType, Field, Schema
 from conformance.values.codec import int_range
@@ -92,39 +92,31 @@ RLE_TAG = {"0.11": "rle:v1", "0.12": "rle:v2"}
 
 # ---- values -------------------------------------------------------------------------
 
-EPOCH = date(1970, 1, 1)
-
-
-def _days(year: int, month: int, day: int) -> int:
-    """Days since 1970-01-01 in the proleptic Gregorian calendar."""
-    return (date(year, month, day) - EPOCH).days
-
-
 DATE_EDGES = (
     0, -1, 1,
-    _days(1582, 10, 15), _days(1582, 10, 14),  # the first Gregorian day, the day before
-    _days(1582, 10, 4), _days(1582, 10, 5),  # the hybrid calendar skips the 5th to the 14th
-    _days(1000, 2, 28), _days(1000, 3, 1),  # a Julian leap year, not a Gregorian one
-    _days(1, 1, 1), _days(9999, 12, 31), _days(1899, 12, 31), _days(2015, 1, 1),
+    days(1582, 10, 15), days(1582, 10, 14),  # the first Gregorian day, the day before
+    days(1582, 10, 4), days(1582, 10, 5),  # the hybrid calendar skips the 5th to the 14th
+    days(1000, 2, 28), days(1000, 3, 1),  # a Julian leap year, not a Gregorian one
+    days(1, 1, 1), days(9999, 12, 31), days(1899, 12, 31), days(2015, 1, 1),
     *int_range(32, True),
 )
 # Years 1 to 9999: what most date libraries hold.
-COMMON_DATES = st.integers(_days(1, 1, 1), _days(9999, 12, 31))
+COMMON_DATES = st.integers(days(1, 1, 1), days(9999, 12, 31))
 
 NANOS_PER_SECOND = 10**9
 SECONDS_PER_DAY = 86_400
-ORC_TIMESTAMP_BASE_S = _days(2015, 1, 1) * SECONDS_PER_DAY  # 'Timestamp Columns'
+ORC_TIMESTAMP_BASE_S = days(2015, 1, 1) * SECONDS_PER_DAY  # 'Timestamp Columns'
 TIMESTAMP_MIN, TIMESTAMP_MAX = int_range(64, True)  # the ends of 64-bit nanoseconds
 # ORC holds 64-bit seconds from 2015 ('Timestamp Columns'): years 1 to 9999 and beyond.
-SECONDS_MIN, SECONDS_MAX = _days(1, 1, 1) * SECONDS_PER_DAY, _days(9999, 12, 31) * SECONDS_PER_DAY
+SECONDS_MIN, SECONDS_MAX = days(1, 1, 1) * SECONDS_PER_DAY, days(9999, 12, 31) * SECONDS_PER_DAY
 # Sub-second parts: the writer drops trailing decimal zeros and counts them ('Timestamp
 # Columns'), so 1, 10, ..., 10^8 are each a different count.
 FRACTIONS = st.one_of(st.sampled_from([0, 1, 999_999_999, 500_000_000,
                                        *(10**k for k in range(1, 9)), 123_456_789]),
                       st.integers(0, NANOS_PER_SECOND - 1))
 SECONDS = st.one_of(st.sampled_from([0, -1, -2, ORC_TIMESTAMP_BASE_S, ORC_TIMESTAMP_BASE_S - 1,
-                                     _days(1900, 1, 1) * SECONDS_PER_DAY,
-                                     _days(1582, 10, 14) * SECONDS_PER_DAY]),
+                                     days(1900, 1, 1) * SECONDS_PER_DAY,
+                                     days(1582, 10, 14) * SECONDS_PER_DAY]),
                     st.integers(SECONDS_MIN, SECONDS_MAX))
 # The catalogue's writer-zone moments, each as its wall clock and as its instant: whatever
 # zone a case is drawn with, DST edges of some zone are among its values.
@@ -194,7 +186,7 @@ def orc_values(t: DataType) -> st.SearchStrategy | None:
     return None
 
 
-HYBRID_GAP = (_days(1582, 10, 5), _days(1582, 10, 14))  # days the hybrid calendar lacks
+HYBRID_GAP = (days(1582, 10, 5), days(1582, 10, 14))  # days the hybrid calendar lacks
 NANOS_PER_DAY = SECONDS_PER_DAY * NANOS_PER_SECOND
 
 

@@ -22,6 +22,7 @@ from conformance.cases.orc.options import (
     STRING_ENCODINGS,
     WRITER_TIMEZONE_TAG,
 )
+from conformance.cases.value_edges import days
 from conformance.values import DataType, diff_tables
 from conformance.values.codec import CANONICAL_NAN_BITS, float_bits, int_range
 from reference_impl.orc.columns.time_zones import utc_offset
@@ -32,16 +33,15 @@ from .orc_strategies import (
     DECIMAL_EDGE_PRECISIONS,
     NANOS_PER_SECOND,
     SCALAR_TYPES,
-    _days,
     _zone,
     cases,
     wall_clock_exists,
 )
 
 DRAWS = 150
-GREGORIAN_START = _days(1582, 10, 15)
+GREGORIAN_START = days(1582, 10, 15)
 NANOS_PER_HOUR = 3_600 * NANOS_PER_SECOND
-STANDARD_TIME_BEFORE = _days(1883, 11, 18) * 86_400 * NANOS_PER_SECOND  # the first zones' adoption
+STANDARD_TIME_BEFORE = days(1883, 11, 18) * 86_400 * NANOS_PER_SECOND  # the first zones' adoption
 INT64_ENDS = frozenset(v + d for v in int_range(64, True) for d in (-1, 0, 1))
 # The edges of issue 29 the ORC strategies are for, each named: a writer zone west and east
 # of UTC, both calendars with dates and timestamps before 1582 under the hybrid one, the

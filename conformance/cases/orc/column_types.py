@@ -27,6 +27,7 @@ from conformance.values.codec import int_range
 
 from ..float_edges import DOUBLE_MIN_SUBNORMAL, FLOAT32_MAX, FLOAT32_MIN_SUBNORMAL, nan_payloads
 from ..model import Case
+from ..value_edges import days
 from . import sections as S
 from . import types as T
 from .options import ROOT_COLUMN, OrcWriteOptions
@@ -54,11 +55,6 @@ def with_nulls(values: Sequence[Any]) -> list[Any]:
     for v in values:
         out += [v, None]
     return out
-
-
-def days(year: int, month: int, day: int) -> int:
-    """Days since 1970-01-01 in the proleptic Gregorian calendar (the canonical date)."""
-    return dt.date(year, month, day).toordinal() - EPOCH.date().toordinal()
 
 
 def nanos(year: int, month: int, day: int, hour: int = 0, minute: int = 0, second: int = 0,

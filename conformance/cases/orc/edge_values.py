@@ -61,9 +61,10 @@ from conformance.values.codec import float_bits, int_range
 from ..float_edges import DOUBLE_MIN_SUBNORMAL, FLOAT32_MAX, FLOAT32_MIN_SUBNORMAL, nan_payloads
 from ..model import Case
 from ..predicate import Predicate
+from ..value_edges import DAYS_PER_400_YEARS, MAX_CODE_POINT, days
 from . import sections as S
 from . import types as T
-from .column_types import DOUBLE_MAX, NANOS_PER_SECOND, days, nanos
+from .column_types import DOUBLE_MAX, NANOS_PER_SECOND, nanos
 from .indexes import NULL_EVERY, ROWS, STRIDE, STRIPE_ROWS
 from .options import CALENDARS, FILE_VERSIONS, OrcWriteOptions
 
@@ -72,7 +73,6 @@ INTEGER_WIDTHS = (8, 16, 32, 64)
 LAST_NANO = NANOS_PER_SECOND - 1
 SECONDS_PER_MINUTE = 60
 NANOS_PER_DAY = 86_400 * NANOS_PER_SECOND
-DAYS_PER_GREGORIAN_CYCLE = 146_097  # 400 Gregorian years
 RLE = {"0.11": S.INTEGER_RLE_V1, "0.12": S.INTEGER_RLE_V2}
 
 
@@ -147,7 +147,6 @@ def _binary_long() -> Case:
 # ---- text -----------------------------------------------------------------------------
 
 COMBINING_ACUTE = "\u0301"
-MAX_CODE_POINT = "\U0010ffff"
 # Past StringStatistics' 1024 bytes, of the one code point that has no successor: a
 # writer that keeps an upper bound instead cannot increment its last character.
 LONG_MAXIMUM = MAX_CODE_POINT * 300
@@ -271,7 +270,7 @@ LAST_DAY = days(9999, 12, 31)
 _LEAP_DAYS = [days(y, 2, 29) for y in (4, 1600, 2000, 2024, 2400, 9996)]
 # Feb 28 and Mar 1 of years a Gregorian leap year rule skips (and Julian does not).
 _NOT_LEAP = [days(y, m, d) for y in (100, 1700, 1900, 2100) for m, d in ((2, 28), (3, 1))]
-_BEYOND_9999 = [LAST_DAY + 1, LAST_DAY + DAYS_PER_GREGORIAN_CYCLE, *int_range(32, True)]
+_BEYOND_9999 = [LAST_DAY + 1, LAST_DAY + DAYS_PER_400_YEARS, *int_range(32, True)]
 DATE_BOUNDARIES = [0, -1, 1, days(1, 1, 1), days(1, 1, 2), LAST_DAY, *_LEAP_DAYS, *_NOT_LEAP,
                    *_BEYOND_9999]
 

@@ -31,35 +31,27 @@ types matching) gives the type:
 
 from __future__ import annotations
 
-import datetime
 import ipaddress
-from typing import Any
 
 from conformance.values import Field
 from conformance.values import types as T
 
 from ...model import Case
-from ...native_columns import native_case
+from ...native_columns import native_cases_of
+from ...value_edges import days
 
 ENGINE = "chdb"
 DECIMAL_SPEC = "LogicalTypes.md: DECIMAL"
 INSTANT_SPEC = "LogicalTypes.md: Instant semantics (timestamps normalized to UTC)"
-EPOCH = datetime.date(1970, 1, 1)
 # ClickHouse docs 'Date32': "Supported range of values: [1900-01-01, 2299-12-31]".
-DATE32_FIRST, DATE32_LAST = datetime.date(1900, 1, 1), datetime.date(2299, 12, 31)
+DATE32_FIRST, DATE32_LAST = days(1900, 1, 1), days(2299, 12, 31)
 ENUM8_VALUES = 2**8  # Enum8's codes are Int8: every one of them used
 ENUM16_VALUES = 1000  # beyond Enum8, within Enum16's Int16
 CLICKHOUSE_DECIMAL_MAX_PRECISION = 76  # ClickHouse docs 'Decimal': P from 1 to 76
 
 
 
-def _case(name: str, native: str, *args: Any, **kwargs: Any) -> Case:
-    """The case ``native/chdb/<name>`` of the native type `native` (native_columns.native_case)."""
-    return native_case(f"{ENGINE}:{native}", *args, case_name=name, **kwargs)
-
-def _days(day: datetime.date) -> int:
-    return (day - EPOCH).days
-
+_case = native_cases_of(ENGINE)
 
 def _ipv6(text: str) -> bytes:
     return ipaddress.IPv6Address(text).packed  # network byte order (RFC 4291 text form)
@@ -125,8 +117,8 @@ def cases() -> list[Case]:
                _ipv6("ffff:ffff:ffff:ffff:ffff:ffff:ffff:ffff"), _ipv6("::ffff:1.2.3.4"), None]),
         _case("date32", "Date32", "Date32 at its range's ends, around the epoch, a leap day",
               ("LogicalTypes.md: DATE",), T.date(),
-              [_days(DATE32_FIRST), _days(DATE32_LAST), -1, 0, 1,
-               _days(datetime.date(2000, 2, 29)), None]),
+              [DATE32_FIRST, DATE32_LAST, -1, 0, 1,
+               days(2000, 2, 29), None]),
         _case("datetime64-zone", "DateTime64", "DateTime64(6, 'Asia/Kolkata'): instants "
               "around the epoch and in 1900", ("LogicalTypes.md: TIMESTAMP", INSTANT_SPEC),
               T.timestamp("us", utc=True), instants),

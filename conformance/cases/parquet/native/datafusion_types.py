@@ -21,12 +21,10 @@ mapping, measured in the footer):
 
 from __future__ import annotations
 
-from typing import Any
-
 from conformance.values import types as T
 
 from ...model import Case
-from ...native_columns import native_case
+from ...native_columns import native_cases_of
 
 ENGINE = "datafusion"
 STRING_SPEC = "LogicalTypes.md: STRING"
@@ -39,9 +37,7 @@ DAYS_0001_01_01 = -719162  # days from 1970-01-01 to 0001-01-01
 
 
 
-def _case(name: str, native: str, *args: Any, **kwargs: Any) -> Case:
-    """The case ``native/datafusion/<name>`` of the native type `native` (native_columns.native_case)."""
-    return native_case(f"{ENGINE}:{native}", *args, case_name=name, **kwargs)
+_case = native_cases_of(ENGINE)
 
 def _text() -> list[str | None]:
     """Edge text: empty, NUL inside, the largest code point, values at and across the

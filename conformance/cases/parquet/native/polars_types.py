@@ -20,12 +20,10 @@ documents or measurably writes for that dtype:
 
 from __future__ import annotations
 
-from typing import Any
-
 from conformance.values import types as T
 
 from ...model import Case
-from ...native_columns import native_case
+from ...native_columns import native_cases_of
 
 ENGINE = "polars"
 DECIMAL_SPEC = "LogicalTypes.md: DECIMAL"
@@ -41,9 +39,7 @@ MANY_CATEGORIES = 300  # more than a byte of category codes
 
 
 
-def _case(name: str, native: str, *args: Any, **kwargs: Any) -> Case:
-    """The case ``native/polars/<name>`` of the native type `native` (native_columns.native_case)."""
-    return native_case(f"{ENGINE}:{native}", *args, case_name=name, **kwargs)
+_case = native_cases_of(ENGINE)
 
 def _text_values() -> list[str | None]:
     """Edge text: empty, NUL inside, the largest code point, a combining sequence, values

@@ -17,7 +17,8 @@ from conformance.values import types as T
 
 from ...model import Case
 from ...native_columns import native_case
-from ...native_values import BYTES, FIXED_LIST_LENGTH, INT64_MAX, INT64_MIN, LISTS, MAX_CODE_POINT, STRINGS
+from ...native_values import BYTES, FIXED_LIST_LENGTH, INT64_MAX, INT64_MIN, LISTS, STRINGS
+from ...value_edges import MAX_CODE_POINT
 
 SPEC_STRING = "LogicalTypes.md: STRING"
 SPEC_DICTIONARY = "Encodings.md: Dictionary Encoding (PLAIN_DICTIONARY = 2 and RLE_DICTIONARY = 8)"
