@@ -37,7 +37,6 @@ text is in ``results.json``).
 
 from __future__ import annotations
 
-import html
 import json
 from pathlib import Path
 
@@ -47,66 +46,13 @@ from .dataset import REJECT, Cell, ReportSummary, engine_order
 from .findings import VALIDATOR, findings_by_writer
 from .grid import Grid, Tally, feature_grids, format_grids, group_by_prefix, run_grid
 from .outcomes import DESCRIPTIONS, OUTCOMES, PASS, severity
+from .pages import badge, esc, slug, style
 from .rejections import VERDICTS, ReaderRejections, cell_verdict, fault, file_verdict, rejections_by_reader
-from .text import truncate, visible_controls
+from .text import truncate
 
 DETAIL_LIMIT = 20_000
 """Characters of a detail shown in the page; the rest is in results.json."""
 
-# Colour-blind-safe palette (Okabe-Ito, with Paul Tol's wine/purple for the two
-# worst outcomes), each with the text colour that keeps WCAG AA contrast.
-COLOURS: dict[str, tuple[str, str]] = {
-    "harness-error": ("#000000", "#ffffff"),  # the suite's own bug: unlike any engine outcome
-    "crash": ("#882255", "#ffffff"),
-    "timeout": ("#aa4499", "#ffffff"),
-    "flaky": ("#332288", "#ffffff"),
-    "error": ("#d55e00", "#ffffff"),
-    "mismatch": ("#e69f00", "#000000"),
-    "unsupported": ("#56b4e9", "#000000"),
-    "skipped": ("#bbbbbb", "#000000"),
-    "pass": ("#009e73", "#000000"),
-}
-
-_CSS = """
-:root { font-family: system-ui, -apple-system, "Segoe UI", sans-serif; color: #1a1a1a; }
-body { margin: 0 auto; padding: 0 1.5rem 4rem; max-width: 110rem; line-height: 1.4; }
-h1 { margin: 1rem 0 .5rem; } h2 { margin-top: 2.5rem; border-bottom: 1px solid #ccc; }
-nav { position: sticky; top: 0; background: #fff; padding: .4rem 0; border-bottom: 1px solid #ddd;
-  z-index: 2; }
-nav a { margin-right: 1rem; }
-dl.meta { display: grid; grid-template-columns: max-content auto; gap: .2rem 1rem; margin: 0; }
-dl.meta dt { font-weight: 600; } dl.meta dd { margin: 0; }
-table { border-collapse: collapse; margin: .5rem 0 1rem; }
-th, td { border: 1px solid #ccc; padding: .25rem .5rem; text-align: left; vertical-align: top; }
-thead th { background: #f2f2f2; }
-table.grid td.sq { text-align: center; white-space: nowrap; min-width: 5.5rem; }
-table.grid td.sq a, table.grid td.sq span.in { color: inherit; display: block;
-  text-decoration: none; }
-table.grid td.sq a:hover { text-decoration: underline; }
-table.grid td.sq .lbl { display: block; font-size: .75em; }
-table.grid td.sq a .lbl::after { content: " \\2192"; }
-table.grid td.total { border-left: 3px double #666; }
-table.grid td.wphase { border-right: 3px double #666; }
-table.grid tr.totals td { border-top: 3px double #666; }
-td.empty { color: #888; text-align: center; }
-.badge { display: inline-block; padding: 0 .4em; border-radius: .25em; font-weight: 600;
-  white-space: nowrap; }
-details.feature { margin: .2rem 0; }
-details.feature > summary { cursor: pointer; padding: .15rem 0; }
-details.feature > summary code { font-weight: 600; }
-[id] { scroll-margin-top: 3rem; }
-section.group { margin: 1.5rem 0; padding: .25rem .5rem; }
-section.group:target { outline: 3px solid #0072b2; }
-table.fails { width: 100%; table-layout: fixed; }
-table.fails col.c-case { width: 18%; } table.fails col.c-outcome { width: 7rem; }
-table.fails col.c-tags { width: 16%; } table.fails col.c-file { width: 16%; }
-table.fails td { overflow-wrap: anywhere; }
-table.fails .tags { font-size: .8em; color: #444; }
-pre { margin: 0; white-space: pre-wrap; overflow-wrap: anywhere; max-height: 24em; overflow: auto;
-  background: #f7f7f7; padding: .3rem; font-size: .85em; }
-.filter { background: #fff3cd; padding: .3rem .6rem; }
-.muted { color: #666; }
-"""
 
 _JS = """
 (function () {
@@ -142,29 +88,9 @@ _JS = """
 """
 
 
-def esc(value: object) -> str:
-    """Text from the dataset, safe in HTML content and attribute values."""
-    return html.escape(visible_controls(str(value)), quote=True)
-
-
-def _slug(name: str) -> str:
-    """Injective, id-safe spelling of ``name``: [A-Za-z0-9.-] kept, anything else ``_xx``."""
-    out = []
-    for ch in name:
-        if ch.isascii() and (ch.isalnum() or ch in ".-"):
-            out.append(ch)
-        else:
-            out.extend(f"_{b:02x}" for b in ch.encode("utf-8", "surrogatepass"))
-    return "".join(out)
-
-
 def group_id(phase: str, writer: str, reader: str | None) -> str:
     """Anchor of the non-pass section of a (writer, reader) pair or a writer's write phase."""
-    return f"f__{phase}__{_slug(writer)}__{_slug(reader or '')}"
-
-
-def _badge(outcome: str, text: str | None = None) -> str:
-    return f'<span class="badge o-{outcome}">{esc(text if text is not None else outcome)}</span>'
+    return f"f__{phase}__{slug(writer)}__{slug(reader or '')}"
 
 
 def _square(tally: Tally, anchor: str, tag: str | None, extra_class: str = "") -> str:
@@ -213,13 +139,6 @@ def _grid_table(grid: Grid) -> str:
     )
 
 
-def _style() -> str:
-    colours = "".join(
-        f".o-{o} {{ background: {bg}; color: {fg}; }}\n" for o, (bg, fg) in COLOURS.items()
-    )
-    return _CSS + colours
-
-
 def _header(summary: ReportSummary) -> str:
     self_check = [c for c in summary.cells if c.is_reference_self_check]
     failing = summary.reference_failures()
@@ -227,11 +146,11 @@ def _header(summary: ReportSummary) -> str:
         check = '<span class="muted">no reference &rarr; reference cells in this run</span>'
     elif failing:
         worst_outcome = min((c.outcome for c in failing), key=severity)
-        check = _badge(worst_outcome, "FAILED") + (
+        check = badge(worst_outcome, "FAILED") + (
             f" {len(failing)} of {len(self_check)} cells not pass"
         )
     else:
-        check = _badge(PASS, "OK") + f" all {len(self_check)} cells pass"
+        check = badge(PASS, "OK") + f" all {len(self_check)} cells pass"
     meta = [
         ("Run", esc(summary.run_id) or '<span class="muted">(empty dataset)</span>'),
         ("Formats", esc(", ".join(summary.formats)) or "&mdash;"),
@@ -274,7 +193,7 @@ def _engines(summary: ReportSummary) -> str:
 
 def _legend(summary: ReportSummary) -> str:
     rows = [
-        f"<tr><td>{_badge(o)}</td><td>{summary.counts[o]}</td><td>{esc(DESCRIPTIONS[o])}</td></tr>"
+        f"<tr><td>{badge(o)}</td><td>{summary.counts[o]}</td><td>{esc(DESCRIPTIONS[o])}</td></tr>"
         for o in OUTCOMES
     ]
     rows.append(f"<tr><th>total</th><th>{summary.total}</th><td></td></tr>")
@@ -290,7 +209,7 @@ def _legend(summary: ReportSummary) -> str:
 def _writers(summary: ReportSummary, grid: Grid) -> str:
     present = {o for w in grid.writers for o, n in grid.write(w).counts.items() if n}
     shown = [o for o in OUTCOMES if o in present or o in (PASS, "unsupported", "error")]
-    head = "".join(f"<th>{_badge(o)}</th>" for o in shown)
+    head = "".join(f"<th>{badge(o)}</th>" for o in shown)
     rows = []
     for w in grid.writers:
         tally = grid.write(w)
@@ -318,7 +237,7 @@ def _format_grids(summary: ReportSummary) -> str:
     grids = format_grids(summary)
     if len(grids) <= 1:
         return _grid_table(run_grid(summary))
-    return "\n".join(f'<h3 id="grid-{_slug(fmt)}">{esc(display_name(fmt))}</h3>'
+    return "\n".join(f'<h3 id="grid-{slug(fmt)}">{esc(display_name(fmt))}</h3>'
                      f"{_grid_table(grid)}" for fmt, grid in grids.items())
 
 
@@ -330,7 +249,7 @@ def _features(summary: ReportSummary) -> str:
     formats = summary.formats or ("",)
     for fmt in formats:
         if len(formats) > 1:
-            parts.append(f'<h3 id="tags-{_slug(fmt)}">{esc(display_name(fmt))}</h3>')
+            parts.append(f'<h3 id="tags-{slug(fmt)}">{esc(display_name(fmt))}</h3>')
         parts += _feature_sections(summary, fmt or None, nested=len(formats) > 1)
     return "\n".join(parts) if len(parts) > 1 else '<p class="muted">No feature tags in this run.</p>'
 
@@ -340,7 +259,7 @@ def _feature_sections(summary: ReportSummary, fmt: str | None, nested: bool) -> 
     grids = feature_grids(summary, fmt if nested else None)
     parts = []
     for prefix, tags in group_by_prefix(grids):
-        anchor = f"tags-{_slug(fmt or '')}-{_slug(prefix)}" if nested else f"tags-{_slug(prefix)}"
+        anchor = f"tags-{slug(fmt or '')}-{slug(prefix)}" if nested else f"tags-{slug(prefix)}"
         level = "h4" if nested else "h3"
         parts.append(f'<{level} id="{anchor}">{esc(prefix)}</{level}>')
         for tag in tags:
@@ -348,7 +267,7 @@ def _feature_sections(summary: ReportSummary, fmt: str | None, nested: bool) -> 
             overall = grid.overall()
             parts.append(
                 f'<details class="feature"><summary><code>{esc(tag)}</code> '
-                f"{_badge(overall.worst or PASS, f'{overall.ratio} {overall.worst}')}"
+                f"{badge(overall.worst or PASS, f'{overall.ratio} {overall.worst}')}"
                 f"</summary>{_grid_table(grid)}</details>"
             )
     return parts
@@ -362,7 +281,7 @@ def _failure_row(cell: Cell) -> str:
         file = f'<span title="sha256 {esc(cell.file_sha256)}">{file}</span>'
     return (
         f'<tr data-features="{features}"><td><code>{esc(cell.case_id)}</code></td>'
-        f"<td>{_badge(cell.outcome)}</td>"
+        f"<td>{badge(cell.outcome)}</td>"
         f'<td class="tags">{esc(", ".join(cell.features))}</td><td>{file}</td>'
         f"<td><pre>{detail}</pre></td></tr>"
     )
@@ -462,7 +381,7 @@ def _bad_files(summary: ReportSummary) -> str:
 def _bad_file_findings(reader: str, tally: ReaderRejections) -> str:
     rows = "".join(
         f'<tr><td><code>{esc(c.case_id)}</code></td><td>{esc(file_verdict(c))}</td>'
-        f"<td>{_badge(c.outcome, cell_verdict(c))}</td><td>{esc(fault(c))}</td>"
+        f"<td>{badge(c.outcome, cell_verdict(c))}</td><td>{esc(fault(c))}</td>"
         f"<td><pre>{esc(truncate(c.detail, DETAIL_LIMIT))}</pre></td></tr>"
         for c in tally.findings)
     return (f'<section class="group" id="{group_id(REJECT, "", reader)}"><h3>{esc(reader)} failed '
@@ -482,7 +401,7 @@ def to_html(summary: ReportSummary) -> str:
             '<html lang="en"><head><meta charset="utf-8">',
             '<meta name="viewport" content="width=device-width, initial-scale=1">',
             f"<title>{esc(title)}</title>",
-            f"<style>{_style()}</style>",
+            f"<style>{style()}</style>",
             "</head><body>",
             '<nav><a href="#engines">Engines</a><a href="#outcomes">Outcomes</a>'
             '<a href="#grid">Writer &times; reader</a><a href="#writers">Writers</a>'
