@@ -9,7 +9,8 @@ cell, schema ``RESULTS_SCHEMA``); every report here is a query over it::
 ``write_reports`` writes into ``out_dir``:
 
 =================== =========================================================
-``index.html``      self-contained page: grids, feature grids, failures (html)
+``index.html``      the front page of a small static site (html, pages): status
+                    tables, engines; detail pages beside it (``pages`` lists them)
 ``REPORT.md``       the same overview in Markdown (markdown)
 ``results.json``    run, engines, counts and every cell (jsonout)
 ``junit.xml``       one testsuite per reader + one for writes (junit)
@@ -38,6 +39,7 @@ from .dataset import (
     summarise,
     write_consolidated,
 )
+from .engine_summary import engine_summaries
 from .html import write_html
 from .jsonout import write_json
 from .junit import write_junit
@@ -75,7 +77,7 @@ def write_reports(results_dir: str | Path, out_dir: str | Path) -> ReportSummary
     out = Path(out_dir)
     out.mkdir(parents=True, exist_ok=True)
     files = {
-        "index.html": write_html(summary, out / "index.html"),
+        "index.html": write_html(summary, out, engine_summaries(summary)),
         "REPORT.md": write_markdown(summary, out / "REPORT.md"),
         "results.json": write_json(summary, out / "results.json"),
         "junit.xml": write_junit(summary, out / "junit.xml"),

@@ -29,11 +29,10 @@ from pathlib import Path
 
 from conformance.matrix.cells import write_cell_id
 
-from .outcomes import FLAKY, HARNESS_ERROR, OUTCOMES, PASS, severity
+from .outcomes import FLAKY, HARNESS_ERROR, OUTCOMES, PASS, SKIPPED, severity
 from .text import first_line
 
 FORMAT_LINE = "# conformance expectations 1 (docs/expectations.md)"
-SKIPPED = "skipped"
 ALWAYS_NEWS = frozenset({"crash", "timeout", HARNESS_ERROR})  # a regression unless recorded
 FAILED = frozenset({*ALWAYS_NEWS, "error", "mismatch"})
 ENGINE, CASE, CELL = "engine", "case", "cell"

@@ -19,7 +19,10 @@ import pyarrow as pa
 import pyarrow.compute as pc
 
 from .dataset import GOLDEN, ReportSummary
-from .outcomes import OUTCOMES, PASS, worst
+from .outcomes import OUTCOMES, PASS, SKIPPED, UNSUPPORTED, worst
+
+NOT_PERFORMED = (SKIPPED, UNSUPPORTED)
+"""Outcomes of cells that did not run: never counted as failures nor as passes."""
 
 
 @dataclass(frozen=True)
@@ -35,6 +38,16 @@ class Tally:
     @property
     def passes(self) -> int:
         return self.counts.get(PASS, 0)
+
+    @property
+    def performed(self) -> int:
+        """Cells that really ran: every outcome but skipped and unsupported (declared gaps)."""
+        return self.total - sum(self.counts.get(o, 0) for o in NOT_PERFORMED)
+
+    @property
+    def failures(self) -> int:
+        """Cells that ran and did not pass."""
+        return self.performed - self.passes
 
     @property
     def worst(self) -> str | None:

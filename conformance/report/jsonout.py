@@ -89,6 +89,6 @@ def _cell(cell) -> dict:
 
 def write_json(summary: ReportSummary, path: str | Path) -> Path:
     path = Path(path)
-    text = json.dumps(to_json(summary), indent=1, ensure_ascii=True, allow_nan=False)
+    text = json.dumps(to_json(summary), separators=(",", ":"), ensure_ascii=True, allow_nan=False)
     path.write_text(text + "\n", encoding="utf-8")
     return path

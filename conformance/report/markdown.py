@@ -19,9 +19,10 @@ from pathlib import Path
 from conformance.cases.spec_versions import PREVIEW_TAG
 from conformance.formats import display_name
 
-from .dataset import REJECT, Cell, ReportSummary, engine_order
+from .dataset import GOLDEN, REJECT, Cell, ReportSummary, engine_order
 from .findings import findings_by_writer
 from .grid import Grid, Tally, format_grids, run_grid
+from .grid_html import tally_text
 from .outcomes import DESCRIPTIONS, FLAKY, OUTCOMES, PASS, severity
 from .rejections import VERDICTS, cell_verdict, fault, file_verdict, rejections_by_reader
 from .text import first_line, first_lines, visible_controls
@@ -56,10 +57,11 @@ def md_block(lines: list[str], indent: str = "") -> list[str]:
 
 
 def _square(tally: Tally) -> str:
+    """``passes/ran``, then how many failed and did not run (the grid_html square in text)."""
     if not tally.total:
         return "—"
-    label = "" if tally.worst == PASS else f" {tally.worst}"
-    return f"{tally.ratio}{label}"
+    ratio, note = tally_text(tally)
+    return f"{ratio} ({note})" if note else ratio
 
 
 def _table(header: list[str], rows: list[list[str]]) -> list[str]:
@@ -134,8 +136,9 @@ def _grid(grid: Grid, title: str = "") -> list[str]:
     return [
         f"## Writer x reader{title}",
         "",
-        "Each square: passing cells / all cells, then the worst outcome if not all pass. "
-        "The write phase column counts the writer producing the files.",
+        "Each square: passing cells / cells that ran, then how many failed and how many did "
+        "not run (skipped, or a declared gap). The write phase column counts the writer "
+        "producing the files.",
         "",
         *_table(header, rows),
         "",
@@ -253,7 +256,7 @@ def _non_pass(summary: ReportSummary) -> list[str]:
             for cell in cells:
                 lines += _cell_item(cell, by_reader=False)
             lines.append("")
-    reads = [c for c in failing if c.phase == "read"]
+    reads = [c for c in failing if c.phase in ("read", GOLDEN)]
     for reader in sorted({c.reading_engine for c in reads}, key=engine_order):
         cells = _sorted([c for c in reads if c.reader == reader])
         version = ", ".join(summary.engines.get(reader, ()))

@@ -45,6 +45,8 @@ OUTCOMES: tuple[str, ...] = (
 """Every outcome, worst first."""
 
 PASS = "pass"
+SKIPPED = "skipped"
+UNSUPPORTED = "unsupported"
 
 DESCRIPTIONS: dict[str, str] = {
     HARNESS_ERROR: "the suite's own adapter code failed (a bug of this suite, not of the engine)",

@@ -79,6 +79,9 @@ table.grid td.sq a, table.grid td.sq span.in { color: inherit; display: block;
   text-decoration: none; }
 table.grid td.sq a:hover { text-decoration: underline; }
 table.grid td.sq .lbl { display: block; font-size: .75em; }
+table.grid td.sq.all-pass { background: #e3f3ec; }
+table.grid td.sq.fails { background: #fbeee4; }
+table.grid td.sq.idle { color: #666; }
 table.grid td.total { border-left: 3px double #666; }
 table.grid td.wphase { border-right: 3px double #666; }
 table.grid tr.totals td { border-top: 3px double #666; }

@@ -55,7 +55,7 @@ def test_empty_dataset_still_reports(tmp_path):
     summary = write_reports(write_dataset([], tmp_path / "results"), tmp_path / "out")
     assert summary.total == 0 and sum(summary.counts.values()) == 0
     page = (tmp_path / "out" / "index.html").read_text(encoding="utf-8")
-    assert "Every cell of the writer &times; reader grid passed." in page
+    assert "<dt>Cells</dt><dd>0</dd>" in page and "no reference &rarr; reference cells" in page
 
 
 @pytest.mark.parametrize(

@@ -51,5 +51,5 @@ def test_the_markdown_json_and_html_reports_carry_them(report):
     assert "statistics.min\\_value untrue ×2" in markdown
     document = json.loads((out / "results.json").read_text())
     assert document["metadata_findings"]["pyarrow"]["by_kind"]["statistics.min_value"] == {"untrue": 2}
-    page = (out / "index.html").read_text()
+    page = (out / "grid.html").read_text()
     assert 'id="metadata"' in page and "statistics.min_value <strong>untrue</strong> &times;2" in page

@@ -36,5 +36,5 @@ def test_each_format_has_its_own_grid_of_its_own_engines(tmp_path):
     write_reports(results, out)
     markdown = (out / "REPORT.md").read_text(encoding="utf-8")
     assert "## Writer x reader (ORC)" in markdown and "## Writer x reader (Parquet)" in markdown
-    html = (out / "index.html").read_text(encoding="utf-8")
-    assert '<h3 id="grid-orc">ORC</h3>' in html and '<h3 id="tags-parquet">Parquet</h3>' in html
+    html = (out / "grid.html").read_text(encoding="utf-8")
+    assert '<h2 id="grid-orc">ORC</h2>' in html and '<h2 id="grid-parquet">Parquet</h2>' in html

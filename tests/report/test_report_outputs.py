@@ -117,7 +117,7 @@ def test_markdown_overview(report):
     assert f"**Run:** {RUN_ID}" in md
     assert "| crash | 1 |" in md and "| pass | 9 |" in md
     grid_row = next(line for line in md.splitlines() if line.startswith("| **reference** |"))
-    assert grid_row.split(" | ")[1:5] == ["2/2", "2/2", "0/2 crash", "1/2 mismatch"]
+    assert grid_row.split(" | ")[1:5] == ["2/2", "2/2", "0/2 (2 failed)", "1/2 (1 failed)"]
     assert "### Reader `duckdb` 1.1.3 (4)" in md
     assert "### Reader `pyarrow` 17.0.0 (2)" in md
     assert "#### Writer `pyarrow` (1)" in md
