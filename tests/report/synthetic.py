@@ -104,3 +104,31 @@ def write_dataset(rows: list[dict], directory: Path, parts: int = 2) -> Path:
         pq.write_table(table, directory / f"part-{n:05d}.parquet")
     (directory / "_SUCCESS").write_text("")
     return directory
+
+
+MAIN_JOB_TAGS = (
+    "encoding:PLAIN", "encoding:RLE_DICTIONARY", "encoding:DELTA_BINARY_PACKED",
+    "encoding:DELTA_BYTE_ARRAY", "encoding:BYTE_STREAM_SPLIT", "codec:SNAPPY", "codec:ZSTD",
+    "codec:GZIP", "codec:LZ4_RAW", "type:DECIMAL(INT32)", "type:DATE", "type:LIST", "type:MAP",
+    "physical:INT96", "bloom", "page_index", "crc", "statistics", "encryption:AES_GCM_V1",
+)
+"""Tags of a run shaped like the main job (real tags, so the status tables have rows)."""
+
+
+def main_job_rows(engines: int = 13, cases: int = 740) -> list[dict]:
+    """A results dataset the size and shape of the main job: every engine writes every case
+    and reads every other engine's file; outcomes mixed deterministically (mostly pass,
+    a share skipped, unsupported, mismatch, error)."""
+    names = ["reference", *(f"engine{n:02d}" for n in range(1, engines))]
+    spread = ("pass",) * 6 + ("skipped", "skipped", "unsupported", "mismatch", "error")
+    rows = []
+    for c in range(cases):
+        case = (f"area{c % 9}/case-{c:04d}",
+                [MAIN_JOB_TAGS[c % len(MAIN_JOB_TAGS)], MAIN_JOB_TAGS[(c * 7) % len(MAIN_JOB_TAGS)]])
+        for w, writer in enumerate(names):
+            rows.append(make_cell("write", writer, None, case, "pass"))
+            for r, reader in enumerate(names):
+                outcome = "pass" if reader == "reference" else spread[(c + 3 * w + 5 * r) % len(spread)]
+                detail = "" if outcome == "pass" else f"{outcome}: value at row {c} differs <{w}>"
+                rows.append(make_cell("read", writer, reader, case, outcome, detail))
+    return rows
