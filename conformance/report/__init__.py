@@ -76,10 +76,11 @@ def write_reports(results_dir: str | Path, out_dir: str | Path) -> ReportSummary
                                   version_notes=version_notes(summary.engines, default_corpus()))
     out = Path(out_dir)
     out.mkdir(parents=True, exist_ok=True)
+    engines = engine_summaries(summary)
     files = {
-        "index.html": write_html(summary, out, engine_summaries(summary)),
-        "REPORT.md": write_markdown(summary, out / "REPORT.md"),
-        "results.json": write_json(summary, out / "results.json"),
+        "index.html": write_html(summary, out, engines),
+        "REPORT.md": write_markdown(summary, engines, out / "REPORT.md"),
+        "results.json": write_json(summary, engines, out / "results.json"),
         "junit.xml": write_junit(summary, out / "junit.xml"),
         "results.parquet": write_consolidated(table, out / "results.parquet"),
     }

@@ -13,6 +13,8 @@ Schema (``schema_version`` 1; UTF-8, strict JSON: no NaN or Infinity)::
       "total": int,                   # number of cells
       "counts": {outcome: int, ...},  # every outcome (outcomes.OUTCOMES), worst first
       "reference_self_check": {"cells": int, "non_pass": int},   # incl. its bad-file cells
+      "engine_summaries": {engine: {"versions": [str, ...], "roles": {"<format>/<role>":
+                  {"passes": int, "performed": int, "not_run": int, "counts": {outcome: int}}}}},
       "metadata_findings": {writer: {...}, ...},   # findings.WriterFindings.to_json
       "bad_files": {                  # reject cells per reader (rejections)
         reader: {"version": str, "total": int,
@@ -46,16 +48,18 @@ from __future__ import annotations
 
 import dataclasses
 import json
+from collections.abc import Mapping
 from pathlib import Path
 
 from .dataset import ReportSummary
+from .engine_summary import EngineSummary
 from .findings import findings_by_writer
 from .rejections import rejections_by_reader
 
 SCHEMA_VERSION = 1
 
 
-def to_json(summary: ReportSummary) -> dict:
+def to_json(summary: ReportSummary, engines: Mapping[str, EngineSummary]) -> dict:
     """The ``results.json`` document as Python objects."""
     self_check = [c for c in summary.cells if c.is_reference_self_check]
     return {
@@ -72,6 +76,7 @@ def to_json(summary: ReportSummary) -> dict:
             "cells": len(self_check),
             "non_pass": len(summary.reference_failures()),
         },
+        "engine_summaries": {name: e.to_json() for name, e in engines.items()},
         "metadata_findings": {writer: tally.to_json()
                               for writer, tally in findings_by_writer(summary).items()},
         "bad_files": {reader: tally.to_json()
@@ -87,8 +92,9 @@ def _cell(cell) -> dict:
     return row
 
 
-def write_json(summary: ReportSummary, path: str | Path) -> Path:
+def write_json(summary: ReportSummary, engines: Mapping[str, EngineSummary],
+               path: str | Path) -> Path:
     path = Path(path)
-    text = json.dumps(to_json(summary), separators=(",", ":"), ensure_ascii=True, allow_nan=False)
+    text = json.dumps(to_json(summary, engines), separators=(",", ":"), ensure_ascii=True, allow_nan=False)
     path.write_text(text + "\n", encoding="utf-8")
     return path

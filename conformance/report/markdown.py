@@ -14,12 +14,14 @@ from __future__ import annotations
 
 import html
 import re
+from collections.abc import Mapping
 from pathlib import Path
 
 from conformance.cases.spec_versions import PREVIEW_TAG
 from conformance.formats import display_name
 
 from .dataset import GOLDEN, REJECT, Cell, ReportSummary, engine_order
+from .engine_summary import EngineSummary
 from .findings import findings_by_writer
 from .grid import Grid, Tally, format_grids, run_grid
 from .grid_html import tally_text
@@ -101,6 +103,16 @@ def _engines(summary: ReportSummary) -> list[str]:
     for name, reason in summary.unavailable.items():
         rows.append([md_text(name), "—", f"unavailable: {md_text(reason)}"])
     return ["## Engines", "", *_table(["Engine", "Version", "Role"], rows), ""]
+
+
+def _did(engines: Mapping[str, EngineSummary]) -> list[str]:
+    """What each engine really did: passed / cells that ran, per format and role."""
+    columns = sorted({key for e in engines.values() for key in e.tallies})
+    rows = [[md_text(name), *(_square(e.tallies[key]) if key in e.tallies else "—" for key in columns)]
+            for name, e in engines.items()]
+    return ["## What each engine did", "",
+            "Passed / cells that ran, skipped cells and declared gaps (unsupported) apart.", "",
+            *_table(["Engine", *(f"{fmt} {role}" for fmt, role in columns)], rows), ""]
 
 
 def _outcomes(summary: ReportSummary) -> list[str]:
@@ -267,11 +279,12 @@ def _non_pass(summary: ReportSummary) -> list[str]:
     return lines
 
 
-def to_markdown(summary: ReportSummary) -> str:
+def to_markdown(summary: ReportSummary, engines: Mapping[str, EngineSummary]) -> str:
     grid = run_grid(summary)
     sections = [
         _summary(summary),
         _engines(summary),
+        _did(engines),
         _outcomes(summary),
         _grids(summary),
         _writers(summary, grid),
@@ -284,7 +297,8 @@ def to_markdown(summary: ReportSummary) -> str:
     return re.sub(r"\n{3,}", "\n\n", text).rstrip("\n") + "\n"
 
 
-def write_markdown(summary: ReportSummary, path: str | Path) -> Path:
+def write_markdown(summary: ReportSummary, engines: Mapping[str, EngineSummary],
+                   path: str | Path) -> Path:
     path = Path(path)
-    path.write_text(to_markdown(summary), encoding="utf-8", errors="backslashreplace")
+    path.write_text(to_markdown(summary, engines), encoding="utf-8", errors="backslashreplace")
     return path

@@ -143,3 +143,17 @@ def test_markdown_marks_a_preview_case():
         "- **unsupported** `encoding/alp-double-required-v1` (`spec:preview`) written by")
     plain = Cell.from_row(make_cell("read", "reference", "pyarrow", INT32, "mismatch", "diff"))
     assert "spec:preview" not in _cell_item(plain, by_reader=True)[0]
+
+
+def test_what_each_engine_did_skipped_cells_apart(report):
+    _, out = report
+    section = (out / "REPORT.md").read_text(encoding="utf-8").split("## What each engine did")[1]
+    row = next(line for line in section.splitlines() if line.startswith("| pyarrow |"))
+    header = next(line for line in section.splitlines() if line.startswith("| Engine |"))
+    reads = header.split(" | ").index("parquet reads")
+    # 4 reads ran (3 passed), its own DELTA file was never written: 1 not run, not a failure
+    assert row.split(" | ")[reads] == "3/4 (1 failed, 1 not run)"
+    roles = json.loads((out / "results.json").read_text())["engine_summaries"]["pyarrow"]["roles"]
+    assert roles["parquet/reads"] == {"passes": 3, "performed": 4, "not_run": 1,
+                                      "counts": {"pass": 3, "mismatch": 1, "skipped": 1}}
+    assert roles["parquet/writes"]["passes"] == 1 and roles["parquet/writes"]["performed"] == 2
