@@ -170,7 +170,8 @@ def _golden_parser(sub) -> None:
     actions = golden.add_subparsers(dest="action", required=True)
     generate = actions.add_parser("generate", help="write golden_files/ from one matrix run (Spark)")
     verify = actions.add_parser("verify", help="read every golden file with engines, compare with "
-                                               "expected.json; results + report like a run")
+                                               "expected.json, and every bad file, judge by its "
+                                               "verdict; results + report like a run")
     for parser in (generate, verify):
         parser.add_argument("--corpus", type=Path, default=_default_corpus(),
                             help="the corpus directory (default: the clone's golden_files/)")
@@ -188,6 +189,12 @@ def _golden_parser(sub) -> None:
                              "bundled adapters)")
     # The spelling before `--engines` was the rule for every list of engines.
     verify.add_argument("--engine", action="append", dest="engines", help=argparse.SUPPRESS)
+    verify.add_argument("--cases", action="append", metavar="GLOB",
+                        help="only the golden files of these cases and the bad files bad/<id> "
+                             "matches (repeatable; default: all; e.g. --cases 'bad/*')")
+    verify.add_argument("--no-bad-files", action="store_true",
+                        help="no bad-file cells (the corpus's bad/ files every reader must reject, "
+                             "judged by their verdict)")
     verify.add_argument("--report", type=Path, default=Path("report-golden"),
                         help="report directory (default ./report-golden)")
     _gate_arguments(verify)
@@ -682,7 +689,8 @@ def _golden_verify(args) -> int:
         expectations = _read_expectations(args.expect)
         with _progress(args) as on_progress:
             result = verify(args.corpus, readers, args.workdir, on_progress=on_progress,
-                            retries=_retries(args, expectations))
+                            retries=_retries(args, expectations), case_globs=args.cases or (),
+                            bad_files=not args.no_bad_files)
     except (CorpusError, ValueError, LookupError) as exc:  # _BadEngineCommand too
         print(f"conformance golden verify: {exc}", file=sys.stderr)
         return EXIT_USAGE

@@ -8,6 +8,7 @@ import pytest
 
 from conformance.golden.manifest import write_manifest
 from conformance.golden.paths import CASES_DIR, EXPECTED
+from tests.support.corpus import cut_corpus
 from tests.test_cli import conformance
 
 CASES = ("physical/int32-optional", "encryption/kms-aes-gcm-v1-encrypted-footer-uniform")
@@ -45,7 +46,7 @@ def test_verify_reads_every_file_with_each_engine_and_writes_the_report(generate
     root, corpus, _ = generated
     report = root / "report"
     done = conformance("golden", "verify", "--corpus", str(corpus), "--workdir", str(root / "work"),
-                       "--engine", "reference,pyarrow", "--report", str(report))
+                       "--engine", "reference,pyarrow", "--report", str(report), "--no-bad-files")
     assert done.returncode == 0, done.stderr
     assert "8 cells" in done.stdout and "8 pass" in done.stdout
     markdown = (report / "REPORT.md").read_text()
@@ -95,6 +96,25 @@ def test_run_with_golden_reads_the_selected_cases_golden_files_too(generated, tm
     cells = json.loads((report / "results.json").read_text())["cells"]
     golden = sorted((c["writer"], c["reader"], c["outcome"]) for c in cells if c["phase"] == "golden")
     assert golden == [("golden/pyarrow", "reference", "pass"), ("golden/reference", "reference", "pass")]
+
+
+# Measured (pyarrow 26.0.1): pyarrow reads this bad file (its leading magic is 'PAR0'; only
+# the trailing one is checked), as tests/golden/test_harness_errors.py pins.
+ACCEPTED_BY_PYARROW = "bad/framing/bad-leading-magic"
+
+
+def test_verify_reads_the_selected_bad_files_and_gates_an_accepted_one(tmp_path):
+    corpus = cut_corpus(tmp_path / "corpus", CASES[0])
+    verify = ("golden", "verify", "--corpus", str(corpus), "--workdir", str(tmp_path / "work"),
+              "--engines", "reference,pyarrow", "--cases", ACCEPTED_BY_PYARROW, "--no-progress")
+    done = conformance(*verify, "--report", str(tmp_path / "report"))
+    assert done.returncode == 0, done.stderr  # a peer's finding fails nothing by default
+    assert "2 cells" in done.stdout and "1 pass, 1 mismatch" in done.stdout
+    cells = json.loads((tmp_path / "report" / "results.json").read_text())["cells"]
+    assert sorted((c["phase"], c["reader"], c["outcome"]) for c in cells) == [
+        ("reject", "pyarrow", "mismatch"), ("reject", "reference", "pass")]
+    gated = conformance(*verify, "--report", str(tmp_path / "gated"), "--fail-on", "mismatch")
+    assert gated.returncode == 1, gated.stderr
 
 
 def test_by_default_a_native_case_is_written_by_its_own_engine_with_the_built_in_ones():

@@ -5,7 +5,10 @@ tree and Wycheproof's ``result``: a parser that accepts input the spec forbids
 is wrong, however plausible the values it returns. The files are the corpus of
 ``conformance.golden.bad_corpus`` (one fault each, its documented error class,
 its spec sections, its verdict); this module plans one ``reject`` cell per
-(file, reader) and runs it, judging by the file's verdict.
+(file, reader) and runs it, judging by the file's verdict. `conformance run` writes
+the files into its run directory; `conformance golden verify` reads the corpus's
+``bad/`` copies, once it has checked that ``bad/index.json`` documents them as the
+catalogue does (``conformance.golden.verify``).
 
 Outcomes of a reject cell for a ``bad`` file (the matrix's vocabulary, read for
 "must reject"):
@@ -89,7 +92,8 @@ from .bad_corpus import bad_files, expected_reading, reference_adapter, referenc
 from .bad_file import ACCEPTABLE, BadFile, file_name
 
 __all__ = ["BAD_FILES_DIR", "CASE_PREFIX", "PASSING", "REFERENCE", "VERDICTS", "WRITER", "fault_of",
-           "file_verdict_of", "plan_rejects", "reject_cell", "selected_bad_files", "verdict"]
+           "file_verdict_of", "plan_reject_cells", "plan_rejects", "reject_cell", "selected_bad_files",
+           "verdict"]
 
 PHASE = "reject"
 WRITER = "bad-files"  # the "writer" of a reject cell: the catalogue
@@ -152,11 +156,19 @@ def plan_rejects(run_id: str, run_dir: Path, readers: Sequence[EngineInfo],
     """Write the bad files into ``<run_dir>/files/bad`` and plan one reject cell per
     (entry, reader) for ``entries`` (default: the whole catalogue)."""
     write_bad_files(run_dir / BAD_FILES_DIR)
+    return plan_reject_cells(run_id, run_dir, BAD_FILES_DIR, readers,
+                             bad_files() if entries is None else entries)
+
+
+def plan_reject_cells(run_id: str, workdir: Path, folder: Path, readers: Sequence[EngineInfo],
+                      entries: Sequence[BadFile]) -> list[dict]:
+    """One reject cell per (entry, reader) of the bad files already in ``folder`` (relative to
+    ``workdir``, the cells' work directory, or absolute: a golden corpus's ``bad/``)."""
     version = importlib.metadata.version("columnar-conformance")
     requests = []
-    for entry in bad_files() if entries is None else entries:
-        file = (BAD_FILES_DIR / file_name(entry)).as_posix()
-        sha256 = sha256_of(run_dir / file)
+    for entry in entries:
+        file = (folder / file_name(entry)).as_posix()
+        sha256 = sha256_of(workdir / file)
         for reader in readers:
             if reader.format != entry.format:
                 continue

@@ -162,7 +162,7 @@ def test_a_golden_file_that_is_not_the_listed_one_is_an_error_cell(small_corpus,
     path = small_corpus / CASES_DIR / case.id / golden_file(case, REFERENCE)
     GoldenReferenceEngine().write(case_by_id("physical/int64-required"), path)
     write_manifest(small_corpus)
-    records = verify(small_corpus, ["reference"], tmp_path).records
+    records = verify(small_corpus, ["reference"], tmp_path, case_globs=[case.id]).records
     [cell] = [r for r in records if r["case_id"] == case.id and r["writer"] == "golden/reference"]
     assert cell["outcome"] == "error"
     assert "is not the corpus's" in cell["detail"]
@@ -179,7 +179,7 @@ def test_an_encrypted_golden_file_reads_only_under_its_own_name(small_corpus, tm
         entry["path"] = entry["path"].replace(original.name, "renamed.parquet")
     (folder / EXPECTED).write_text(json.dumps(document))
     write_manifest(small_corpus)
-    records = verify(small_corpus, ["reference"], tmp_path).records
+    records = verify(small_corpus, ["reference"], tmp_path, case_globs=[case.id]).records
     [cell] = [r for r in records if r["case_id"] == case.id and r["writer"] == "golden/reference"]
     assert cell["outcome"] == "error"
     assert "DecryptionFailed" in cell["detail"]

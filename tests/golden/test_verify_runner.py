@@ -51,7 +51,7 @@ def _by_reader(records: list[dict]) -> dict[str, list[dict]]:
 
 def test_verify_reports_progress_with_outcome_counts(corpus, tmp_path):
     progress = []
-    result = verify(corpus, ["reference"], tmp_path,
+    result = verify(corpus, ["reference"], tmp_path, case_globs=[CASE],
                     on_progress=lambda done, total, counts: progress.append((done, total, dict(counts))))
     files = len(result.records)
     assert files >= 1 and {r["outcome"] for r in result.records} == {"pass"}
@@ -65,7 +65,7 @@ def test_a_hung_in_driver_cell_of_golden_verify_is_a_timeout(spark, corpus, tmp_
     monkeypatch.setattr(cell_runner, "CANCEL_GRACE_S", 1.0)
     try:
         result = verify(corpus, [HANGING_SPARK, HANGING_PYTHON, "reference"], tmp_path,
-                        CellLimits(timeout_s=TIMEOUT_S))
+                        CellLimits(timeout_s=TIMEOUT_S), case_globs=[CASE])
     finally:
         HangingInDriverEngine.released.set()
     readers = _by_reader(result.records)

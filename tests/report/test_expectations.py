@@ -102,7 +102,7 @@ def corpus(tmp_path) -> Path:
 
 def _verify(corpus: Path, work: Path, report: Path, engines: str, *gate: str) -> int:
     return main(["golden", "verify", "--corpus", str(corpus), "--workdir", str(work),
-                 "--report", str(report), "--engines", engines, "--no-progress", *gate])
+                 "--report", str(report), "--engines", engines, "--cases", CASE, "--no-progress", *gate])
 
 
 def _run_dir(work: Path) -> Path:
