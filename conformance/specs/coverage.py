@@ -222,25 +222,33 @@ def _cited(index: Index, texts: dict[str, Text], references: Iterable[tuple[str,
     cases: dict[tuple[str, int], list[str]] = defaultdict(list)
     carried: dict[str, str] = {}
     not_carried: list[str] = []
+    named: dict[str, list[tuple[str, int]]] = {}  # per distinct reference: cases share them
     for case_id, reference in references:
-        citation = citations.entry_citation(reference, 0, index)
-        if citation is None:
-            continue
-        if citation.spec == OLDER_TEXT:
-            target = _carried(index, texts, citation)
-            if target is None:
-                not_carried.append(reference)
-                continue
-            carried[reference] = f"{target[0]}: {index[target[0]][target[1]].title}"
-            named = [target]
-        elif citation.spec in texts:
-            named = [(citation.spec, i) for i in _named(index, citation)]
-        else:
-            continue
-        for key in named:
+        if reference not in named:
+            named[reference] = _sections_named(index, texts, reference)
+            if reference.startswith(f"{OLDER_TEXT}:"):
+                if named[reference]:
+                    spec, position = named[reference][0]
+                    carried[reference] = f"{spec}: {index[spec][position].title}"
+                else:
+                    not_carried.append(reference)
+        for key in named[reference]:
             if case_id not in cases[key]:
                 cases[key].append(case_id)
     return cases, OlderReferences(carried, tuple(sorted(set(not_carried))))
+
+
+def _sections_named(index: Index, texts: dict[str, Text], reference: str) -> list[tuple[str, int]]:
+    """The (spec, heading position) of counted texts a case's reference names."""
+    citation = citations.entry_citation(reference, 0, index)
+    if citation is None:
+        return []
+    if citation.spec == OLDER_TEXT:
+        target = _carried(index, texts, citation)
+        return [] if target is None else [target]
+    if citation.spec in texts:
+        return [(citation.spec, i) for i in _named(index, citation)]
+    return []
 
 
 def _carried(index: Index, texts: dict[str, Text], citation: Citation) -> tuple[str, int] | None:
