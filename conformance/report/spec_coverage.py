@@ -45,6 +45,7 @@ CASES_SHOWN = 8  # case ids a section lists before the rest fold away (coverage.
 STATE_BADGES = {COVERED: "pass", THROUGH_SUBSECTIONS: "unsupported", UNCOVERED: "mismatch"}
 IN_REFERENCE_MARK = "*"  # after an uncovered section the reference implementation cites
 CITED_ONLY_NOTE = "  (cited sections only)"
+WRAP_ANYWHERE = "overflow-wrap: anywhere"  # a long case id must not widen the page
 FEATURE_COLUMNS = ["feature", "released in", "compatibility", "feature tags", "catalogue", "remark"]
 
 
@@ -142,10 +143,12 @@ def coverage_markdown(case_ids_in_run: Collection[str] | None = None,
         if run is not None:
             row.append(_exercised(list(t.sections), run))
         lines.append("| " + " | ".join(map(str, row)) + " |")
-    lines += ["", "Uncovered sections (all of them on coverage.html):", ""]
+    lines += ["", f"Uncovered sections (all of them on coverage.html; {IN_REFERENCE_MARK}: the reference "
+                  "implementation cites it):", ""]
     for t in report.sections.texts:
         if t.uncovered:
-            shown = ", ".join(f"`{s.name}`" for s in t.uncovered[:MD_UNCOVERED_PER_TEXT])
+            shown = ", ".join(f"`{s.name}`{IN_REFERENCE_MARK if s.in_reference else ''}"
+                              for s in t.uncovered[:MD_UNCOVERED_PER_TEXT])
             more = len(t.uncovered) - MD_UNCOVERED_PER_TEXT
             lines.append(f"- {t.text.name}: {shown}" + (f" and {more} more" if more > 0 else ""))
     if report.features:
@@ -214,7 +217,7 @@ def _section_row(section: Section, run: set[str] | None) -> str:
     mark = IN_REFERENCE_MARK if section.in_reference else ""
     cells = [f"<td{indent}>{esc(section.name)}{esc(mark)}</td>",
              f"<td>{pages.badge(STATE_BADGES[section.state], section.state)}</td>",
-             f"<td>{_case_list(section.cases)}</td>"]
+             f'<td style="{WRAP_ANYWHERE}">{_case_list(section.cases)}</td>']
     if run is not None:
         exercised = section.state == COVERED and bool(set(section.cases) & run)
         cells.append(f"<td>{'yes' if exercised else '' if section.state != COVERED else 'no'}</td>")

@@ -69,7 +69,7 @@ class Section:
     spec: str
     title: str
     level: int
-    parent: str | None  # the enclosing section's title; None at the top
+    parent: str | None  # the enclosing heading's title where the text repeats this title
     cases: tuple[str, ...]  # the cases citing it, in catalogue order
     state: str  # COVERED, THROUGH_SUBSECTIONS or UNCOVERED
     in_reference: bool  # reference_impl/ cites it
@@ -132,7 +132,8 @@ class Coverage:
         return Coverage(tuple(t for t in self.texts if t.text.format == fmt), older)
 
     def to_json(self) -> dict:
-        return {"texts": [t.to_json() for t in self.texts], "older_text": self.older.to_json()}
+        return {"texts": [t.to_json() for t in self.texts], "older_text": self.older.to_json(),
+                "not_counted": {**NOT_COUNTED, OLDER_TEXT: "an older text; see older_text"}}
 
 
 # -- what counts ---------------------------------------------------------------------------------
