@@ -112,8 +112,8 @@ ROWS: tuple[PageRow, ...] = (
     _compatible("Page index", "2.4.0", "2.3.1..2.4.0", ("page_index",)),
     _compatible("Page CRC32 checksum", "1.0.0", FIRST, ("crc",)),
     _compatible("Size statistics", "2.10.0", "2.9.0..2.10.0", (), "approved 2023-11-14",
-                "no case asks for them: the reference writes them in every file and its validator "
-                "checks them in every file it reads (docs/validation.md)"),
+                "no case asks for them: the reference writes them in every file, and its validator "
+                "checks them where a file has them (docs/validation.md)"),
     _compatible("Geospatial statistics", "2.11.0", "2.10.0..2.11.0",
                 ("type:GEOMETRY|type:GEOGRAPHY", "statistics"), "approved 2025-02-09"),
     _compatible("Binary protocol extensions", "2.11.0", "2.10.0..2.11.0", ("thrift:extension*",),
