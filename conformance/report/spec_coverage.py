@@ -202,10 +202,9 @@ def _table(head: list[str], rows: list[str]) -> str:
 
 def _text_section(text: TextCoverage, run: set[str] | None) -> str:
     title = f'<h2 id="{esc(pages.slug(text.text.name))}">{esc(text.text.name)}</h2>'
-    note = f"<p class=\"muted\">{esc(_figures(text))}"
-    note += "; not counted (the repository's housekeeping): " + esc(", ".join(text.housekeeping)) \
+    housekeeping = f"; not counted, the repository's housekeeping: {', '.join(text.housekeeping)}" \
         if text.housekeeping else ""
-    note += "</p>"
+    note = f'<p class="muted">{esc(_figures(text) + housekeeping)}</p>'
     if not text.sections:
         return title + note + "<p>No section of this text is cited anywhere in the project.</p>"
     head = ["section", "state", "cases"] + ([] if run is None else ["this run"])
@@ -218,9 +217,9 @@ def _section_row(section: Section, run: set[str] | None) -> str:
     cells = [f"<td{indent}>{esc(section.name)}{esc(mark)}</td>",
              f"<td>{pages.badge(STATE_BADGES[section.state], section.state)}</td>",
              f'<td style="{WRAP_ANYWHERE}">{_case_list(section.cases)}</td>']
-    if run is not None:
-        exercised = section.state == COVERED and bool(set(section.cases) & run)
-        cells.append(f"<td>{'yes' if exercised else '' if section.state != COVERED else 'no'}</td>")
+    if run is not None:  # only a covered section has cases a run may have exercised
+        exercised = "yes" if set(section.cases) & run else "no"
+        cells.append(f"<td>{exercised if section.state == COVERED else ''}</td>")
     return "<tr>" + "".join(cells) + "</tr>"
 
 
