@@ -10,6 +10,8 @@
     conformance golden   generate the golden corpus (golden_files/), or verify it with engines
     conformance protocol-check  what an external adapter (docs/engine-protocol.md) gets wrong
     conformance fuzz     mutate the golden corpus, classify what the reference does (docs/fuzzing.md)
+    conformance coverage the spec sections the catalogue cites; the Parquet features it covers
+                         (docs/features-and-versions.md)
 
 Exit codes: 0 success; 1 a failure the policy counts (`run`), or the engine could
 not read the file (`read`; the reference reads a file that breaks a rule with a
@@ -110,6 +112,11 @@ def _parser() -> argparse.ArgumentParser:
     cases.add_argument("--json", action="store_true", help="full cases with expected values")
     cases.add_argument("--cases", action="append", metavar="GLOB")
     cases.add_argument("--features", action="append", metavar="TAG")
+
+    coverage = sub.add_parser("coverage", help="the spec sections the case catalogue cites, and the "
+                                               "Parquet features it covers")
+    coverage.add_argument("--json", action="store_true")
+    coverage.add_argument("--format", choices=("parquet", "orc"), help="only this format's texts")
 
     report = sub.add_parser("report", help="write reports from a results dataset")
     report.add_argument("results", type=Path, nargs="+",
@@ -345,8 +352,20 @@ def main(argv: list[str] | None = None) -> int:
     args = _parser().parse_args(argv)
     handler = {"run": _run, "read": _read, "engines": _engines, "cases": _cases,
                "report": _report, "expect": _expect, "validate": _validate, "golden": _golden,
-               "protocol-check": _protocol_check, "fuzz": _fuzz}[args.command]
+               "protocol-check": _protocol_check, "fuzz": _fuzz, "coverage": _coverage}[args.command]
     return handler(args)
+
+
+def _coverage(args) -> int:
+    from conformance.report.spec_coverage import coverage_json, coverage_report, coverage_text
+
+    report = coverage_report(args.format)
+    if args.json:
+        json.dump(coverage_json(report), sys.stdout, indent=2, ensure_ascii=False)
+        print()
+    else:
+        sys.stdout.write(coverage_text(report))
+    return EXIT_OK
 
 
 def _run(args) -> int:

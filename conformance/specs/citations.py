@@ -151,20 +151,42 @@ def _hint(headings: list[Heading], section: str) -> str:
     return f"; closest: '{close[0]}'" if close else ""
 
 
-def unresolved(index: Index, citation: Citation) -> str | None:
-    """Why the citation does not resolve, or None when it does."""
+def _resolution(index: Index, citation: Citation) -> tuple[list[int], str | None, bool]:
+    """The headings the citation's last section names; where it does not resolve, the
+    section that fails and whether it fails for not being inside the one before it."""
     headings = index[citation.spec]
     parents: list[int] = []
     for section in citation.sections:
         found = _matches(headings, section)
         if not found:
-            return f"{citation.spec} has no section '{section}'{_hint(headings, section)}"
+            return [], section, False
         if citation.nested and parents:
             found = [c for c in found if any(_inside(headings, p, c) for p in parents)]
             if not found:
-                return f"{citation.spec}: '{section}' is not inside '{citation.sections[0]}'"
+                return [], section, True
         parents = found
-    return None
+    return parents, None, False
+
+
+def unresolved(index: Index, citation: Citation) -> str | None:
+    """Why the citation does not resolve, or None when it does."""
+    _, section, misplaced = _resolution(index, citation)
+    if section is None:
+        return None
+    if misplaced:
+        return f"{citation.spec}: '{section}' is not inside '{citation.sections[0]}'"
+    return f"{citation.spec} has no section '{section}'{_hint(index[citation.spec], section)}"
+
+
+def resolved(index: Index, citation: Citation) -> list[int]:
+    """The positions in ``index[citation.spec]`` of the headings the citation's last section
+    names (an entry's innermost one); empty when it does not resolve."""
+    return _resolution(index, citation)[0]
+
+
+def is_declaration(heading: Heading) -> bool:
+    """A declaration of parquet.thrift or orc_proto.proto (``struct PageHeader``), not a member."""
+    return bool(_KEYWORD.match(heading.title))
 
 
 # -- finding citations -------------------------------------------------------------------------
