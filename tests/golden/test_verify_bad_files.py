@@ -36,7 +36,8 @@ READERS = ("reference", "pyarrow")
 # magic is 'PAR0'; only the trailing one is checked), as tests/golden/test_harness_errors.py pins.
 REFUSED, ACCEPTED_BY_PYARROW = "framing/bad-trailing-magic", "framing/bad-leading-magic"
 ZERO_ROWS = "lenient/file-num-rows-zero"  # acceptable: one reading, its original's rows
-# Measured (pyarrow 26.0.1, docs/engine-notes.md "Neither format"): no ORC reader checks the
+# Measured (pyarrow 26.0.1, docs/engine-notes.md "What the ORC readers do with the ORC bad
+# files"): no ORC reader checks the
 # header magic, so pyarrow reads the file that starts with 'ORX'.
 ORC_HEADER_MAGIC = "orc-tail/bad-header-magic"
 BAD_IDS = (REFUSED, ACCEPTED_BY_PYARROW, ZERO_ROWS, ORC_HEADER_MAGIC)
