@@ -46,6 +46,7 @@ from .junit import write_junit
 from .markdown import write_markdown
 from .outcomes import OUTCOMES
 from .policy import FAIL_ON_CHOICES, exit_code
+from .spec_coverage import coverage_json, coverage_markdown, coverage_report, write_coverage_page
 
 __all__ = [
     "FAIL_ON_CHOICES",
@@ -77,10 +78,15 @@ def write_reports(results_dir: str | Path, out_dir: str | Path) -> ReportSummary
     out = Path(out_dir)
     out.mkdir(parents=True, exist_ok=True)
     engines = engine_summaries(summary)
+    coverage = coverage_report()
+    case_ids = {c.case_id for c in summary.cells}
+    write_coverage_page(out, case_ids, coverage)
     files = {
         "index.html": write_html(summary, out, engines),
-        "REPORT.md": write_markdown(summary, engines, out / "REPORT.md"),
-        "results.json": write_json(summary, engines, out / "results.json"),
+        "REPORT.md": write_markdown(summary, engines, out / "REPORT.md",
+                                    back=[coverage_markdown(case_ids, coverage)]),
+        "results.json": write_json(summary, engines, out / "results.json",
+                                   {"coverage": coverage_json(coverage)}),
         "junit.xml": write_junit(summary, out / "junit.xml"),
         "results.parquet": write_consolidated(table, out / "results.parquet"),
     }

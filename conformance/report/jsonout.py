@@ -16,6 +16,7 @@ Schema (``schema_version`` 1; UTF-8, strict JSON: no NaN or Infinity)::
       "engine_summaries": {engine: {"versions": [str, ...], "roles": {"<format>/<role>":
                   {"passes": int, "performed": int, "not_run": int, "counts": {outcome: int}}}}},
       "metadata_findings": {writer: {...}, ...},   # findings.WriterFindings.to_json
+      "coverage": {...},              # spec sections and the cases citing them (spec_coverage)
       "bad_files": {                  # reject cells per reader (rejections)
         reader: {"version": str, "total": int,
                  "counts": {verdict: int, ...},   # rejection.VERDICTS, all of them
@@ -59,8 +60,10 @@ from .rejections import rejections_by_reader
 SCHEMA_VERSION = 1
 
 
-def to_json(summary: ReportSummary, engines: Mapping[str, EngineSummary]) -> dict:
-    """The ``results.json`` document as Python objects."""
+def to_json(summary: ReportSummary, engines: Mapping[str, EngineSummary],
+            extra: Mapping[str, object] = {}) -> dict:
+    """The ``results.json`` document as Python objects; ``extra`` are keys of other modules
+    (status tables, failure groups, findings, coverage), placed before the cells."""
     self_check = [c for c in summary.cells if c.is_reference_self_check]
     return {
         "schema_version": SCHEMA_VERSION,
@@ -81,6 +84,7 @@ def to_json(summary: ReportSummary, engines: Mapping[str, EngineSummary]) -> dic
                               for writer, tally in findings_by_writer(summary).items()},
         "bad_files": {reader: tally.to_json()
                       for reader, tally in rejections_by_reader(summary).items()},
+        **extra,
         "cells": [_cell(c) for c in summary.cells],
     }
 
@@ -92,9 +96,10 @@ def _cell(cell) -> dict:
     return row
 
 
-def write_json(summary: ReportSummary, engines: Mapping[str, EngineSummary],
-               path: str | Path) -> Path:
+def write_json(summary: ReportSummary, engines: Mapping[str, EngineSummary], path: str | Path,
+               extra: Mapping[str, object] = {}) -> Path:
     path = Path(path)
-    text = json.dumps(to_json(summary, engines), separators=(",", ":"), ensure_ascii=True, allow_nan=False)
+    text = json.dumps(to_json(summary, engines, extra), separators=(",", ":"), ensure_ascii=True,
+                      allow_nan=False)
     path.write_text(text + "\n", encoding="utf-8")
     return path

@@ -14,7 +14,7 @@ from __future__ import annotations
 
 import html
 import re
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from pathlib import Path
 
 from conformance.cases.spec_versions import PREVIEW_TAG
@@ -279,12 +279,16 @@ def _non_pass(summary: ReportSummary) -> list[str]:
     return lines
 
 
-def to_markdown(summary: ReportSummary, engines: Mapping[str, EngineSummary]) -> str:
+def to_markdown(summary: ReportSummary, engines: Mapping[str, EngineSummary],
+                front: Sequence[list[str]] = (), back: Sequence[list[str]] = ()) -> str:
+    """The whole REPORT.md; ``front`` are sections (lists of lines) after the summary (the
+    status tables), ``back`` sections at the end (spec coverage)."""
     grid = run_grid(summary)
     sections = [
         _summary(summary),
-        _engines(summary),
+        *front,
         _did(engines),
+        _engines(summary),
         _outcomes(summary),
         _grids(summary),
         _writers(summary, grid),
@@ -292,13 +296,14 @@ def to_markdown(summary: ReportSummary, engines: Mapping[str, EngineSummary]) ->
         _bad_files(summary),
         _flaky(summary),
         _non_pass(summary),
+        *back,
     ]
     text = "\n".join(line for section in sections for line in section)
     return re.sub(r"\n{3,}", "\n\n", text).rstrip("\n") + "\n"
 
 
-def write_markdown(summary: ReportSummary, engines: Mapping[str, EngineSummary],
-                   path: str | Path) -> Path:
+def write_markdown(summary: ReportSummary, engines: Mapping[str, EngineSummary], path: str | Path,
+                   front: Sequence[list[str]] = (), back: Sequence[list[str]] = ()) -> Path:
     path = Path(path)
-    path.write_text(to_markdown(summary, engines), encoding="utf-8", errors="backslashreplace")
+    path.write_text(to_markdown(summary, engines, front, back), encoding="utf-8", errors="backslashreplace")
     return path

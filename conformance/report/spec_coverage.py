@@ -12,6 +12,7 @@ from __future__ import annotations
 
 from collections.abc import Collection
 from dataclasses import dataclass
+from functools import cache
 from pathlib import Path
 
 from conformance.specs.coverage import (
@@ -32,8 +33,7 @@ from conformance.specs.features_versions import (
     feature_coverage,
 )
 
-from . import pages
-from .pages import esc
+from .pages import COVERAGE, badge, esc, slug, write_page
 
 __all__ = ["CoverageReport", "coverage_json", "coverage_markdown", "coverage_report", "coverage_text",
            "write_coverage_page"]
@@ -56,8 +56,10 @@ class CoverageReport:
     features: tuple[FeatureCoverage, ...]
 
 
+@cache
 def coverage_report(fmt: str | None = None) -> CoverageReport:
-    """The coverage of today's texts (of ``fmt``, or all); the features when Parquet is in."""
+    """The coverage of today's texts (of ``fmt``, or all); the features when Parquet is in.
+    Computed once per process: the catalogue and the texts do not change under a run."""
     features = tuple(feature_coverage()) if fmt in (None, PARQUET) else ()
     return CoverageReport(_spec_coverage().of_format(fmt), features)
 
@@ -170,7 +172,7 @@ def write_coverage_page(out_dir: Path, case_ids_in_run: Collection[str] | None =
     body.append(_older_section(report.sections))
     if report.features:
         body.append(_features_section(report))
-    return pages.write_page(out_dir, pages.COVERAGE, "Specification coverage", "\n".join(body))
+    return write_page(out_dir, COVERAGE, "Specification coverage", "\n".join(body))
 
 
 def _intro() -> str:
@@ -186,7 +188,7 @@ def _summary_table(sections: Coverage, run: set[str] | None) -> str:
         [] if run is None else ["covered, exercised by this run"])
     rows = []
     for t in sections.texts:
-        cells = [f'<a href="#{esc(pages.slug(t.text.name))}">{esc(t.text.name)}</a>',
+        cells = [f'<a href="#{esc(slug(t.text.name))}">{esc(t.text.name)}</a>',
                  *(str(n) for n in (t.count(COVERED), t.count(THROUGH_SUBSECTIONS), t.count(UNCOVERED),
                                     t.total))]
         if run is not None:
@@ -201,7 +203,7 @@ def _table(head: list[str], rows: list[str]) -> str:
 
 
 def _text_section(text: TextCoverage, run: set[str] | None) -> str:
-    title = f'<h2 id="{esc(pages.slug(text.text.name))}">{esc(text.text.name)}</h2>'
+    title = f'<h2 id="{esc(slug(text.text.name))}">{esc(text.text.name)}</h2>'
     housekeeping = f"; not counted, the repository's housekeeping: {', '.join(text.housekeeping)}" \
         if text.housekeeping else ""
     note = f'<p class="muted">{esc(_figures(text) + housekeeping)}</p>'
@@ -215,7 +217,7 @@ def _section_row(section: Section, run: set[str] | None) -> str:
     indent = f' style="padding-left: {section.level - 1}em"' if section.level > 1 else ""
     mark = IN_REFERENCE_MARK if section.in_reference else ""
     cells = [f"<td{indent}>{esc(section.name)}{esc(mark)}</td>",
-             f"<td>{pages.badge(STATE_BADGES[section.state], section.state)}</td>",
+             f"<td>{badge(STATE_BADGES[section.state], section.state)}</td>",
              f'<td style="{WRAP_ANYWHERE}">{_case_list(section.cases)}</td>']
     if run is not None:  # only a covered section has cases a run may have exercised
         exercised = "yes" if set(section.cases) & run else "no"
@@ -247,7 +249,7 @@ def _features_section(report: CoverageReport) -> str:
     rows = [("<tr>" + "".join(f"<td>{c}</td>" for c in (
         esc(f.row.feature), esc(f.row.release), esc(f.row.table),
         " and ".join(f"<code>{esc(t)}</code>" for t in f.row.tags) or "none",
-        pages.badge("pass", f"{len(f.cases)} cases") if f.covered else pages.badge("mismatch", "not covered"),
+        badge("pass", f"{len(f.cases)} cases") if f.covered else badge("mismatch", "not covered"),
         esc(f.row.remark))) + "</tr>") for f in report.features]
     beyond = ", ".join(f"{a.feature} ({a.release})" for a in beyond_the_page())
     return (f"<h2 id=\"features\">Features and Versions</h2><p>The Parquet site's page ({esc(PAGE)}, "
