@@ -6,7 +6,8 @@ cells, on two sides (docs/report.md, 'Status tables'):
 - **reads**: the engine's reads (``FULL``, ``FILTER`` or ``REJECT``, as the row says) of
   every writer's files of the row, counting only files the reference reads correctly (a
   file the reference cannot read is the writer's fault, not the reader's) and the
-  reference's checks of itself (its own files, the golden and bad files);
+  reference's checks of itself (its own files, the golden and bad files); a filtered read
+  counts only on a file whose metadata the validator did not find untrue;
 - **writes**: the engine's write cells of the row and the judges' reads of the files it
   wrote: the reference's plain read and the validator's check of the file's metadata. A
   peer that cannot read a file the reference reads is wrong on its own reads side.
@@ -14,7 +15,9 @@ cells, on two sides (docs/report.md, 'Status tables'):
 A side is ``ok`` (every cell passes), ``partial`` (cells pass and others are declared
 unsupported, none wrong), ``unsupported`` (declared, none passes), ``wrong`` (one cell or
 more crashed, timed out, raised, returned wrong values or was flaky) or absent (no cell).
-Skipped cells and the suite's own harness errors never count. The square's state follows
+Skipped cells and the suite's own harness errors never count, nor an unsupported cell
+whose declared reason is another feature of its case, nor a filtered read the adapter
+does not offer. The square's state follows
 from its sides: ``wrong``, ``both``, ``reads``, ``writes``, ``unsupported`` or ``no data``.
 
 The conformance score (docs/report.md, 'Conformance score') gives each measured row a
@@ -24,13 +27,14 @@ added to a row changes the score only when it changes the row's state.
 
 from __future__ import annotations
 
+import re
 from collections import Counter
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
 
 from .dataset import GOLDEN, REFERENCE, REJECT, Cell, ReportSummary, engine_order
 from .outcomes import HARNESS_ERROR, PASS
-from .status_rows import FILTER, FULL, READ, WRITE, StatusRow, groups, rows_of
+from .status_rows import FILTER, FULL, READ, ROWS, WRITE, StatusRow, groups, rows_of
 
 VALIDATOR = "validator"  # the reader that checks a written file's metadata (matrix.cells)
 VARIANT_SEPARATOR = ":"  # "duckdb:filter" is duckdb's filtered read
@@ -61,6 +65,11 @@ SIDE_VALUES: Mapping[str, float] = {
 }
 """The fixed value of each measured side's state in the score (a side with no cell has none)."""
 
+# An adapter's declared gap names the feature tag it is about: "cannot write page:v1: ...".
+_DECLARED_TAG = re.compile(r"^cannot (?:write|read) (\S+): ")
+# A filtered read the adapter does not offer says nothing of the engine's pruning.
+NO_FILTERED_READ = "has no filtered read in this adapter"
+
 SCORE_SCALE = 100
 MAX_LISTED_IDS = 50  # wrong cell ids kept per square in results.json
 MAX_REASON = 200     # characters of an unsupported cell's declared reason
@@ -69,6 +78,23 @@ MAX_REASON = 200     # characters of an unsupported cell's declared reason
 def engine_of(reader: str) -> str:
     """``"duckdb:filter"`` -> ``"duckdb"``."""
     return reader.split(VARIANT_SEPARATOR, 1)[0]
+
+
+def declared_tag(detail: str) -> str | None:
+    """The feature tag an unsupported cell's declared reason names, if it names one."""
+    match = _DECLARED_TAG.match(detail)
+    return match.group(1) if match else None
+
+
+def _judged_for(row: StatusRow, cell: Cell) -> bool:
+    """Does ``cell`` say something of ``row``? An unsupported cell does unless its reason
+    is another feature of the case, or a filtered read the adapter does not offer."""
+    if cell.outcome != UNSUPPORTED:
+        return True
+    if NO_FILTERED_READ in cell.detail:
+        return False
+    tag = declared_tag(cell.detail)
+    return tag is None or row.selector.concerns(tag)
 
 
 def _kind_of(cell: Cell) -> str | None:
@@ -258,6 +284,13 @@ def _good_files(cells: Iterable[Cell]) -> set[tuple[str, str]] | None:
     return {(c.writer, c.case_id) for c in reference_reads if c.outcome == PASS}
 
 
+def _untrue_metadata(cells: Iterable[Cell]) -> set[tuple[str, str]]:
+    """(writer, case) of the files whose metadata the validator found untrue: a filtered
+    read of one prunes on statistics or indexes its writer got wrong."""
+    return {(c.writer, c.case_id) for c in cells
+            if c.reader == VALIDATOR and c.outcome not in (PASS, *NOT_JUDGED)}
+
+
 def _column_engines(cells: Iterable[Cell]) -> dict[str, str]:
     """The engines of a format's table (writers and readers, not the validator nor the
     corpora), each with the version its cells name."""
@@ -276,6 +309,7 @@ class _Collector:
     def __init__(self, rows: tuple[StatusRow, ...], cells: list[Cell]) -> None:
         self.rows = rows
         self.good = _good_files(cells)
+        self.untrue = _untrue_metadata(cells)
         self.by_case: dict[str, list[StatusRow]] = {}
         self.sides: dict[tuple[str, str, str], list[Cell]] = {}
 
@@ -291,18 +325,23 @@ class _Collector:
             return
         kind = _kind_of(cell)
         for row in self.rows_of_case(cell):
+            if not _judged_for(row, cell):
+                continue
             if kind is not None and READ in row.sides and row.selector.kind == kind \
-                    and self._counts_as_read(cell):
+                    and self._counts_as_read(cell, row):
                 self._put(row, engine_of(cell.reading_engine), READ, cell)
             if WRITE in row.sides and row.selector.kind == FULL and self._judges_write(cell):
                 self._put(row, cell.writer, WRITE, cell)
 
-    def _counts_as_read(self, cell: Cell) -> bool:
+    def _counts_as_read(self, cell: Cell, row: StatusRow) -> bool:
         """A bad file, a file the reference reads correctly, or the reference's own check of
         itself; the reference failing on another writer's file judges that writer."""
+        file = (cell.writer, cell.case_id)
+        if _kind_of(cell) == FILTER and file in self.untrue and not row.selector.untrue:
+            return False
         if cell.phase == REJECT or self.good is None or cell.is_reference_self_check:
             return True
-        return (cell.writer, cell.case_id) in self.good
+        return file in self.good
 
     @staticmethod
     def _judges_write(cell: Cell) -> bool:
@@ -332,8 +371,8 @@ def status_table(summary: ReportSummary, fmt: str) -> StatusTable:
 
 
 def status_tables(summary: ReportSummary) -> dict[str, StatusTable]:
-    """One status table per format of the run that has rows (``status_rows.ROWS``)."""
-    return {fmt: status_table(summary, fmt) for fmt in summary.formats if rows_of(fmt)}
+    """One status table per format of the run that has rows, in ``status_rows.ROWS``'s order."""
+    return {fmt: status_table(summary, fmt) for fmt in ROWS if fmt in summary.formats}
 
 
 def tables_json(tables: Mapping[str, StatusTable]) -> dict:

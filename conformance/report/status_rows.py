@@ -56,6 +56,14 @@ class Selector:
     none_of: tuple[str, ...] = ()  # no pattern matches
     areas: tuple[str, ...] = ()    # case-id prefixes ("physical/"); empty: any case
     kind: str = FULL
+    about: tuple[str, ...] = ()    # further tags a declared gap may name and still be this row's
+    untrue: bool = False           # measures files whose metadata is untrue on purpose
+
+    def concerns(self, tag: str) -> bool:
+        """Is a gap declared for ``tag`` a gap of this row? A case may be declared
+        unsupported for another of its features (a writer of data page v2 only cannot
+        write a v1 case of BOOLEAN): that says nothing of this row."""
+        return any(tag_matches(p, tag) for p in (*self.all_of, *self.any_of, *self.about))
 
     def matches_case(self, case_id: str, tags: Iterable[str]) -> bool:
         tags = tuple(tags)
@@ -107,7 +115,7 @@ _THRIFT_TYPE = "parquet.thrift: enum Type"
 def _physical(name: str) -> StatusRow:
     key = "physical-" + name.lower().replace("_", "-")
     return _row(key, PHYSICAL, name, _THRIFT_TYPE,
-                Selector(all_of=(f"physical:{name}",), areas=_TYPE_AREAS))
+                Selector(all_of=(f"physical:{name}",), areas=_TYPE_AREAS, about=("type:*",)))
 
 
 def _logical(key: str, label: str, section: str, *patterns: str, **kw) -> StatusRow:
@@ -271,7 +279,7 @@ PARQUET_ROWS: tuple[StatusRow, ...] = (
          Selector(all_of=("predicate", "page_index"), none_of=_LIES, kind=FILTER),
          sides=READS_ONLY),
     _row("untrue-indexes", ROBUSTNESS, "Filtered reads of files with untrue statistics or indexes",
-         "PageIndex.md: Technical Approach", Selector(any_of=_LIES, kind=FILTER),
+         "PageIndex.md: Technical Approach", Selector(any_of=_LIES, kind=FILTER, untrue=True),
          sides=READS_ONLY, on_site=False),
     _row("lenient-readings", ROBUSTNESS, "Lenient readings (one broken rule, one reading)",
          "README.md: Error recovery",
@@ -351,7 +359,7 @@ ORC_ROWS: tuple[StatusRow, ...] = (
          "ORCv1.md: Integer Run Length Encoding, version 1",
          Selector(all_of=("rle:v1",), areas=("orc/encodings/",))),
     *(_row(f"orc-rle-v2-{sub.lower().replace('_', '-')}", ORC_ENCODINGS, f"Integer RLE v2: {sub}",
-           f"ORCv1.md: {section}", Selector(all_of=(f"rle_v2:{sub}",), areas=("orc/encodings/",)))
+           f"ORCv1.md: {section}", Selector(all_of=(f"rle_v2:{sub}*",), areas=("orc/encodings/",)))
       for sub, section in (("SHORT_REPEAT", "Short Repeat"), ("DIRECT", "Direct"),
                            ("PATCHED_BASE", "Patched Base"), ("DELTA", "Delta"))),
     _row("orc-string-direct", ORC_ENCODINGS, "String columns, DIRECT",
@@ -378,7 +386,7 @@ ORC_ROWS: tuple[StatusRow, ...] = (
          Selector(all_of=("predicate", "bloom"), none_of=_LIES, kind=FILTER), sides=READS_ONLY),
     _row("orc-untrue-indexes", ORC_INDEXES,
          "Filtered reads of files with untrue statistics or indexes", "ORCv1.md: Indexes",
-         Selector(any_of=_LIES, kind=FILTER), sides=READS_ONLY),
+         Selector(any_of=_LIES, kind=FILTER, untrue=True), sides=READS_ONLY),
     _no_data("orc-encryption", ORC_ENCRYPTION, "Column encryption", "ORCv1.md: Column Encryption",
              "the ORC catalogue has no encrypted file yet"),
     _no_data("orc-data-masks", ORC_ENCRYPTION, "Data masks", "ORCv1.md: Data Masks",
