@@ -33,6 +33,7 @@ from .status import (
 )
 from .status_rows import READ, WRITE, rows_of
 
+PARQUET = "parquet"
 SITE_REPOSITORY = "apache/parquet-site"
 SITE_PAGE = "parquet.apache.org, Documentation, File Format, Implementation status"
 DOC = Path("docs/parquet-implementation-status.md")
@@ -361,6 +362,22 @@ def disagreements(table: StatusTable) -> list[Disagreement]:
 
 def disagreements_json(found: list[Disagreement]) -> list[dict]:
     return [d.to_json() for d in found]
+
+
+def self_reported_json(tables: Mapping[str, StatusTable]) -> dict:
+    """For results.json: where the sources were recorded, and every disagreement."""
+    table = tables.get(PARQUET)
+    return {"sources": [vars(s) for s in (*FEATURE_SOURCES, *(i.source for i in IMPLEMENTATIONS))],
+            "disagreements": disagreements_json(disagreements(table)) if table else []}
+
+
+def self_reported_html(tables: Mapping[str, StatusTable], rel: str = pages.INDEX) -> str:
+    """The front page's "measured against self-reported" section (empty without Parquet)."""
+    table = tables.get(PARQUET)
+    if table is None:
+        return ""
+    return ('<h2 id="self-reported">Parquet: measured against self-reported</h2>'
+            + disagreements_html(disagreements(table), table, rel))
 
 
 def disagreements_html(found: list[Disagreement], table: StatusTable,
