@@ -201,7 +201,7 @@ def evidence_body(table: StatusTable, square: Square, rel: str) -> str:
     row = square.row
     back = pages.href(rel, f"{pages.INDEX}#status-{pages.slug(table.format)}")
     state = f'<span class="badge {_state_class(square.state)}">{pages.esc(square.state)}</span>'
-    reason = square.reason()
+    reason = square.reason() if square.state == STATE_UNSUPPORTED or square.partial else ""
     meta = [("State", state + (f" {PARTIAL_MARK} {pages.esc(PARTIAL_MEANING)}" if square.partial else "")),
             ("Specification", pages.esc(row.spec)), ("Group", pages.esc(row.group))]
     if reason:

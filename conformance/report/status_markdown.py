@@ -1,17 +1,21 @@
 """The status tables, the scores and the self-reported comparison in Markdown (REPORT.md).
 
+``python -m conformance.report.status_markdown RESULTS`` prints them for a results dataset.
+
 Each square is its short label (``status_html.square_label``); the evidence of a square is
 on its page of the HTML report, ``status/<format>/<engine>/<row>.html``.
 """
 
 from __future__ import annotations
 
+import sys
 from collections.abc import Mapping
 
 from conformance.formats import display_name
 
+from .dataset import load_results, summarise
 from .self_reported import PARQUET, disagreements, disagreements_markdown
-from .status import STATE_NO_DATA, StatusTable
+from .status import STATE_NO_DATA, StatusTable, status_tables
 from .status_html import (
     NOT_ON_SITE,
     PARTIAL_MARK,
@@ -76,3 +80,18 @@ def status_markdown(tables: Mapping[str, StatusTable]) -> list[str]:
             lines += ["", f"#### {name}: measured against self-reported", "",
                       *disagreements_markdown(disagreements(table), table)]
     return lines
+
+
+def main(argv: list[str] | None = None) -> int:
+    """``python -m conformance.report.status_markdown RESULTS``: print the status section of
+    the results dataset at RESULTS (a results directory or a report's results.parquet)."""
+    args = sys.argv[1:] if argv is None else argv
+    if len(args) != 1:
+        print("usage: python -m conformance.report.status_markdown RESULTS", file=sys.stderr)
+        return 2
+    print("\n".join(status_markdown(status_tables(summarise(load_results(args[0]))))))
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
