@@ -7,7 +7,8 @@ cells, on two sides (docs/report.md, 'Status tables'):
   every writer's files of the row, counting only files the reference reads correctly (a
   file the reference cannot read is the writer's fault, not the reader's) and the
   reference's checks of itself (its own files, the golden and bad files); a filtered read
-  counts only on a file whose metadata the validator did not find untrue;
+  counts only on a file whose metadata the validator did not find untrue, but in the rows
+  that measure untrue files on purpose;
 - **writes**: the engine's write cells of the row and the judges' reads of the files it
   wrote: the reference's plain read and the validator's check of the file's metadata. A
   peer that cannot read a file the reference reads is wrong on its own reads side.
@@ -17,8 +18,8 @@ unsupported, none wrong), ``unsupported`` (declared, none passes), ``wrong`` (on
 more crashed, timed out, raised, returned wrong values or was flaky) or absent (no cell).
 Skipped cells and the suite's own harness errors never count, nor an unsupported cell
 whose declared reason is another feature of its case, nor a filtered read the adapter
-does not offer. The square's state follows
-from its sides: ``wrong``, ``both``, ``reads``, ``writes``, ``unsupported`` or ``no data``.
+does not offer. The square's state follows from its sides: ``wrong``, ``both``, ``reads``,
+``writes``, ``unsupported`` or ``no data``.
 
 The conformance score (docs/report.md, 'Conformance score') gives each measured row a
 fixed value from its sides' states and averages the values over the group's rows: a case
