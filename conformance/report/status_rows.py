@@ -14,8 +14,11 @@ area and the feature tags the case carries) and the kind of read: ``FULL`` reads
 read and golden phases, plain readers), ``FILTER`` reads (``<engine>:filter``, a read
 that prunes with the engine's own means) or ``REJECT`` (reading a bad file). Which side
 of an engine a row measures is ``sides``: reads, and writes where the engine writes the
-feature. A row whose ``selector`` is None has no case in the catalogue; its reason is
-``note`` and the tables show it as "no data" (``status.STATE_NO_DATA``).
+feature. The rows of metadata a reader uses to prune (statistics, page index, Bloom
+filters, column orders) measure writes, which the validator checks; the pruning rows
+measure the reads that use them. A row whose ``selector`` is None has no case in the
+catalogue; its reason is ``note`` and the tables show it as "no data"
+(``status.STATE_NO_DATA``).
 
 Tag patterns: an exact tag (``"bloom"``), or a prefix ending in ``*`` (``"type:INT(*"``).
 """
@@ -127,9 +130,10 @@ def _logical(key: str, label: str, section: str, *patterns: str, **kw) -> Status
 
 def _encoding(key: str, label: str, section: str, tag: str, **kw) -> StatusRow:
     any_of = kw.pop("any_of", ())
+    none_of = kw.pop("none_of", ())
     areas = kw.pop("areas", ("encoding/",))
     return _row(key, ENCODINGS, label, f"Encodings.md: {section}",
-                Selector(all_of=(tag,), any_of=any_of, areas=areas), **kw)
+                Selector(all_of=(tag,), any_of=any_of, none_of=none_of, areas=areas), **kw)
 
 
 def _codec(name: str, label: str | None = None) -> StatusRow:
@@ -190,7 +194,7 @@ PARQUET_ROWS: tuple[StatusRow, ...] = (
     _logical("logical-unknown", "UNKNOWN (always null)", "UNKNOWN (always null)", "type:UNKNOWN"),
     _logical("logical-file", "FILE", "FILE", "type:FILE", areas=("file/",)),
     _encoding("encoding-plain", "PLAIN", "Plain: (PLAIN = 0)", "encoding:PLAIN",
-              areas=("encoding/", "physical/")),
+              none_of=("levels:BIT_PACKED",), areas=("encoding/", "physical/")),
     _encoding("encoding-plain-dictionary", "PLAIN_DICTIONARY",
               "Dictionary Encoding (PLAIN_DICTIONARY = 2 and RLE_DICTIONARY = 8)",
               "encoding:PLAIN_DICTIONARY"),
@@ -228,16 +232,19 @@ PARQUET_ROWS: tuple[StatusRow, ...] = (
     _codec("ZSTD"),
     _row("format-bloom-filters", FORMAT_FEATURES, "xxHash-based bloom filters",
          "BloomFilter.md: File Format",
-         Selector(all_of=("bloom",), none_of=(*_LIES, "encryption:*"), areas=("bloom_filter/",))),
+         Selector(all_of=("bloom",), none_of=(*_LIES, "encryption:*"), areas=("bloom_filter/",)),
+         sides=WRITES_ONLY),
     _no_data("format-bloom-filter-length", FORMAT_FEATURES, "Bloom filter length",
              "parquet.thrift: struct ColumnMetaData",
              "no case tells a reader that needs ColumnMetaData.bloom_filter_length from one "
              "that does not; the bloom filter cases write it and measure the filters"),
     _row("format-stats-min-max", FORMAT_FEATURES, "Statistics min_value, max_value",
          "parquet.thrift: struct Statistics",
-         Selector(all_of=("statistics",), none_of=_LIES, areas=("statistics/", "edge/"))),
+         Selector(all_of=("statistics",), none_of=_LIES, areas=("statistics/", "edge/")),
+         sides=WRITES_ONLY),
     _row("format-page-index", FORMAT_FEATURES, "Page index", "PageIndex.md: Technical Approach",
-         Selector(all_of=("page_index",), none_of=_LIES, areas=("page_index/", "column_orders/"))),
+         Selector(all_of=("page_index",), none_of=_LIES, areas=("page_index/", "column_orders/")),
+         sides=WRITES_ONLY),
     _row("format-page-crc32", FORMAT_FEATURES, "Page CRC32 checksum", "README.md: Checksumming",
          Selector(all_of=("crc",), none_of=_LIES, areas=("checksum/",))),
     _row("format-modular-encryption", FORMAT_FEATURES, "Modular encryption",
@@ -247,18 +254,18 @@ PARQUET_ROWS: tuple[StatusRow, ...] = (
              "parquet.thrift: struct SizeStatistics",
              "no case reads or checks ColumnMetaData.size_statistics on its own"),
     _row("format-data-page-v2", FORMAT_FEATURES, "Data Page V2", "README.md: Data Pages",
-         Selector(all_of=("page:v2",), areas=("pages/", "codec/"))),
+         Selector(all_of=("page:v2",), areas=("pages/", "codec/uncompressed-v2"))),
     _row("ieee-754-total-order", FORMAT_FEATURES, "IEEE 754 total order and NaN counts",
          "parquet.thrift: union ColumnOrder",
          Selector(all_of=("column_order:IEEE_754_TOTAL_ORDER",), none_of=_LIES,
-                  areas=("column_orders/",)), on_site=False),
+                  areas=("column_orders/",)), sides=WRITES_ONLY, on_site=False),
     _row("binary-protocol-extensions", FORMAT_FEATURES, "Binary protocol extensions",
          "BinaryProtocolExtensions.md: Binary Protocol Extensions",
          Selector(all_of=("thrift:extension",), areas=("extension/",)), on_site=False),
     _row("geospatial-statistics", FORMAT_FEATURES, "Geospatial statistics",
          "Geospatial.md: Statistics",
          Selector(all_of=("statistics",), any_of=("type:GEOMETRY", "type:GEOGRAPHY"),
-                  areas=("geospatial/",)), on_site=False),
+                  areas=("geospatial/",)), sides=WRITES_ONLY, on_site=False),
     _no_data("api-external-column-data", APIS, "External column data",
              "README.md: Separating metadata and column data",
              "no case writes a ColumnChunk.file_path", sides=READS_ONLY),
@@ -372,11 +379,12 @@ ORC_ROWS: tuple[StatusRow, ...] = (
     _row("orc-compression-blocks", ORC_CODECS, "Compression chunks smaller than a stream",
          "ORCv1.md: Compression", Selector(all_of=("compression:block_size",))),
     _row("orc-statistics", ORC_INDEXES, "Column statistics", "ORCv1.md: Column Statistics",
-         Selector(all_of=("predicate",), none_of=("bloom", *_LIES), areas=_ORC_INDEX_CASES)),
+         Selector(all_of=("predicate",), none_of=("bloom", *_LIES), areas=_ORC_INDEX_CASES),
+         sides=WRITES_ONLY),
     _row("orc-row-index", ORC_INDEXES, "Row index", "ORCv1.md: Row Group Index",
          Selector(any_of=("row_index:stride", "row_index:none"), areas=("orc/stripes/",))),
     _row("orc-bloom-filters", ORC_INDEXES, "Bloom filters", "ORCv1.md: Bloom Filter Index",
-         Selector(all_of=("bloom",), none_of=_LIES, areas=_ORC_INDEX_CASES)),
+         Selector(all_of=("bloom",), none_of=_LIES, areas=_ORC_INDEX_CASES), sides=WRITES_ONLY),
     _row("orc-pruning-stats", ORC_INDEXES, "Pruning using statistics and the row index",
          "ORCv1.md: Row Group Index",
          Selector(all_of=("predicate",), none_of=("bloom", *_LIES), kind=FILTER),
