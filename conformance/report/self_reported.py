@@ -315,8 +315,8 @@ class Disagreement:
         if self.measured in (SIDE_OK, SIDE_PARTIAL):
             return f"site {symbol}: no {self.side}; measured: {self.side}s correctly"
         what = "wrong" if self.measured == SIDE_WRONG else "declared not supported"
-        count = f" ({len(getattr(self.square, self.side).wrong)} cells)" \
-            if self.measured == SIDE_WRONG else ""
+        wrong = len(getattr(self.square, self.side).wrong)
+        count = f" ({wrong} cell{'' if wrong == 1 else 's'})" if self.measured == SIDE_WRONG else ""
         return f"site {symbol}: {self.side}s; measured: {what}{count}"
 
     def evidence(self) -> tuple[str, ...]:
