@@ -30,6 +30,7 @@ from .status import (
 from .status_rows import READ, StatusRow
 
 DETAIL_CHARS = 240  # of a cell's detail on an evidence page
+MAX_PASSES_LISTED = 200  # passing cells listed on an evidence page; every failing one is
 
 STATE_LABELS: Mapping[str, str] = {
     STATE_BOTH: "RW", STATE_READS: "R", STATE_WRITES: "W", STATE_WRONG: "\u2717",
@@ -186,8 +187,11 @@ def _side_html(name: str, side: Side, rel: str) -> str:
     if others:
         parts.append(f"<table><thead>{head}</thead><tbody>{_cell_rows(others, rel)}</tbody></table>")
     if passes:
+        shown = passes[:MAX_PASSES_LISTED]
+        more = (f'<p class="muted">{len(passes) - len(shown)} more passing cell(s): their pairs\' '
+                "pages list them.</p>" if len(passes) > len(shown) else "")
         parts.append(f"<details><summary>{len(passes)} passing cell(s)</summary><table><thead>{head}"
-                     f"</thead><tbody>{_cell_rows(passes, rel)}</tbody></table></details>")
+                     f"</thead><tbody>{_cell_rows(shown, rel)}</tbody></table>{more}</details>")
     return "".join(parts)
 
 

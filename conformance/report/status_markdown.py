@@ -33,7 +33,7 @@ def _cell(text: str) -> str:
 def table_markdown(table: StatusTable) -> list[str]:
     """One format's status table: a row per feature, a column per engine, group rows
     carrying each engine's score."""
-    columns = [table.column(e) for e in table.engines]
+    columns = [_cell(table.column(e)) for e in table.engines]
     lines = ["| Feature | " + " | ".join(columns) + " |", "| --- |" + " --- |" * len(columns)]
     for group, rows in table.groups():
         scores = " | ".join(f"**{table.score(e, group).text}**" for e in table.engines)
@@ -52,7 +52,7 @@ def score_markdown(table: StatusTable) -> list[str]:
              "| --- |" + " --- |" * (len(groups) + 1)]
     for engine in table.engines:
         scores = [table.score(engine, g) for g in groups] + [table.score(engine)]
-        lines.append(f"| {table.column(engine)} | "
+        lines.append(f"| {_cell(table.column(engine))} | "
                      + " | ".join(f"{s.text} ({s.measured}/{s.total})" for s in scores) + " |")
     return lines
 
