@@ -65,7 +65,10 @@ table.status td.st a, table.status td.st span { display: block; padding: .15rem 
   color: inherit; text-decoration: none; }
 table.status tr.grp th { background: #e8e8e8; text-align: left; }
 table.status tr.grp td { background: #e8e8e8; text-align: center; font-weight: 600; }
-table.status th.row { font-weight: normal; white-space: nowrap; }
+table.status th.row { font-weight: normal; min-width: 12rem; max-width: 20rem; }
+table.status thead th { max-width: 7rem; font-size: .85em; }
+table.status thead th .ver { display: block; font-weight: normal; color: #444;
+  overflow-wrap: anywhere; }
 """
 
 
@@ -121,7 +124,9 @@ def _legend() -> str:
 
 def status_table_html(table: StatusTable, rel: str = pages.INDEX) -> str:
     """One format's compact table (rows x engines), each square linking to its evidence."""
-    head = "".join(f"<th>{pages.esc(table.column(e))}</th>" for e in table.engines)
+    head = "".join(f'<th title="{pages.esc(table.column(e))}">{pages.esc(e)}'
+                   f'<span class="ver">{pages.esc(table.versions.get(e, ""))}</span></th>'
+                   for e in table.engines)
     body = []
     for group, rows in table.groups():
         scores = "".join(f"<td>{pages.esc(table.score(e, group).text)}</td>" for e in table.engines)
