@@ -31,6 +31,7 @@ from conformance.golden.paths import default_corpus
 from conformance.golden.writer_versions import version_notes
 from conformance.matrix.results import read_unavailable
 
+from .badges import write_badges
 from .dataset import (
     RESULTS_SCHEMA,
     Cell,
@@ -46,7 +47,11 @@ from .junit import write_junit
 from .markdown import write_markdown
 from .outcomes import OUTCOMES
 from .policy import FAIL_ON_CHOICES, exit_code
+from .self_reported import self_reported_html, self_reported_json
 from .spec_coverage import coverage_json, coverage_markdown, coverage_report, write_coverage_page
+from .status import status_tables, tables_json
+from .status_html import status_section_html, write_status_pages
+from .status_markdown import status_markdown
 
 __all__ = [
     "FAIL_ON_CHOICES",
@@ -78,15 +83,21 @@ def write_reports(results_dir: str | Path, out_dir: str | Path) -> ReportSummary
     out = Path(out_dir)
     out.mkdir(parents=True, exist_ok=True)
     engines = engine_summaries(summary)
+    tables = status_tables(summary)
     coverage = coverage_report()
     case_ids = {c.case_id for c in summary.cells}
     write_coverage_page(out, case_ids, coverage)
+    write_status_pages(tables, out)
+    write_badges(tables, out)
+    front = [status_section_html(tables), self_reported_html(tables)]
     files = {
-        "index.html": write_html(summary, out, engines),
+        "index.html": write_html(summary, out, engines, front=front),
         "REPORT.md": write_markdown(summary, engines, out / "REPORT.md",
+                                    front=[status_markdown(tables)],
                                     back=[coverage_markdown(case_ids, coverage)]),
-        "results.json": write_json(summary, engines, out / "results.json",
-                                   {"coverage": coverage_json(coverage)}),
+        "results.json": write_json(summary, engines, out / "results.json", {
+            "status": tables_json(tables), "self_reported": self_reported_json(tables),
+            "coverage": coverage_json(coverage)}),
         "junit.xml": write_junit(summary, out / "junit.xml"),
         "results.parquet": write_consolidated(table, out / "results.parquet"),
     }

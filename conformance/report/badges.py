@@ -14,7 +14,7 @@ from pathlib import Path
 
 from conformance.formats import display_name
 
-from . import pages
+from .pages import slug
 from .status import StatusTable
 
 SCHEMA_VERSION = 1
@@ -29,7 +29,7 @@ COLOUR_STEPS: tuple[tuple[int, str], ...] = (
 
 def badge_path(engine: str, fmt: str) -> str:
     """The badge's path in the report site."""
-    return f"{BADGES_DIR}/{pages.slug(engine)}-{pages.slug(fmt)}.json"
+    return f"{BADGES_DIR}/{slug(engine)}-{slug(fmt)}.json"
 
 
 def colour(score: int | None) -> str:

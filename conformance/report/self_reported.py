@@ -22,7 +22,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from pathlib import Path
 
-from . import pages
+from .pages import INDEX, esc, href, status_page
 from .status import (
     SIDE_OK,
     SIDE_PARTIAL,
@@ -371,7 +371,7 @@ def self_reported_json(tables: Mapping[str, StatusTable]) -> dict:
             "disagreements": disagreements_json(disagreements(table)) if table else []}
 
 
-def self_reported_html(tables: Mapping[str, StatusTable], rel: str = pages.INDEX) -> str:
+def self_reported_html(tables: Mapping[str, StatusTable], rel: str = INDEX) -> str:
     """The front page's "measured against self-reported" section (empty without Parquet)."""
     table = tables.get(PARQUET)
     if table is None:
@@ -381,16 +381,16 @@ def self_reported_html(tables: Mapping[str, StatusTable], rel: str = pages.INDEX
 
 
 def disagreements_html(found: list[Disagreement], table: StatusTable,
-                       rel: str = pages.INDEX) -> str:
+                       rel: str = INDEX) -> str:
     """The list a maintainer acts on: each disagreement, linked to its evidence page."""
     if not found:
         return "<p>The measurement agrees with every self-reported status it covers.</p>"
     items = []
     for d in found:
-        link = pages.href(rel, pages.status_page(table.format, d.engine, d.feature))
-        items.append(f"<tr><td>{pages.esc(d.implementation)}</td><td>{pages.esc(table.column(d.engine))}"
-                     f'</td><td><a href="{link}">{pages.esc(d.label)}</a></td>'
-                     f"<td>{pages.esc(d.text)}</td></tr>")
+        link = href(rel, status_page(table.format, d.engine, d.feature))
+        items.append(f"<tr><td>{esc(d.implementation)}</td><td>{esc(table.column(d.engine))}"
+                     f'</td><td><a href="{link}">{esc(d.label)}</a></td>'
+                     f"<td>{esc(d.text)}</td></tr>")
     return ("<p>Self-reported: the Parquet site's table (docs/parquet-implementation-status.md). "
             f"{len(found)} disagreement(s).</p><table><thead><tr><th>Implementation</th>"
             "<th>Engine</th><th>Feature</th><th>Self-reported vs measured</th></tr></thead>"

@@ -70,7 +70,7 @@ def _figures(text: TextCoverage) -> str:
 
 
 def _exercised(sections: list[Section], run: Collection[str]) -> int:
-    return sum(bool(set(s.cases) & run) for s in sections if s.state == COVERED)
+    return sum(not set(s.cases).isdisjoint(run) for s in sections if s.state == COVERED)
 
 
 def _covered_features(report: CoverageReport) -> str:

@@ -95,7 +95,7 @@ def _judged_for(row: StatusRow, cell: Cell) -> bool:
     if NO_FILTERED_READ in cell.detail:
         return False
     tag = declared_tag(cell.detail)
-    return tag is None or row.selector.concerns(tag)
+    return tag is None or row.measured.concerns(tag)
 
 
 def _kind_of(cell: Cell) -> str | None:
@@ -328,17 +328,17 @@ class _Collector:
         for row in self.rows_of_case(cell):
             if not _judged_for(row, cell):
                 continue
-            if kind is not None and READ in row.sides and row.selector.kind == kind \
+            if kind is not None and READ in row.sides and row.measured.kind == kind \
                     and self._counts_as_read(cell, row):
                 self._put(row, engine_of(cell.reading_engine), READ, cell)
-            if WRITE in row.sides and row.selector.kind == FULL and self._judges_write(cell):
+            if WRITE in row.sides and row.measured.kind == FULL and self._judges_write(cell):
                 self._put(row, cell.writer, WRITE, cell)
 
     def _counts_as_read(self, cell: Cell, row: StatusRow) -> bool:
         """A bad file, a file the reference reads correctly, or the reference's own check of
         itself; the reference failing on another writer's file judges that writer."""
         file = (cell.writer, cell.case_id)
-        if _kind_of(cell) == FILTER and file in self.untrue and not row.selector.untrue:
+        if _kind_of(cell) == FILTER and file in self.untrue and not row.measured.untrue:
             return False
         if cell.phase == REJECT or self.good is None or cell.is_reference_self_check:
             return True

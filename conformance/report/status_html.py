@@ -13,9 +13,9 @@ from pathlib import Path
 
 from conformance.formats import display_name
 
-from . import pages
 from .dataset import Cell
 from .outcomes import OUTCOMES, PASS, severity
+from .pages import INDEX, badge, cell_page, esc, href, slug, status_page, write_page
 from .status import (
     STATE_BOTH,
     STATE_NO_DATA,
@@ -101,41 +101,41 @@ def square_title(table: StatusTable, square: Square) -> str:
 
 def _row_label(row: StatusRow) -> str:
     mark = NOT_ON_SITE if not row.on_site else ""
-    return f'<th class="row" title="{pages.esc(row.spec)}">{pages.esc(row.label)}{mark}</th>'
+    return f'<th class="row" title="{esc(row.spec)}">{esc(row.label)}{mark}</th>'
 
 
 def _square_html(table: StatusTable, square: Square, rel: str) -> str:
     cls = _state_class(square.state)
-    text = pages.esc(square_label(square))
+    text = esc(square_label(square))
     if square.state == STATE_NO_DATA:
         return f'<td class="st {cls}"><span>{text}</span></td>'
-    link = pages.href(rel, pages.status_page(table.format, square.engine, square.row.key))
-    return (f'<td class="st {cls}"><a href="{link}" title="{pages.esc(square_title(table, square))}">'
+    link = href(rel, status_page(table.format, square.engine, square.row.key))
+    return (f'<td class="st {cls}"><a href="{link}" title="{esc(square_title(table, square))}">'
             f"{text}</a></td>")
 
 
 def _legend() -> str:
-    items = "".join(f'<span class="badge {_state_class(s)}">{pages.esc(STATE_LABELS[s] or NBSP)}'
-                    f"</span> {pages.esc(meaning)}; " for s, meaning in STATE_MEANINGS.items())
-    return (f'<p class="muted">{items}<b>{PARTIAL_MARK}</b> {pages.esc(PARTIAL_MEANING)}; '
+    items = "".join(f'<span class="badge {_state_class(s)}">{esc(STATE_LABELS[s] or NBSP)}'
+                    f"</span> {esc(meaning)}; " for s, meaning in STATE_MEANINGS.items())
+    return (f'<p class="muted">{items}<b>{PARTIAL_MARK}</b> {esc(PARTIAL_MEANING)}; '
             f"{NOT_ON_SITE} a row the Parquet site's table lacks. Group rows give each "
             "engine's score (docs/report.md, 'Conformance score').</p>")
 
 
-def status_table_html(table: StatusTable, rel: str = pages.INDEX) -> str:
+def status_table_html(table: StatusTable, rel: str = INDEX) -> str:
     """One format's compact table (rows x engines), each square linking to its evidence."""
-    head = "".join(f'<th title="{pages.esc(table.column(e))}">{pages.esc(e)}'
-                   f'<span class="ver">{pages.esc(table.versions.get(e, ""))}</span></th>'
+    head = "".join(f'<th title="{esc(table.column(e))}">{esc(e)}'
+                   f'<span class="ver">{esc(table.versions.get(e, ""))}</span></th>'
                    for e in table.engines)
     body = []
     for group, rows in table.groups():
-        scores = "".join(f"<td>{pages.esc(table.score(e, group).text)}</td>" for e in table.engines)
-        body.append(f'<tr class="grp"><th>{pages.esc(group)}</th>{scores}</tr>')
+        scores = "".join(f"<td>{esc(table.score(e, group).text)}</td>" for e in table.engines)
+        body.append(f'<tr class="grp"><th>{esc(group)}</th>{scores}</tr>')
         body.extend(f"<tr>{_row_label(row)}"
                     + "".join(_square_html(table, table.square(row, e), rel) for e in table.engines)
                     + "</tr>" for row in rows)
     no_data = table.no_data_rows()
-    missing = (f'<p class="muted">No data: {pages.esc(", ".join(r.label for r in no_data))}.</p>'
+    missing = (f'<p class="muted">No data: {esc(", ".join(r.label for r in no_data))}.</p>'
                if no_data else "")
     return (f'<table class="status"><thead><tr><th>Feature</th>{head}</tr></thead>'
             f'<tbody>{"".join(body)}</tbody></table>{missing}')
@@ -144,23 +144,23 @@ def status_table_html(table: StatusTable, rel: str = pages.INDEX) -> str:
 def score_table_html(table: StatusTable) -> str:
     """Engines x row groups: each engine's score and how many rows measured it."""
     groups = [g for g, _ in table.groups()]
-    head = "".join(f"<th>{pages.esc(g)}</th>" for g in groups)
+    head = "".join(f"<th>{esc(g)}</th>" for g in groups)
     body = []
     for engine in table.engines:
         cells = [table.score(engine, g) for g in groups] + [table.score(engine)]
         tds = "".join(f'<td title="{s.measured} of {s.total} rows measured, {s.wrong_rows} wrong">'
-                      f"{pages.esc(s.text)}</td>" for s in cells)
-        body.append(f"<tr><th>{pages.esc(table.column(engine))}</th>{tds}</tr>")
+                      f"{esc(s.text)}</td>" for s in cells)
+        body.append(f"<tr><th>{esc(table.column(engine))}</th>{tds}</tr>")
     return (f'<table class="scores"><thead><tr><th>Engine</th>{head}<th>All rows</th></tr>'
             f'</thead><tbody>{"".join(body)}</tbody></table>')
 
 
-def status_section_html(tables: Mapping[str, StatusTable], rel: str = pages.INDEX) -> str:
+def status_section_html(tables: Mapping[str, StatusTable], rel: str = INDEX) -> str:
     """The front page's status section: per format, its table and its score table."""
     parts = [status_style(), _legend()]
     for fmt, table in tables.items():
-        name = pages.esc(display_name(fmt))
-        parts.append(f'<h2 id="status-{pages.slug(fmt)}">{name}: implementation status, measured</h2>')
+        name = esc(display_name(fmt))
+        parts.append(f'<h2 id="status-{slug(fmt)}">{name}: implementation status, measured</h2>')
         parts.append(status_table_html(table, rel))
         parts.append(f"<h3>{name}: conformance score</h3>")
         parts.append(score_table_html(table))
@@ -173,22 +173,22 @@ def status_section_html(tables: Mapping[str, StatusTable], rel: str = pages.INDE
 def _cell_rows(cells: Iterable[Cell], rel: str) -> str:
     rows = []
     for c in sorted(cells, key=lambda c: (severity(c.outcome), c.case_id, c.writer, c.reader or "")):
-        link = pages.href(rel, pages.cell_page(c.writer, c.reader, c.cell_id))
+        link = href(rel, cell_page(c.writer, c.reader, c.cell_id))
         detail = c.detail.splitlines()[0][:DETAIL_CHARS] if c.detail else ""
-        rows.append(f'<tr><td>{pages.badge(c.outcome)}</td><td><a href="{link}">{pages.esc(c.case_id)}'
-                    f"</a></td><td>{pages.esc(c.writer)}</td><td>{pages.esc(c.reader or '(write)')}"
-                    f"</td><td>{pages.esc(detail)}</td></tr>")
+        rows.append(f'<tr><td>{badge(c.outcome)}</td><td><a href="{link}">{esc(c.case_id)}'
+                    f"</a></td><td>{esc(c.writer)}</td><td>{esc(c.reader or '(write)')}"
+                    f"</td><td>{esc(detail)}</td></tr>")
     return "".join(rows)
 
 
 def _side_html(name: str, side: Side, rel: str) -> str:
     if not side.cells:
-        return f"<h2>{pages.esc(name)}: no cell</h2>"
+        return f"<h2>{esc(name)}: no cell</h2>"
     counts = ", ".join(f"{o} {side.counts[o]}" for o in OUTCOMES if side.counts[o])
     passes = [c for c in side.cells if c.outcome == PASS]
     others = [c for c in side.cells if c.outcome != PASS]
     head = "<tr><th>Outcome</th><th>Case</th><th>Writer</th><th>Reader</th><th>Detail</th></tr>"
-    parts = [f"<h2>{pages.esc(name)}: {pages.esc(side.state)} ({pages.esc(counts)})</h2>"]
+    parts = [f"<h2>{esc(name)}: {esc(side.state)} ({esc(counts)})</h2>"]
     if others:
         parts.append(f"<table><thead>{head}</thead><tbody>{_cell_rows(others, rel)}</tbody></table>")
     if passes:
@@ -208,15 +208,15 @@ def _side_names(row: StatusRow) -> dict[str, str]:
 def evidence_body(table: StatusTable, square: Square, rel: str) -> str:
     """The body of one square's evidence page."""
     row = square.row
-    back = pages.href(rel, f"{pages.INDEX}#status-{pages.slug(table.format)}")
-    state = f'<span class="badge {_state_class(square.state)}">{pages.esc(square.state)}</span>'
+    back = href(rel, f"{INDEX}#status-{slug(table.format)}")
+    state = f'<span class="badge {_state_class(square.state)}">{esc(square.state)}</span>'
     reason = square.reason() if square.state == STATE_UNSUPPORTED or square.partial else ""
-    meta = [("State", state + (f" {PARTIAL_MARK} {pages.esc(PARTIAL_MEANING)}" if square.partial else "")),
-            ("Specification", pages.esc(row.spec)), ("Group", pages.esc(row.group))]
+    meta = [("State", state + (f" {PARTIAL_MARK} {esc(PARTIAL_MEANING)}" if square.partial else "")),
+            ("Specification", esc(row.spec)), ("Group", esc(row.group))]
     if reason:
-        meta.append(("Declared reason", pages.esc(reason)))
+        meta.append(("Declared reason", esc(reason)))
     if row.note:
-        meta.append(("Note", pages.esc(row.note)))
+        meta.append(("Note", esc(row.note)))
     dl = "".join(f"<dt>{k}</dt><dd>{v}</dd>" for k, v in meta)
     sides = "".join(_side_html(title, getattr(square, side), rel)
                     for side, title in _side_names(row).items())
@@ -233,8 +233,8 @@ def write_status_pages(tables: Mapping[str, StatusTable], out_dir: Path) -> list
                 square = table.square(row, engine)
                 if square.state == STATE_NO_DATA:
                     continue
-                rel = pages.status_page(table.format, engine, row.key)
+                rel = status_page(table.format, engine, row.key)
                 title = f"{table.column(engine)}: {row.label} ({display_name(table.format)})"
-                written.append(pages.write_page(out_dir, rel, title,
+                written.append(write_page(out_dir, rel, title,
                                                 evidence_body(table, square, rel)))
     return written

@@ -89,6 +89,13 @@ class StatusRow:
     note: str = ""  # why the row has no data, or what it adds to the site's row
     on_site: bool = True  # the Parquet site's table has this row
 
+    @property
+    def measured(self) -> Selector:
+        """The selector of a row cases measure (a row without one has no data)."""
+        if self.selector is None:
+            raise ValueError(f"status row {self.key!r} has no cases")
+        return self.selector
+
 
 def _row(key: str, group: str, label: str, spec: str, selector: Selector | None, **kw) -> StatusRow:
     return StatusRow(key=key, group=group, label=label, spec=spec, selector=selector, **kw)

@@ -268,16 +268,16 @@ def compute(index: Index, texts: Iterable[Text], references: Iterable[tuple[str,
             code: Iterable[tuple[str, Citation]] = ()) -> Coverage:
     """The coverage of ``texts`` by the ``references`` (case id, "SPEC: Section"), with the
     citations of the code (file, citation) for the cited-only texts and ``in_reference``."""
-    texts = {t.name: t for t in texts}
-    cases, older = _cited(index, texts, references)
+    by_name = {t.name: t for t in texts}
+    cases, older = _cited(index, by_name, references)
     in_code: dict[str, set[tuple[str, int]]] = defaultdict(set)
     for file, citation in code:
-        if citation.spec in texts:
+        if citation.spec in by_name:
             in_code[file].update((citation.spec, i) for i in _named(index, citation))
     everywhere = set().union(*in_code.values()) | set(cases)
     in_reference = set().union(*(v for k, v in in_code.items() if k.startswith(REFERENCE_IMPL)))
     return Coverage(tuple(_text_coverage(_Outline(t.name, index[t.name]), t, cases, everywhere, in_reference)
-                          for t in texts.values()), older)
+                          for t in by_name.values()), older)
 
 
 def _text_coverage(outline: _Outline, text: Text, cases: Mapping[tuple[str, int], list[str]],
