@@ -68,6 +68,20 @@ def test_front_page_opens_fast_and_a_drill_down_renders(browser, main_job_report
     assert page.locator("h1").inner_text().startswith("Conformance report")
     engines = page.locator("#engines + p + table tbody tr")
     assert engines.count() == 13
+    # the front page is the status table; a square drills down to the cells behind it
+    status = page.locator("table.status").first
+    assert status.is_visible() and status.locator("td.st a").count() > 13
+    status.locator("td.st a", has_text="\u2717").first.click()  # a square with wrong cells
+    page.wait_for_load_state("load")
+    assert "/status/parquet/" in page.url
+    evidence = page.locator("a[href*='pairs/'] >> visible=true")  # the failing cells, listed
+    assert evidence.count() > 0
+    evidence.first.click()
+    page.wait_for_load_state("load")
+    anchor = page.url.split("#")[1]
+    assert page.locator(f"[id='{anchor}']").is_visible()
+    page.go_back()
+    page.go_back()
     # drill down: an engine's page, then one pair of its cells with the evidence anchored
     page.locator("a[href='engines/engine03.html']").first.click()
     page.wait_for_load_state("load")
