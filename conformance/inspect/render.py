@@ -1,0 +1,95 @@
+"""The document `conformance inspect` prints: JSON-safe values, and the same as indented text.
+
+Both formats' inspectors build a tree of dicts, lists and scalars (`document`); `text`
+prints it one line per leaf record, so that a page of a Parquet column chunk or a stream
+of an ORC stripe is one line:
+
+* a scalar is `key: value`;
+* a dict of scalars only (a "record") is one line, `key: a=1 b=2`;
+* a dict holding dicts or lists is `key:` and its items indented below;
+* a list of scalars is one line, `[1, 2, 3]`, cut after `LIST_ITEMS_SHOWN` items in text;
+* a list of dicts is `key: (N)` and one `[i] ...` entry per item.
+
+`plain` turns the reference's parsed messages (dataclasses: Thrift structs, protobuf
+messages) into such a tree: enums by name, bytes as hex, absent fields left out.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+from enum import Enum
+from typing import Any
+
+INDENT = "  "
+LIST_ITEMS_SHOWN = 16  # a list of scalars longer than this shows its first items and a count
+# Fields of the reference's Thrift structs that record how they were read, not what the file says.
+READING_FIELDS = frozenset({"skipped_fields", "extension_bytes"})
+
+
+def plain(value: Any) -> Any:
+    """`value` as JSON-safe data: a dataclass as a dict of its set fields, an enum by name,
+    bytes as hex; None and empty lists or dicts are left out of dicts."""
+    if isinstance(value, Enum):
+        return value.name
+    if isinstance(value, bytes | bytearray | memoryview):
+        return bytes(value).hex()
+    if dataclasses.is_dataclass(value) and not isinstance(value, type):
+        return record({f.name: plain(getattr(value, f.name)) for f in dataclasses.fields(value)
+                       if f.name not in READING_FIELDS})
+    if isinstance(value, list | tuple):
+        return [plain(item) for item in value]
+    if isinstance(value, dict):
+        return record({str(key): plain(item) for key, item in value.items()})
+    return value
+
+
+def record(fields: dict[str, Any]) -> dict[str, Any]:
+    """`fields` without the absent ones (None, an empty list or dict)."""
+    return {key: value for key, value in fields.items() if value is not None and value != [] and value != {}}
+
+
+def text(document: dict[str, Any]) -> str:
+    """The document as indented text (see the module docstring)."""
+    lines: list[str] = []
+    for key, value in document.items():
+        _entry(key, value, 0, lines)
+    return "\n".join(lines)
+
+
+def _is_scalar(value: Any) -> bool:
+    return not isinstance(value, dict | list)
+
+
+def _is_record(value: Any) -> bool:
+    return isinstance(value, dict) and all(
+        _is_scalar(item) or (isinstance(item, list) and all(map(_is_scalar, item))) for item in value.values())
+
+
+def _scalar(value: Any) -> str:
+    if isinstance(value, list):
+        shown = ", ".join(map(_scalar, value[:LIST_ITEMS_SHOWN]))
+        more = len(value) - LIST_ITEMS_SHOWN
+        return f"[{shown}{f', ... {more} more' if more > 0 else ''}]"
+    if isinstance(value, str) and (not value or " " in value or "=" in value):
+        return repr(value)
+    return str(value)
+
+
+def _line(value: dict[str, Any]) -> str:
+    return " ".join(f"{key}={_scalar(item)}" for key, item in value.items())
+
+
+def _entry(key: str, value: Any, depth: int, lines: list[str]) -> None:
+    indent = INDENT * depth
+    if _is_scalar(value) or (isinstance(value, list) and all(map(_is_scalar, value))):
+        lines.append(f"{indent}{key}: {_scalar(value)}")
+    elif _is_record(value):
+        lines.append(f"{indent}{key}: {_line(value)}")
+    elif isinstance(value, dict):
+        lines.append(f"{indent}{key}:")
+        for inner, item in value.items():
+            _entry(inner, item, depth + 1, lines)
+    else:
+        lines.append(f"{indent}{key}: ({len(value)})")
+        for number, item in enumerate(value):
+            _entry(f"[{number}]", item, depth + 1, lines)
