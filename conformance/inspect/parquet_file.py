@@ -22,7 +22,9 @@ error with the byte offset:
   encrypted and left closed; the rest of the file is shown.
 
 Rules the file breaks that leave a single reading (docs/lenient-readings.md) are listed
-under "breaches", as `conformance read` lists them.
+under "breaches", as `conformance read` lists them. Page checksums are reported, not
+enforced (`crc_valid`); the values are decoded as `conformance read` decodes them, but
+their logical-type checks (UTF-8, VARIANT, the type rules) are `read`'s and `validate`'s.
 """
 
 from __future__ import annotations
@@ -32,12 +34,16 @@ import math
 from pathlib import Path
 from typing import Any
 
-from conformance.inspect.render import READING_FIELDS, plain, record
+from conformance.inspect.render import READING_FIELDS, breach_records, plain, record, text_or_hex
 from conformance.kms.file_keys import case_decryption
 from reference_impl.common.leniency import reading
 from reference_impl.parquet.encryption.decryptor import ColumnDecryptor, FileDecryptor
 from reference_impl.parquet.encryption.encryptor import PAGE_MODULES
-from reference_impl.parquet.encryption.indexes import read_bloom_filter_of, read_column_index_of, read_offset_index_of
+from reference_impl.parquet.encryption.indexes import (
+    read_bloom_filter_of,
+    read_column_index_of,
+    read_offset_index_of,
+)
 from reference_impl.parquet.encryption.modules import ModuleType, aad_suffix
 from reference_impl.parquet.encryption.properties import FileDecryptionProperties
 from reference_impl.parquet.errors import ChecksumMismatch, MissingKey, ParquetError
@@ -47,12 +53,15 @@ from reference_impl.parquet.metadata.file_layout import ENCRYPTED_FOOTER_MAGIC, 
 from reference_impl.parquet.metadata.thrift_struct import ThriftUnion, deserialize
 from reference_impl.parquet.pages.checksum import verify_page_crc
 from reference_impl.parquet.pages.chunk_reader import PageExtent, check_chunk_metadata, read_column_chunk
-from reference_impl.parquet.reader import read_footer_with_decryptor
+from reference_impl.parquet.reader import check_file_num_rows, read_footer_with_decryptor
 from reference_impl.parquet.schema.tree import LeafColumn, SchemaNode, leaf_columns, schema_tree_from_elements
 from reference_impl.parquet.statistics.column_statistics import decode_bound, is_utf8_column
 
 U32 = 1 << 32  # PageHeader.crc is an i32 holding the unsigned CRC32
 TRAILER = FOOTER_LENGTH.size + len(MAGIC)  # the footer length and the closing magic
+# (page module, header module) of a data page and of a dictionary page ('4.4.2 AAD suffix').
+PAGE_MODULE_TYPES = {False: (ModuleType.DATA_PAGE, ModuleType.DATA_PAGE_HEADER),
+                     True: (ModuleType.DICTIONARY_PAGE, ModuleType.DICTIONARY_PAGE_HEADER)}
 BOUNDS = ("min_value", "max_value", "min", "max")  # Statistics' bound fields, the deprecated pair last
 
 
@@ -66,7 +75,7 @@ def inspect(path: Path, decryption: FileDecryptionProperties | None = None,
                                 "keys": _keys_used(decryption, suite_keys)}
     with reading() as breaches:
         document.update(_contents(file, keys))
-    document["breaches"] = [found.describe() for found in breaches]
+    document["breaches"] = breach_records(breaches)
     return record(document)
 
 
@@ -82,6 +91,7 @@ def _contents(file: bytes, keys: FileDecryptionProperties | None) -> dict[str, A
     except MissingKey as missing:  # an encrypted footer ("PARE") without its key
         return _closed_footer(file, missing)
     tree = schema_tree_from_elements(metadata.schema, offset=footer_start)
+    check_file_num_rows(metadata, footer_start)
     leaves = leaf_columns(tree)
     return {
         "footer": _footer(file, footer_start, decryptor),
@@ -101,7 +111,8 @@ def _footer(file: bytes, footer_start: int, decryptor: FileDecryptor | None) -> 
     if magic == ENCRYPTED_FOOTER_MAGIC:
         mode = "encrypted (FileCryptoMetaData, then the footer module)"
     elif decryptor is not None:
-        mode = "plaintext, signed" + ("" if decryptor.footer_verified else " (signature not verified: no footer key)")
+        unverified = " (signature not verified: no footer key)"
+        mode = "plaintext, signed" + ("" if decryptor.footer_verified else unverified)
     else:
         mode = "plaintext"
     return {"magic": magic.decode("ascii"), "mode": mode, "offset": footer_start,
@@ -114,10 +125,10 @@ def _closed_footer(file: bytes, missing: MissingKey) -> dict[str, Any]:
     footer_start = len(file) - TRAILER - length
     crypto, _ = deserialize(M.FileCryptoMetaData, file, start=footer_start, end=len(file) - TRAILER)
     return {
-        "footer": {"magic": ENCRYPTED_FOOTER_MAGIC.decode("ascii"), "mode": "encrypted", "offset": footer_start,
-                   "length": length},
+        "footer": {"magic": ENCRYPTED_FOOTER_MAGIC.decode("ascii"), "mode": "encrypted",
+                   "offset": footer_start, "length": length},
         "encryption": record({**_algorithm(crypto.encryption_algorithm),
-                              "footer_key_metadata": _text_or_hex(crypto.key_metadata)}),
+                              "footer_key_metadata": text_or_hex(crypto.key_metadata)}),
         "hidden": f"the schema, row groups and column chunks are in the encrypted footer: {missing}",
     }
 
@@ -126,7 +137,7 @@ def _metadata(metadata: M.FileMetaData) -> dict[str, Any]:
     return record({
         "version": metadata.version, "created_by": metadata.created_by, "num_rows": metadata.num_rows,
         "row_groups": len(metadata.row_groups),
-        "key_value_metadata": [record({"key": kv.key, "value": _text_or_hex(kv.value)})
+        "key_value_metadata": [record({"key": kv.key, "value": text_or_hex(kv.value)})
                                for kv in metadata.key_value_metadata or []],
         "column_orders": [union_text(order) for order in metadata.column_orders or []],
     })
@@ -177,14 +188,15 @@ def _algorithm(algorithm: M.EncryptionAlgorithm) -> dict[str, Any]:
 def _encryption(decryptor: FileDecryptor) -> dict[str, Any]:
     """The file's encryption as the reader learnt it from the footer (either mode)."""
     return record({"algorithm": decryptor.name, "aad_prefix": _prefix(decryptor.stored_prefix),
-                   "supply_aad_prefix": decryptor.supply_prefix, "aad_file_unique": decryptor.file_unique.hex(),
+                   "supply_aad_prefix": decryptor.supply_prefix,
+                   "aad_file_unique": decryptor.file_unique.hex(),
                    "footer_verified": decryptor.footer_verified,
                    "footer_module": _module(decryptor, ModuleType.FOOTER)})
 
 
 def _prefix(stored: bytes | None) -> str:
     """'4.4.1 AAD prefix': stored in the file, or left for the reader to supply."""
-    return "not stored" if stored is None else f"stored: {_text_or_hex(stored)}"
+    return "not stored" if stored is None else f"stored: {text_or_hex(stored)}"
 
 
 def _module(decryptor: FileDecryptor, module_type: ModuleType, row_group: int | None = None,
@@ -206,7 +218,7 @@ def _chunk_crypto(chunk: M.ColumnChunk) -> dict[str, Any] | None:
     member = crypto.ENCRYPTION_WITH_COLUMN_KEY
     return record({
         "key": "column key" if member is not None else "footer key",
-        "key_metadata": None if member is None else _text_or_hex(member.key_metadata),
+        "key_metadata": None if member is None else text_or_hex(member.key_metadata),
         "encrypted_column_metadata": None if chunk.encrypted_column_metadata is None
         else f"{len(chunk.encrypted_column_metadata)} bytes",
     })
@@ -223,8 +235,7 @@ def _chunk_modules(crypto: ColumnDecryptor, chunk: M.ColumnChunk, meta: M.Column
     for extent in pages:
         dictionary = extent.header.type == M.PageType.DICTIONARY_PAGE
         page = None if dictionary else data_pages
-        body_type, header_type = ((ModuleType.DICTIONARY_PAGE, ModuleType.DICTIONARY_PAGE_HEADER) if dictionary
-                                  else (ModuleType.DATA_PAGE, ModuleType.DATA_PAGE_HEADER))
+        body_type, header_type = PAGE_MODULE_TYPES[dictionary]
         modules.append(_module(decryptor, header_type, *ordinals, page, extent.offset))
         modules.append(_module(decryptor, body_type, *ordinals, page, extent.body_start))
         data_pages += not dictionary
@@ -246,7 +257,8 @@ def _row_group(file: bytes, metadata: M.FileMetaData, index: int, leaves: list[L
     row_group = metadata.row_groups[index]
     return record({
         "ordinal": index, "stored_ordinal": row_group.ordinal, "num_rows": row_group.num_rows,
-        "total_byte_size": row_group.total_byte_size, "total_compressed_size": row_group.total_compressed_size,
+        "total_byte_size": row_group.total_byte_size,
+        "total_compressed_size": row_group.total_compressed_size,
         "file_offset": row_group.file_offset,
         "sorting_columns": [record({"column_idx": s.column_idx, "descending": s.descending,
                                     "nulls_first": s.nulls_first}) for s in row_group.sorting_columns or []],
@@ -290,7 +302,7 @@ def _column_meta(leaf: LeafColumn, meta: M.ColumnMetaData | None) -> dict[str, A
         "total_uncompressed_size": meta.total_uncompressed_size, "data_page_offset": meta.data_page_offset,
         "dictionary_page_offset": meta.dictionary_page_offset, "index_page_offset": meta.index_page_offset,
         "bloom_filter_offset": meta.bloom_filter_offset, "bloom_filter_length": meta.bloom_filter_length,
-        "key_value_metadata": [record({"key": kv.key, "value": _text_or_hex(kv.value)})
+        "key_value_metadata": [record({"key": kv.key, "value": text_or_hex(kv.value)})
                                for kv in meta.key_value_metadata or []],
         "statistics": None if meta.statistics is None else statistics(leaf, meta.statistics),
         "size_statistics": plain(meta.size_statistics),
@@ -382,8 +394,9 @@ def _column_index(file: bytes, leaf: LeafColumn, chunk: M.ColumnChunk, crypto: C
     for number, null_page in enumerate(index.null_pages):
         page: dict[str, Any] = {"page": number, "null_page": null_page}
         if not null_page:
-            page.update({"min": bound(leaf, index.min_values[number]), "max": bound(leaf, index.max_values[number]),
-                         "min_raw": index.min_values[number].hex(), "max_raw": index.max_values[number].hex()})
+            low, high = index.min_values[number], index.max_values[number]
+            page.update({"min": bound(leaf, low), "max": bound(leaf, high),
+                         "min_raw": low.hex(), "max_raw": high.hex()})
         for name in ("null_counts", "nan_counts"):
             counts = getattr(index, name)
             page[name[:-1]] = None if counts is None else counts[number]
@@ -414,9 +427,9 @@ def _bloom_filter(file: bytes, meta: M.ColumnMetaData, crypto: ColumnDecryptor |
     if bloom is None:
         return None
     set_bits = sum(bin(byte).count("1") for byte in bloom.bitset())
-    return {"offset": meta.bloom_filter_offset, "length": meta.bloom_filter_length, "numBytes": bloom.num_bytes,
-            "algorithm": "BLOCK", "hash": "XXHASH", "compression": "UNCOMPRESSED", "blocks": bloom.num_blocks,
-            "bits_set": set_bits}
+    return {"offset": meta.bloom_filter_offset, "length": meta.bloom_filter_length,
+            "numBytes": bloom.num_bytes, "algorithm": "BLOCK", "hash": "XXHASH",
+            "compression": "UNCOMPRESSED", "blocks": bloom.num_blocks, "bits_set": set_bits}
 
 
 # -- small helpers -------------------------------------------------------------------
@@ -440,12 +453,3 @@ def _name(value: Any) -> Any:
 def _hex(value: bytes | None) -> str | None:
     return None if value is None else bytes(value).hex()
 
-
-def _text_or_hex(value: str | bytes | None) -> str | None:
-    """Key metadata and key-value values: text when they are UTF-8, else `hex:` and the bytes."""
-    if value is None or isinstance(value, str):
-        return value
-    try:
-        return bytes(value).decode("utf-8")
-    except UnicodeDecodeError:
-        return f"hex:{bytes(value).hex()}"

@@ -20,6 +20,8 @@ import dataclasses
 from enum import Enum
 from typing import Any
 
+from reference_impl.common.leniency import Breach
+
 INDENT = "  "
 LIST_ITEMS_SHOWN = 16  # a list of scalars longer than this shows its first items and a count
 # Fields of the reference's Thrift structs that record how they were read, not what the file says.
@@ -48,6 +50,22 @@ def record(fields: dict[str, Any]) -> dict[str, Any]:
     return {key: value for key, value in fields.items() if value is not None and value != [] and value != {}}
 
 
+def breach_records(breaches: list[Breach]) -> list[dict[str, Any]]:
+    """The rules a file breaks that leave one reading (docs/lenient-readings.md), one record each."""
+    return [record({"strength": found.rule.strength.value, "rule": found.rule.id, "where": found.where,
+                    "offset": found.offset, "read_as": found.rule.reading}) for found in breaches]
+
+
+def text_or_hex(value: str | bytes | None) -> str | None:
+    """Key metadata and user metadata values: text when they are UTF-8, else `hex:` and the bytes."""
+    if value is None or isinstance(value, str):
+        return value
+    try:
+        return bytes(value).decode("utf-8")
+    except UnicodeDecodeError:
+        return f"hex:{bytes(value).hex()}"
+
+
 def text(document: dict[str, Any]) -> str:
     """The document as indented text (see the module docstring)."""
     lines: list[str] = []
@@ -61,8 +79,12 @@ def _is_scalar(value: Any) -> bool:
 
 
 def _is_record(value: Any) -> bool:
-    return isinstance(value, dict) and all(
-        _is_scalar(item) or (isinstance(item, list) and all(map(_is_scalar, item))) for item in value.values())
+    return isinstance(value, dict) and all(map(_is_inline, value.values()))
+
+
+def _is_inline(value: Any) -> bool:
+    """A scalar, or a list of scalars: printed on the line of its key."""
+    return _is_scalar(value) or (isinstance(value, list) and all(map(_is_scalar, value)))
 
 
 def _scalar(value: Any) -> str:
@@ -81,7 +103,7 @@ def _line(value: dict[str, Any]) -> str:
 
 def _entry(key: str, value: Any, depth: int, lines: list[str]) -> None:
     indent = INDENT * depth
-    if _is_scalar(value) or (isinstance(value, list) and all(map(_is_scalar, value))):
+    if _is_inline(value):
         lines.append(f"{indent}{key}: {_scalar(value)}")
     elif _is_record(value):
         lines.append(f"{indent}{key}: {_line(value)}")
