@@ -24,6 +24,7 @@ import pytest
 from conformance.cases import case_by_id
 from conformance.cli import main
 from conformance.engines import get_engine
+from conformance.inspect.render import plain, text
 from conformance.kms.case_keys import FOOTER_ROLE, column_role, explicit_key
 
 ROWS = 300
@@ -283,3 +284,25 @@ def test_a_truncated_orc_file_is_the_reference_error(capsys, orc_pyorc, tmp_path
     assert (code, out) == (1, "")
     assert err.split(":")[0] in {"CorruptTail", "CorruptProtobuf", "BadMagic", "DecompressionFailed"}
     assert "at byte offset" in err
+
+
+# -- the text renderer ---------------------------------------------------------------
+
+
+def test_text_puts_a_record_on_one_line_and_nests_the_rest():
+    document = {"file": "f", "pages": [{"page": 0, "crc": "0x01"}, {"page": 1, "crc": "0x02"}],
+                "footer": {"mode": "plain text", "sizes": [1, 2]}, "schema": {"root": {"children": 1}}}
+    assert text(document).splitlines() == [
+        "file: f",
+        "pages: (2)",
+        "  [0]: page=0 crc=0x01",
+        "  [1]: page=1 crc=0x02",
+        "footer: mode='plain text' sizes=[1, 2]",
+        "schema:",
+        "  root: children=1",
+    ]
+
+
+def test_plain_data_is_json_safe():
+    found = plain({"x": float("nan"), "b": b"\x01\xff", "none": None, "empty": []})
+    assert found == {"x": "nan", "b": "01ff"}

@@ -28,7 +28,7 @@ import datetime
 from pathlib import Path
 from typing import Any
 
-from conformance.inspect.render import breach_records, plain, record, text_or_hex
+from conformance.inspect.render import bits_set, breach_records, plain, record, text_or_hex
 from reference_impl.common.leniency import reading
 from reference_impl.orc.bloom_filter_index import stripe_bloom_filters
 from reference_impl.orc.column_statistics import NANOS_STORED_OFFSET, TIMESTAMP_KINDS, joined_nanos
@@ -40,7 +40,7 @@ from reference_impl.orc.metadata.proto_enums import CalendarKind, StreamKind, Ty
 from reference_impl.orc.metadata.type_tree import TypeNode
 from reference_impl.orc.reader import root_of
 from reference_impl.orc.streams.compression import decompress_stream
-from reference_impl.orc.streams.stripe import INDEX_STREAM_KINDS, read_stripe
+from reference_impl.orc.streams.stripe import INDEX_STREAM_KINDS, StripeStreams, read_stripe
 from reference_impl.orc.streams.stripe_layout import (
     StreamCodec,
     StreamPlace,
@@ -147,17 +147,20 @@ def _stripe(data: bytes, tail: FileTail, number: int, nodes: list[TypeNode],
     except UnsupportedFeature as refused:  # encrypted columns: the reference opens none
         return {**head, "hidden": str(refused)}
     places = stream_places(information, stripe.footer, number)
-    stripe_stats = tail.metadata.stripe_stats[number].col_stats if tail.metadata is not None and number < len(
-        tail.metadata.stripe_stats) else []
     return record({
         **head, "writer_timezone": stripe.writer_timezone,
         "encodings": _encodings(stripe.footer),
-        "streams": [_stream(place, len(stripe_bytes)) for place, stripe_bytes in
-                    ((place, _decompressed(stripe, place)) for place in places)],
-        "statistics": _column_statistics(stripe_stats, nodes, calendar),
+        "streams": [_stream(place, len(_decompressed(stripe, place))) for place in places],
+        "statistics": _column_statistics(_stripe_statistics(tail, number), nodes, calendar),
         "row_index": _row_index(data, places, codec, nodes, calendar),
         "bloom_filters": _bloom_filters(data, places, number, codec),
     })
+
+
+def _stripe_statistics(tail: FileTail, number: int) -> list[ColumnStatistics]:
+    """ORCv1.md, 'File Metadata': the stripe's statistics, when the file has them."""
+    found = [] if tail.metadata is None else tail.metadata.stripe_stats
+    return found[number].col_stats if number < len(found) else []
 
 
 def _encodings(footer: StripeFooter) -> list[dict[str, Any]]:
@@ -165,7 +168,7 @@ def _encodings(footer: StripeFooter) -> list[dict[str, Any]]:
     return [record({"column": column, **plain(encoding)}) for column, encoding in enumerate(footer.columns)]
 
 
-def _decompressed(stripe: Any, place: StreamPlace) -> bytes:
+def _decompressed(stripe: StripeStreams, place: StreamPlace) -> bytes:
     """The stream's bytes as the stripe reader decompressed them."""
     return next(stream.data for stream in stripe.streams_of(place.column) if stream.kind == place.kind)
 
@@ -198,7 +201,7 @@ def _bloom_filters(data: bytes, places: list[StreamPlace], number: int,
     return [{"column": column, "kind": kind.name, "utf8": kind == StreamKind.BLOOM_FILTER_UTF8,
              "offset": filters.offset, "filters": [
                  {"row_group": group, "num_hash_functions": bits.num_hash_functions,
-                  "bitset_bits": bits.num_bits, "bits_set": sum(bin(byte).count("1") for byte in bits.bits)}
+                  "bitset_bits": bits.num_bits, "bits_set": bits_set(bits.bits)}
                  for group, bits in enumerate(filters.filters)]}
             for (column, kind), filters in sorted(found.items())]
 

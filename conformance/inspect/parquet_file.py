@@ -34,7 +34,7 @@ import math
 from pathlib import Path
 from typing import Any
 
-from conformance.inspect.render import READING_FIELDS, breach_records, plain, record, text_or_hex
+from conformance.inspect.render import READING_FIELDS, bits_set, breach_records, plain, record, text_or_hex
 from conformance.kms.file_keys import case_decryption
 from reference_impl.common.leniency import reading
 from reference_impl.parquet.encryption.decryptor import ColumnDecryptor, FileDecryptor
@@ -71,10 +71,11 @@ def inspect(path: Path, decryption: FileDecryptionProperties | None = None,
     `suite_keys`) the suite's test keys, else with no key at all."""
     keys = decryption or (case_decryption(path) if suite_keys else None)
     file = Path(path).read_bytes()
-    document: dict[str, Any] = {"file": str(path), "format": "Parquet", "size": len(file),
-                                "keys": _keys_used(decryption, suite_keys)}
+    document: dict[str, Any] = {"file": str(path), "format": "Parquet", "size": len(file)}
     with reading() as breaches:
         document.update(_contents(file, keys))
+    if "encryption" in document:
+        document["keys"] = _keys_used(decryption, suite_keys)
     document["breaches"] = breach_records(breaches)
     return record(document)
 
@@ -97,7 +98,7 @@ def _contents(file: bytes, keys: FileDecryptionProperties | None) -> dict[str, A
         "footer": _footer(file, footer_start, decryptor),
         "metadata": _metadata(metadata),
         "schema": _schema(tree, leaves),
-        "encryption": None if decryptor is None else _encryption(decryptor),
+        **({} if decryptor is None else {"encryption": _encryption(decryptor)}),
         "row_groups": [_row_group(file, metadata, index, leaves, footer_start, decryptor)
                        for index in range(len(metadata.row_groups))],
     }
@@ -426,10 +427,9 @@ def _bloom_filter(file: bytes, meta: M.ColumnMetaData, crypto: ColumnDecryptor |
     bloom: SplitBlockBloomFilter | None = read_bloom_filter_of(file, meta, crypto, where=where)
     if bloom is None:
         return None
-    set_bits = sum(bin(byte).count("1") for byte in bloom.bitset())
     return {"offset": meta.bloom_filter_offset, "length": meta.bloom_filter_length,
             "numBytes": bloom.num_bytes, "algorithm": "BLOCK", "hash": "XXHASH",
-            "compression": "UNCOMPRESSED", "blocks": bloom.num_blocks, "bits_set": set_bits}
+            "compression": "UNCOMPRESSED", "blocks": bloom.num_blocks, "bits_set": bits_set(bloom.bitset())}
 
 
 # -- small helpers -------------------------------------------------------------------

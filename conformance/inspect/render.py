@@ -17,6 +17,7 @@ messages) into such a tree: enums by name, bytes as hex, absent fields left out.
 from __future__ import annotations
 
 import dataclasses
+import math
 from enum import Enum
 from typing import Any
 
@@ -30,9 +31,12 @@ READING_FIELDS = frozenset({"skipped_fields", "extension_bytes"})
 
 def plain(value: Any) -> Any:
     """`value` as JSON-safe data: a dataclass as a dict of its set fields, an enum by name,
-    bytes as hex; None and empty lists or dicts are left out of dicts."""
+    bytes as hex, a float that is not finite by its name; None and empty lists or dicts are
+    left out of dicts."""
     if isinstance(value, Enum):
         return value.name
+    if isinstance(value, float) and not math.isfinite(value):  # JSON has no NaN or infinity
+        return str(value)
     if isinstance(value, bytes | bytearray | memoryview):
         return bytes(value).hex()
     if dataclasses.is_dataclass(value) and not isinstance(value, type):
@@ -54,6 +58,11 @@ def breach_records(breaches: list[Breach]) -> list[dict[str, Any]]:
     """The rules a file breaks that leave one reading (docs/lenient-readings.md), one record each."""
     return [record({"strength": found.rule.strength.value, "rule": found.rule.id, "where": found.where,
                     "offset": found.offset, "read_as": found.rule.reading}) for found in breaches]
+
+
+def bits_set(bitset: bytes | bytearray) -> int:
+    """How many bits of a Bloom filter's bitset are set (both formats' filters are bytes)."""
+    return int.from_bytes(bitset, "little").bit_count()
 
 
 def text_or_hex(value: str | bytes | None) -> str | None:
