@@ -289,16 +289,17 @@ def test_a_truncated_orc_file_is_the_reference_error(capsys, orc_pyorc, tmp_path
 # -- the text renderer ---------------------------------------------------------------
 
 
-def test_text_puts_a_record_on_one_line_and_nests_the_rest():
+def test_text_puts_scalars_on_the_line_of_their_dict_and_nests_the_rest():
     document = {"file": "f", "pages": [{"page": 0, "crc": "0x01"}, {"page": 1, "crc": "0x02"}],
-                "footer": {"mode": "plain text", "sizes": [1, 2]}, "schema": {"root": {"children": 1}}}
+                "footer": {"mode": "plain text", "sizes": [1, 2]},
+                "schema": {"name": "s", "root": {"children": 1}}}
     assert text(document).splitlines() == [
         "file: f",
         "pages: (2)",
         "  [0]: page=0 crc=0x01",
         "  [1]: page=1 crc=0x02",
         "footer: mode='plain text' sizes=[1, 2]",
-        "schema:",
+        "schema: name=s",
         "  root: children=1",
     ]
 

@@ -5,8 +5,8 @@ prints it one line per leaf record, so that a page of a Parquet column chunk or 
 of an ORC stripe is one line:
 
 * a scalar is `key: value`;
-* a dict of scalars only (a "record") is one line, `key: a=1 b=2`;
-* a dict holding dicts or lists is `key:` and its items indented below;
+* a dict is one line of its scalar fields, `key: a=1 b=2`, and its other fields (dicts,
+  lists of dicts) indented below it: a dict of scalars only, a "record", is one line;
 * a list of scalars is one line, `[1, 2, 3]`, cut after `LIST_ITEMS_SHOWN` items in text;
 * a list of dicts is `key: (N)` and one `[i] ...` entry per item.
 
@@ -87,10 +87,6 @@ def _is_scalar(value: Any) -> bool:
     return not isinstance(value, dict | list)
 
 
-def _is_record(value: Any) -> bool:
-    return isinstance(value, dict) and all(map(_is_inline, value.values()))
-
-
 def _is_inline(value: Any) -> bool:
     """A scalar, or a list of scalars: printed on the line of its key."""
     return _is_scalar(value) or (isinstance(value, list) and all(map(_is_scalar, value)))
@@ -114,12 +110,12 @@ def _entry(key: str, value: Any, depth: int, lines: list[str]) -> None:
     indent = INDENT * depth
     if _is_inline(value):
         lines.append(f"{indent}{key}: {_scalar(value)}")
-    elif _is_record(value):
-        lines.append(f"{indent}{key}: {_line(value)}")
     elif isinstance(value, dict):
-        lines.append(f"{indent}{key}:")
+        inline = {inner: item for inner, item in value.items() if _is_inline(item)}
+        lines.append(f"{indent}{key}:{f' {_line(inline)}' if inline else ''}")
         for inner, item in value.items():
-            _entry(inner, item, depth + 1, lines)
+            if inner not in inline:
+                _entry(inner, item, depth + 1, lines)
     else:
         lines.append(f"{indent}{key}: ({len(value)})")
         for number, item in enumerate(value):
