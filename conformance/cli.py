@@ -33,6 +33,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import os
 import sys
 import tomllib
 from pathlib import Path
@@ -783,7 +784,10 @@ def _inspect(args) -> int:
     except fmt.reference_error() as exc:  # the reference rejects the file: its error and offset
         print(f"{type(exc).__name__}: {exc}", file=sys.stderr)
         return EXIT_FAILED
-    print(json.dumps(document, indent=1, ensure_ascii=False) if args.json else text(document))
+    try:
+        print(json.dumps(document, indent=1, ensure_ascii=False) if args.json else text(document), flush=True)
+    except BrokenPipeError:  # the reader of the pipe (head, less) stopped reading: nothing more to say
+        os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
     return EXIT_OK
 
 
