@@ -13,8 +13,9 @@
     conformance fuzz     mutate the golden corpus, classify what the reference does (docs/fuzzing.md)
 
 Exit codes: 0 success; 1 a failure the policy counts (`run`), or the engine could
-not read the file (`read`, `inspect`; the reference reads a file that breaks a rule with a
-single reading, naming each breach on stderr, unless `--strict`), or a finding at
+not read the file (`read`; the reference reads a file that breaks a rule with a
+single reading, naming each breach on stderr, unless `--strict`; `inspect`: the
+reference rejects the file, or it is of no known format), or a finding at
 or above the `--fail-on` level (`validate`: "untrue" by default, "nonconforming" with
 `--strict`; docs/validation.md);
 2 usage errors (argparse's convention), or a file `validate` cannot read. With
