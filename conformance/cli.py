@@ -782,7 +782,7 @@ def _inspect(args) -> int:
         return EXIT_USAGE
     try:
         document = load(fmt.inspector)(args.file, **keys)
-    except fmt.reference_error() as exc:  # the reference rejects the file: its error and offset
+    except (fmt.reference_error(), OSError) as exc:  # the reference rejects the file: its error, offset
         print(f"{type(exc).__name__}: {exc}", file=sys.stderr)
         return EXIT_FAILED
     try:

@@ -7,7 +7,8 @@ of an ORC stripe is one line:
 * a scalar is `key: value`;
 * a dict is one line of its scalar fields, `key: a=1 b=2`, and its other fields (dicts,
   lists of dicts) indented below it: a dict of scalars only, a "record", is one line;
-* a list of scalars is one line, `[1, 2, 3]`, cut after `LIST_ITEMS_SHOWN` items in text;
+* a list of scalars is one line, `[1, 2, 3]`, cut after `LIST_ITEMS_SHOWN` items, and a
+  text after `TEXT_SHOWN` characters (`--json` prints everything);
 * a list of dicts is `key: (N)` and one `[i] ...` entry per item.
 
 `plain` turns the reference's parsed messages (dataclasses: Thrift structs, protobuf
@@ -25,6 +26,7 @@ from reference_impl.common.leniency import Breach
 
 INDENT = "  "
 LIST_ITEMS_SHOWN = 16  # a list of scalars longer than this shows its first items and a count
+TEXT_SHOWN = 120  # a longer text (Arrow's serialized schema, key material) shows its start and length
 # Fields of the reference's Thrift structs that record how they were read, not what the file says.
 READING_FIELDS = frozenset({"skipped_fields", "extension_bytes"})
 
@@ -97,6 +99,8 @@ def _scalar(value: Any) -> str:
         shown = ", ".join(map(_scalar, value[:LIST_ITEMS_SHOWN]))
         more = len(value) - LIST_ITEMS_SHOWN
         return f"[{shown}{f', ... {more} more' if more > 0 else ''}]"
+    if isinstance(value, str) and len(value) > TEXT_SHOWN:
+        return repr(f"{value[:TEXT_SHOWN]}... ({len(value)} characters)")
     if isinstance(value, str) and (not value or " " in value or "=" in value):
         return repr(value)
     return str(value)
