@@ -89,7 +89,9 @@ def _keys_used(decryption: FileDecryptionProperties | None, suite_keys: bool) ->
 def _contents(file: bytes, keys: FileDecryptionProperties | None) -> dict[str, Any]:
     try:
         metadata, footer_start, decryptor = read_footer_with_decryptor(file, decryption=keys)
-    except MissingKey as missing:  # an encrypted footer ("PARE") without its key
+    except MissingKey as missing:
+        if file[-len(MAGIC):] != ENCRYPTED_FOOTER_MAGIC:  # a signed plaintext footer's AAD prefix
+            raise
         return _closed_footer(file, missing)
     tree = schema_tree_from_elements(metadata.schema, offset=footer_start)
     check_file_num_rows(metadata, footer_start)
@@ -98,7 +100,8 @@ def _contents(file: bytes, keys: FileDecryptionProperties | None) -> dict[str, A
         "footer": _footer(file, footer_start, decryptor),
         "metadata": _metadata(metadata),
         "schema": _schema(tree, leaves),
-        **({} if decryptor is None else {"encryption": _encryption(decryptor)}),
+        **({} if decryptor is None else {"encryption": _encryption(decryptor, _footer_key_metadata(
+            file, footer_start, metadata))}),
         "row_groups": [_row_group(file, metadata, index, leaves, footer_start, decryptor)
                        for index in range(len(metadata.row_groups))],
     }
@@ -124,7 +127,7 @@ def _closed_footer(file: bytes, missing: MissingKey) -> dict[str, Any]:
     """What an encrypted footer shows without its key: its FileCryptoMetaData ('5.4')."""
     (length,) = FOOTER_LENGTH.unpack_from(file, len(file) - TRAILER)
     footer_start = len(file) - TRAILER - length
-    crypto, _ = deserialize(M.FileCryptoMetaData, file, start=footer_start, end=len(file) - TRAILER)
+    crypto = _crypto_metadata(file, footer_start)
     return {
         "footer": {"magic": ENCRYPTED_FOOTER_MAGIC.decode("ascii"), "mode": "encrypted",
                    "offset": footer_start, "length": length},
@@ -132,6 +135,20 @@ def _closed_footer(file: bytes, missing: MissingKey) -> dict[str, Any]:
                               "footer_key_metadata": text_or_hex(crypto.key_metadata)}),
         "hidden": f"the schema, row groups and column chunks are in the encrypted footer: {missing}",
     }
+
+
+def _crypto_metadata(file: bytes, footer_start: int) -> M.FileCryptoMetaData:
+    """'5.4 Encrypted footer mode': the FileCryptoMetaData before the encrypted footer."""
+    crypto, _ = deserialize(M.FileCryptoMetaData, file, start=footer_start, end=len(file) - TRAILER)
+    return crypto
+
+
+def _footer_key_metadata(file: bytes, footer_start: int, metadata: M.FileMetaData) -> bytes | None:
+    """The footer key's metadata: in FileCryptoMetaData ('5.4'), or beside a signed plaintext
+    footer (FileMetaData.footer_signing_key_metadata, '5.5 Plaintext footer mode')."""
+    if file[-len(MAGIC):] == ENCRYPTED_FOOTER_MAGIC:
+        return _crypto_metadata(file, footer_start).key_metadata
+    return metadata.footer_signing_key_metadata
 
 
 def _metadata(metadata: M.FileMetaData) -> dict[str, Any]:
@@ -186,11 +203,12 @@ def _algorithm(algorithm: M.EncryptionAlgorithm) -> dict[str, Any]:
     })
 
 
-def _encryption(decryptor: FileDecryptor) -> dict[str, Any]:
+def _encryption(decryptor: FileDecryptor, footer_key_metadata: bytes | None) -> dict[str, Any]:
     """The file's encryption as the reader learnt it from the footer (either mode)."""
     return record({"algorithm": decryptor.name, "aad_prefix": _prefix(decryptor.stored_prefix),
                    "supply_aad_prefix": decryptor.supply_prefix,
                    "aad_file_unique": decryptor.file_unique.hex(),
+                   "footer_key_metadata": text_or_hex(footer_key_metadata),
                    "footer_verified": decryptor.footer_verified,
                    "footer_module": _module(decryptor, ModuleType.FOOTER)})
 
