@@ -190,7 +190,14 @@ def test_encrypted_file_with_keys_shows_every_module_and_its_aad(capsys, encrypt
                 continue
             assert chunk["crypto_metadata"]["key"] == "column key"
             headers = [m for m in chunk["modules"] if m["module"] == "DATA_PAGE_HEADER"]
+            bodies = [m for m in chunk["modules"] if m["module"] == "DATA_PAGE"]
             assert [m["page"] for m in headers] == list(range(len(data_pages(chunk))))
+            for page, header, body in zip(data_pages(chunk), headers, bodies, strict=True):
+                # Encryption.md, '5.1 Encrypted module serialization': each module is its length
+                # and its bytes, the page module right after its header's.
+                assert header["offset"] == page["offset"]
+                assert header["offset"] + header["length"] == body["offset"]
+                assert body["length"] == page["compressed_page_size"]
             for module in headers:
                 ordinals = (row_group["ordinal"], chunk["column"], module["page"])
                 expected = unique + struct.pack("<Bhhh", MODULE_TYPES["DATA_PAGE_HEADER"], *ordinals)

@@ -37,6 +37,7 @@ from typing import Any
 from conformance.inspect.render import READING_FIELDS, bits_set, breach_records, plain, record, text_or_hex
 from conformance.kms.file_keys import case_decryption
 from reference_impl.common.leniency import reading
+from reference_impl.parquet.encryption.ciphers import read_module
 from reference_impl.parquet.encryption.decryptor import ColumnDecryptor, FileDecryptor
 from reference_impl.parquet.encryption.encryptor import PAGE_MODULES
 from reference_impl.parquet.encryption.indexes import (
@@ -219,15 +220,30 @@ def _prefix(stored: bytes | None) -> str:
 
 
 def _module(decryptor: FileDecryptor, module_type: ModuleType, row_group: int | None = None,
-            column: int | None = None, page: int | None = None, offset: int | None = None) -> dict[str, Any]:
+            column: int | None = None, page: int | None = None) -> dict[str, Any]:
     """One encrypted module: its type, ordinals and AAD suffix ('4.4.2 AAD suffix'); AES_GCM_CTR_V1
     encrypts pages with CTR, which has no AAD ('4.2.2 AES_GCM_CTR_V1')."""
-    ctr = module_type in PAGE_MODULES and decryptor.name == "AES_GCM_CTR_V1"
-    return record({"module": module_type.name, "type": int(module_type), "offset": offset,
+    ctr = _is_ctr(decryptor, module_type)
+    return record({"module": module_type.name, "type": int(module_type),
                    "row_group": row_group, "column": column, "page": page,
                    "cipher": "AES-CTR (no AAD)" if ctr else "AES-GCM",
                    "aad_suffix": None if ctr else
                    aad_suffix(decryptor.file_unique, module_type, row_group, column, page).hex()})
+
+
+def _is_ctr(decryptor: FileDecryptor, module_type: ModuleType) -> bool:
+    return module_type in PAGE_MODULES and decryptor.name == "AES_GCM_CTR_V1"
+
+
+def _stored_module(crypto: ColumnDecryptor, module_type: ModuleType, page: int | None, data: bytes,
+                   start: int, in_file: bool = True) -> tuple[dict[str, Any], int]:
+    """A module of the chunk as stored at `data[start:]` ('5.1 Encrypted module serialization':
+    length, nonce, ciphertext, tag), and where it ends."""
+    module = read_module(data, start, len(data), tagged=not _is_ctr(crypto.file, module_type),
+                         what=f"{module_type.name} module")
+    fields = _module(crypto.file, module_type, crypto.row_group, crypto.column, page)
+    return record({**fields, "offset": start if in_file else None, "length": module.end - module.offset,
+                   "nonce": module.nonce.hex()}), module.end
 
 
 def _chunk_crypto(chunk: M.ColumnChunk) -> dict[str, Any] | None:
@@ -243,28 +259,29 @@ def _chunk_crypto(chunk: M.ColumnChunk) -> dict[str, Any] | None:
     })
 
 
-def _chunk_modules(crypto: ColumnDecryptor, chunk: M.ColumnChunk, meta: M.ColumnMetaData,
+def _chunk_modules(file: bytes, crypto: ColumnDecryptor, chunk: M.ColumnChunk, meta: M.ColumnMetaData,
                    pages: list[PageExtent]) -> list[dict[str, Any]]:
     """Every module of an encrypted chunk, in the order '4.4.2 AAD suffix' lists the types."""
-    decryptor, ordinals = crypto.file, (crypto.row_group, crypto.column)
     modules = []
-    if chunk.encrypted_column_metadata is not None:
-        modules.append(_module(decryptor, ModuleType.COLUMN_META_DATA, *ordinals))
+    if chunk.encrypted_column_metadata is not None:  # a module inside the footer
+        sealed = chunk.encrypted_column_metadata
+        modules.append(_stored_module(crypto, ModuleType.COLUMN_META_DATA, None, sealed, 0, in_file=False)[0])
     data_pages = 0
     for extent in pages:
         dictionary = extent.header.type == M.PageType.DICTIONARY_PAGE
         page = None if dictionary else data_pages
         body_type, header_type = PAGE_MODULE_TYPES[dictionary]
-        modules.append(_module(decryptor, header_type, *ordinals, page, extent.offset))
-        modules.append(_module(decryptor, body_type, *ordinals, page, extent.body_start))
+        modules.append(_stored_module(crypto, header_type, page, file, extent.offset)[0])
+        modules.append(_stored_module(crypto, body_type, page, file, extent.body_start)[0])
         data_pages += not dictionary
     for module_type, offset in ((ModuleType.COLUMN_INDEX, chunk.column_index_offset),
-                                (ModuleType.OFFSET_INDEX, chunk.offset_index_offset),
-                                (ModuleType.BLOOM_FILTER_HEADER, meta.bloom_filter_offset)):
+                                (ModuleType.OFFSET_INDEX, chunk.offset_index_offset)):
         if offset is not None:
-            modules.append(_module(decryptor, module_type, *ordinals, offset=offset))
-    if meta.bloom_filter_offset is not None:
-        modules.append(_module(decryptor, ModuleType.BLOOM_FILTER_BITSET, *ordinals))
+            modules.append(_stored_module(crypto, module_type, None, file, offset)[0])
+    if meta.bloom_filter_offset is not None:  # two modules back to back, the header's first
+        header, header_end = _stored_module(crypto, ModuleType.BLOOM_FILTER_HEADER, None, file,
+                                            meta.bloom_filter_offset)
+        modules += [header, _stored_module(crypto, ModuleType.BLOOM_FILTER_BITSET, None, file, header_end)[0]]
     return modules
 
 
@@ -306,7 +323,7 @@ def _chunk(file: bytes, row_group: M.RowGroup, index: int, leaf: LeafColumn, foo
         "column_index": _column_index(file, leaf, chunk, crypto, where),
         "offset_index": _offset_index(file, chunk, crypto, where),
         "bloom_filter": _bloom_filter(file, meta, crypto, where),
-        "modules": None if crypto is None else _chunk_modules(crypto, chunk, meta, extents),
+        "modules": None if crypto is None else _chunk_modules(file, crypto, chunk, meta, extents),
     })
 
 
