@@ -100,12 +100,12 @@ def _footer(tail: FileTail) -> dict[str, Any]:
     """ORCv1.md, 'Footer'."""
     footer = tail.footer
     writer = footer.writer if footer.writer is not None else 0  # absent: ORC Java's
+    absent = "" if footer.writer is not None else ", absent"
     return record({
         "number_of_rows": footer.number_of_rows, "stripes": len(footer.stripes),
         "row_index_stride": footer.row_index_stride, "header_length": footer.header_length,
         "content_length": footer.content_length,
-        "writer": f"{writer} ({WRITERS.get(writer, 'unregistered')})" + ("" if footer.writer is not None
-                                                                         else ", absent"),
+        "writer": f"{writer} ({WRITERS.get(writer, 'unregistered')}{absent})",
         "software_version": footer.software_version, "calendar": plain(footer.calendar),
         "user_metadata": [record({"name": item.name, "value": text_or_hex(item.value)})
                           for item in footer.metadata],
@@ -122,7 +122,8 @@ def _types(root: TypeNode, tail: FileTail) -> list[dict[str, Any]]:
         rows.append(record({
             "column": node.column_id, "name": name or "(root)", "kind": node.kind.name,
             "subtypes": [child.column_id for child in node.children], "maximum_length": node.maximum_length,
-            "precision": node.precision, "scale": node.scale,
+            "precision": node.precision, "scale": node.scale, "crs": message.crs,
+            "algorithm": plain(message.algorithm),
             "attributes": [f"{pair.key}={pair.value}" for pair in message.attributes],
         }))
         names = node.field_names or tuple(f"<{index}>" for index in range(len(node.children)))
