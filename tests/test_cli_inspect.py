@@ -12,6 +12,7 @@ from __future__ import annotations
 import json
 import math
 import struct
+import zoneinfo
 from dataclasses import replace
 from pathlib import Path
 
@@ -32,6 +33,7 @@ ROW_GROUP_ROWS = 100
 PAGE_ROWS = 40  # pyarrow's max_rows_per_page
 ORC_ROWS = 2500
 ORC_STRIDE = 1000
+ORC_ZONE = "Europe/Paris"
 
 
 def inspect(capsys, *arguments: str) -> tuple[int, str, str]:
@@ -69,6 +71,7 @@ def pyarrow_file(tmp_path_factory) -> Path:
 def test_pyarrow_parquet_structure(capsys, pyarrow_file):
     found = document(capsys, str(pyarrow_file))
     assert found["metadata"]["num_rows"] == ROWS
+    assert "ARROW:schema" in {kv["key"] for kv in found["metadata"]["key_value_metadata"]}
     assert len(found["row_groups"]) == ROWS // ROW_GROUP_ROWS
     for row_group in found["row_groups"]:
         ids, names = row_group["columns"]
@@ -237,7 +240,8 @@ def orc_pyorc(tmp_path_factory) -> Path:
     path = tmp_path_factory.mktemp("inspect") / "pyorc.orc"
     with path.open("wb") as out, pyorc.Writer(
             out, "struct<id:bigint,name:string>", row_index_stride=ORC_STRIDE, bloom_filter_columns=["name"],
-            compression=pyorc.CompressionKind.ZLIB) as writer:
+            compression=pyorc.CompressionKind.ZLIB, timezone=zoneinfo.ZoneInfo(ORC_ZONE)) as writer:
+        writer.set_user_metadata(origin=b"inspect test")
         for i in range(ORC_ROWS):
             writer.write((i, f"name {i % 13}"))
     return path
@@ -248,6 +252,8 @@ def test_pyorc_structure(capsys, orc_pyorc):
     assert found["postscript"]["compression"] == "ZLIB"
     assert found["footer"]["number_of_rows"] == ORC_ROWS and found["footer"]["row_index_stride"] == ORC_STRIDE
     assert [t["kind"] for t in found["types"]] == ["STRUCT", "LONG", "STRING"]
+    assert found["writer_timezones"] == [ORC_ZONE]
+    assert found["footer"]["user_metadata"] == [{"name": "origin", "value": "inspect test"}]
     ids = found["statistics"][1]
     assert (ids["int.minimum"], ids["int.maximum"]) == (0, ORC_ROWS - 1)
     assert sum(stripe["number_of_rows"] for stripe in found["stripes"]) == ORC_ROWS
