@@ -16,10 +16,10 @@ error with the byte offset:
 * the page index (PageIndex.md, 'Technical Approach') and the Bloom filter header
   (BloomFilter.md, 'File Format');
 * encryption (Encryption.md, '5.4 Encrypted footer mode', '5.5 Plaintext footer mode',
-  '5.2 Crypto structures'): the footer mode, algorithm, AAD prefix and file id, each
-  column's key, and every module of an encrypted column with the AAD suffix its
-  ordinals give ('4.4.2 AAD suffix'). A module whose key is not available is named as
-  encrypted and left closed; the rest of the file is shown.
+  '5.2 Crypto structures'; parquet_encryption.py): the footer mode, algorithm, AAD prefix
+  and file id, each column's key, and every module of an encrypted column with the AAD
+  suffix its ordinals give ('4.4.2 AAD suffix'). A module whose key is not available is
+  named as encrypted and left closed; the rest of the file is shown.
 
 Rules the file breaks that leave a single reading (docs/lenient-readings.md) are listed
 under "breaches", as `conformance read` lists them. Page checksums are reported, not
@@ -34,24 +34,30 @@ import math
 from pathlib import Path
 from typing import Any
 
+from conformance.inspect.parquet_encryption import (
+    algorithm_fields,
+    chunk_crypto,
+    chunk_modules,
+    crypto_metadata,
+    encryption_fields,
+    footer_key_metadata,
+    length_at,
+)
 from conformance.inspect.render import READING_FIELDS, bits_set, breach_records, plain, record, text_or_hex
 from conformance.kms.file_keys import case_decryption
 from reference_impl.common.leniency import reading
-from reference_impl.parquet.encryption.ciphers import read_module
 from reference_impl.parquet.encryption.decryptor import ColumnDecryptor, FileDecryptor
-from reference_impl.parquet.encryption.encryptor import PAGE_MODULES
 from reference_impl.parquet.encryption.indexes import (
     read_bloom_filter_of,
     read_column_index_of,
     read_offset_index_of,
 )
-from reference_impl.parquet.encryption.modules import ModuleType, aad_suffix
 from reference_impl.parquet.encryption.properties import FileDecryptionProperties
 from reference_impl.parquet.errors import ChecksumMismatch, MissingKey, ParquetError
 from reference_impl.parquet.indexes.bloom_filter import SplitBlockBloomFilter
 from reference_impl.parquet.metadata import parquet_thrift as M
 from reference_impl.parquet.metadata.file_layout import ENCRYPTED_FOOTER_MAGIC, FOOTER_LENGTH, MAGIC
-from reference_impl.parquet.metadata.thrift_struct import ThriftUnion, deserialize
+from reference_impl.parquet.metadata.thrift_struct import ThriftUnion
 from reference_impl.parquet.pages.checksum import verify_page_crc
 from reference_impl.parquet.pages.chunk_reader import PageExtent, check_chunk_metadata, read_column_chunk
 from reference_impl.parquet.reader import check_file_num_rows, read_footer_with_decryptor
@@ -59,10 +65,6 @@ from reference_impl.parquet.schema.tree import LeafColumn, SchemaNode, leaf_colu
 from reference_impl.parquet.statistics.column_statistics import decode_bound, is_utf8_column
 
 U32 = 1 << 32  # PageHeader.crc is an i32 holding the unsigned CRC32
-TRAILER = FOOTER_LENGTH.size + len(MAGIC)  # the footer length and the closing magic
-# (page module, header module) of a data page and of a dictionary page ('4.4.2 AAD suffix').
-PAGE_MODULE_TYPES = {False: (ModuleType.DATA_PAGE, ModuleType.DATA_PAGE_HEADER),
-                     True: (ModuleType.DICTIONARY_PAGE, ModuleType.DICTIONARY_PAGE_HEADER)}
 BOUNDS = ("min_value", "max_value", "min", "max")  # Statistics' bound fields, the deprecated pair last
 
 
@@ -101,7 +103,7 @@ def _contents(file: bytes, keys: FileDecryptionProperties | None) -> dict[str, A
         "footer": _footer(file, footer_start, decryptor),
         "metadata": _metadata(metadata),
         "schema": _schema(tree, leaves),
-        **({} if decryptor is None else {"encryption": _encryption(decryptor, _footer_key_metadata(
+        **({} if decryptor is None else {"encryption": encryption_fields(decryptor, footer_key_metadata(
             file, footer_start, metadata))}),
         "row_groups": [_row_group(file, metadata, index, leaves, footer_start, decryptor)
                        for index in range(len(metadata.row_groups))],
@@ -121,35 +123,21 @@ def _footer(file: bytes, footer_start: int, decryptor: FileDecryptor | None) -> 
     else:
         mode = "plaintext"
     return {"magic": magic.decode("ascii"), "mode": mode, "offset": footer_start,
-            "length": len(file) - TRAILER - footer_start}
+            "length": length_at(file) - footer_start}
 
 
 def _closed_footer(file: bytes, missing: MissingKey) -> dict[str, Any]:
     """What an encrypted footer shows without its key: its FileCryptoMetaData ('5.4')."""
-    (length,) = FOOTER_LENGTH.unpack_from(file, len(file) - TRAILER)
-    footer_start = len(file) - TRAILER - length
-    crypto = _crypto_metadata(file, footer_start)
+    (length,) = FOOTER_LENGTH.unpack_from(file, length_at(file))
+    footer_start = length_at(file) - length
+    crypto = crypto_metadata(file, footer_start)
     return {
         "footer": {"magic": ENCRYPTED_FOOTER_MAGIC.decode("ascii"), "mode": "encrypted",
                    "offset": footer_start, "length": length},
-        "encryption": record({**_algorithm(crypto.encryption_algorithm),
+        "encryption": record({**algorithm_fields(crypto.encryption_algorithm),
                               "footer_key_metadata": text_or_hex(crypto.key_metadata)}),
         "hidden": f"the schema, row groups and column chunks are in the encrypted footer: {missing}",
     }
-
-
-def _crypto_metadata(file: bytes, footer_start: int) -> M.FileCryptoMetaData:
-    """'5.4 Encrypted footer mode': the FileCryptoMetaData before the encrypted footer."""
-    crypto, _ = deserialize(M.FileCryptoMetaData, file, start=footer_start, end=len(file) - TRAILER)
-    return crypto
-
-
-def _footer_key_metadata(file: bytes, footer_start: int, metadata: M.FileMetaData) -> bytes | None:
-    """The footer key's metadata: in FileCryptoMetaData ('5.4'), or beside a signed plaintext
-    footer (FileMetaData.footer_signing_key_metadata, '5.5 Plaintext footer mode')."""
-    if file[-len(MAGIC):] == ENCRYPTED_FOOTER_MAGIC:
-        return _crypto_metadata(file, footer_start).key_metadata
-    return metadata.footer_signing_key_metadata
 
 
 def _metadata(metadata: M.FileMetaData) -> dict[str, Any]:
@@ -189,102 +177,6 @@ def _schema(tree: SchemaNode, leaves: list[LeafColumn]) -> list[dict[str, Any]]:
     return rows
 
 
-# -- encryption ----------------------------------------------------------------------
-
-
-def _algorithm(algorithm: M.EncryptionAlgorithm) -> dict[str, Any]:
-    """'5.2 Crypto structures': the algorithm and the AAD fields of its member."""
-    parameters = algorithm.member
-    stored = None if parameters is None else parameters.aad_prefix
-    return record({
-        "algorithm": algorithm.kind,
-        "aad_prefix": _prefix(stored),
-        "supply_aad_prefix": None if parameters is None else bool(parameters.supply_aad_prefix),
-        "aad_file_unique": None if parameters is None else _hex(parameters.aad_file_unique),
-    })
-
-
-def _encryption(decryptor: FileDecryptor, footer_key_metadata: bytes | None) -> dict[str, Any]:
-    """The file's encryption as the reader learnt it from the footer (either mode)."""
-    return record({"algorithm": decryptor.name, "aad_prefix": _prefix(decryptor.stored_prefix),
-                   "supply_aad_prefix": decryptor.supply_prefix,
-                   "aad_file_unique": decryptor.file_unique.hex(),
-                   "footer_key_metadata": text_or_hex(footer_key_metadata),
-                   "footer_verified": decryptor.footer_verified,
-                   "footer_module": _module(decryptor, ModuleType.FOOTER)})
-
-
-def _prefix(stored: bytes | None) -> str:
-    """'4.4.1 AAD prefix': stored in the file, or left for the reader to supply."""
-    return "not stored" if stored is None else f"stored: {text_or_hex(stored)}"
-
-
-def _module(decryptor: FileDecryptor, module_type: ModuleType, row_group: int | None = None,
-            column: int | None = None, page: int | None = None) -> dict[str, Any]:
-    """One encrypted module: its type, ordinals and AAD suffix ('4.4.2 AAD suffix'); AES_GCM_CTR_V1
-    encrypts pages with CTR, which has no AAD ('4.2.2 AES_GCM_CTR_V1')."""
-    ctr = _is_ctr(decryptor, module_type)
-    return record({"module": module_type.name, "type": int(module_type),
-                   "row_group": row_group, "column": column, "page": page,
-                   "cipher": "AES-CTR (no AAD)" if ctr else "AES-GCM",
-                   "aad_suffix": None if ctr else
-                   aad_suffix(decryptor.file_unique, module_type, row_group, column, page).hex()})
-
-
-def _is_ctr(decryptor: FileDecryptor, module_type: ModuleType) -> bool:
-    return module_type in PAGE_MODULES and decryptor.name == "AES_GCM_CTR_V1"
-
-
-def _stored_module(crypto: ColumnDecryptor, module_type: ModuleType, page: int | None, data: bytes,
-                   start: int, in_file: bool = True) -> tuple[dict[str, Any], int]:
-    """A module of the chunk as stored at `data[start:]` ('5.1 Encrypted module serialization':
-    length, nonce, ciphertext, tag), and where it ends."""
-    module = read_module(data, start, len(data), tagged=not _is_ctr(crypto.file, module_type),
-                         what=f"{module_type.name} module")
-    fields = _module(crypto.file, module_type, crypto.row_group, crypto.column, page)
-    return record({**fields, "offset": start if in_file else None, "length": module.end - module.offset,
-                   "nonce": module.nonce.hex()}), module.end
-
-
-def _chunk_crypto(chunk: M.ColumnChunk) -> dict[str, Any] | None:
-    crypto = chunk.crypto_metadata
-    if crypto is None:
-        return None
-    member = crypto.ENCRYPTION_WITH_COLUMN_KEY
-    return record({
-        "key": "column key" if member is not None else "footer key",
-        "key_metadata": None if member is None else text_or_hex(member.key_metadata),
-        "encrypted_column_metadata": None if chunk.encrypted_column_metadata is None
-        else f"{len(chunk.encrypted_column_metadata)} bytes",
-    })
-
-
-def _chunk_modules(file: bytes, crypto: ColumnDecryptor, chunk: M.ColumnChunk, meta: M.ColumnMetaData,
-                   pages: list[PageExtent]) -> list[dict[str, Any]]:
-    """Every module of an encrypted chunk, in the order '4.4.2 AAD suffix' lists the types."""
-    modules = []
-    if chunk.encrypted_column_metadata is not None:  # a module inside the footer
-        sealed = chunk.encrypted_column_metadata
-        modules.append(_stored_module(crypto, ModuleType.COLUMN_META_DATA, None, sealed, 0, in_file=False)[0])
-    data_pages = 0
-    for extent in pages:
-        dictionary = extent.header.type == M.PageType.DICTIONARY_PAGE
-        page = None if dictionary else data_pages
-        body_type, header_type = PAGE_MODULE_TYPES[dictionary]
-        modules.append(_stored_module(crypto, header_type, page, file, extent.offset)[0])
-        modules.append(_stored_module(crypto, body_type, page, file, extent.body_start)[0])
-        data_pages += not dictionary
-    for module_type, offset in ((ModuleType.COLUMN_INDEX, chunk.column_index_offset),
-                                (ModuleType.OFFSET_INDEX, chunk.offset_index_offset)):
-        if offset is not None:
-            modules.append(_stored_module(crypto, module_type, None, file, offset)[0])
-    if meta.bloom_filter_offset is not None:  # two modules back to back, the header's first
-        header, header_end = _stored_module(crypto, ModuleType.BLOOM_FILTER_HEADER, None, file,
-                                            meta.bloom_filter_offset)
-        modules += [header, _stored_module(crypto, ModuleType.BLOOM_FILTER_BITSET, None, file, header_end)[0]]
-    return modules
-
-
 # -- row groups and column chunks ----------------------------------------------------
 
 
@@ -307,7 +199,7 @@ def _chunk(file: bytes, row_group: M.RowGroup, index: int, leaf: LeafColumn, foo
     chunk = row_group.columns[leaf.index]
     where = f"column {leaf.dotted_path}, row group {index}"
     head = {"column": leaf.index, "path": leaf.dotted_path, "file_offset": chunk.file_offset,
-            "file_path": chunk.file_path, "crypto_metadata": _chunk_crypto(chunk)}
+            "file_path": chunk.file_path, "crypto_metadata": chunk_crypto(chunk)}
     try:
         crypto = None if decryptor is None else decryptor.column(leaf, chunk, index)
     except MissingKey as missing:
@@ -323,7 +215,7 @@ def _chunk(file: bytes, row_group: M.RowGroup, index: int, leaf: LeafColumn, foo
         "column_index": _column_index(file, leaf, chunk, crypto, where),
         "offset_index": _offset_index(file, chunk, crypto, where),
         "bloom_filter": _bloom_filter(file, meta, crypto, where),
-        "modules": None if crypto is None else _chunk_modules(file, crypto, chunk, meta, extents),
+        "modules": None if crypto is None else chunk_modules(file, crypto, chunk, meta, extents),
     })
 
 
@@ -483,8 +375,4 @@ def union_text(union: ThriftUnion) -> str:
 def _name(value: Any) -> Any:
     """An enum member by name (an unknown value as the reference names it); anything else as is."""
     return getattr(value, "name", value) if value is not None and not isinstance(value, bool | str) else value
-
-
-def _hex(value: bytes | None) -> str | None:
-    return None if value is None else bytes(value).hex()
 
