@@ -60,7 +60,7 @@ from reference_impl.parquet.metadata.file_layout import ENCRYPTED_FOOTER_MAGIC, 
 from reference_impl.parquet.metadata.thrift_struct import ThriftUnion
 from reference_impl.parquet.pages.checksum import verify_page_crc
 from reference_impl.parquet.pages.chunk_reader import PageExtent, check_chunk_metadata, read_column_chunk
-from reference_impl.parquet.reader import check_file_num_rows, read_footer_with_decryptor
+from reference_impl.parquet.reader import check_row_groups, read_footer_with_decryptor
 from reference_impl.parquet.schema.tree import LeafColumn, SchemaNode, leaf_columns, schema_tree_from_elements
 from reference_impl.parquet.statistics.column_statistics import decode_bound, is_utf8_column
 
@@ -97,8 +97,8 @@ def _contents(file: bytes, keys: FileDecryptionProperties | None) -> dict[str, A
             raise
         return _closed_footer(file, missing)
     tree = schema_tree_from_elements(metadata.schema, offset=footer_start)
-    check_file_num_rows(metadata, footer_start)
     leaves = leaf_columns(tree)
+    check_row_groups(metadata, leaves, footer_start)
     return {
         "footer": _footer(file, footer_start, decryptor),
         "metadata": _metadata(metadata),
@@ -205,8 +205,8 @@ def _chunk(file: bytes, row_group: M.RowGroup, index: int, leaf: LeafColumn, foo
     except MissingKey as missing:
         return record({**head, "meta_data": _column_meta(leaf, chunk.meta_data), "hidden": str(missing)})
     meta = check_chunk_metadata(leaf, chunk, row_group.num_rows, where, footer_start, crypto)
-    extents = [] if chunk.file_path is not None else read_column_chunk(
-        file, leaf, chunk, row_group.num_rows, where=where, footer_start=footer_start, crypto=crypto).pages
+    extents = read_column_chunk(file, leaf, chunk, row_group.num_rows, where=where, footer_start=footer_start,
+                                crypto=crypto).pages
     return record({
         **head, "meta_data": _column_meta(leaf, meta),
         "offset_index_offset": chunk.offset_index_offset, "offset_index_length": chunk.offset_index_length,
