@@ -6,6 +6,7 @@
     conformance cases    the case catalogue
     conformance report   (re)build the reports from a run's results
     conformance expect   record a run's outcomes as expectations, or gate a run on them
+    conformance inspect  one file's structure: row groups or stripes, pages or streams, indexes, encryption
     conformance validate is a file's metadata (statistics, page index, Bloom filters, CRCs) true to its data?
     conformance golden   generate the golden corpus (golden_files/), or verify it with engines
     conformance protocol-check  what an external adapter (docs/engine-protocol.md) gets wrong
@@ -15,7 +16,8 @@
 
 Exit codes: 0 success; 1 a failure the policy counts (`run`), or the engine could
 not read the file (`read`; the reference reads a file that breaks a rule with a
-single reading, naming each breach on stderr, unless `--strict`), or a finding at
+single reading, naming each breach on stderr, unless `--strict`; `inspect`: the
+reference rejects the file, or it is of no known format), or a finding at
 or above the `--fail-on` level (`validate`: "untrue" by default, "nonconforming" with
 `--strict`; docs/validation.md);
 2 usage errors (argparse's convention), or a file `validate` cannot read. With
@@ -34,6 +36,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import os
 import sys
 import tomllib
 from pathlib import Path
@@ -150,8 +153,24 @@ def _parser() -> argparse.ArgumentParser:
                          "(default: untrue; docs/validation.md, 'Strength')")
     _key_arguments(validate)
     validate.add_argument("file", type=Path)
+    _inspect_parser(sub)
     _fuzz_parser(sub)
     return p
+
+
+def _inspect_parser(sub) -> None:
+    inspect = sub.add_parser("inspect", help="print one file's structure, as the reference reads it",
+                             description="Row groups and column chunks with every page header, the "
+                                         "page index, Bloom filters and encryption modules (Parquet); "
+                                         "the tail, stripes with their streams, column encodings, row "
+                                         "index and Bloom filters (ORC). Exit 1 when the reference "
+                                         "rejects the file, with its error and byte offset.")
+    inspect.add_argument("--json", action="store_true", help="the structure as one JSON document")
+    _key_arguments(inspect)
+    inspect.add_argument("--no-keys", action="store_true",
+                         help="open no encrypted module, not even with the suite's test keys: what a "
+                              "reader without keys sees (Parquet)")
+    inspect.add_argument("file", type=Path)
 
 
 def _fuzz_parser(sub) -> None:
@@ -352,7 +371,8 @@ def main(argv: list[str] | None = None) -> int:
     args = _parser().parse_args(argv)
     handler = {"run": _run, "read": _read, "engines": _engines, "cases": _cases,
                "report": _report, "expect": _expect, "validate": _validate, "golden": _golden,
-               "protocol-check": _protocol_check, "fuzz": _fuzz, "coverage": _coverage}[args.command]
+               "protocol-check": _protocol_check, "fuzz": _fuzz, "coverage": _coverage,
+               "inspect": _inspect}[args.command]
     return handler(args)
 
 
@@ -762,6 +782,42 @@ def _validate(args) -> int:
         tally = ", ".join(f"{counts[severity]} {severity}" for severity in SEVERITIES)
         print(f"{args.file}: {len(findings)} findings, {tally}; {len(failing)} at or above {args.fail_on}")
     return EXIT_FAILED if failing else EXIT_OK
+
+
+def _inspect(args) -> int:
+    from conformance.formats import UnknownFormat, detect_format, load
+    from conformance.inspect.render import text
+
+    if not args.file.is_file():
+        print(f"conformance inspect: no such file: {args.file}", file=sys.stderr)
+        return EXIT_USAGE
+    try:
+        decryption = _explicit_decryption(args)
+        fmt = detect_format(args.file)
+    except _BadKeys as exc:
+        print(f"conformance inspect: {exc}", file=sys.stderr)
+        return EXIT_USAGE
+    except UnknownFormat as exc:  # a file of no format is rejected, as `read` rejects it
+        print(f"{type(exc).__name__}: {exc}", file=sys.stderr)
+        return EXIT_FAILED
+    keys = {"decryption": decryption, "suite_keys": not args.no_keys} if fmt.encryption_keys else {}
+    if not keys and (decryption is not None or args.no_keys):
+        print(f"conformance inspect: keys are for Parquet Modular Encryption, not {fmt.display_name} files",
+              file=sys.stderr)
+        return EXIT_USAGE
+    if fmt.inspector is None:
+        print(f"conformance inspect: no inspector for {fmt.display_name} files", file=sys.stderr)
+        return EXIT_USAGE
+    try:
+        document = load(fmt.inspector)(args.file, **keys)
+    except (fmt.reference_error(), OSError) as exc:  # the reference rejects the file: its error, offset
+        print(f"{type(exc).__name__}: {exc}", file=sys.stderr)
+        return EXIT_FAILED
+    try:
+        print(json.dumps(document, indent=1, ensure_ascii=False) if args.json else text(document), flush=True)
+    except BrokenPipeError:  # the reader of the pipe (head, less) stopped reading: nothing more to say
+        os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
+    return EXIT_OK
 
 
 def _protocol_check(args) -> int:

@@ -62,6 +62,10 @@ class FileFormat:
     # What `conformance read --resolve-file-references` prints: `(path, decryption) -> list of
     # JSON objects`, each a FILE value resolved (LogicalTypes.md 'FILE'); None: the format has none.
     file_references: str | None = None
+    # What `conformance inspect` prints: `(path, **keys) -> JSON document` of the file's
+    # structure (conformance/inspect/); a format with `encryption_keys` also takes
+    # `decryption` and `suite_keys`.
+    inspector: str | None = None
 
     def options_class(self) -> type[Any]:
         return load(self.options)
@@ -96,7 +100,8 @@ FORMATS: dict[str, FileFormat] = {f.name: f for f in (
         golden_engine="conformance.engines.parquet.reference:GoldenReferenceEngine",
         validator="conformance.engines.parquet.reference:validate",
         encryption_keys=True, lies=True,
-        file_references="conformance.engines.parquet.reference:file_references"),
+        file_references="conformance.engines.parquet.reference:file_references",
+        inspector="conformance.inspect.parquet_file:inspect"),
     FileFormat(
         name=ORC, display_name="ORC", magics=(ORC_MAGIC,), suffix=".orc",
         options="conformance.cases.orc.options:OrcWriteOptions",
@@ -106,7 +111,8 @@ FORMATS: dict[str, FileFormat] = {f.name: f for f in (
         reference_engine="conformance.engines.orc.reference:OrcReferenceEngine",
         # The ORC reference writer draws no random bytes: its files regenerate as they are.
         golden_engine="conformance.engines.orc.reference:OrcReferenceEngine",
-        validator="conformance.engines.orc.reference:validate", encryption_keys=False, lies=True),
+        validator="conformance.engines.orc.reference:validate", encryption_keys=False, lies=True,
+        inspector="conformance.inspect.orc_file:inspect"),
 )}
 # The format of an engine or case that names none.
 DEFAULT_FORMAT = PARQUET

@@ -91,6 +91,7 @@ __all__ = [
     "read_footer_with_decryptor",
     "read_parquet",
     "check_file_num_rows",
+    "check_row_groups",
     "values_with_nulls",
 ]
 
@@ -215,7 +216,7 @@ def read_parquet(
     all_leaves = leaf_columns(full_tree)
     check_type_rules(all_leaves, footer_start)
     check_variant_groups(full_tree, footer_start)
-    _check_row_groups(metadata, all_leaves, footer_start)
+    check_row_groups(metadata, all_leaves, footer_start)
     tree = full_tree if columns is None else _projected(full_tree, all_leaves, columns)
     leaves = leaf_columns(tree)
     by_path = {leaf.dotted_path: leaf for leaf in all_leaves}
@@ -413,7 +414,8 @@ def _check_row_group_ordinals(metadata: FileMetaData, footer_start: int) -> None
             raise CorruptMetadata(f"row group {index} says its ordinal is {row_group.ordinal}", footer_start)
 
 
-def _check_row_groups(metadata: FileMetaData, leaves: list[LeafColumn], footer_start: int) -> None:
+def check_row_groups(metadata: FileMetaData, leaves: list[LeafColumn], footer_start: int) -> None:
+    """Every row group has one column chunk per leaf and a row count the file's agrees with."""
     for index, row_group in enumerate(metadata.row_groups):
         if len(row_group.columns) != len(leaves):
             raise CorruptMetadata(
