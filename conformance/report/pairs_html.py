@@ -24,6 +24,7 @@ from .text import first_line, truncate
 
 DETAIL_LIMIT = 20_000
 """Characters of a detail shown in a page; the rest is in results.json."""
+DEFAULT_WORKDIR = "work"  # `conformance run --workdir`'s default: the files are under <it>/<run id>/
 
 _FILTER_JS = """
 (function () {
@@ -69,11 +70,20 @@ def _file(cell: Cell) -> str:
     return f"<code{title}>{esc(cell.file)}</code>"
 
 
+def _inspect(cell: Cell) -> str:
+    """The command that shows what is in the cell's file (run from the folder the run's
+    ``--workdir`` is in; ``work`` by default)."""
+    if not cell.file:
+        return ""
+    command = f"conformance inspect {DEFAULT_WORKDIR}/{cell.run_id}/{cell.file}"
+    return f'<div class="muted" title="what is in the file">{esc(command)}</div>'
+
+
 def _failed_row(cell: Cell) -> str:
     return (f'<tr id="{cell_anchor(cell.cell_id)}" data-features="{_features(cell)}">'
             f"<td><code>{esc(cell.case_id)}</code></td><td>{badge(cell.outcome)}</td>"
-            f'<td class="tags">{esc(", ".join(cell.features))}</td><td>{_file(cell)}</td>'
-            f"<td><pre>{esc(truncate(cell.detail, DETAIL_LIMIT))}</pre></td></tr>")
+            f'<td class="tags">{esc(", ".join(cell.features))}</td><td>{_file(cell)}'
+            f"{_inspect(cell)}</td><td><pre>{esc(truncate(cell.detail, DETAIL_LIMIT))}</pre></td></tr>")
 
 
 def _short_row(cell: Cell) -> str:

@@ -165,6 +165,8 @@ def test_every_cell_has_one_anchored_row_and_failures_their_detail(report):
         assert text.count(f'id="{cell_anchor(cell.cell_id)}"') == 1, cell.cell_id
     failed = [c for c in summary.cells if c.outcome not in ("pass", "skipped", "unsupported")]
     assert text.count("<pre>") == len(failed) == 5
+    crash = next(c for c in failed if c.outcome == "crash")
+    assert f"conformance inspect work/{crash.run_id}/{crash.file}" in text
 
 
 def test_engine_pages_say_what_each_engine_really_did(report):
