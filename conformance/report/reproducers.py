@@ -1,0 +1,104 @@
+"""One command per engine that reads a file outside the suite: what a maintainer runs to
+see a finding with their own engine, not through this suite's adapters.
+
+Python engines get a script of a few lines, run as ``python -c``; the others their own
+command line tool or API: node for the JavaScript libraries (the versions
+``adapters/js/package.json`` pins), parquet-cli for parquet-java. A filtered-read mode
+(``pyarrow:filter``) reads the same file; the predicate is in the finding's evidence.
+An engine this module does not know gets None: the ledger then says so.
+"""
+
+from __future__ import annotations
+
+import shlex
+
+# {path} is replaced by the file's path, quoted for Python or JavaScript.
+_PYTHON = {
+    "pyarrow": ("import pyarrow.parquet as pq",
+                "t = pq.read_table({path})",
+                "print(t.schema)",
+                "print(t.to_pylist())"),
+    "pyarrow-orc": ("import pyarrow.orc as orc",
+                    "t = orc.read_table({path})",
+                    "print(t.schema)",
+                    "print(t.to_pylist())"),
+    "fastparquet": ("import fastparquet",
+                    "pf = fastparquet.ParquetFile({path})",
+                    "print(pf.schema)",
+                    "print(pf.to_pandas().to_dict('records'))"),
+    "duckdb": ("import duckdb",
+               "r = duckdb.sql('SELECT * FROM read_parquet(' + repr({path}) + ')')",
+               "print(r.types)",
+               "print(r.fetchall())"),
+    "polars": ("import polars as pl",
+               "df = pl.read_parquet({path})",
+               "print(df.schema)",
+               "print(df.to_dicts())"),
+    "chdb": ("import chdb",
+             "print(chdb.query('DESCRIBE file(' + repr({path}) + ', Parquet)', 'TSV'))",
+             "print(chdb.query('SELECT * FROM file(' + repr({path}) + ', Parquet)', 'JSONEachRow'))"),
+    "datafusion": ("from datafusion import SessionContext",
+                   "df = SessionContext().read_parquet({path})",
+                   "print(df.schema())",
+                   "print(df.to_pylist())"),
+    "pyorc": ("import pyorc",
+              "r = pyorc.Reader(open({path}, 'rb'))",
+              "print(r.schema)",
+              "print(list(r))"),
+    "spark": ("from pyspark.sql import SparkSession",
+              "spark = SparkSession.builder.master('local[1]').getOrCreate()",
+              "df = spark.read.format({kind}).load({path})",
+              "df.printSchema()",
+              "print(df.collect())"),
+}
+_ORC_ENGINES = {"pyarrow": "pyarrow-orc"}  # the same name reads ORC through another module
+
+_NODE = {
+    "hyparquet": ("import { asyncBufferFromFile, parquetReadObjects } from 'hyparquet'; "
+                  "const file = await asyncBufferFromFile({path}); "
+                  "console.log(await parquetReadObjects({{ file }}))"),
+    "parquet-wasm": ("import fs from 'node:fs'; import {{ readParquet }} from 'parquet-wasm'; "
+                     "import {{ tableFromIPC }} from 'apache-arrow'; "
+                     "const t = tableFromIPC(readParquet(fs.readFileSync({path})).intoIPCStream()); "
+                     "console.log(t.schema.toString()); console.log(t.toArray())"),
+    "parquetjs": ("import parquet from '@dsnp/parquetjs'; "
+                  "const r = await parquet.ParquetReader.openFile({path}); const c = r.getCursor(); "
+                  "for (let row; (row = await c.next());) console.log(row)"),
+}
+_NODE_PACKAGES = {"hyparquet": "hyparquet@1.31.5", "parquet-wasm": "parquet-wasm@0.8.0 apache-arrow@21.2.0",
+                  "parquetjs": "@dsnp/parquetjs@1.8.7"}
+
+
+def base_engine(engine: str) -> str:
+    """The engine of a mode: ``pyarrow`` for ``pyarrow:filter``."""
+    return engine.partition(":")[0]
+
+
+def read_command(engine: str, path: str, fmt: str = "parquet") -> str | None:
+    """A shell command reading ``path`` with ``engine``, or None for an engine not known here."""
+    name = base_engine(engine)
+    if fmt == "orc":
+        name = _ORC_ENGINES.get(name, name)
+    if name in _PYTHON:
+        script = "\n".join(_PYTHON[name]).replace("{path}", repr(path)).replace("{kind}", repr(fmt))
+        return f"python3 -c {shlex.quote(script)}"
+    if name in _NODE:
+        code = _NODE[name].replace("{path}", repr(path)).replace("{{", "{").replace("}}", "}")
+        return (f"npm install {_NODE_PACKAGES[name]} && "
+                f"node --input-type=module -e {shlex.quote(code)}")
+    if name == "parquet-java":
+        return f"parquet cat {shlex.quote(path)}  # parquet-cli, apache/parquet-java parquet-cli"
+    if name == "reference":
+        return f"python -m conformance.cli read {shlex.quote(path)}"
+    return None
+
+
+def validate_command(path: str) -> str:
+    """The command showing the untrue metadata the validator found in a writer's file."""
+    return f"python -m conformance.cli validate {shlex.quote(path)}"
+
+
+def write_command(engine: str, case_id: str) -> str:
+    """A failed write has no file: the suite's own run of that one case and writer."""
+    return (f"python -m conformance.cli run --writers {shlex.quote(base_engine(engine))} "
+            f"--readers reference --cases {shlex.quote(case_id)} --no-progress")
