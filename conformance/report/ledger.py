@@ -71,7 +71,8 @@ class Finding:
         if self.path is not None and not sha:
             sha = hashlib.sha256(self.path.read_bytes()).hexdigest()
         return {"path": cell.file, "found_at": None if self.path is None else str(self.path),
-                "size": self.group.reproducer_size, "sha256": sha, "regression": regression_folder(cell.case_id)}
+                "size": self.group.reproducer_size, "sha256": sha,
+                "regression": regression_folder(cell.case_id)}
 
     def to_json(self) -> dict:
         rule = None if self.rule is None else vars(self.rule)
@@ -84,7 +85,9 @@ class Finding:
 def regression_folder(case_id: str) -> str | None:
     """The golden corpus folder of a regression case's shrunk example."""
     prefix = f"{REGRESSION_AREA}/"
-    return f"golden_files/{REGRESSIONS_DIR}/{case_id.removeprefix(prefix)}" if case_id.startswith(prefix) else None
+    if not case_id.startswith(prefix):
+        return None
+    return f"golden_files/{REGRESSIONS_DIR}/{case_id.removeprefix(prefix)}"
 
 
 def _rule(group: CauseGroup, spec_dir: Path | None) -> Rule | None:
@@ -175,15 +178,15 @@ def write_ledger_folder(findings: list[Finding], out: Path) -> Path:
 
 def _entry_html(finding: Finding, rel: str) -> str:
     group, file, rule = finding.group, finding.file, finding.rule
-    cell = group.reproducer
+    cell, sig = group.reproducer, group.signature
     link = pages.href(rel, pages.cell_page(cell.writer, cell.reader, cell.cell_id))
     rule_html = (f"<dt>rule</dt><dd>{pages.esc(rule.strength)} &middot; {pages.esc(rule.reference)}"
                  f"<blockquote>{pages.esc(rule.sentence)}</blockquote></dd>" if rule
                  else '<dt>rule</dt><dd class="muted">not resolved</dd>')
     return "\n".join([
         f'<section class="group" id="f-{finding.number}">',
-        f"<h3>#{finding.number} {pages.badge(group.signature.outcome)} "
-        f"{pages.esc(group.signature.engine_at_version)}: <code>{pages.esc(group.signature.kind)}</code></h3>",
+        f"<h3>#{finding.number} {pages.badge(sig.outcome)} "
+        f"{pages.esc(sig.engine_at_version)}: <code>{pages.esc(sig.kind)}</code></h3>",
         '<dl class="meta">',
         f'<dt>cells</dt><dd><a href="{pages.esc(pages.href(rel, pages.CAUSES))}#{group.anchor}">'
         f"{group.count}</a> over {len(group.cases)} case(s)</dd>",
