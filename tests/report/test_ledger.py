@@ -15,7 +15,7 @@ from conformance.cli import main
 from conformance.report import RESULTS_SCHEMA, summarise
 from conformance.report.causes import cause_groups
 from conformance.report.ledger import ledger, ledger_text
-from conformance.specs.sentences import normative_sentence
+from conformance.specs.sentences import normative_sentence, quote
 
 from .synthetic import INT32, RUN_ID, make_cell, write_dataset
 
@@ -87,3 +87,9 @@ def test_findings_command_text_json_and_out(run_dir, tmp_path, capsys):
 def test_findings_command_without_results(tmp_path, capsys):
     assert main(["findings", str(tmp_path)]) == 2
     assert "no results" in capsys.readouterr().err
+
+
+def test_rules_are_quoted_from_the_committed_index_without_the_texts():
+    found = quote(None, ("LogicalTypes.md: Lists, Backward-compatibility rules",), "3-level writer")
+    assert found is not None and found.strength == "SHOULD"
+    assert found.sentence.startswith("New writer implementations should always produce the 3-level")
