@@ -27,6 +27,8 @@ import shutil
 from dataclasses import dataclass
 from pathlib import Path
 
+from conformance.cases import case_by_id
+from conformance.cases.predicate import Predicate
 from conformance.golden.paths import REGRESSIONS_DIR
 from conformance.golden.regressions import AREA as REGRESSION_AREA
 from conformance.specs.sentences import quote
@@ -35,12 +37,13 @@ from . import pages
 from .causes import CauseGroup, run_file
 from .dataset import REJECT
 from .rejections import fault
-from .reproducers import read_command, validate_command, write_command
+from .reproducers import filtered_read_command, read_command, validate_command, write_command
 from .signature import VALIDATOR
 from .text import first_lines
 
 _EXPECTED_GOT = re.compile(r"expected (.+?), got (.+?)(?: \(isAdjustedToUTC differs\))?$")
 EVIDENCE_LINES = 6
+FILTER_MODE = ":filter"  # a reader's filtered-read mode (pyarrow:filter)
 
 
 @dataclass(frozen=True)
@@ -126,7 +129,18 @@ def _command(group: CauseGroup, path: Path | None) -> str | None:
     shown = str(path) if path is not None else cell.file or ""
     if cell.reader == VALIDATOR:
         return validate_command(shown)
-    return read_command(cell.reader, shown, cell.format or "parquet")
+    fmt = cell.format or "parquet"
+    predicate = _predicate(cell.case_id) if cell.reader.endswith(FILTER_MODE) else None
+    filtered = None if predicate is None else filtered_read_command(cell.reader, shown, predicate, fmt)
+    return filtered or read_command(cell.reader, shown, fmt)
+
+
+def _predicate(case_id: str) -> Predicate | None:
+    """The case's predicate (None for a case the catalogue no longer has)."""
+    try:
+        return case_by_id(case_id).predicate
+    except KeyError:
+        return None
 
 
 def ledger(groups: list[CauseGroup], run_dir: Path | None = None, spec_dir: Path | None = None

@@ -4,13 +4,19 @@ see a finding with their own engine, not through this suite's adapters.
 Python engines get a script of a few lines, run as ``python -c``; the others their own
 command line tool or API: node for the JavaScript libraries (the versions
 ``adapters/js/package.json`` pins), parquet-cli for parquet-java. A filtered-read mode
-(``pyarrow:filter``) reads the same file; the predicate is in the finding's evidence.
-An engine this module does not know gets None: the ledger then says so.
+(``pyarrow:filter``) filters with the engine's own API where the case's predicate
+compares a plain value (an integer, float, string, bytes or boolean: DuckDB takes any,
+through its adapter's SQL); otherwise it reads the whole file, and the predicate is in
+the finding's evidence. An engine this module does not know gets None: the ledger then
+says so.
 """
 
 from __future__ import annotations
 
+import math
 import shlex
+
+from conformance.cases.predicate import NULL_OPS, Predicate
 
 # {path} is replaced by the file's path, quoted for Python or JavaScript.
 _PYTHON = {
@@ -67,6 +73,52 @@ _NODE = {
 }
 _NODE_PACKAGES = {"hyparquet": "hyparquet@1.31.5", "parquet-wasm": "parquet-wasm@0.8.0 apache-arrow@21.2.0",
                   "parquetjs": "@dsnp/parquetjs@1.8.7"}
+
+
+# A filtered read, per engine: {condition} is ``(column, op, value)``, {column} {op}
+# {value} its parts, {where} DuckDB's SQL condition.
+_FILTERED = {
+    "pyarrow": ("import pyarrow.parquet as pq",
+                "print(pq.read_table({path}, filters=[{condition}]).to_pylist())"),
+    "fastparquet": ("import fastparquet",
+                    "pf = fastparquet.ParquetFile({path})",
+                    "print(pf.to_pandas(filters=[{condition}], row_filter=True).to_dict('records'))"),
+    "spark": ("from pyspark.sql import SparkSession, functions as F",
+              "spark = SparkSession.builder.master('local[1]').getOrCreate()",
+              "print(spark.read.format({kind}).load({path}).where(F.col({column}) {op} {value}).collect())"),
+    "duckdb": ("import duckdb",
+               "q = 'SELECT * FROM read_parquet(' + repr({path}) + ') WHERE ' + {where}",
+               "print(duckdb.sql(q).fetchall())"),
+}
+PLAIN_KINDS = ("int", "float", "string", "binary", "boolean")
+
+
+def _literal(value: object) -> str:
+    """``value`` as Python source (a NaN or an infinity as ``float('nan')``)."""
+    if isinstance(value, float) and not math.isfinite(value):
+        return f"float({str(value)!r})"
+    return repr(value)
+
+
+def filtered_read_command(engine: str, path: str, predicate: Predicate, fmt: str = "parquet"
+                          ) -> str | None:
+    """A filtered read of ``path`` with ``predicate``, or None where this module has none."""
+    name = base_engine(engine)
+    if name not in _FILTERED or predicate.op in NULL_OPS or fmt != "parquet":
+        return None
+    if name == "duckdb":
+        from conformance.engines.parquet.duckdb_engine import where_clause  # the engine's own SQL
+
+        where = where_clause(predicate)
+    elif predicate.bound_type().kind in PLAIN_KINDS:
+        where = ""
+    else:
+        return None
+    value = _literal(predicate.value)
+    script = "\n".join(_FILTERED[name]).format(
+        path=repr(path), kind=repr(fmt), where=repr(where), column=repr(predicate.column),
+        op=predicate.op, value=value, condition=f"({predicate.column!r}, {predicate.op!r}, {value})")
+    return f"python3 -c {shlex.quote(script)}"
 
 
 def base_engine(engine: str) -> str:

@@ -93,3 +93,17 @@ def test_rules_are_quoted_from_the_committed_index_without_the_texts():
     found = quote(None, ("LogicalTypes.md: Lists, Backward-compatibility rules",), "3-level writer")
     assert found is not None and found.strength == "SHOULD"
     assert found.sentence.startswith("New writer implementations should always produce the 3-level")
+
+
+def test_a_filtered_read_finding_reproduces_with_the_engines_filter(tmp_path):
+    """statistics/int32-signed filters ``x < 0`` (its case definition)."""
+    run = tmp_path / RUN_ID
+    case = ("statistics/int32-signed", ["type:INT32"])
+    cell = make_cell("read", "reference", "pyarrow:filter", case, "mismatch", "row count: expected 1, got 0")
+    (run / cell["file"]).parent.mkdir(parents=True)
+    pq.write_table(pa.table({"x": pa.array([-5, 3], pa.int32())}), run / cell["file"])
+    [finding] = ledger(cause_groups(summarise(pa.Table.from_pylist([cell], schema=RESULTS_SCHEMA)), run), run)
+    argv = shlex.split(finding.command)
+    shown = subprocess.run([sys.executable, *argv[1:]], capture_output=True, text=True,
+                           check=True, timeout=60).stdout
+    assert "filters=[('x', '<', 0)]" in argv[-1] and shown.strip() == "[{'x': -5}]"
