@@ -106,4 +106,4 @@ def test_a_filtered_read_finding_reproduces_with_the_engines_filter(tmp_path):
     argv = shlex.split(finding.command)
     shown = subprocess.run([sys.executable, *argv[1:]], capture_output=True, text=True,
                            check=True, timeout=60).stdout
-    assert "filters=[('x', '<', 0)]" in argv[-1] and shown.strip() == "[{'x': -5}]"
+    assert 'filters=[("x", "<", 0)]' in argv[-1] and shown.strip() == "[{'x': -5}]"
