@@ -76,6 +76,8 @@ def test_findings_command_text_json_and_out(run_dir, tmp_path, capsys):
     assert main(["findings", str(run_dir)]) == 0
     text = capsys.readouterr().out
     assert text.startswith("#1 pyarrow@17.0.0 mismatch: number differs") and "skipped" not in text
+    assert main(["findings", str(run_dir), "--engines", "duckdb"]) == 0
+    assert capsys.readouterr().out.strip() == ""  # duckdb's only cell is skipped: no finding
     assert main(["findings", str(run_dir / RUN_ID), "--json", "--out", str(tmp_path / "out")]) == 0
     [entry] = json.loads(capsys.readouterr().out)
     assert (entry["engine"], entry["count"], entry["expected"]) == ("pyarrow", 1, "3")
