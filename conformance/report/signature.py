@@ -64,7 +64,6 @@ _FILTER_LINE = re.compile(r"^filtered read WHERE \S+ (\S+) (.+?): (\d+) row\(s\)
 _TYPED_VALUE = re.compile(r"^(.*) \(([A-Z][^()]*(?:\([^()]*\))?[^()]*)\)$")
 _TIMESTAMP = re.compile(r"^(TIMESTAMP|TIME)\((\w+), utc=(True|False)\)")
 _TYPE_HEAD = re.compile(r"^[A-Z_0-9]+")
-_UNIT_NANOS = {"s": 10**9, "ms": 10**6, "us": 10**3, "ns": 1}
 _NAN = re.compile(r"^nan(?::0x[0-9a-f]+)?$")
 
 
@@ -200,12 +199,12 @@ def _type_name(described: str) -> str:
 
 
 def _value_kind(want_text: str, got_text: str) -> str:
-    """One differing value: what became of it."""
+    """One differing value: what became of it. Where the value came back as another type
+    (INT96 as TIMESTAMP(us)), that type is the cause, whatever each value became."""
     (want, want_type), (got, got_type) = _typed(want_text), _typed(got_text)
-    prefix = f"{want_type} read as {got_type}: " if want_type and got_type else ""
     if want_type and got_type:
-        want, got = _in_nanos(want, want_type), _in_nanos(got, got_type)
-    return prefix + _leaf_kind(*_first_difference(want, got))
+        return f"values changed: {want_type} read as {got_type}"
+    return _leaf_kind(*_first_difference(want, got))
 
 
 def _typed(text: str) -> tuple[object, str]:
@@ -216,13 +215,6 @@ def _typed(text: str) -> tuple[object, str]:
         return json.loads(shown), type_name
     except ValueError:
         return shown, type_name
-
-
-def _in_nanos(value: object, type_name: str) -> object:
-    """A time value in nanoseconds, so values of two units compare."""
-    unit = "ns" if type_name.startswith("INT96") else (_TIMESTAMP.match(type_name) or [None, None, None])[2]
-    number = _number(value)
-    return value if unit not in _UNIT_NANOS or number is None else number * _UNIT_NANOS[unit]
 
 
 def _first_difference(want: object, got: object) -> tuple[object, object, str]:

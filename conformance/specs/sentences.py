@@ -11,12 +11,13 @@ docs/spec-sentences.json, generated from a folder of the texts::
         SPEC/orc-format-current > docs/spec-sentences.json
 
 and ``quote`` reads that index, or the texts themselves when a folder is given (``--spec
-DIR`` or ``$CONFORMANCE_SPEC_DIR``: a reference the index lacks). The sentence picked is
-the one with the strongest requirement keyword (RFC 2119, as the Parquet and ORC texts
+DIR`` or ``$CONFORMANCE_SPEC_DIR``: a reference the index lacks). A section's candidates
+are its sentences with a requirement keyword (RFC 2119, as the Parquet and ORC texts
 write them, in capitals or not: MUST / MUST NOT / REQUIRED / SHALL, then SHOULD /
-RECOMMENDED, then MAY / OPTIONAL), ties broken by the words it shares with the finding,
-then by order. A section without a keyword gives its first sentence, strength
-``descriptive``.
+RECOMMENDED, then MAY / OPTIONAL), or its first sentence, strength ``descriptive``, when
+none has one. Among the candidates of the sections a case cites, the one sharing most
+words with the finding (its kind of difference, case id and feature tags) is quoted,
+then the strongest, then the first.
 
 Sections: a Markdown heading's text up to the next heading of its level or above; a
 declaration of ``parquet.thrift`` / ``orc_proto.proto`` its doc comment (the comment
@@ -52,6 +53,10 @@ _SENTENCE_END = re.compile(r"(?<=[.!?])\s+(?=[A-Z`\"'(*])")
 _MARKUP = re.compile(r"[*_`]|\[([^\]]*)\]\([^)]*\)")
 _NOT_PROSE = re.compile(r"^(\s{4}|\t|\s*\||\s*//|\s*<)")  # indented code, tables, comments, HTML
 _LIST_MARK = re.compile(r"^([-*+]|\d+\.)\s+")
+# Words that say nothing of which rule a finding breaks.
+COMMON_WORDS = frozenset({"the", "and", "for", "with", "this", "that", "read", "reads", "value",
+                          "values", "type", "types", "column", "columns", "data", "file", "files",
+                          "must", "should", "may", "not", "are", "its", "than", "from"})
 _WORD = re.compile(r"[a-z0-9]{3,}")
 _DECLARATION = r"^\s*(?:struct|union|enum|message|exception)\s+{name}\b"
 _PARTS = re.compile(r",\s*(?![^()]*\))")  # the commas between sections, not in a remark
@@ -229,12 +234,19 @@ def _cut(sentence: str) -> str:
     return sentence if len(sentence) <= MAX_SENTENCE else sentence[:MAX_SENTENCE - 3] + "..."
 
 
+def _words(text: str) -> set[str]:
+    return set(_WORD.findall(text.lower())) - COMMON_WORDS
+
+
+def _key(sentence: str, strength: str, words: set[str]) -> tuple[int, int]:
+    """Most words shared with the finding first, then the strongest keyword."""
+    return -len(words & _words(sentence)), _rank(strength)
+
+
 def _best(found: list[tuple[str, str]], context: str) -> tuple[str, str] | None:
-    """Strongest keyword, then most words shared with ``context``, then first."""
-    words = set(_WORD.findall(context.lower()))
-    ranked = sorted(enumerate(found), key=lambda item: (
-        _rank(item[1][1]), -len(words & set(_WORD.findall(item[1][0].lower()))), item[0]))
-    return ranked[0][1] if ranked else None
+    """The sentence sharing most words with ``context``, then the strongest, then first."""
+    words = _words(context)
+    return min(found, key=lambda item: _key(*item, words)) if found else None
 
 
 def normative_sentence(text: str, context: str = "") -> tuple[str, str] | None:
@@ -256,14 +268,13 @@ def _section_candidates(folder: Path | None, reference: str) -> list[tuple[str, 
 
 
 def quote(folder: Path | None, references: tuple[str, ...], context: str = "") -> Quote | None:
-    """The strongest normative sentence among the sections ``references`` cite, read from
-    the texts in ``folder``, else from docs/spec-sentences.json."""
-    found = []
-    for reference in references:
-        picked = _best(_section_candidates(folder, reference), context)
-        if picked:
-            found.append(Quote(reference, *picked))
-    return min(found, key=lambda q: _rank(q.strength)) if found else None
+    """The sentence of the sections ``references`` cite that shares most words with
+    ``context`` (the finding), then the strongest, then the first cited; read from the
+    texts in ``folder``, else from docs/spec-sentences.json."""
+    words = _words(context)
+    found = [Quote(reference, sentence, strength) for reference in references
+             for sentence, strength in _section_candidates(folder, reference)]
+    return min(found, key=lambda q: _key(q.sentence, q.strength, words)) if found else None
 
 
 def cited_references() -> list[str]:

@@ -84,7 +84,7 @@ def test_kinds_of_value_difference():
     assert difference_kind("row count: expected 3, got 1") == "row count: fewer rows"
     assert difference_kind('row 0, column \'t\': expected "7919000055433" (INT96), got "7919000055" '
                            "(TIMESTAMP(us, utc=False))") \
-        == "INT96 read as TIMESTAMP(us, utc=False): number rounded (precision loss)"
+        == "values changed: INT96 read as TIMESTAMP(us, utc=False)"
     assert difference_kind("filtered read WHERE x != nan: 3 row(s), expected the 8 a full scan finds\n"
                            "row count: expected 8, got 3") \
         == "filtered read (x != NAN): fewer rows than a full scan finds"
