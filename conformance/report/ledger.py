@@ -24,6 +24,7 @@ import hashlib
 import json
 import re
 import shutil
+from collections import Counter
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -100,13 +101,20 @@ def _rule(group: CauseGroup, spec_dir: Path | None) -> Rule | None:
         if untrue[0] is not None:
             rule = untrue[0]["rule"]
             return Rule(rule["spec"], rule["sentence"], rule["strength"])
-    context = " ".join([group.signature.kind, cell.case_id, *cell.features])
-    found = quote(spec_dir, cell.spec, context)
+    found = quote(spec_dir, _references(group), group.signature.kind)
     if cell.phase == REJECT:
         sentence = fault(cell) + (f' ({found.reference}: "{found.sentence}")' if found else "")
         return Rule("the bad-file catalogue (golden_files/bad/index.json)", sentence,
                     found.strength if found else "MUST")
     return None if found is None else Rule(found.reference, found.sentence, found.strength)
+
+
+def _references(group: CauseGroup) -> tuple[str, ...]:
+    """The sections the group's cases cite, the reproducer's first, then by how many cells
+    cite them (a shrunk regression case cites little)."""
+    counts = Counter(ref for cell in group.cells for ref in cell.spec)
+    rest = sorted(set(counts) - set(group.reproducer.spec), key=lambda ref: (-counts[ref], ref))
+    return (*group.reproducer.spec, *rest)
 
 
 def _values(group: CauseGroup) -> tuple[str, str]:

@@ -56,7 +56,9 @@ _LIST_MARK = re.compile(r"^([-*+]|\d+\.)\s+")
 # Words that say nothing of which rule a finding breaks.
 COMMON_WORDS = frozenset({"the", "and", "for", "with", "this", "that", "read", "reads", "value",
                           "values", "type", "types", "column", "columns", "data", "file", "files",
-                          "must", "should", "may", "not", "are", "its", "than", "from"})
+                          "must", "should", "may", "not", "are", "its", "than", "from",
+                          "parquet", "orc", "supported", "support", "encoding", "encodings",
+                          "invalid", "error", "exception", "differs", "changed"})
 _WORD = re.compile(r"[a-z0-9]{3,}")
 _DECLARATION = r"^\s*(?:struct|union|enum|message|exception)\s+{name}\b"
 _PARTS = re.compile(r",\s*(?![^()]*\))")  # the commas between sections, not in a remark
@@ -269,12 +271,12 @@ def _section_candidates(folder: Path | None, reference: str) -> list[tuple[str, 
 
 def quote(folder: Path | None, references: tuple[str, ...], context: str = "") -> Quote | None:
     """The sentence of the sections ``references`` cite that shares most words with
-    ``context`` (the finding), then the strongest, then the first cited; read from the
-    texts in ``folder``, else from docs/spec-sentences.json."""
+    ``context`` (the finding; the section's heading counts), then the strongest, then the
+    first cited; read from the texts in ``folder``, else from docs/spec-sentences.json."""
     words = _words(context)
     found = [Quote(reference, sentence, strength) for reference in references
              for sentence, strength in _section_candidates(folder, reference)]
-    return min(found, key=lambda q: _key(q.sentence, q.strength, words)) if found else None
+    return min(found, key=lambda q: _key(f"{q.reference} {q.sentence}", q.strength, words)) if found else None
 
 
 def cited_references() -> list[str]:
