@@ -5,7 +5,10 @@ A cell's signature is (engine, version, outcome, kind):
 
 * the engine is the one whose behaviour the cell judges: the reader of a read, golden or
   reject cell, the writer of a write cell, and the writer too of a ``validator`` read
-  cell (the validator checks the metadata the writer put in its file);
+  cell (the validator checks the metadata the writer put in its file) and of a read cell
+  where the reference, the suite's oracle, read another writer's file (the kind then
+  starts ``file read by the reference:``, so the writer's own groups say where they
+  come from);
 * for an error, crash, timeout, flaky or harness-error cell, the kind is the engine's
   message: its first lines up to the traceback or the adapter's stderr, with paths,
   temporary folders, quoted values, column names, numbers, offsets, hexadecimal
@@ -30,10 +33,11 @@ from fractions import Fraction
 
 from conformance.golden.rejection import ACCEPTED, OTHER_ROWS, WRONG_CLASS
 
-from .dataset import REJECT, Cell
+from .dataset import REFERENCE, REJECT, Cell
 from .rejections import cell_verdict
 
 VALIDATOR = "validator"
+READ_BY_REFERENCE = "file read by the reference: "
 MAX_MESSAGE_LINES = 4  # an exception's message and its "caused by" chain
 MAX_KIND_CHARS = 240
 RELATIVE_ROUNDING = Fraction(1, 10**6)  # a smaller relative change is a rounding
@@ -94,16 +98,24 @@ class Signature:
                 "kind": self.kind, "error_class": self.error_class}
 
 
+def judges_the_writer(cell: Cell) -> bool:
+    """A write cell, a validator cell, or the reference reading a peer's file."""
+    return cell.reader in (None, VALIDATOR) or (
+        cell.phase == "read" and cell.reader == REFERENCE and cell.writer != REFERENCE)
+
+
 def judged_engine(cell: Cell) -> tuple[str, str]:
     """(engine, version) whose behaviour the cell judges (module docstring)."""
-    if cell.reader is None or cell.reader == VALIDATOR:
+    if judges_the_writer(cell):
         return cell.writer, cell.writer_version
-    return cell.reader, cell.reader_version or ""
+    return cell.reader or "", cell.reader_version or ""
 
 
 def signature(cell: Cell) -> Signature:
     engine, version = judged_engine(cell)
-    return Signature(engine, version, cell.outcome, _cut(kind_of(cell)))
+    by_reference = cell.reader == REFERENCE and judges_the_writer(cell)
+    kind = f"{READ_BY_REFERENCE}{kind_of(cell)}" if by_reference else kind_of(cell)
+    return Signature(engine, version, cell.outcome, _cut(kind))
 
 
 def kind_of(cell: Cell) -> str:

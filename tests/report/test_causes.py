@@ -99,3 +99,12 @@ def test_causes_page_and_markdown(tmp_path):
     lines = causes_markdown(report, md_text, md_block)
     assert lines[0].startswith("4 failing cells in 3 groups (2 skipped and 1 unsupported")
     assert sum(map(len, lines)) < 10_000
+
+
+def test_the_reference_failing_on_a_peers_file_is_the_writers_finding():
+    nan = 'row 0, column \'x\': expected "nan:0x7ff0000000000001", got "nan"'
+    report = causes(_summary([make_cell(R, "pyarrow", "reference", INT32, "mismatch", nan),
+                              make_cell(R, "reference", "reference", INT32, "mismatch", nan)]))
+    assert sorted((g.signature.engine, g.signature.kind) for g in report.failures) == [
+        ("pyarrow", "file read by the reference: float bits: NaN payload or sign changed"),
+        ("reference", "float bits: NaN payload or sign changed")]
