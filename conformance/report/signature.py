@@ -37,7 +37,7 @@ from .dataset import REFERENCE, REJECT, Cell
 from .rejections import cell_verdict
 
 VALIDATOR = "validator"
-READ_BY_REFERENCE = "file read by the reference: "
+READ_BY_REFERENCE = "file read by the reference: "  # a filtered read too: the predicate says
 MAX_MESSAGE_LINES = 4  # an exception's message and its "caused by" chain
 MAX_KIND_CHARS = 240
 RELATIVE_ROUNDING = Fraction(1, 10**6)  # a smaller relative change is a rounding
@@ -101,7 +101,12 @@ class Signature:
 def judges_the_writer(cell: Cell) -> bool:
     """A write cell, a validator cell, or the reference reading a peer's file."""
     return cell.reader in (None, VALIDATOR) or (
-        cell.phase == "read" and cell.reader == REFERENCE and cell.writer != REFERENCE)
+        cell.phase == "read" and _by_reference(cell) and cell.writer != REFERENCE)
+
+
+def _by_reference(cell: Cell) -> bool:
+    """The reference read the cell's file, fully or filtered (``reference:filter``)."""
+    return (cell.reader or "").partition(":")[0] == REFERENCE
 
 
 def judged_engine(cell: Cell) -> tuple[str, str]:
@@ -113,7 +118,7 @@ def judged_engine(cell: Cell) -> tuple[str, str]:
 
 def signature(cell: Cell) -> Signature:
     engine, version = judged_engine(cell)
-    by_reference = cell.reader == REFERENCE and judges_the_writer(cell)
+    by_reference = _by_reference(cell) and judges_the_writer(cell)
     kind = f"{READ_BY_REFERENCE}{kind_of(cell)}" if by_reference else kind_of(cell)
     return Signature(engine, version, cell.outcome, _cut(kind))
 
