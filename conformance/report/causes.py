@@ -234,7 +234,8 @@ def causes_body(report: CauseReport, rel: str = pages.CAUSES) -> str:
     return "\n".join([
         f"<p>{report.failing_cells} failing cells (error, crash, timeout, flaky, mismatch, "
         f"harness-error) in {len(report.failures)} groups of one cause each: the engine judged "
-        "(the reader; the writer of a write or validator cell), its version, the outcome, and "
+        "(the reader; the writer of a write or validator cell, or of a file the reference read "
+        "wrongly), its version, the outcome, and "
         "the engine's message with numbers, paths and names blanked, or the kind of value "
         f"difference. Not failures, and not counted here: {total_skipped} skipped cells and "
         f"{sum(g.count for g in report.gaps)} declared gaps (unsupported).</p>",
