@@ -78,14 +78,14 @@ _FILTERED = {
 PLAIN_KINDS = ("int", "float", "string", "binary", "boolean")
 
 _NODE = {
-    "hyparquet": ("import { asyncBufferFromFile, parquetReadObjects } from 'hyparquet'; "
+    "hyparquet": ('import { asyncBufferFromFile, parquetReadObjects } from "hyparquet"; '
                   "const file = await asyncBufferFromFile(path); "
                   "console.log(await parquetReadObjects({ file }))"),
-    "parquet-wasm": ("import fs from 'node:fs'; import { readParquet } from 'parquet-wasm'; "
-                     "import { tableFromIPC } from 'apache-arrow'; "
+    "parquet-wasm": ('import fs from "node:fs"; import { readParquet } from "parquet-wasm"; '
+                     'import { tableFromIPC } from "apache-arrow"; '
                      "const t = tableFromIPC(readParquet(fs.readFileSync(path)).intoIPCStream()); "
                      "console.log(t.schema.toString()); console.log(t.toArray())"),
-    "parquetjs": ("import parquet from '@dsnp/parquetjs'; "
+    "parquetjs": ('import parquet from "@dsnp/parquetjs"; '
                   "const r = await parquet.ParquetReader.openFile(path); const c = r.getCursor(); "
                   "for (let row; (row = await c.next());) console.log(row)"),
 }
