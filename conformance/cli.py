@@ -13,6 +13,7 @@
     conformance fuzz     mutate the golden corpus, classify what the reference does (docs/fuzzing.md)
     conformance coverage the spec sections the catalogue cites; the Parquet features it covers
                          (docs/features-and-versions.md)
+    conformance findings the upstream-ready findings ledger of a run
 
 Exit codes: 0 success; 1 a failure the policy counts (`run`), or the engine could
 not read the file (`read`; the reference reads a file that breaks a rule with a
@@ -142,6 +143,7 @@ def _parser() -> argparse.ArgumentParser:
 
     _golden_parser(sub)
     _protocol_check_parser(sub)
+    _findings_parser(sub)
 
     validate = sub.add_parser("validate", help="check a file's metadata against its data")
     validate.add_argument("--json", action="store_true", help="the findings as one JSON document")
@@ -225,6 +227,26 @@ def _golden_parser(sub) -> None:
                         help="report directory (default ./report-golden)")
     _gate_arguments(verify)
     _engine_command_arguments(verify)
+
+
+def _findings_parser(sub) -> None:
+    findings = sub.add_parser(
+        "findings", help="the run's findings ledger: one entry per distinct finding",
+        description="One entry per distinct finding (engine@version and cause): the smallest "
+                    "file showing it, the rule it breaks, expected and actual values, and a "
+                    "command reproducing it outside the suite.")
+    findings.add_argument("run_dir", metavar="RUN_DIR", type=Path, nargs="+",
+                          help="what `conformance run --workdir W --report R` left: R (its "
+                               "results.parquet), W (its newest run; the files the cells read "
+                               "are there), or both, R W")
+    findings.add_argument("--json", action="store_true", help="print the ledger as JSON")
+    findings.add_argument("--out", type=Path, metavar="DIR",
+                          help="write DIR/<n>-<engine>/: each finding's file beside a README.md")
+    findings.add_argument("--spec", type=Path, metavar="DIR",
+                          help="the folder of the specification texts the rules are quoted from "
+                               "(default $CONFORMANCE_SPEC_DIR)")
+    findings.add_argument("--engines", action="append", metavar="A,B",
+                          help="only the findings of these engines")
 
 
 def _protocol_check_parser(sub) -> None:
@@ -372,7 +394,7 @@ def main(argv: list[str] | None = None) -> int:
     handler = {"run": _run, "read": _read, "engines": _engines, "cases": _cases,
                "report": _report, "expect": _expect, "validate": _validate, "golden": _golden,
                "protocol-check": _protocol_check, "fuzz": _fuzz, "coverage": _coverage,
-               "inspect": _inspect}[args.command]
+               "inspect": _inspect, "findings": _findings}[args.command]
     return handler(args)
 
 
@@ -385,6 +407,28 @@ def _coverage(args) -> int:
         print()
     else:
         sys.stdout.write(coverage_text(report))
+    return EXIT_OK
+
+
+def _findings(args) -> int:
+    from conformance.report.causes import cause_groups, engine_groups
+    from conformance.report.dataset import load_results, summarise
+    from conformance.report.ledger import ledger, ledger_text, run_inputs, write_ledger_folder
+    from conformance.specs.sentences import spec_folder
+
+    try:
+        results, files = run_inputs(args.run_dir)
+    except FileNotFoundError as exc:
+        print(f"conformance findings: {exc}", file=sys.stderr)
+        return EXIT_USAGE
+    groups = cause_groups(summarise(load_results(results)), files)
+    engines = _split_commas(args.engines)
+    if engines:
+        groups = [g for engine in engines for g in engine_groups(groups, engine)]
+    found = ledger(groups, files, spec_folder(args.spec))
+    if args.out:
+        write_ledger_folder(found, args.out)
+    print(json.dumps([f.to_json() for f in found], indent=1) if args.json else ledger_text(found))
     return EXIT_OK
 
 

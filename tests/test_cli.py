@@ -109,7 +109,7 @@ REPO = Path(__file__).resolve().parents[1]
 # Every command that names engines, and how (conformance/cli.py's docstring states the rule).
 ENGINE_OPTIONS = {
     "run": "--engines", "read": "--engine", "engines": "--engines",
-    "golden generate": "--engines", "golden verify": "--engines",
+    "golden generate": "--engines", "golden verify": "--engines", "findings": "--engines",
 }
 
 
