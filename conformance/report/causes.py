@@ -8,7 +8,7 @@ counted apart by reason, and unsupported cells (declared gaps, not failures) are
 apart by engine and reason, for the per-engine page's "declared gaps".
 
 Renderers: ``causes_body`` (the body of ``causes.html``, written with
-``pages.write_page``), ``groups_html`` (the groups of one engine, for its page),
+``write_page``), ``groups_html`` (the groups of one engine, for its page),
 ``causes_markdown`` (bounded lines for REPORT.md) and ``CauseReport.to_json``
 (results.json).
 """
@@ -20,9 +20,9 @@ from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from . import pages
 from .dataset import Cell, ReportSummary, engine_order
 from .outcomes import PASS, severity
+from .pages import CAUSES, badge, cell_page, esc, href, slug, write_page
 from .signature import Signature, judged_engine, normalise_message, signature
 from .text import first_lines, truncate
 
@@ -69,7 +69,7 @@ class CauseGroup:
 
     @property
     def anchor(self) -> str:
-        return "g-" + pages.slug(f"{self.signature.engine}--{self.signature.outcome}--{self.signature.kind}")
+        return "g-" + slug(f"{self.signature.engine}--{self.signature.outcome}--{self.signature.kind}")
 
     def to_json(self) -> dict:
         return {**self.signature.to_json(), "count": self.count, "cases": self.cases,
@@ -170,15 +170,15 @@ def engine_groups(groups: Sequence[CauseGroup], engine: str) -> list[CauseGroup]
 
 # -- HTML --------------------------------------------------------------------------------------
 
-def _more(items: Sequence[str], render: Callable[[str], str] = pages.esc) -> str:
+def _more(items: Sequence[str], render: Callable[[str], str] = esc) -> str:
     shown = ", ".join(render(i) for i in items[:LISTED])
     return shown + (f" <span class=\"muted\">and {len(items) - LISTED} more</span>"
                     if len(items) > LISTED else "")
 
 
 def _cell_link(rel: str, cell: Cell, text: str | None = None) -> str:
-    target = pages.cell_page(cell.writer, cell.reader, cell.cell_id)
-    return f'<a href="{pages.esc(pages.href(rel, target))}">{pages.esc(text or cell.cell_id)}</a>'
+    target = cell_page(cell.writer, cell.reader, cell.cell_id)
+    return f'<a href="{esc(href(rel, target))}">{esc(text or cell.cell_id)}</a>'
 
 
 def group_html(group: CauseGroup, rel: str) -> str:
@@ -189,16 +189,16 @@ def group_html(group: CauseGroup, rel: str) -> str:
                                 f"{c.writer}: {c.case_id}") for c in group.cells)
     return "\n".join([
         f'<section class="group" id="{group.anchor}">',
-        f"<h3>{pages.badge(sig.outcome)} {pages.esc(sig.engine_at_version)}: "
-        f"<code>{pages.esc(sig.kind)}</code> &mdash; {group.count} cell{'s' * (group.count != 1)}</h3>",
+        f"<h3>{badge(sig.outcome)} {esc(sig.engine_at_version)}: "
+        f"<code>{esc(sig.kind)}</code> &mdash; {group.count} cell{'s' * (group.count != 1)}</h3>",
         '<dl class="meta">',
         f"<dt>cases</dt><dd>{len(group.cases)}: {_more(group.cases)}</dd>",
-        f"<dt>features</dt><dd>{_more(group.features, lambda f: f'<code>{pages.esc(f)}</code>')}</dd>",
+        f"<dt>features</dt><dd>{_more(group.features, lambda f: f'<code>{esc(f)}</code>')}</dd>",
         f"<dt>writers</dt><dd>{_more(group.writers)}</dd>",
-        f"<dt>reproducer</dt><dd>{_cell_link(rel, repro)} <code>{pages.esc(repro.file or '')}</code>"
-        f"{pages.esc(size)}</dd>",
+        f"<dt>reproducer</dt><dd>{_cell_link(rel, repro)} <code>{esc(repro.file or '')}</code>"
+        f"{esc(size)}</dd>",
         "</dl>",
-        f"<pre>{pages.esc(truncate(group.evidence, EVIDENCE_CHARS))}</pre>",
+        f"<pre>{esc(truncate(group.evidence, EVIDENCE_CHARS))}</pre>",
         f"<details><summary>all {group.count} cells</summary><p>{cells}</p></details>",
         "</section>",
     ])
@@ -213,8 +213,8 @@ def groups_html(groups: Sequence[CauseGroup], rel: str) -> str:
 
 def _contents(groups: Sequence[CauseGroup]) -> str:
     rows = "".join(
-        f'<tr><td><a href="#{g.anchor}">{g.count}</a></td><td>{pages.esc(g.signature.engine_at_version)}'
-        f"</td><td>{pages.badge(g.signature.outcome)}</td><td><code>{pages.esc(g.signature.kind)}</code>"
+        f'<tr><td><a href="#{g.anchor}">{g.count}</a></td><td>{esc(g.signature.engine_at_version)}'
+        f"</td><td>{badge(g.signature.outcome)}</td><td><code>{esc(g.signature.kind)}</code>"
         f"</td><td>{len(g.cases)}</td></tr>" for g in groups)
     return ("<table><thead><tr><th>cells</th><th>engine</th><th>outcome</th><th>cause</th>"
             f"<th>cases</th></tr></thead><tbody>{rows}</tbody></table>")
@@ -223,12 +223,12 @@ def _contents(groups: Sequence[CauseGroup]) -> str:
 def _skipped_html(skipped: Counter) -> str:
     if not skipped:
         return '<p class="muted">none</p>'
-    rows = "".join(f"<tr><td>{n}</td><td>{pages.esc(engine)}</td><td>{pages.esc(reason)}</td></tr>"
+    rows = "".join(f"<tr><td>{n}</td><td>{esc(engine)}</td><td>{esc(reason)}</td></tr>"
                    for (engine, reason), n in sorted(skipped.items(), key=lambda kv: (-kv[1], kv[0])))
     return f"<table><thead><tr><th>cells</th><th>engine</th><th>reason</th></tr></thead>{rows}</table>"
 
 
-def causes_body(report: CauseReport, rel: str = pages.CAUSES) -> str:
+def causes_body(report: CauseReport, rel: str = CAUSES) -> str:
     """The body of ``causes.html``."""
     total_skipped = sum(report.skipped.values())
     return "\n".join([
@@ -248,7 +248,7 @@ def causes_body(report: CauseReport, rel: str = pages.CAUSES) -> str:
 
 
 def write_causes_page(out_dir: Path, report: CauseReport) -> Path:
-    return pages.write_page(out_dir, pages.CAUSES, "Failures by cause", causes_body(report))
+    return write_page(out_dir, CAUSES, "Failures by cause", causes_body(report))
 
 
 # -- Markdown ----------------------------------------------------------------------------------

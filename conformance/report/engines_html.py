@@ -13,6 +13,7 @@ from pathlib import Path
 
 from conformance.formats import display_name
 
+from .causes import CauseReport, engine_groups, groups_html
 from .dataset import ReportSummary
 from .engine_summary import EngineSummary
 from .grid_html import bar, tally_text
@@ -32,6 +33,15 @@ def _roles_table(engine: EngineSummary, rel: str) -> str:
             "not run</th><th>by outcome</th></tr></thead><tbody>" + "".join(rows) + "</tbody></table>"
             f'<p class="muted">Its cells, pair by pair: <a href="{href(rel, INDEX)}">status</a> and '
             "the writer &times; reader grid.</p>")
+
+
+def engine_sections(report: CauseReport, engines: Mapping[str, EngineSummary]) -> dict[str, list[str]]:
+    """Each engine's groups of failures and its declared gaps, as sections of its page."""
+    return {name: [f"<h2>Its failures, by cause</h2>"
+                   f"{groups_html(engine_groups(report.failures, name), engine_page(name))}",
+                   f"<h2>Its declared gaps (unsupported)</h2>"
+                   f"{groups_html(engine_groups(report.gaps, name), engine_page(name))}"]
+            for name in engines}
 
 
 def write_engine_pages(summary: ReportSummary, engines: Mapping[str, EngineSummary], out: Path,

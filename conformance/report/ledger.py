@@ -34,9 +34,9 @@ from conformance.golden.paths import REGRESSIONS_DIR
 from conformance.golden.regressions import AREA as REGRESSION_AREA
 from conformance.specs.sentences import quote
 
-from . import pages
 from .causes import CauseGroup, run_file
 from .dataset import REJECT
+from .pages import CAUSES, FINDINGS, badge, cell_page, esc, href, slug
 from .rejections import fault
 from .reproducers import filtered_read_command, read_command, validate_command, write_command
 from .signature import VALIDATOR
@@ -97,9 +97,10 @@ def regression_folder(case_id: str) -> str | None:
 def _rule(group: CauseGroup, spec_dir: Path | None) -> Rule | None:
     cell = group.reproducer
     if cell.reader == VALIDATOR and cell.findings:
-        untrue = [f for f in json.loads(cell.findings) if f["severity"] == "untrue"] or [None]
-        if untrue[0] is not None:
-            rule = untrue[0]["rule"]
+        # a finding carries the rule it checks (docs/validation.md); the first untrue one's
+        rule = next((f.get("rule") for f in json.loads(cell.findings)
+                     if f["severity"] == "untrue" and f.get("rule")), None)
+        if rule:
             return Rule(rule["spec"], rule["sentence"], rule["strength"])
     found = quote(spec_dir, _references(group), group.signature.kind)
     if cell.phase == REJECT:
@@ -189,7 +190,7 @@ def ledger_text(findings: list[Finding]) -> str:
 def write_ledger_folder(findings: list[Finding], out: Path) -> Path:
     """``out/<number>-<engine>/``: the finding's file and a README.md with its entry."""
     for finding in findings:
-        folder = out / f"{finding.number:04d}-{pages.slug(finding.group.signature.engine)}"
+        folder = out / f"{finding.number:04d}-{slug(finding.group.signature.engine)}"
         folder.mkdir(parents=True, exist_ok=True)
         if finding.path is not None:
             shutil.copyfile(finding.path, folder / finding.path.name)
@@ -201,29 +202,29 @@ def write_ledger_folder(findings: list[Finding], out: Path) -> Path:
 def _entry_html(finding: Finding, rel: str) -> str:
     group, file, rule = finding.group, finding.file, finding.rule
     cell, sig = group.reproducer, group.signature
-    link = pages.href(rel, pages.cell_page(cell.writer, cell.reader, cell.cell_id))
-    rule_html = (f"<dt>rule</dt><dd>{pages.esc(rule.strength)} &middot; {pages.esc(rule.reference)}"
-                 f"<blockquote>{pages.esc(rule.sentence)}</blockquote></dd>" if rule
+    link = href(rel, cell_page(cell.writer, cell.reader, cell.cell_id))
+    rule_html = (f"<dt>rule</dt><dd>{esc(rule.strength)} &middot; {esc(rule.reference)}"
+                 f"<blockquote>{esc(rule.sentence)}</blockquote></dd>" if rule
                  else '<dt>rule</dt><dd class="muted">not resolved</dd>')
     return "\n".join([
         f'<section class="group" id="f-{finding.number}">',
-        f"<h3>#{finding.number} {pages.badge(sig.outcome)} "
-        f"{pages.esc(sig.engine_at_version)}: <code>{pages.esc(sig.kind)}</code></h3>",
+        f"<h3>#{finding.number} {badge(sig.outcome)} "
+        f"{esc(sig.engine_at_version)}: <code>{esc(sig.kind)}</code></h3>",
         '<dl class="meta">',
-        f'<dt>cells</dt><dd><a href="{pages.esc(pages.href(rel, pages.CAUSES))}#{group.anchor}">'
+        f'<dt>cells</dt><dd><a href="{esc(href(rel, CAUSES))}#{group.anchor}">'
         f"{group.count}</a> over {len(group.cases)} case(s)</dd>",
-        f'<dt>file</dt><dd><a href="{pages.esc(link)}">{pages.esc(file["path"] or cell.cell_id)}</a> '
-        f"{pages.esc(file['size'] if file['size'] is not None else '?')} bytes, sha256 "
-        f"<code>{pages.esc(file['sha256'] or '?')}</code></dd>",
+        f'<dt>file</dt><dd><a href="{esc(link)}">{esc(file["path"] or cell.cell_id)}</a> '
+        f"{esc(file['size'] if file['size'] is not None else '?')} bytes, sha256 "
+        f"<code>{esc(file['sha256'] or '?')}</code></dd>",
         rule_html,
-        f"<dt>expected</dt><dd><code>{pages.esc(finding.expected)}</code></dd>",
-        f"<dt>actual</dt><dd><code>{pages.esc(finding.actual)}</code></dd>",
-        f"<dt>reproduce</dt><dd><pre>{pages.esc(finding.command or 'no command known')}</pre></dd>",
+        f"<dt>expected</dt><dd><code>{esc(finding.expected)}</code></dd>",
+        f"<dt>actual</dt><dd><code>{esc(finding.actual)}</code></dd>",
+        f"<dt>reproduce</dt><dd><pre>{esc(finding.command or 'no command known')}</pre></dd>",
         "</dl></section>",
     ])
 
 
-def findings_body(findings: list[Finding], rel: str = pages.FINDINGS) -> str:
+def findings_body(findings: list[Finding], rel: str = FINDINGS) -> str:
     """The body of ``findings.html``."""
     intro = (f"<p>{len(findings)} distinct findings (engine@version and cause). Each names the "
              "smallest file showing it, the rule it breaks, the expected and actual values and a "

@@ -1,13 +1,15 @@
 """``REPORT.md``: the run overview in (GitHub-flavoured) Markdown.
 
-Sections: summary (run, formats, cell count, reference self-check), engines,
-outcome counts, the writer x reader grid (``passes/total`` and the worst
-outcome of each square), the writers' write phase, metadata validation, the bad files
-(per reader: rejected, accepted, ..., and each file it did not reject), the flaky cells (each
-with every outcome its tries gave), and the non-pass cells grouped by reader (write-phase
-ones under their writer) with the first lines of each detail in a code block. Engine
-output is never trusted as Markdown: inline text is escaped, details go into fences
-longer than any backtick run they contain.
+Sections: summary (run, formats, cell count, reference self-check), the sections the
+caller puts first (the measured status tables and scores, the failures grouped by cause),
+what each engine did (passed / cells that ran), engines, outcome counts, the writer x
+reader grid (``passes/ran`` and how many failed or did not run), the writers' write phase,
+metadata validation, the bad files (per reader: rejected, accepted, ..., and each file it
+did not reject), the flaky cells (each with every outcome its tries gave), the failing
+cells grouped by reader (write-phase ones under their writer), one line each, and the
+sections the caller puts last (spec coverage). Engine output is never trusted as
+Markdown: inline text is escaped, details go into fences longer than any backtick run
+they contain.
 """
 
 from __future__ import annotations
@@ -20,10 +22,11 @@ from pathlib import Path
 from conformance.cases.spec_versions import PREVIEW_TAG
 from conformance.formats import display_name
 
+from .causes import CauseReport, causes_markdown
 from .dataset import GOLDEN, REJECT, Cell, ReportSummary, engine_order
 from .engine_summary import EngineSummary
 from .findings import findings_by_writer
-from .grid import Grid, Tally, format_grids, run_grid
+from .grid import NOT_PERFORMED, Grid, Tally, format_grids, run_grid
 from .grid_html import tally_text
 from .outcomes import DESCRIPTIONS, FLAKY, OUTCOMES, PASS, severity
 from .rejections import VERDICTS, cell_verdict, fault, file_verdict, rejections_by_reader
@@ -225,15 +228,14 @@ def _bad_file_item(cell: Cell) -> list[str]:
 
 
 def _cell_item(cell: Cell, *, by_reader: bool) -> list[str]:
+    """One failing cell, one line: its outcome, case, writer, file and the first line of its
+    detail (the groups above carry the evidence; the pair pages, every detail)."""
     # An addition the specification calls "in Preview" says so beside its case.
     preview = f" ({md_code(PREVIEW_TAG)})" if PREVIEW_TAG in cell.features else ""
     who = f" written by {md_code(cell.writer)}" if by_reader else ""
     where = f", file {md_code(cell.file)}" if cell.file else ""
-    lines = [f"- **{cell.outcome}** {md_code(cell.case_id)}{preview}{who}{where}"]
-    detail = first_lines(cell.detail, DETAIL_LINES, DETAIL_WIDTH)
-    if detail:
-        lines += ["", *md_block(detail, indent="  "), ""]
-    return lines
+    detail = f": {md_text(first_line(cell.detail)[:DETAIL_WIDTH])}" if cell.detail else ""
+    return [f"- **{cell.outcome}** {md_code(cell.case_id)}{preview}{who}{where}{detail}"]
 
 
 def _sorted(cells: list[Cell]) -> list[Cell]:
@@ -254,11 +256,19 @@ def _flaky(summary: ReportSummary) -> list[str]:
     return [*lines, ""]
 
 
+def causes_section(report: CauseReport) -> list[str]:
+    """The failures grouped by cause (``causes``), rendered with this module's escapes."""
+    return ["## Failures by cause", "", *causes_markdown(report, md_text, md_block), ""]
+
+
 def _non_pass(summary: ReportSummary) -> list[str]:
-    failing = [c for c in summary.non_pass() if c.phase != REJECT]  # those: _bad_files
+    """Every failing cell of the grids, one line each; skipped cells and declared gaps are
+    not failures (counted under "Failures by cause"), the bad files have their section."""
+    failing = [c for c in summary.non_pass()
+               if c.phase != REJECT and c.outcome not in NOT_PERFORMED]
     lines = ["## Non-pass cells", ""]
     if not failing:
-        return [*lines, "Every cell of the writer x reader grid passed.", ""]
+        return [*lines, "Every cell of the writer x reader grid that ran passed.", ""]
     writes = [c for c in failing if c.phase == "write"]
     if writes:
         lines += ["### Write phase", ""]
