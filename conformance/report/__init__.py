@@ -46,7 +46,7 @@ from .engines_html import engine_sections
 from .html import write_html
 from .jsonout import write_json
 from .junit import write_junit
-from .ledger import findings_body, ledger
+from .ledger import finding_of_cell, findings_body, ledger
 from .markdown import causes_section, write_markdown
 from .outcomes import OUTCOMES
 from .pages import CAUSES, FINDINGS, write_page
@@ -114,7 +114,7 @@ def write_reports(results_dir: str | Path, out_dir: str | Path) -> ReportSummary
 
 def _write_detail_pages(out: Path, tables, by_cause, found, coverage, case_ids) -> None:
     """The pages beside the front page that other modules render."""
-    write_status_pages(tables, out)
+    write_status_pages(tables, out, finding_of_cell(found))
     write_badges(tables, out)
     write_causes_page(out, by_cause)
     write_page(out, FINDINGS, "Findings ledger", findings_body(found))

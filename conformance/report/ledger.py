@@ -224,6 +224,12 @@ def _entry_html(finding: Finding, rel: str) -> str:
     ])
 
 
+def finding_of_cell(findings: list[Finding]) -> dict[str, str]:
+    """Cell id -> the site path of the finding its failure belongs to."""
+    return {cell.cell_id: f"{FINDINGS}#f-{finding.number}"
+            for finding in findings for cell in finding.group.cells}
+
+
 def findings_body(findings: list[Finding], rel: str = FINDINGS) -> str:
     """The body of ``findings.html``."""
     intro = (f"<p>{len(findings)} distinct findings (engine@version and cause). Each names the "

@@ -170,18 +170,20 @@ def status_section_html(tables: Mapping[str, StatusTable], rel: str = INDEX) -> 
 # --- evidence pages ----------------------------------------------------------------------
 
 
-def _cell_rows(cells: Iterable[Cell], rel: str) -> str:
+def _cell_rows(cells: Iterable[Cell], rel: str, findings: Mapping[str, str]) -> str:
     rows = []
     for c in sorted(cells, key=lambda c: (severity(c.outcome), c.case_id, c.writer, c.reader or "")):
         link = href(rel, cell_page(c.writer, c.reader, c.cell_id))
         detail = c.detail.splitlines()[0][:DETAIL_CHARS] if c.detail else ""
-        rows.append(f'<tr><td>{badge(c.outcome)}</td><td><a href="{link}">{esc(c.case_id)}'
+        finding = (f' <a href="{href(rel, findings[c.cell_id])}">finding</a>'
+                   if c.cell_id in findings else "")
+        rows.append(f'<tr><td>{badge(c.outcome)}{finding}</td><td><a href="{link}">{esc(c.case_id)}'
                     f"</a></td><td>{esc(c.writer)}</td><td>{esc(c.reader or '(write)')}"
                     f"</td><td>{esc(detail)}</td></tr>")
     return "".join(rows)
 
 
-def _side_html(name: str, side: Side, rel: str) -> str:
+def _side_html(name: str, side: Side, rel: str, findings: Mapping[str, str]) -> str:
     if not side.cells:
         return f"<h2>{esc(name)}: no cell</h2>"
     counts = ", ".join(f"{o} {side.counts[o]}" for o in OUTCOMES if side.counts[o])
@@ -190,13 +192,14 @@ def _side_html(name: str, side: Side, rel: str) -> str:
     head = "<tr><th>Outcome</th><th>Case</th><th>Writer</th><th>Reader</th><th>Detail</th></tr>"
     parts = [f"<h2>{esc(name)}: {esc(side.state)} ({esc(counts)})</h2>"]
     if others:
-        parts.append(f"<table><thead>{head}</thead><tbody>{_cell_rows(others, rel)}</tbody></table>")
+        rows = _cell_rows(others, rel, findings)
+        parts.append(f"<table><thead>{head}</thead><tbody>{rows}</tbody></table>")
     if passes:
         shown = passes[:MAX_PASSES_LISTED]
         more = (f'<p class="muted">{len(passes) - len(shown)} more passing cell(s): their pairs\' '
                 "pages list them.</p>" if len(passes) > len(shown) else "")
         parts.append(f"<details><summary>{len(passes)} passing cell(s)</summary><table><thead>{head}"
-                     f"</thead><tbody>{_cell_rows(shown, rel)}</tbody></table>{more}</details>")
+                     f"</thead><tbody>{_cell_rows(shown, rel, findings)}</tbody></table>{more}</details>")
     return "".join(parts)
 
 
@@ -205,8 +208,10 @@ def _side_names(row: StatusRow) -> dict[str, str]:
                 "validator)") for s in row.sides}
 
 
-def evidence_body(table: StatusTable, square: Square, rel: str) -> str:
-    """The body of one square's evidence page."""
+def evidence_body(table: StatusTable, square: Square, rel: str,
+                  findings: Mapping[str, str] = {}) -> str:
+    """The body of one square's evidence page; a failing cell links to its entry of the
+    findings ledger (``findings``: cell id -> site path)."""
     row = square.row
     back = href(rel, f"{INDEX}#status-{slug(table.format)}")
     state = f'<span class="badge {_state_class(square.state)}">{esc(square.state)}</span>'
@@ -218,14 +223,16 @@ def evidence_body(table: StatusTable, square: Square, rel: str) -> str:
     if row.note:
         meta.append(("Note", esc(row.note)))
     dl = "".join(f"<dt>{k}</dt><dd>{v}</dd>" for k, v in meta)
-    sides = "".join(_side_html(title, getattr(square, side), rel)
+    sides = "".join(_side_html(title, getattr(square, side), rel, findings)
                     for side, title in _side_names(row).items())
     return (f'{status_style()}<p><a href="{back}">Back to the status table</a></p>'
             f'<dl class="meta">{dl}</dl>{sides}')
 
 
-def write_status_pages(tables: Mapping[str, StatusTable], out_dir: Path) -> list[Path]:
-    """Write the evidence page of every measured square; returns the paths written."""
+def write_status_pages(tables: Mapping[str, StatusTable], out_dir: Path,
+                       findings: Mapping[str, str] = {}) -> list[Path]:
+    """Write the evidence page of every measured square (failing cells linking to their
+    finding, ``findings``: cell id -> site path); returns the paths written."""
     written = []
     for table in tables.values():
         for row in table.rows:
@@ -236,5 +243,5 @@ def write_status_pages(tables: Mapping[str, StatusTable], out_dir: Path) -> list
                 rel = status_page(table.format, engine, row.key)
                 title = f"{table.column(engine)}: {row.label} ({display_name(table.format)})"
                 written.append(write_page(out_dir, rel, title,
-                                                evidence_body(table, square, rel)))
+                                          evidence_body(table, square, rel, findings)))
     return written
