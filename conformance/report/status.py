@@ -228,9 +228,10 @@ class StatusTable:
         return self.squares.get((row.key, engine)) or Square(row=row, engine=engine)
 
     def column(self, engine: str) -> str:
-        """``engine@version`` (the engine alone when it has no version)."""
+        """``engine@version`` (the engine alone when it has no version, or when a merged
+        version sweep already named it ``engine@version``: conformance.report.run_merge)."""
         version = self.versions.get(engine, "")
-        return f"{engine}@{version}" if version else engine
+        return f"{engine}@{version}" if version and not engine.endswith(f"@{version}") else engine
 
     def groups(self) -> list[tuple[str, list[StatusRow]]]:
         return groups(self.rows)

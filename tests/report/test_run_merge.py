@@ -3,6 +3,8 @@ several versions named engine@version (conformance/report/run_merge.py)."""
 
 from __future__ import annotations
 
+import json
+
 import pyarrow as pa
 import pyarrow.parquet as pq
 
@@ -63,6 +65,11 @@ def test_the_report_command_merges_run_folders(tmp_path):
     readers = set(load_results(out / "results.parquet")["reader"].to_pylist())
     assert {f"pyarrow@{OLD}", f"pyarrow@{NEW}", "reference"} <= readers
     assert f"pyarrow@{OLD}" in (out / "REPORT.md").read_text()
+    status = json.loads((out / "results.json").read_text())["status"]["parquet"]
+    columns = {e["engine"]: e for e in status["engines"]}
+    assert {f"pyarrow@{OLD}", f"pyarrow@{NEW}"} <= set(columns)  # one status column per release
+    front = (out / "index.html").read_text()
+    assert f"pyarrow@{OLD}@{OLD}" not in front
 
 
 def test_an_engine_not_at_the_golden_corpuss_version_is_named_in_the_report(tmp_path):
