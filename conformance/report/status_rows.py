@@ -365,6 +365,9 @@ ORC_ROWS: tuple[StatusRow, ...] = (
     _orc_type("LIST", "array", "List Columns"),
     _orc_type("MAP", "map", "Map Columns"),
     _orc_type("UNION", "uniontype", "Union Columns"),
+    *(_row(f"orc-type-{name.lower()}", ORC_TYPES, name.lower(), "ORCv2.md: Geometry & Geography Columns",
+           Selector(all_of=(f"type:{name}",), areas=("orc/geospatial/",)))
+      for name in ("GEOMETRY", "GEOGRAPHY")),
     _row("orc-byte-rle", ORC_ENCODINGS, "Byte run length encoding",
          "ORCv1.md: Byte Run Length Encoding", Selector(areas=("orc/encodings/byte-rle",))),
     _row("orc-boolean-rle", ORC_ENCODINGS, "Boolean run length encoding",
@@ -420,6 +423,7 @@ ORC_ROWS: tuple[StatusRow, ...] = (
     _orc_rejects("stripe", "stripes", "ORCv1.md: Stripes"),
     _orc_rejects("compression", "compressed streams", "ORCv1.md: Compression"),
     _orc_rejects("values", "column values", "ORCv1.md: Column Encodings"),
+    _orc_rejects("geospatial", "geometry and geography", "ORCv2.md: Geometry & Geography Types"),
 )
 
 ROWS: dict[str, tuple[StatusRow, ...]] = {"parquet": PARQUET_ROWS, "orc": ORC_ROWS}

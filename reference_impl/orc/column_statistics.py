@@ -19,8 +19,10 @@ the lower 6 TS digits for min/max to achieve nanosecond precision"), stored plus
 ORC Java and ORC C++ both store them (measured: .000766 s beyond a millisecond is
 766001), so that the instant is ``utc * 10^6 + nanos - 1``; for booleans ("the count of false and true
 values") BucketStatistics holding the count of true values alone, as ORC C++ and Java
-write it (ORC C++ readers crash on a BOOLEAN or TIMESTAMP column without these). The
-compound kinds get the count and has_null only.
+write it (ORC C++ readers crash on a BOOLEAN or TIMESTAMP column without these); for
+GEOMETRY and GEOGRAPHY (ORCv2.md, 'Column Statistics') the GeospatialStatistics of
+``geospatial_statistics`` (a column of nulls only gets the message empty: no box, and
+no types, which reads "not known"). The compound kinds get the count and has_null only.
 """
 
 from __future__ import annotations
@@ -31,6 +33,7 @@ from typing import cast
 
 from reference_impl.orc.columns.calendar import proleptic_to_hybrid
 from reference_impl.orc.columns.timestamp_columns import instant_nanos
+from reference_impl.orc.geospatial_statistics import geospatial_statistics
 from reference_impl.orc.metadata.orc_proto import (
     BinaryStatistics,
     BucketStatistics,
@@ -43,7 +46,7 @@ from reference_impl.orc.metadata.orc_proto import (
     TimestampStatistics,
 )
 from reference_impl.orc.metadata.proto_enums import CalendarKind, TypeKind
-from reference_impl.orc.metadata.type_tree import MAX_DECIMAL_PRECISION, TypeNode
+from reference_impl.orc.metadata.type_tree import GEOSPATIAL_KINDS, MAX_DECIMAL_PRECISION, TypeNode
 
 __all__ = ["column_statistics", "decimal_text", "joined_nanos", "split_nanos", "stored_days"]
 
@@ -70,6 +73,9 @@ def column_statistics(node: TypeNode, values: list[object], has_null: bool,
         statistics.bucket_statistics = BucketStatistics(count=[sum(cast(list[bool], values))])
     elif node.kind in TIMESTAMP_KINDS and values:
         _timestamps(node, values, statistics, writer_timezone)
+    elif node.kind in GEOSPATIAL_KINDS:
+        statistics.geospatial_statistics = geospatial_statistics(
+            cast(list[bytes], values), geography=node.kind == TypeKind.GEOGRAPHY)
     elif node.kind in _TYPED and values:
         _TYPED[node.kind](node, values, statistics)
     return statistics

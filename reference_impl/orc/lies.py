@@ -10,7 +10,8 @@ Statistics', 'Row Group Index', 'Bloom Filter Index'):
 
 * ``statistics``: the stripe's and the file's statistics claim the maximum as the
   minimum, so every smaller value seems absent ("x = <a value below the maximum>"
-  skips the stripe);
+  skips the stripe); a GEOMETRY or GEOGRAPHY column's bounding box claims xmax = xmin
+  (ORCv2.md, 'Column Statistics'), so every geometry east of the westernmost seems absent;
 * ``row_index``: the same, in each row group's statistics in the ROW_INDEX;
 * ``bloom_filter``: filters with no bit set, which answer "definitely not" to every
   probe.
@@ -33,7 +34,12 @@ _BOUNDED = (("int_statistics", "minimum", "maximum"), ("double_statistics", "min
 
 
 def false_statistics(statistics: ColumnStatistics) -> ColumnStatistics:
-    """``statistics`` with the minimum raised to the maximum (a no-op without bounds)."""
+    """``statistics`` with the minimum raised to the maximum, or the box's X range narrowed
+    to its xmin (a no-op without bounds)."""
+    geospatial = statistics.geospatial_statistics
+    if geospatial is not None and geospatial.bbox is not None:
+        return replace(statistics, geospatial_statistics=replace(
+            geospatial, bbox=replace(geospatial.bbox, xmax=geospatial.bbox.xmin)))
     for field_name, low, high in _BOUNDED:
         typed = getattr(statistics, field_name)
         if typed is not None and getattr(typed, high) is not None:

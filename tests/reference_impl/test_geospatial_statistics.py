@@ -12,25 +12,22 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
+from reference_impl.common.geospatial_bounds import bounding_box, contains_x
+from reference_impl.common.wkb import parse_wkb
 from reference_impl.parquet.metadata import parquet_thrift as md
 from reference_impl.parquet.metadata.parquet_thrift import BoundingBox, GeospatialStatistics, Type
 from reference_impl.parquet.reader import read_footer
 from reference_impl.parquet.schema.tree import leaf, root
-from reference_impl.parquet.schema.wkb import parse_wkb
-from reference_impl.parquet.statistics.geospatial_statistics import (
-    bounding_box,
-    contains_x,
-    geospatial_statistics,
-)
+from reference_impl.parquet.statistics.geospatial_statistics import geospatial_statistics
 from reference_impl.parquet.validation.findings import AMBIGUOUS, NONCONFORMING, UNTRUE
 from reference_impl.parquet.validation.rule_texts import RULE_TEXTS
 from reference_impl.parquet.validation.validate import validate
 from reference_impl.parquet.writer import write_table
 from reference_impl.parquet.writer_options import WriterOptions
+from tests.reference_impl.common.test_wkb import NAN, coords, count, header, point
 from tests.reference_impl.data_path_helpers import OPTIONAL
 from tests.reference_impl.parquet_helpers import budget
 from tests.reference_impl.test_validation import chunk_of, with_footer
-from tests.reference_impl.test_wkb import NAN, coords, count, header, point
 
 GEOMETRY = md.LogicalType(GEOMETRY=md.GeometryType())
 GEOGRAPHY = md.LogicalType(GEOGRAPHY=md.GeographyType())

@@ -66,6 +66,18 @@ def timestamp_instant() -> DataType:
 char, varchar, union_of = T.char, T.varchar, T.union_of
 
 
+def geometry(crs: str | None = None) -> DataType:
+    """GEOMETRY (ORCv2.md, 'Geometry & Geography Types'): WKB values; the canonical kind
+    Parquet's GEOMETRY has (docs/canonical-values.md), without a Parquet physical type."""
+    return DataType("geometry", crs=crs)
+
+
+def geography(crs: str | None = None, algorithm: str | None = None) -> DataType:
+    """GEOGRAPHY: WKB values with an edge interpolation algorithm, named as both formats'
+    enums name it (SPHERICAL, VINCENTY, THOMAS, ANDOYER, KARNEY)."""
+    return DataType("geography", crs=crs, algorithm=algorithm)
+
+
 def list_of(element: DataType) -> DataType:
     return DataType("list", element=Field("element", element))
 
@@ -83,7 +95,7 @@ def orc_kind(t: DataType) -> str:
     a canonical type ORC has no kind for (an unsigned integer, a UUID, ...)."""
     simple = {"boolean": "BOOLEAN", "string": "STRING", "binary": "BINARY", "decimal": "DECIMAL",
               "date": "DATE", "char": "CHAR", "varchar": "VARCHAR", "list": "LIST", "map": "MAP",
-              "struct": "STRUCT", "union": "UNION"}
+              "struct": "STRUCT", "union": "UNION", "geometry": "GEOMETRY", "geography": "GEOGRAPHY"}
     if t.kind in simple:
         return simple[t.kind]
     if t.kind == "int" and t.signed and t.bits in INTEGER_KINDS:

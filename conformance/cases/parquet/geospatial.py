@@ -8,63 +8,37 @@ and 'Geospatial Types' (ISO WKB codes); LogicalTypes.md, 'GEOMETRY' and
 Every case asks for statistics, so a writer that computes them writes
 ``ColumnMetaData.geospatial_statistics``; the metadata validator checks them
 against the values (``validation.geospatial_statistics_checks``) and every
-reader must return the WKB bytes unchanged. Values are built here byte by byte
-(``_Wkb``), little-endian unless a case says otherwise.
+reader must return the WKB bytes unchanged. Values are built byte by byte
+(``conformance/cases/wkb_values.py``, shared with ORC), little-endian unless a case says
+otherwise.
 """
 
 from __future__ import annotations
-
-import struct
-from collections.abc import Sequence
-from dataclasses import dataclass
 
 from conformance.values import DataType, Field, Schema
 from conformance.values import types as T
 
 from ..model import Case, WriteOptions
+from ..wkb_values import (
+    BIG_ENDIAN,
+    COLLECTION,
+    HOLE,
+    MULTILINESTRING,
+    MULTIPOINT,
+    MULTIPOLYGON,
+    NAN,
+    SQUARE,
+    XYM,
+    XYZ,
+    XYZM,
+    W,
+    Wkb,
+)
 
 SPEC = ("Geospatial.md: Statistics", "Geospatial.md: Bounding Box", "Geospatial.md: Geospatial Types",
         "parquet.thrift: struct GeospatialStatistics")
 STATISTICS = WriteOptions(encoding=None, statistics=True)
-NAN = float("nan")
-XY, XYZ, XYM, XYZM = 0, 1000, 2000, 3000  # the code's dimension offset ('Geospatial Types')
-POINT, LINESTRING, POLYGON, MULTIPOINT, MULTILINESTRING, MULTIPOLYGON, COLLECTION = range(1, 8)
-
-
-@dataclass(frozen=True)
-class _Wkb:
-    """ISO WKB of one byte order and dimension; coordinates are tuples of its ordinates."""
-
-    dimension: int = XY
-    order: str = "<"
-
-    def header(self, kind: int) -> bytes:
-        return struct.pack(f"{self.order}BI", 1 if self.order == "<" else 0, kind + self.dimension)
-
-    def count(self, n: int) -> bytes:
-        return struct.pack(f"{self.order}I", n)
-
-    def coords(self, points: Sequence[tuple[float, ...]]) -> bytes:
-        flat = [v for p in points for v in p]
-        return struct.pack(f"{self.order}{len(flat)}d", *flat)
-
-    def point(self, *ordinates: float) -> bytes:
-        return self.header(POINT) + self.coords([ordinates])
-
-    def linestring(self, *points: tuple[float, ...]) -> bytes:
-        return self.header(LINESTRING) + self.count(len(points)) + self.coords(points)
-
-    def polygon(self, *rings: Sequence[tuple[float, ...]]) -> bytes:
-        return self.header(POLYGON) + self.count(len(rings)) + b"".join(
-            self.count(len(ring)) + self.coords(ring) for ring in rings)
-
-    def multi(self, kind: int, *parts: bytes) -> bytes:
-        return self.header(kind) + self.count(len(parts)) + b"".join(parts)
-
-
-W = _Wkb()
-SQUARE = [(0.0, 0.0), (10.0, 0.0), (10.0, 10.0), (0.0, 10.0), (0.0, 0.0)]
-HOLE = [(2.0, 2.0), (3.0, 2.0), (3.0, 3.0), (2.0, 2.0)]
+BIG = Wkb(order=BIG_ENDIAN)
 
 
 def _case(name: str, title: str, t: DataType, values: list[bytes | None], spec: tuple[str, ...] = (),
@@ -75,7 +49,7 @@ def _case(name: str, title: str, t: DataType, values: list[bytes | None], spec: 
 
 def cases() -> list[Case]:
     geometry, geography = T.geometry(), T.geography()
-    z, m, zm = _Wkb(XYZ), _Wkb(XYM), _Wkb(XYZM)
+    z, m, zm = Wkb(XYZ), Wkb(XYM), Wkb(XYZM)
     return [
         _case("geometry-points", "GEOMETRY points of both signs and a null: the box is their extent",
               geometry, [W.point(1.5, -2.0), None, W.point(-180.0, 90.0), W.point(30.25, 45.0)],
@@ -102,7 +76,7 @@ def cases() -> list[Case]:
                zm.polygon([(0.0, 0.0, 1.0, 2.0), (1.0, 0.0, 1.0, 3.0), (1.0, 1.0, 2.0, 4.0),
                            (0.0, 0.0, 1.0, 2.0)])], ("LogicalTypes.md: GEOMETRY",)),
         _case("geometry-big-endian", "GEOMETRY in big-endian WKB: values are kept byte for byte",
-              geometry, [_Wkb(order=">").point(1.0, 2.0), _Wkb(order=">").linestring((3.0, 4.0), (5.0, 6.0))],
+              geometry, [BIG.point(1.0, 2.0), BIG.linestring((3.0, 4.0), (5.0, 6.0))],
               ("LogicalTypes.md: GEOMETRY",)),
         _case("geometry-row-groups", "GEOMETRY in two row groups: one box per column chunk", geometry,
               [W.point(1.0, 1.0), W.point(2.0, 2.0), W.point(-50.0, 60.0), W.point(-40.0, 70.0)],

@@ -75,6 +75,10 @@ CAPABILITIES = Capabilities(
         "codec:LZO": _NO_CODEC.format("LZO"),
         "codec:BROTLI": _NO_CODEC.format("BROTLI"),
         "type:CHAR": "Arrow has no CHAR type",
+        **dict.fromkeys(("type:GEOMETRY", "type:GEOGRAPHY"),
+                        "measured: pyarrow.orc.write_table of a geoarrow.wkb column raises "
+                        "ArrowNotImplementedError 'Unknown or unsupported Arrow type: "
+                        "extension<geoarrow.wkb<WkbType>>'"),
         "type:VARCHAR": "Arrow has no VARCHAR type",
         "row_index:none": "measured: row_index_stride=0 raises ValueError 'Invalid ORC row "
                           "index stride: 0'",

@@ -167,6 +167,10 @@ CAPABILITIES = Capabilities(
         "calendar:*": "ORC C++ writes no Footer.calendar and pyorc.Writer has no parameter "
                       "for it (measured; docs/engine-notes.md, 'ORC writers and readers')",
         "rle_v2:*:forced": "ORC C++ picks the RLE v2 sub-encoding itself; pyorc has no knob",
+        **dict.fromkeys(("type:GEOMETRY", "type:GEOGRAPHY"),
+                        "pyorc's TypeKind has no GEOMETRY or GEOGRAPHY; measured: "
+                        "TypeDescription.from_string('struct<g:geometry(OGC:CRS84)>') raises "
+                        "TypeError 'Invalid TypeKind' (the ORC C++ parser inside takes it)"),
     },
 )
 
@@ -327,7 +331,9 @@ def orc_type(t: DataType):
             return pyorc.Map(key=orc_type(t.map_key.type), value=orc_type(t.map_value.type))
         case "STRUCT":
             return pyorc.Struct(**{f.name: orc_type(f.type) for f in t.fields})
-    return pyorc.Union(*(orc_type(f.type) for f in t.fields))
+        case "UNION":
+            return pyorc.Union(*(orc_type(f.type) for f in t.fields))
+    raise Unsupported(f"pyorc has no type for ORC {kind} (CAPABILITIES)")
 
 
 def to_pyorc(t: DataType, v: Any, zone=None) -> Any:

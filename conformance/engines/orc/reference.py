@@ -25,7 +25,12 @@ from reference_impl.common.leniency import reading
 from reference_impl.orc.encodings.int_rle_v2 import SubEncoding
 from reference_impl.orc.errors import OrcError
 from reference_impl.orc.metadata import type_tree
-from reference_impl.orc.metadata.proto_enums import CalendarKind, CompressionKind, TypeKind
+from reference_impl.orc.metadata.proto_enums import (
+    CalendarKind,
+    CompressionKind,
+    EdgeInterpolationAlgorithm,
+    TypeKind,
+)
 from reference_impl.orc.metadata.type_tree import TypeNode
 from reference_impl.orc.reader import OrcContents, read_orc
 from reference_impl.orc.row_group_pruning import Predicate as RowPredicate
@@ -35,7 +40,7 @@ from reference_impl.orc.validation.validate import validate as validate_orc
 from reference_impl.orc.writer import write_orc
 from reference_impl.orc.writer_options import OrcWriterOptions
 
-from ..base import Capabilities, Unsupported, converting
+from ..base import Capabilities, converting
 from ..reference import ReferenceAdapter
 
 # Every string column DIRECT or DICTIONARY, through the writers' common knob: a column is
@@ -133,6 +138,11 @@ def orc_type(t: DataType) -> TypeNode:
             return type_tree.struct([(f.name, orc_type(f.type)) for f in t.fields])
         case TypeKind.UNION:
             return type_tree.union_of(*(orc_type(f.type) for f in t.fields))
+        case TypeKind.GEOMETRY:
+            return type_tree.geometry(t.crs)
+        case TypeKind.GEOGRAPHY:
+            algorithm = None if t.algorithm is None else EdgeInterpolationAlgorithm[t.algorithm]
+            return type_tree.geography(t.crs, algorithm)
     return type_tree.primitive(kind)
 
 
@@ -154,10 +164,11 @@ def canonical_type(node: TypeNode) -> DataType:
                                          in zip(node.field_names, node.children, strict=True)))
         case TypeKind.UNION:
             return orc_types.union_of(*(canonical_type(child) for child in node.children))
-    primitive = _PRIMITIVES.get(node.kind)
-    if primitive is None:  # GEOMETRY, GEOGRAPHY: no case writes them yet
-        raise Unsupported(f"{node.describe()}: no canonical mapping for ORC kind {node.kind.name}")
-    return primitive()
+        case TypeKind.GEOMETRY:
+            return orc_types.geometry(node.crs)
+        case TypeKind.GEOGRAPHY:
+            return orc_types.geography(node.crs, None if node.algorithm is None else node.algorithm.name)
+    return _PRIMITIVES[node.kind]()
 
 
 _PRIMITIVES = {

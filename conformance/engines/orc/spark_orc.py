@@ -78,6 +78,10 @@ _NO_CATALYST_UNION = ("Spark SQL has no union type (Spark SQL reference, 'Data T
                       "measured: spark.read.orc of a file with a uniontype column fails with "
                       "ParseException [PARSE_SYNTAX_ERROR] at 'uniontype<'")
 
+_NO_ORC_GEOSPATIAL = ("measured: df.write.orc of a GEOMETRY or GEOGRAPHY column fails with "
+                      "AnalysisException [UNSUPPORTED_DATA_TYPE_FOR_DATASOURCE] 'The ORC datasource "
+                      "doesn't support the column `g` of the type \"GEOMETRY(4326)\"'")
+
 CAPABILITIES = Capabilities(
     writes=("type:*", "version:*", "rle:*", "compression:block_size", "stripes:multiple",
             "row_index:*", "encoding:*", "nulls:*", "rows:*", "bloom", "calendar:*",
@@ -87,6 +91,7 @@ CAPABILITIES = Capabilities(
         "codec:BROTLI": "measured: compression=brotli fails with NoClassDefFoundError "
                         "com/aayushatharva/brotli4j/Brotli4jLoader (not in the pyspark jars)",
         "type:UNION": _NO_CATALYST_UNION,
+        **dict.fromkeys(("type:GEOMETRY", "type:GEOGRAPHY"), _NO_ORC_GEOSPATIAL),
         "type:TIMESTAMP_INSTANT": "measured: Spark writes TimestampType as an ORC timestamp "
                                   "(wall clock) and TimestampNTZType as an ORC bigint; it never "
                                   "writes 'timestamp with local time zone'",

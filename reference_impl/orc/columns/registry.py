@@ -9,8 +9,8 @@ any other (an ENCRYPTED_DATA stream in a column that is not encrypted, a DICTION
 of a DIRECT column) is :class:`CorruptStream`. A stream the encoding uses may be absent:
 writers leave out streams without bytes, and a column whose values need bytes from it
 then finds none (the decoders' errors), so absent is the same as empty. Then it builds
-the reader; the writer picks the encoding and writes the streams.
-GEOMETRY and GEOGRAPHY (ORCv2.md) are not read: :class:`UnsupportedFeature`.
+the reader; the writer picks the encoding and writes the streams. GEOMETRY and GEOGRAPHY are the
+rows of ORCv2.md, 'Geometry & Geography Columns' (``geospatial_columns``).
 """
 
 from __future__ import annotations
@@ -25,6 +25,7 @@ from reference_impl.orc.columns.column_streams import ColumnOutput, ColumnStream
 from reference_impl.orc.columns.date_columns import DateReader, write_dates
 from reference_impl.orc.columns.decimal_columns import DecimalReader, write_decimals
 from reference_impl.orc.columns.float_columns import FloatReader, write_floats
+from reference_impl.orc.columns.geospatial_columns import GeospatialReader, write_geospatial
 from reference_impl.orc.columns.integer_columns import IntegerReader, write_integers
 from reference_impl.orc.columns.list_columns import ListReader, write_lists
 from reference_impl.orc.columns.map_columns import MapReader, write_maps
@@ -105,6 +106,8 @@ _STRING_STREAMS = {
 _INTEGERS = _kind("SmallInt, Int, and BigInt Columns", _direct(S.DATA), _leaf(IntegerReader), write_integers)
 _FLOATS = _kind("Float and Double Columns", {E.DIRECT: (S.PRESENT, S.DATA)}, _leaf(FloatReader), write_floats)
 _STRINGS = _kind("String, Char, and VarChar Columns", _STRING_STREAMS, _leaf(StringReader), write_strings)
+_GEOSPATIAL = _kind("Geometry & Geography Columns", _direct(S.DATA, S.LENGTH), _leaf(GeospatialReader),
+                    write_geospatial)
 
 COLUMN_KINDS: dict[TypeKind, ColumnKind] = {
     TypeKind.BOOLEAN: _kind("Boolean Columns", {E.DIRECT: (S.PRESENT, S.DATA)},
@@ -131,6 +134,8 @@ COLUMN_KINDS: dict[TypeKind, ColumnKind] = {
     TypeKind.LIST: _kind("List Columns", _direct(S.LENGTH), ListReader, write_lists),
     TypeKind.MAP: _kind("Map Columns", _direct(S.LENGTH), MapReader, write_maps),
     TypeKind.UNION: _kind("Union Columns", {E.DIRECT: (S.PRESENT, S.DATA)}, UnionReader, write_unions),
+    TypeKind.GEOMETRY: _GEOSPATIAL,
+    TypeKind.GEOGRAPHY: _GEOSPATIAL,
 }
 
 

@@ -20,17 +20,23 @@ Checks on the list read from a file (each a :class:`CorruptMetadata`):
 * DECIMAL: precision 1 to 38 and scale <= precision ('Decimal Columns': "In Hive 0.13,
   the definition was change to limit the precision to a maximum of 38 digits"). A
   precision that is absent or 0 is the Hive 0.11 decimal of unbounded precision; its
-  column scale is the Type's scale, or ORC Java's default of 10 when that is absent too.
+  column scale is the Type's scale, or ORC Java's default of 10 when that is absent too;
+* GEOMETRY and GEOGRAPHY carry their ``crs`` (ORCv2.md, 'Coordinate Reference System':
+  absent is the default, ``OGC:CRS84``, kept as absent); GEOGRAPHY its ``algorithm``
+  ('Edge Interpolation Algorithm'; absent kept as absent), and a number that is no
+  EdgeInterpolationAlgorithm is :class:`UnsupportedFeature` (a newer text's algorithm:
+  no edge of such a value can be drawn).
 """
 
 from __future__ import annotations
 
 from collections.abc import Iterator, Mapping, Sequence
 from dataclasses import dataclass
+from typing import Any
 
 from reference_impl.orc.errors import CorruptMetadata, UnsupportedFeature
 from reference_impl.orc.metadata.orc_proto import Type
-from reference_impl.orc.metadata.proto_enums import TypeKind
+from reference_impl.orc.metadata.proto_enums import EdgeInterpolationAlgorithm, TypeKind
 
 __all__ = [
     "HIVE11_DEFAULT_SCALE",
@@ -42,6 +48,8 @@ __all__ = [
     "char",
     "decimal",
     "from_types",
+    "geography",
+    "geometry",
     "list_of",
     "map_of",
     "numbered",
@@ -64,13 +72,15 @@ ROOT_FIELD = "_col0"
 _CHILD_COUNTS = {TypeKind.LIST: 1, TypeKind.MAP: 2}
 _COMPOUND = frozenset({TypeKind.LIST, TypeKind.MAP, TypeKind.STRUCT, TypeKind.UNION})
 _STRING_LIKE_WITH_LENGTH = frozenset({TypeKind.CHAR, TypeKind.VARCHAR})
+GEOSPATIAL_KINDS = frozenset({TypeKind.GEOMETRY, TypeKind.GEOGRAPHY})
 
 
 @dataclass(frozen=True)
 class TypeNode:
     """One type of the schema with its children; ``column_id`` is its pre-order id.
 
-    ``precision`` None on a DECIMAL is the Hive 0.11 decimal of unbounded precision.
+    ``precision`` None on a DECIMAL is the Hive 0.11 decimal of unbounded precision;
+    ``crs`` (GEOMETRY, GEOGRAPHY) and ``algorithm`` (GEOGRAPHY) None are absent.
     """
 
     kind: TypeKind
@@ -79,6 +89,8 @@ class TypeNode:
     maximum_length: int | None = None
     precision: int | None = None
     scale: int | None = None
+    crs: str | None = None
+    algorithm: EdgeInterpolationAlgorithm | None = None
     column_id: int = 0
 
     def walk(self) -> Iterator[TypeNode]:
@@ -116,6 +128,14 @@ def decimal(precision: int | None, scale: int) -> TypeNode:
     return TypeNode(TypeKind.DECIMAL, precision=precision, scale=scale)
 
 
+def geometry(crs: str | None = None) -> TypeNode:
+    return TypeNode(TypeKind.GEOMETRY, crs=crs)
+
+
+def geography(crs: str | None = None, algorithm: EdgeInterpolationAlgorithm | None = None) -> TypeNode:
+    return TypeNode(TypeKind.GEOGRAPHY, crs=crs, algorithm=algorithm)
+
+
 def struct(fields: Mapping[str, TypeNode] | Sequence[tuple[str, TypeNode]]) -> TypeNode:
     pairs = list(fields.items()) if isinstance(fields, Mapping) else list(fields)
     return TypeNode(TypeKind.STRUCT, tuple(node for _, node in pairs), tuple(name for name, _ in pairs))
@@ -147,7 +167,8 @@ def to_types(root: TypeNode) -> list[Type]:
 
 def _flatten(node: TypeNode, types: list[Type]) -> None:
     message = Type(kind=node.kind, subtypes=[], field_names=list(node.field_names),
-                   maximum_length=node.maximum_length, precision=node.precision, scale=node.scale)
+                   maximum_length=node.maximum_length, precision=node.precision, scale=node.scale,
+                   crs=node.crs, algorithm=node.algorithm)
     types.append(message)
     for child in node.children:
         message.subtypes.append(len(types))
@@ -217,8 +238,11 @@ def _field_names(kind: TypeKind, message: Type, type_id: int, offset: int | None
     return names
 
 
-def _attributes(kind: TypeKind, message: Type, type_id: int, offset: int | None) -> dict[str, int | None]:
-    """maximum_length of CHAR/VARCHAR, precision and scale of DECIMAL; None elsewhere."""
+def _attributes(kind: TypeKind, message: Type, type_id: int, offset: int | None) -> dict[str, Any]:
+    """maximum_length of CHAR/VARCHAR, precision and scale of DECIMAL, crs and algorithm of
+    GEOMETRY/GEOGRAPHY; None elsewhere."""
+    if kind in GEOSPATIAL_KINDS:
+        return _geospatial(kind, message, type_id, offset)
     if kind in _STRING_LIKE_WITH_LENGTH:
         if not message.maximum_length:
             raise CorruptMetadata(f"{kind.name} type {type_id} has maximum_length "
@@ -235,3 +259,13 @@ def _attributes(kind: TypeKind, message: Type, type_id: int, offset: int | None)
                               f"scale at most the precision", offset)
     return {"precision": precision, "scale": scale}
 
+
+
+def _geospatial(kind: TypeKind, message: Type, type_id: int, offset: int | None) -> dict[str, Any]:
+    if kind == TypeKind.GEOMETRY or message.algorithm is None:
+        return {"crs": message.crs}
+    if message.algorithm not in EdgeInterpolationAlgorithm._value2member_map_:
+        raise UnsupportedFeature(f"GEOGRAPHY type {type_id} has edge interpolation algorithm "
+                                 f"{message.algorithm}, not one of orc_proto.proto "
+                                 "Type.EdgeInterpolationAlgorithm", offset)
+    return {"crs": message.crs, "algorithm": EdgeInterpolationAlgorithm(message.algorithm)}

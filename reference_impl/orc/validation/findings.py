@@ -30,7 +30,11 @@ checked alike at the three levels (ORCv1.md, 'Column Statistics'; orc_proto.prot
 * ``statistics.bytes_on_disk``: neither the stored bytes of the column's
   data-area streams nor of all its streams, in the stripe or (summed) the file (the text
   names the field only; ``statistics_checks``).
-* ``statistics.kind``: statistics of another type than the column's.
+* ``statistics.kind``: statistics of another type than the column's (GeospatialStatistics
+  on a column that is neither GEOMETRY nor GEOGRAPHY among them).
+* ``geospatial_statistics.*``: a GEOMETRY or GEOGRAPHY column's bounding box or type codes
+  against its WKB values (ORCv2.md, 'Column Statistics'; the checks both formats share,
+  ``reference_impl/common/geospatial_checks.py``, list the kinds).
 * ``statistics.stripe_count``: the Metadata holds statistics for another number of
   stripes than the Footer lists (orc_proto.proto ``message Metadata``: one
   StripeStatistics per stripe).

@@ -24,6 +24,7 @@ STATISTICS = "ORCv1.md, 'Column Statistics'"
 ROW_INDEX = "ORCv1.md, 'Row Group Index'"
 BLOOM = "ORCv1.md, 'Bloom Filter Index'"
 WRITER_VERSION = "orc_proto.proto: PostScript.writer_version"
+GEOSPATIAL = "ORCv2.md, 'Column Statistics'"  # its 'Bounding Box' and 'Geospatial Types' paragraphs
 
 FACT, MUST, SHOULD, MAY, SILENT = Strength
 
@@ -34,6 +35,31 @@ _SUM = RuleText(FACT, STATISTICS, "for numeric types it additionally stores the 
 _DISTRUSTED = RuleText(SHOULD, WRITER_VERSION, "This number is updated when we make fixes or "
                        "large changes to the writer so that readers can detect whether a given bug "
                        "is present in the data")
+
+_BOX = ("Bounding box is defined as the thrift struct below in the representation of min/max value pair "
+        "of coordinates from each axis.")
+_TYPES = "A list of geospatial types from all instances in the Geometry or Geography column"
+# The kinds of reference_impl/common/geospatial_checks.py, with ORCv2.md's sentences.
+_GEOSPATIAL: tuple[tuple[str, RuleText], ...] = (
+    ("geospatial_statistics.bbox", RuleText(FACT, GEOSPATIAL, _BOX)),
+    ("geospatial_statistics.bbox_bound", RuleText(
+        SILENT, GEOSPATIAL, "The box is the 'min/max value pair of coordinates from each axis', but the "
+        "text does not say whether a wider box (one whose bound no coordinate attains) is allowed: the "
+        "exact extent (the reference writes it) or any box holding every coordinate")),
+    ("geospatial_statistics.bbox_dimensions", RuleText(
+        MUST, GEOSPATIAL, "Note that X and Y Values are always present. Z and M are omitted for 2D "
+        "geospatial instances.")),
+    ("geospatial_statistics.bbox_range", RuleText(
+        MUST, GEOSPATIAL, "For Geography type, X and Y values are restricted to the canonical ranges of "
+        "[-180, 180] for X and [-90, 90] for Y.")),
+    ("geospatial_statistics.geospatial_types", RuleText(
+        FACT, GEOSPATIAL, _TYPES + ", or an empty list if they are not known.")),
+    ("geospatial_statistics.extra_type", RuleText(FACT, GEOSPATIAL, _TYPES)),
+    ("geospatial_statistics.type_code", RuleText(MUST, GEOSPATIAL, "values in the list are WKB "
+                                                 "(ISO-variant) integer codes")),
+    ("geospatial_statistics.unique_types", RuleText(MUST, GEOSPATIAL, "The geospatial types in the list "
+                                                    "must be unique (e.g. `[0001, 0001]` is not valid).")),
+)
 
 RULE_TEXTS: tuple[tuple[str, RuleText], ...] = (
     ("statistics.number_of_values", RuleText(FACT, STATISTICS, "the number of values")),
@@ -55,6 +81,7 @@ RULE_TEXTS: tuple[tuple[str, RuleText], ...] = (
         "reference), per batch the writer added (ORC Java), or left 0 (ORC C++)")),
     ("statistics.boolean.count", RuleText(FACT, STATISTICS, "For booleans, the statistics include "
                                           "the count of false and true values")),
+    *_GEOSPATIAL,
     ("statistics.*.sum", _SUM),
     ("statistics.*.inexact", _BOUNDS),
     ("statistics.*", _BOUNDS),  # minimum, maximum, lower_bound, upper_bound, nanos.*

@@ -29,6 +29,11 @@ Decisions:
   ``total_children`` without saying more, and no reader prunes by them; a count that is
   not the lists' or maps' is nonconforming, not untrue (ORC C++ writes 0 children, ORC
   Java 1,024, measured).
+* GeospatialStatistics (ORCv2.md, 'Column Statistics'): the box and the type list
+  against the parsed WKB values, by the checks both formats share
+  (``reference_impl/common/geospatial_checks.py``, which lists the kinds); values of a
+  kind the floor does not decode (curves, surfaces) leave them unjudged. A value that is
+  not WKB never gets here: the reader rejects it (``columns/geospatial_columns.py``).
 """
 
 from __future__ import annotations
@@ -40,12 +45,14 @@ from decimal import Context, Decimal, InvalidOperation, localcontext
 from fractions import Fraction
 from typing import NamedTuple, cast
 
+from reference_impl.common.geospatial_bounds import parse_values
+from reference_impl.common.geospatial_checks import check_geospatial
 from reference_impl.orc.column_statistics import column_statistics, joined_nanos, stored_days
 from reference_impl.orc.column_values import ColumnValues
 from reference_impl.orc.columns.timestamp_columns import instant_nanos
 from reference_impl.orc.metadata.orc_proto import ColumnStatistics
 from reference_impl.orc.metadata.proto_enums import CalendarKind, TypeKind
-from reference_impl.orc.metadata.type_tree import TypeNode
+from reference_impl.orc.metadata.type_tree import GEOSPATIAL_KINDS, TypeNode
 from reference_impl.orc.validation.findings import Finding, Place, show
 from reference_impl.orc.validation.writer_version import Fix
 
@@ -71,6 +78,7 @@ TYPED_FIELD = {
     TypeKind.BINARY: "binary_statistics",
     **dict.fromkeys(TIMESTAMP_KINDS, "timestamp_statistics"),
     **dict.fromkeys((TypeKind.LIST, TypeKind.MAP), "collection_statistics"),
+    **dict.fromkeys(GEOSPATIAL_KINDS, "geospatial_statistics"),
 }
 TYPED_FIELDS = frozenset(TYPED_FIELD.values())
 
@@ -355,6 +363,16 @@ def _collections(recorded: ColumnStatistics, column: ColumnValues, place: Place,
 
 
 _Check = Callable[[ColumnStatistics, ColumnValues, Place, StatisticsContext], list[Finding]]
+def _geospatial(recorded: ColumnStatistics, column: ColumnValues, place: Place,
+                context: StatisticsContext) -> list[Finding]:
+    stats = recorded.geospatial_statistics
+    geometries = parse_values(cast(list[bytes], column.values))
+    if stats is None or geometries is None:
+        return []
+    return check_geospatial(stats.geospatial_types, stats.bbox, geometries,
+                            column.node.kind == TypeKind.GEOGRAPHY, place)
+
+
 _TYPED_CHECKS: dict[TypeKind, _Check] = {
     **dict.fromkeys(INTEGER_KINDS, _integers),
     **dict.fromkeys((TypeKind.FLOAT, TypeKind.DOUBLE), _doubles),
@@ -365,4 +383,5 @@ _TYPED_CHECKS: dict[TypeKind, _Check] = {
     TypeKind.DECIMAL: _decimals,
     **dict.fromkeys(TIMESTAMP_KINDS, _timestamps),
     **dict.fromkeys((TypeKind.LIST, TypeKind.MAP), _collections),
+    **dict.fromkeys(GEOSPATIAL_KINDS, _geospatial),
 }

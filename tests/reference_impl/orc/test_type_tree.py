@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import pytest
 
-from reference_impl.orc.columns.registry import COLUMN_KINDS, FILE_VERSIONS, column_kind
+from reference_impl.orc.columns.registry import COLUMN_KINDS, FILE_VERSIONS
 from reference_impl.orc.errors import CorruptMetadata, UnsupportedFeature
 from reference_impl.orc.metadata.orc_proto import Type
 from reference_impl.orc.metadata.proto_enums import ColumnEncodingKind, StreamKind, TypeKind
@@ -114,8 +114,8 @@ def test_deep_nesting_is_refused_not_crashed_on() -> None:
         numbered(struct({"deep": node}))
 
 
-def test_registry_covers_every_kind_but_the_geospatial_ones() -> None:
-    assert set(COLUMN_KINDS) == set(TypeKind) - {K.GEOMETRY, K.GEOGRAPHY}
+def test_registry_covers_every_kind() -> None:
+    assert set(COLUMN_KINDS) == set(TypeKind)
     for kind, entry in COLUMN_KINDS.items():
         assert set(FILE_VERSIONS) == set(entry.encodings), kind
         assert ColumnEncodingKind.DIRECT in entry.encodings["0.11"]
@@ -123,8 +123,6 @@ def test_registry_covers_every_kind_but_the_geospatial_ones() -> None:
         assert set(entry.encodings["0.12"]) == set(entry.streams)
         assert all(streams[0] == StreamKind.PRESENT for streams in entry.streams.values())
         assert entry.heading.endswith("Columns")
-    with pytest.raises(UnsupportedFeature, match="GEOMETRY"):
-        column_kind(TypeNode(K.GEOMETRY, column_id=3))
 
 
 def test_union_of_builds_variants() -> None:

@@ -1,9 +1,11 @@
-"""Well-Known Binary, the value encoding of GEOMETRY and GEOGRAPHY columns.
+"""Well-Known Binary, the value encoding of GEOMETRY and GEOGRAPHY columns in both formats.
 
-Geospatial.md, 'Background': values are "Well-Known Binary (WKB)
+Parquet: Geospatial.md, 'Background': values are "Well-Known Binary (WKB)
 serializations (ISO variant supporting XY, XYZ, XYM, XYZM)" of the OGC Simple
 Feature Access geometries; LogicalTypes.md 'GEOMETRY' and 'GEOGRAPHY'.
-Geospatial.md, 'Geospatial Types' gives the ISO integer codes: the kind
+ORC: ORCv2.md, 'Geometry & Geography Types' (the same words) and 'Geometry &
+Geography Columns' (WKB in a binary column's DATA and LENGTH streams).
+Both texts' 'Geospatial Types' table gives the ISO integer codes: the kind
 (Point 1 ... GeometryCollection 7) plus 1000 for XYZ, 2000 for XYM, 3000 for
 XYZM.
 
@@ -22,16 +24,19 @@ Decisions:
 * The parts of a MultiPoint, MultiLineString and MultiPolygon are Points,
   LineStrings and Polygons, and every part has its parent's dimensions (SFA
   Part 1: a collection's elements share its coordinate dimension); anything
-  else is ``InvalidValue``.
+  else is ``InvalidWkb``.
 * Extended WKB (PostGIS EWKB) type words, with their Z, M or SRID flag bits,
-  are not ISO codes and are ``InvalidValue``; so is a code outside ISO's
+  are not ISO codes and are ``InvalidWkb``; so is a code outside ISO's
   numbering. The ISO kinds 8-17 (CircularString ... Triangle) are valid WKB
-  this module does not decode: ``UnsupportedFeature``.
-* Bytes left after the geometry are ``InvalidValue``: a value is one geometry.
+  this module does not decode: ``UndecodedWkb``.
+* Bytes left after the geometry are ``InvalidWkb``: a value is one geometry.
 * Bounded: a count is checked against the bytes left before anything is
   read for it, and collections nest at most ``MAX_NESTING`` deep.
 
-Every error names the byte offset within the value where it was found.
+Every error names the byte offset within the value where it was found. The errors
+are this module's own (the floor imports neither format): each format's caller turns
+them into its ``errors.py`` classes (InvalidValue, UnsupportedFeature) with the place
+of the value in the file.
 """
 
 from __future__ import annotations
@@ -40,9 +45,7 @@ import math
 import struct
 from dataclasses import dataclass, field
 
-from reference_impl.parquet.errors import InvalidValue, UnsupportedFeature
-
-__all__ = ["KINDS", "Geometry", "is_iso_code", "parse_wkb"]
+__all__ = ["KINDS", "Geometry", "InvalidWkb", "UndecodedWkb", "is_iso_code", "parse_wkb"]
 
 BIG_ENDIAN, LITTLE_ENDIAN = 0, 1
 _STRUCT_ORDER = {BIG_ENDIAN: ">", LITTLE_ENDIAN: "<"}
@@ -57,6 +60,18 @@ HEADER_BYTES = 5  # byte order + type
 COUNT_BYTES = 4
 ORDINATE_BYTES = 8
 MAX_NESTING = 32
+
+
+class InvalidWkb(ValueError):
+    """A value that is not ISO WKB; ``message`` names the byte of the value where it was found."""
+
+    def __init__(self, message: str) -> None:
+        self.message = message
+        super().__init__(message)
+
+
+class UndecodedWkb(ValueError):
+    """A valid ISO WKB kind this module does not decode (a curve or a surface)."""
 
 
 @dataclass
@@ -86,7 +101,7 @@ def is_iso_code(code: int) -> bool:
 
 
 def parse_wkb(value: bytes) -> Geometry:
-    """The geometry ``value`` encodes; InvalidValue / UnsupportedFeature (see module docstring)."""
+    """The geometry ``value`` encodes; InvalidWkb / UndecodedWkb (see module docstring)."""
     reader = _Reader(bytes(value))
     geometry = Geometry(0)
     geometry.type_code = reader.geometry(geometry, None, 0)
@@ -95,8 +110,8 @@ def parse_wkb(value: bytes) -> Geometry:
     return geometry
 
 
-def _invalid(problem: str, position: int) -> InvalidValue:
-    return InvalidValue(f"WKB value: {problem} at byte {position} of the value")
+def _invalid(problem: str, position: int) -> InvalidWkb:
+    return InvalidWkb(f"WKB value: {problem} at byte {position} of the value")
 
 
 class _Reader:
@@ -162,10 +177,10 @@ def _kind_and_dimension(code: int, position: int) -> tuple[str, int]:
     if is_iso_code(code):
         return KINDS[code % DIMENSION_STEP], code // DIMENSION_STEP
     if code % DIMENSION_STEP in ISO_UNDECODED_KINDS and code // DIMENSION_STEP in DIMENSIONS:
-        raise UnsupportedFeature(f"WKB value: ISO geometry type {code} (a curve or surface) is not decoded "
+        raise UndecodedWkb(f"WKB value: ISO geometry type {code} (a curve or surface) is not decoded "
                                  f"here, at byte {position} of the value")
-    raise _invalid(f"type {code} (0x{code:08x}) is not an ISO WKB geometry type (Geospatial.md, "
-                   "'Geospatial Types'; extended WKB flag bits are not ISO)", position)
+    raise _invalid(f"type {code} (0x{code:08x}) is not an ISO WKB geometry type ('Geospatial "
+                   "Types' of Geospatial.md and ORCv2.md; extended WKB flag bits are not ISO)", position)
 
 
 def _check_part(kind: str, dimension: int, parent: tuple[str, int], position: int) -> None:

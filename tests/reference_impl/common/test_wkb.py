@@ -1,4 +1,4 @@
-"""WKB as schema.wkb reads it: every kind, dimension and byte order built field by
+"""WKB as common/wkb.py reads it: every kind, dimension and byte order built field by
 field, empty geometries, NaN ordinates, and bad values with their byte offsets."""
 
 from __future__ import annotations
@@ -8,8 +8,7 @@ import struct
 
 import pytest
 
-from reference_impl.parquet.errors import InvalidValue, UnsupportedFeature
-from reference_impl.parquet.schema.wkb import MAX_NESTING, is_iso_code, parse_wkb
+from reference_impl.common.wkb import MAX_NESTING, InvalidWkb, UndecodedWkb, is_iso_code, parse_wkb
 
 NAN = float("nan")
 LE, BE = "<", ">"
@@ -95,16 +94,16 @@ def test_iso_codes_are_the_table_of_geospatial_types() -> None:
     (header(7) + count(1) + point(1, 2, 3, code=1001), 9, "dimensions XYZ inside a XY"),
 ])
 def test_bad_values_name_the_byte(value: bytes, position: int, words: str) -> None:
-    with pytest.raises(InvalidValue, match=f"{words}.* at byte {position} of the value"):
+    with pytest.raises(InvalidWkb, match=f"{words}.* at byte {position} of the value"):
         parse_wkb(value)
 
 
 def test_nesting_is_bounded() -> None:
     value = b"".join(header(7) + count(1) for _ in range(MAX_NESTING + 1)) + header(7) + count(0)
-    with pytest.raises(InvalidValue, match=f"deeper than {MAX_NESTING}"):
+    with pytest.raises(InvalidWkb, match=f"deeper than {MAX_NESTING}"):
         parse_wkb(value)
 
 
 def test_curves_are_valid_iso_codes_this_reference_does_not_decode() -> None:
-    with pytest.raises(UnsupportedFeature, match="ISO geometry type 8 "):
+    with pytest.raises(UndecodedWkb, match="ISO geometry type 8 "):
         parse_wkb(header(8) + count(0))
