@@ -39,9 +39,10 @@ MEMORY_BLOCK_SIZE = 65536  # ORC C++ WriterOptions' default; ClickHouse does not
 NO_SETTING = "system.settings has no output_format_orc_* setting for it"
 ONLY_SETTINGS = ("ClickHouse's ORC writer sets only the codec, compression block size, row index "
                  "stride, dictionary threshold and writer time zone of ORC C++'s WriterOptions")
-NO_ARROW_UNION = ("the adapter hands ClickHouse its data as Arrow, and measured: 'Unsupported "
-                  "Arrow type 'sparse_union' of an input column' (UNKNOWN_TYPE), although "
-                  "ClickHouse writes a Variant as an ORC UNION")
+NO_ARROW_UNION = ("ClickHouse writes a Variant as an ORC UNION, but the adapter hands it data as "
+                  "Arrow, and measured: 'Unsupported Arrow type 'sparse_union' of an input "
+                  "column' (UNKNOWN_TYPE); nor has a Variant a null of one alternative (its "
+                  "NULL is written as a null union, ORCBlockOutputFormat::writeColumn)")
 
 # rle_v2:<sub-encoding>: the case's values pin the sub-encoding ORC C++ picks.
 WRITES = ["type:*", "version:0.12", "rle:v2", "rle_v2:*", "codec:*", "compression:block_size",
