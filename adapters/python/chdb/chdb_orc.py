@@ -155,7 +155,10 @@ def _check_no_null_container(path: str, f: Field, values: list[Any]) -> None:
 
 def _not_null_containers(f: Field) -> Field:
     t = f.type
-    children = {name: _not_null_containers(c)
-                for name, c in (("element", t.element), ("key", t.key), ("value", t.value)) if c}
-    inner = dataclasses.replace(t, fields=tuple(_not_null_containers(c) for c in t.fields), **children)
+    inner = dataclasses.replace(t, element=_child(t.element), key=_child(t.key), value=_child(t.value),
+                                fields=tuple(_not_null_containers(c) for c in t.fields))
     return Field(f.name, inner, f.nullable and t.kind not in ("list", "map"))
+
+
+def _child(f: Field | None) -> Field | None:
+    return None if f is None else _not_null_containers(f)
