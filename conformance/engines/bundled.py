@@ -69,7 +69,8 @@ BUNDLED: dict[str, BundledAdapter] = {a.name: a for a in (
     BundledAdapter("polars", "python", "python/polars", "polars_adapter.py", library="polars"),
     BundledAdapter("datafusion", "python", "python/datafusion", "datafusion_adapter.py",
                    library="datafusion"),
-    BundledAdapter("chdb", "python", "python/chdb", "chdb_adapter.py", library="chdb"),
+    BundledAdapter("chdb", "python", "python/chdb", "chdb_adapter.py", library="chdb",
+                   formats=("parquet", "orc")),
 )}
 
 

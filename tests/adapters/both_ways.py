@@ -7,6 +7,7 @@ from pathlib import Path
 
 from conformance.cases import Case, case_by_id
 from conformance.cases.native_columns import ID_COLUMN
+from conformance.formats import file_format
 from conformance.values import diff_tables
 from reference_impl.parquet.metadata.parquet_thrift import LogicalType, Type
 from reference_impl.parquet.reader import read_footer
@@ -17,7 +18,7 @@ UNION_BOOKKEEPING = ("skipped_fields", "extension_bytes")
 
 def written(writer, case: Case, folder: Path) -> Path:
     """`writer`'s file of `case` in `folder`."""
-    path = folder / f"{writer.name}.parquet"
+    path = folder / f"{writer.name}{file_format(case.format).suffix}"
     writer.write(case, path)
     return path
 

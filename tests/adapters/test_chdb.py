@@ -45,7 +45,7 @@ def test_start_answer(chdb):
     assert started["version"].startswith("ClickHouse 26.")
     assert started["version"].endswith(f"(chdb {importlib.metadata.version('chdb')})")
     assert started["language"] == "python"
-    assert set(started["formats"]) == {"parquet"}
+    assert set(started["formats"]) == {"parquet", "orc"}
 
 
 @pytest.mark.parametrize("case_id", ROUND_TRIPS)

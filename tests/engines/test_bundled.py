@@ -22,8 +22,9 @@ def _without(program: str):
 def test_every_bundled_adapter_is_a_default_engine_with_its_folder():
     for name, adapter in BUNDLED.items():
         assert name in DEFAULT_ENGINES
-        assert formats_of(name) == ("parquet",)
+        assert formats_of(name) == adapter.formats
         assert (bundled.ADAPTERS / adapter.folder / "README.md").is_file()
+    assert formats_of("chdb") == ("parquet", "orc")
 
 
 def test_without_node_the_javascript_adapters_are_unavailable_and_the_rest_runs(monkeypatch):

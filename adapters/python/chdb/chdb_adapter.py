@@ -22,8 +22,18 @@ from __future__ import annotations
 
 from typing import Any
 
-import chdb
-from chdb import session
+import chdb_orc
+from chdb_common import (
+    TIMESTAMP_PRECISION,
+    base_type,
+    clickhouse_type,
+    identifier,
+    literal,
+    session_query,
+    settings_sql,
+    string_kind,
+    version,
+)
 
 from conformance.kit import (
     NO_ARROW_FORM,
@@ -50,14 +60,7 @@ NO_SETTING = "system.settings has no output_format_parquet_* setting for it"
 # is written as LZ4_RAW (measured: codec 7 in the footer).
 CODECS = {"UNCOMPRESSED": "none", "SNAPPY": "snappy", "GZIP": "gzip", "BROTLI": "brotli",
           "ZSTD": "zstd", "LZ4_RAW": "lz4"}
-INT_TYPES = {(8, True): "Int8", (16, True): "Int16", (32, True): "Int32", (64, True): "Int64",
-             (8, False): "UInt8", (16, False): "UInt16", (32, False): "UInt32",
-             (64, False): "UInt64"}
-TIMESTAMP_PRECISION = {"ms": 3, "us": 6, "ns": 9}
-# ClickHouse stores Decimal(P, S) in 4, 8, 16 or 32 bytes by precision and writes that
-# many bytes as FIXED_LEN_BYTE_ARRAY (measured for P = 9, 18, 20, 38, 76).
-DECIMAL_BYTES = ((9, 4), (18, 8), (38, 16), (76, 32))
-ENUM8_MAX_VALUES = 127
+STRING_AS_STRING = "output_format_parquet_string_as_string"
 BATCH_ONE_PAGE = 1  # data_page_size in bytes: every page-size check cuts a page
 STRING = DataType("string", "BYTE_ARRAY")  # canonical STRING (docs/canonical-values.md)
 
@@ -145,26 +148,11 @@ WRITES = ["*", *(f"native:{NAME}:{n}" for n in NATIVE_TYPES)]
 
 
 def start(_request: dict) -> dict:
-    return {"protocol": PROTOCOL_VERSION, "name": NAME, "version": _version(),
+    return {"protocol": PROTOCOL_VERSION, "name": NAME, "version": version(),
             "language": "python",
             "formats": {"parquet": {"writes": WRITES, "reads": ["*"],
-                                    "cannot_write": CANNOT_WRITE, "cannot_read": CANNOT_READ}}}
-
-
-def _version() -> str:
-    """ClickHouse's version as the engine reports it, and the chdb package's."""
-    engine = str(_session().query("SELECT version()", "TabSeparated")).strip()
-    return f"ClickHouse {engine} (chdb {chdb.__version__})"
-
-
-_SESSION: session.Session | None = None
-
-
-def _session() -> session.Session:
-    global _SESSION
-    if _SESSION is None:
-        _SESSION = session.Session()
-    return _SESSION
+                                    "cannot_write": CANNOT_WRITE, "cannot_read": CANNOT_READ},
+                        chdb_orc.FORMAT: chdb_orc.CAPABILITIES}}
 
 
 # ---- read -------------------------------------------------------------------------
@@ -178,9 +166,11 @@ READ_SETTINGS = {"input_format_parquet_preserve_order": 1,
 
 def read(request: dict) -> dict:
     path = request["file"]
+    if request["format"] == chdb_orc.FORMAT:
+        return chdb_orc.read(NAME, path)
     settings = {**READ_SETTINGS, "output_format_arrow_string_as_string": int(not _binary_only(path))}
-    table = _session().query(f"SELECT * FROM file({_literal(path)}, Parquet)"
-                             f" SETTINGS {_settings_sql(settings)}", "ArrowTable")
+    table = session_query(f"SELECT * FROM file({literal(path)}, Parquet)"
+                          f" SETTINGS {settings_sql(settings)}", "ArrowTable")
     return {"document": engine_table(NAME, table).to_document()}
 
 
@@ -198,8 +188,8 @@ def _binary_only(path: str) -> bool:
 
 def _metadata(path: str, expression: str) -> list[Any]:
     """`expression` over ClickHouse's ParquetMetadata of the file (one row), as a list."""
-    result = _session().query(f"SELECT {expression} FROM file({_literal(path)}, ParquetMetadata)",
-                              "ArrowTable")
+    result = session_query(f"SELECT {expression} FROM file({literal(path)}, ParquetMetadata)",
+                           "ArrowTable")
     return [_tuples(v) for v in result.to_pylist()[0].values()]
 
 
@@ -217,6 +207,8 @@ def _tuples(value: Any) -> Any:
 def write(request: dict) -> dict:
     case = Case.from_json(request["case"])
     path = request["path"]
+    if case.format == chdb_orc.FORMAT:
+        return chdb_orc.write(case, path)
     gap = [tag for tag in case.write_features if tag.startswith("encryption:")]
     if gap:
         raise Unsupported(ISSUE_ENCRYPTION)
@@ -225,11 +217,11 @@ def write(request: dict) -> dict:
     if any(natives.get(f.name) in WIDE_INTEGERS and natives[f.name] not in LEGACY_WIDE_INTEGERS
            for f in case.schema):
         settings["output_format_parquet_wide_integer_as_decimal"] = 1
-    structure = ", ".join(f"{_identifier(f.name)} {column_type(f, case, natives)}"
+    structure = ", ".join(f"{identifier(f.name)} {column_type(f, case, natives)}"
                           for f in case.schema)
     source = table_to_arrow(native_source(case, natives))  # noqa: F841 - read by name: Python(source)
-    _session().query(f"INSERT INTO FUNCTION file({_literal(path)}, Parquet, {_literal(structure)}) "
-                     f"SELECT * FROM Python(source) SETTINGS {_settings_sql(settings)}")
+    session_query(f"INSERT INTO FUNCTION file({literal(path)}, Parquet, {literal(structure)}) "
+                  f"SELECT * FROM Python(source) SETTINGS {settings_sql(settings)}")
     check_written(case, path)
     return {"ok": True}
 
@@ -242,7 +234,7 @@ def write_settings(case: Case) -> dict[str, Any]:
         "engine_file_truncate_on_insert": 1,
         "output_format_parquet_compression_method": CODECS[o.codec],
         # ClickHouse String has no text/bytes distinction: one switch per file.
-        "output_format_parquet_string_as_string": int(_string_kind(case) != "binary"),
+        STRING_AS_STRING: int(string_kind(case, STRING_AS_STRING) != "binary"),
         "output_format_parquet_fixed_string_as_fixed_byte_array": 1,
         "output_format_parquet_enum_as_byte_array": 1,
     }
@@ -301,27 +293,6 @@ def _check_null_pages(case: Case, limit: int) -> None:
                 raise Unsupported(f"pages of {limit} rows: ClickHouse does not end a PLAIN page "
                                   f"whose values are all null (rows {start + first} to "
                                   f"{start + first + limit - 1} of {nulls}; measured)")
-
-
-def _string_kind(case: Case) -> str:
-    """'binary' when the case's byte-array values are all BINARY, 'text' when all text,
-    Unsupported when both (output_format_parquet_string_as_string is per file)."""
-    kinds = {("binary" if t.kind == "binary" else "text")
-             for t in _all_types(case.schema) if t.kind in ("binary", "string", "json", "enum")}
-    if len(kinds) > 1:
-        raise Unsupported("ClickHouse's String is both text and bytes; "
-                          "output_format_parquet_string_as_string annotates every String column "
-                          "of a file STRING or none: this case has BINARY and text columns")
-    return kinds.pop() if kinds else "text"
-
-
-def _all_types(fields) -> list[DataType]:
-    out = []
-    for f in fields:
-        t = f.type
-        out.append(t)
-        out.extend(_all_types(c for c in (t.element, t.key, t.value, *t.fields) if c is not None))
-    return out
 
 
 def check_written(case: Case, path: str) -> None:
@@ -386,19 +357,19 @@ def native_type(native: str, f: Field, case: Case) -> str:
             return "Tuple(" + ", ".join(clickhouse_type(f"{f.name}.{c.name}", c, case)
                                         for c in t.fields) + ")"
         case "MapLowCardinalityKey":
-            return (f"Map(LowCardinality({_base_type(f.name + '.key', t.map_key.type, case)}), "
+            return (f"Map(LowCardinality({base_type(f.name + '.key', t.map_key.type, case)}), "
                     f"{clickhouse_type(f.name + '.value', t.map_value, case)})")
         case "Enum8" | "Enum16":
             return _native_enum(native, f, case)
         case "IPv4" | "IPv6":
             return native
         case "DateTime64":
-            return f"DateTime64({TIMESTAMP_PRECISION[t.time_unit]}, {_literal(NATIVE_TIME_ZONE)})"
+            return f"DateTime64({TIMESTAMP_PRECISION[t.time_unit]}, {literal(NATIVE_TIME_ZONE)})"
     if native in WIDE_INTEGERS:
         return WIDE_INTEGERS[native]
     # ArrayOfNullable, Tuple, FixedString, Date32, Decimal256: the canonical field's own
     # mapping is that ClickHouse type.
-    return _base_type(f.name, t, case)
+    return base_type(f.name, t, case)
 
 
 def _native_enum(native: str, f: Field, case: Case) -> str:
@@ -409,7 +380,7 @@ def _native_enum(native: str, f: Field, case: Case) -> str:
         raise Unsupported(f"column {f.name!r}: a ClickHouse {native} holds 1 to "
                           f"{ENUM_CODES[native]} elements, the column has {len(labels)}")
     first = ENUM_FIRST_CODE[native]
-    return f"{native}(" + ", ".join(f"{_literal(v)} = {first + i}"
+    return f"{native}(" + ", ".join(f"{literal(v)} = {first + i}"
                                     for i, v in enumerate(labels)) + ")"
 
 
@@ -424,101 +395,6 @@ def native_source(case: Case, natives: dict[str, str]) -> Table:
     columns = [[None if v is None else str(v) for v in case.expected.column(f.name)]
                if f.name in wide else case.expected.column(f.name) for f in case.schema]
     return Table.from_columns(Schema(fields), columns)
-
-
-def clickhouse_type(path: str, f: Field, case: Case) -> str:
-    """The ClickHouse type that writes canonical field `f` as the case declares it."""
-    inner = _base_type(path, f.type, case)
-    if not f.nullable:
-        return inner
-    if f.type.kind in ("list", "map"):
-        raise Unsupported(f"column {path!r} is an OPTIONAL {f.type.kind.upper()}: measured "
-                          f"'Nested type {inner} cannot be inside Nullable type'")
-    return f"Nullable({inner})"
-
-
-def _base_type(path: str, t: DataType, case: Case) -> str:
-    match t.kind:
-        case "boolean":
-            return "Bool"
-        case "int":
-            _check_physical(path, t, "INT64" if t.bits == 64 else "INT32")
-            return INT_TYPES[(t.bit_width, t.is_signed)]
-        case "float":
-            return "Float32" if t.bits == 32 else "Float64"
-        case "decimal":
-            return _decimal_type(path, t)
-        case "binary" | "string":
-            return "String"
-        case "json":
-            return "JSON"
-        case "enum":
-            return _enum_type(path, case)
-        case "fixed":
-            return f"FixedString({t.length})"
-        case "uuid":
-            return "UUID"
-        case "date":
-            return "Date32"
-        case "timestamp":
-            return f"DateTime64({TIMESTAMP_PRECISION[t.time_unit]}, 'UTC')"
-        case "list":
-            return f"Array({clickhouse_type(path + '.element', t.list_element, case)})"
-        case "map":
-            return (f"Map({clickhouse_type(path + '.key', t.map_key, case)}, "
-                    f"{clickhouse_type(path + '.value', t.map_value, case)})")
-        case "struct":
-            if not t.fields:
-                raise Unsupported(f"column {path!r}: ClickHouse has no Tuple without elements")
-            return "Tuple(" + ", ".join(
-                f"{_identifier(c.name)} {clickhouse_type(f'{path}.{c.name}', c, case)}"
-                for c in t.fields) + ")"
-    raise Unsupported(f"column {path!r}: {t.describe()} has no ClickHouse type that writes it")
-
-
-def _check_physical(path: str, t: DataType, written: str) -> None:
-    if t.physical not in (None, written):
-        raise Unsupported(f"column {path!r}: ClickHouse writes {t.describe()} on {written}, "
-                          f"not {t.physical}")
-
-
-def _decimal_type(path: str, t: DataType) -> str:
-    size = next((n for limit, n in DECIMAL_BYTES if t.decimal_precision <= limit), None)
-    if size is None:
-        raise Unsupported(f"column {path!r}: ClickHouse Decimal has at most 76 digits")
-    if t.physical == "FIXED_LEN_BYTE_ARRAY" and t.length != size:
-        raise Unsupported(f"column {path!r}: ClickHouse writes DECIMAL({t.precision},{t.scale}) "
-                          f"as FIXED_LEN_BYTE_ARRAY({size}), not ({t.length}) (measured)")
-    return f"Decimal({t.precision}, {t.scale})"
-
-
-def _enum_type(path: str, case: Case) -> str:
-    """Enum8 of the column's distinct values (a top-level column only: the values are
-    the enum's elements, numbered in order of appearance)."""
-    index = next((i for i, f in enumerate(case.schema) if f.name == path), None)
-    if index is None:
-        raise Unsupported(f"column {path!r}: the adapter derives Enum elements for top-level "
-                          "columns only")
-    labels = list(dict.fromkeys(row[index] for row in case.rows if row[index] is not None))
-    if not labels or len(labels) > ENUM8_MAX_VALUES:
-        raise Unsupported(f"column {path!r}: a ClickHouse Enum8 needs 1 to {ENUM8_MAX_VALUES} "
-                          f"elements, the column holds {len(labels)} distinct values")
-    return "Enum8(" + ", ".join(f"{_literal(v)} = {i}" for i, v in enumerate(labels, 1)) + ")"
-
-
-# ---- SQL text -----------------------------------------------------------------------
-
-def _literal(text: str) -> str:
-    return "'" + text.replace("\\", "\\\\").replace("'", "\\'") + "'"
-
-
-def _identifier(name: str) -> str:
-    return "`" + name.replace("\\", "\\\\").replace("`", "\\`") + "`"
-
-
-def _settings_sql(settings: dict[str, Any]) -> str:
-    return ", ".join(f"{k} = {_literal(v) if isinstance(v, str) else v}"
-                     for k, v in settings.items())
 
 
 if __name__ == "__main__":
