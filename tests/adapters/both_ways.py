@@ -16,8 +16,8 @@ UNION_BOOKKEEPING = ("skipped_fields", "extension_bytes")
 
 
 def written(writer, case: Case, folder: Path) -> Path:
-    """`writer`'s file of `case` in `folder`."""
-    path = folder / f"{writer.name}.parquet"
+    """`writer`'s file of `case` in `folder` (named for the case's format)."""
+    path = folder / f"{writer.name}.{case.format}"
     writer.write(case, path)
     return path
 
