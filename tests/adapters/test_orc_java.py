@@ -8,7 +8,6 @@ from __future__ import annotations
 
 import pytest
 
-from conformance.cases import case_by_id
 from conformance.engines.protocol.external import ExternalEngine, command_spec
 from conformance.java_build import pyspark_jars_dir
 from conformance.values import diff_tables

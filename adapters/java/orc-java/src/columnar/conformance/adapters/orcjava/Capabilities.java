@@ -26,6 +26,9 @@ final class Capabilities {
   static {
     CANNOT_WRITE.put("lie:*", "deliberately untrue metadata (OrcWriteOptions.lies) is written by the "
         + "reference alone, to show which readers trust which structure");
+    CANNOT_WRITE.put("stripes:empty", "orc-core writes no stripe of no rows: measured, "
+        + "orc/shapes/empty-stripes comes out as stripes of 10, 10 and 10 rows and "
+        + "empty-stripe-only with no stripe; WriterOptions has no knob for it");
     CANNOT_WRITE.put("rle_v2:*:forced", "orc-core picks the RLE v2 sub-encoding of each run itself; "
         + "WriterOptions has no knob for it");
   }
