@@ -3,7 +3,8 @@ see a finding with their own engine, not through this suite's adapters.
 
 Python engines get a script of a few lines, run as ``python -c``; the others their own
 command line tool or API: node for the JavaScript libraries (the versions
-``adapters/js/package.json`` pins), parquet-cli for parquet-java. A filtered-read mode
+``adapters/js/package.json`` pins), parquet-cli for parquet-java, orc-tools for
+orc-java. A filtered-read mode
 (``pyarrow:filter``) filters with the engine's own API where the case's predicate
 compares a plain value (an integer, float, string, bytes or boolean: DuckDB takes any,
 through its adapter's SQL); otherwise it reads the whole file, and the predicate is in
@@ -149,6 +150,8 @@ def read_command(engine: str, path: str, fmt: str = "parquet") -> str | None:
                 f"node --input-type=module -e {shlex.quote(code)}")
     if name == "parquet-java":
         return f"parquet cat {shlex.quote(path)}  # parquet-cli, apache/parquet-java parquet-cli"
+    if name == "orc-java":
+        return f"java -jar orc-tools-uber.jar data {shlex.quote(path)}  # apache/orc's orc-tools"
     if name == "reference":
         return f"python -m conformance.cli read {shlex.quote(path)}"
     return None
