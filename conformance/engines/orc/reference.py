@@ -126,10 +126,14 @@ def _encryption(options: OrcWriteOptions) -> ColumnEncryption | None:
                             dict(options.masks), seed=ENCRYPTION_SEED)
 
 
-def validate(path: Path, decryption: object = None) -> list[Finding]:
+def validate(path: Path, decryption: KeyProvider | None = None) -> list[Finding]:
     """The reference validator's findings on the ORC file at `path`: the format's validator
-    entry point (conformance.formats). ORC files carry no keys the suite resolves, so
-    `decryption` is None."""
+    entry point (conformance.formats). The validator checks the unencrypted view (what every
+    reader without keys reads); with keys (`conformance validate --orc-key`), the variants
+    they open are decrypted and read first, so a wrong key or altered bytes raise
+    DecryptionFailed before any finding."""
+    if decryption:
+        read_orc(path, decryption)
     return validate_orc(path)
 
 
