@@ -41,15 +41,16 @@ def _case(name: str, title: str, options: OrcWriteOptions, spec: tuple[str, ...]
 
 
 def cases() -> list[Case]:
-    several = {"stripe_row_limit": STRIPE_ROWS, "row_index_stride": STRIDE}
     return [
         _case("one-column", "one string column encrypted with a 128-bit key (AES_CTR_128), nullified for "
               "readers without it", OrcWriteOptions(encrypt={"name": "pii"})),
         _case("nested-column", "a STRUCT column's subtree encrypted as one variant with a 256-bit key "
               "(AES_CTR_256), in three stripes with a row index",
-              OrcWriteOptions(encrypt={"card": "finance"}, **several)),
+              OrcWriteOptions(encrypt={"card": "finance"}, stripe_row_limit=STRIPE_ROWS,
+                              row_index_stride=STRIDE)),
         _case("two-keys", "two columns, two keys: two variants, ZLIB, three stripes with a row index",
-              OrcWriteOptions(codec="ZLIB", encrypt={"name": "pii", "card": "finance"}, **several)),
+              OrcWriteOptions(codec="ZLIB", encrypt={"name": "pii", "card": "finance"},
+                              stripe_row_limit=STRIPE_ROWS, row_index_stride=STRIDE)),
         *(_case(f"mask-{mask}", f"a string column encrypted, its unencrypted variant masked with {mask}",
                 OrcWriteOptions(encrypt={"name": "pii"}, masks={"name": mask}), (*_SPEC, S.DATA_MASKS))
           for mask in MASKS),

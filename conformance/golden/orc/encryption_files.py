@@ -23,7 +23,7 @@ from conformance.kms.orc_keys import ENCRYPTION_SEED, ORC_TEST_KEYS
 from reference_impl.orc.encryption.encryption_keys import MasterKey
 from reference_impl.orc.encryption.encryption_variants import ColumnEncryption
 from reference_impl.orc.metadata.file_tail import read_file_tail
-from reference_impl.orc.metadata.orc_proto import encode
+from reference_impl.orc.metadata.orc_proto import EncryptionVariant, encode
 from reference_impl.orc.metadata.proto_enums import TypeKind
 from reference_impl.orc.metadata.type_tree import primitive, struct
 from reference_impl.orc.streams.compression import decompress_stream
@@ -72,18 +72,22 @@ def _flipped(raw: bytes, sealed: bytes, occurrence: int) -> bytes:
     return raw[:start] + bytes(b ^ FLIP for b in sealed) + raw[start + len(sealed):]
 
 
+def _variant(raw: bytes) -> EncryptionVariant:
+    encryption = read_file_tail(raw, decompress_stream).footer.encryption
+    assert encryption is not None  # the original is encrypted
+    return encryption.variants[0]
+
+
 def tampered_file_statistics() -> bytes:
     raw = encrypted()
-    variant = read_file_tail(raw, decompress_stream).footer.encryption.variants[0]
-    return _flipped(raw, variant.file_statistics, 0)
+    return _flipped(raw, _variant(raw).file_statistics or b"", 0)
 
 
 def tampered_footer_local_key() -> bytes:
     """The variant's encrypted local key altered; the first stripe's copy, listed before it
     in the Footer, is left as it is."""
     raw = encrypted()
-    variant = read_file_tail(raw, decompress_stream).footer.encryption.variants[0]
-    return _flipped(raw, variant.encrypted_key, 1)
+    return _flipped(raw, _variant(raw).encrypted_key or b"", 1)
 
 
 def missing_local_keys() -> bytes:

@@ -15,6 +15,8 @@ or decode (encryption_variants.py).
 
 from __future__ import annotations
 
+from typing import Literal
+
 from cryptography.hazmat.primitives.ciphers import Cipher, algorithms, modes
 
 from reference_impl.orc.errors import UnsupportedFeature
@@ -26,7 +28,7 @@ KIND_BYTES = 2
 STRIPE_ID_BYTES = 3
 COUNTER_BYTES = 8
 IV_LENGTH = COLUMN_ID_BYTES + KIND_BYTES + STRIPE_ID_BYTES + COUNTER_BYTES  # the AES block, 16
-BYTE_ORDER = "big"
+BYTE_ORDER: Literal["big"] = "big"  # most significant byte first
 
 
 def stream_iv(column: int, kind: int, stripe_id: int) -> bytes:
