@@ -5,8 +5,10 @@ bytes 0 to 2 - column id, bytes 3 to 4 - stream kind, bytes 5 to 7 - stripe id,
 bytes 8 to 15 - cipher block counter". Each field is written most significant byte
 first (as ORC Java does) and the counter starts at 0 at a stream's first byte, so a
 stream is encrypted as one AES/CTR message whose first counter block is that IV. "For
-data in the footer, use the number of stripes in the file as the stripe id"
-(:func:`footer_stripe_id`). CTR is its own inverse: :func:`crypt` encrypts and decrypts.
+data in the footer, use the number of stripes in the file as the stripe id": ORC Java
+(orc-core 2.3.0, measured) uses one more, the first id no stripe has (stripes count from
+1), and the reference does as it does (:func:`footer_stripe_id`; docs/orc-spec-notes.md,
+note 19). CTR is its own inverse: :func:`crypt` encrypts and decrypts.
 
 CTR carries no authentication: a wrong key or an altered byte decrypts to other bytes
 without an error of its own. Readers find out only when those bytes fail to decompress
@@ -49,8 +51,8 @@ def stream_iv(column: int, kind: int, stripe_id: int) -> bytes:
 
 
 def footer_stripe_id(stripe_count: int) -> int:
-    """The stripe id of the file tail's encrypted statistics."""
-    return stripe_count
+    """The stripe id of the file tail's encrypted statistics: one past the last stripe's."""
+    return stripe_count + 1
 
 
 def crypt(key: bytes, iv: bytes, data: bytes) -> bytes:

@@ -19,6 +19,7 @@ from reference_impl.orc.encryption.stream_encryption import stream_iv
 from reference_impl.orc.errors import DecryptionFailed, InvalidValue, UnsupportedFeature
 from reference_impl.orc.metadata import type_tree as T
 from reference_impl.orc.metadata.file_tail import read_file_tail
+from reference_impl.orc.metadata.orc_proto import FileStatistics, decode
 from reference_impl.orc.metadata.proto_enums import CompressionKind, EncryptionAlgorithm, StreamKind, TypeKind
 from reference_impl.orc.reader import read_orc
 from reference_impl.orc.streams.compression import decompress_stream
@@ -47,6 +48,19 @@ def test_iv_is_column_kind_stripe_then_counter_most_significant_byte_first():
     assert stream_iv(2, StreamKind.FILE_STATISTICS, 3)[:8] == bytes([0, 0, 2, 0, 101, 0, 0, 3])
     with pytest.raises(UnsupportedFeature, match="column id"):
         stream_iv(1 << 24, StreamKind.DATA, 1)
+
+
+def test_the_file_statistics_are_sealed_with_the_root_and_one_past_the_last_stripe():
+    # 'Encryption Variants' (serialized, compressed, encrypted) with the IV of 'Stream
+    # Encryption'; the stripe id is ORC Java's (docs/orc-spec-notes.md, note 19).
+    data = _write()
+    tail = read_file_tail(data, decompress_stream)
+    variant = tail.footer.encryption.variants[0]
+    key = local_key(PII, variant.encrypted_key)
+    iv = stream_iv(variant.root, StreamKind.FILE_STATISTICS, len(tail.footer.stripes) + 1)
+    plain = Cipher(algorithms.AES(key), modes.CTR(iv)).decryptor().update(variant.file_statistics)
+    statistics = decode(FileStatistics, plain)
+    assert [s.number_of_values for s in statistics.column] == [sum(r["name"] is not None for r in ROWS)]
 
 
 def test_local_key_is_the_encrypted_key_decrypted_with_its_first_16_bytes_as_iv():
