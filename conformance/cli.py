@@ -363,6 +363,12 @@ def _key_arguments(parser: argparse.ArgumentParser) -> None:
     keys.add_argument("--column-key", action="append", default=[], metavar="COLUMN.PATH=HEX",
                       help="a column's key, by its dotted path (repeatable)")
     keys.add_argument("--aad-prefix", metavar="TEXT", help="the file's AAD prefix (its identity)")
+    keys.add_argument("--orc-key", action="append", default=[], metavar="NAME:VERSION:HEX",
+                      help="an ORC master key by the name and version the file's EncryptionKey gives "
+                           "(ORCv1.md, 'Encryption Keys'; repeatable); these replace the test keys")
+    keys.add_argument("--orc-no-keys", action="store_true",
+                      help="open no ORC encryption variant: the masked view a reader without keys "
+                           "gets (ORCv1.md, 'Data Masks')")
 
 
 class _BadKeys(ValueError):
@@ -385,6 +391,21 @@ def _explicit_decryption(args):
         footer_key = None if args.footer_key is None else bytes.fromhex(args.footer_key)
         prefix = None if args.aad_prefix is None else args.aad_prefix.encode("utf-8")
         return FileDecryptionProperties(footer_key=footer_key, column_keys=column_keys, aad_prefix=prefix)
+    except ValueError as exc:
+        raise _BadKeys(str(exc)) from None
+
+
+def _explicit_orc_keys(args):
+    """The KeyProvider of --orc-key (an empty one with --orc-no-keys), or None when neither is given."""
+    from conformance.kms.orc_keys import orc_key
+    from reference_impl.orc.encryption.encryption_keys import KeyProvider
+
+    if args.orc_no_keys and args.orc_key:
+        raise _BadKeys("--orc-key and --orc-no-keys exclude each other")
+    if not args.orc_key and not args.orc_no_keys:
+        return None
+    try:
+        return KeyProvider.of(*(orc_key(text) for text in args.orc_key))
     except ValueError as exc:
         raise _BadKeys(str(exc)) from None
 
@@ -567,6 +588,7 @@ def _reading_engine(args) -> str:
 
 def _read(args) -> int:
     from conformance.engines import get_engine
+    from conformance.engines.orc.reference import OrcReferenceEngine
     from conformance.engines.parquet.reference import ReferenceEngine
     from conformance.engines.reference import ReferenceAdapter
     from conformance.formats import UnknownFormat, detect_format, load
@@ -583,6 +605,7 @@ def _read(args) -> int:
     try:
         spec = _reading_engine(args)
         decryption = _explicit_decryption(args)
+        orc_keys = _explicit_orc_keys(args)
         engine = get_engine(spec, fmt.name)
     except (LookupError, _BadKeys, _BadEngineCommand) as exc:  # an UnknownEngine; a format not declared
         print(f"conformance read: {exc}", file=sys.stderr)
@@ -594,7 +617,7 @@ def _read(args) -> int:
         print(f"conformance read: --resolve-file-references is for the reference reader of a format "
               f"with FILE values (Parquet), not {spec} on {fmt.display_name}", file=sys.stderr)
         return EXIT_USAGE
-    if (decryption is not None or args.strict) and spec != REFERENCE:
+    if (decryption is not None or orc_keys is not None or args.strict) and spec != REFERENCE:
         print("conformance read: explicit keys and --strict are for the reference reader "
               "(--engine reference); other engines open encrypted files through their own key "
               "tools and have their own leniency", file=sys.stderr)
@@ -605,6 +628,12 @@ def _read(args) -> int:
                   f"{fmt.display_name} files", file=sys.stderr)
             return EXIT_USAGE
         engine = ReferenceEngine(decryption)
+    if orc_keys is not None:
+        if fmt.name != "orc":
+            print(f"conformance read: --orc-key and --orc-no-keys are for ORC files, not {fmt.display_name} "
+                  "files", file=sys.stderr)
+            return EXIT_USAGE
+        engine = OrcReferenceEngine(orc_keys)
     breaches: list[Breach] = []
     try:
         if isinstance(engine, ReferenceAdapter):
@@ -797,6 +826,7 @@ def _validate(args) -> int:
 
     try:
         decryption = _explicit_decryption(args)
+        orc_keys = _explicit_orc_keys(args)
         fmt = detect_format(args.file)
     except (_BadKeys, OSError) as exc:
         print(f"conformance validate: {exc}", file=sys.stderr)
@@ -804,6 +834,12 @@ def _validate(args) -> int:
     except UnknownFormat as exc:  # a file of no format is rejected, as a bad file is
         print(f"conformance validate: {type(exc).__name__}: {exc}", file=sys.stderr)
         return EXIT_FAILED
+    if orc_keys is not None:
+        if fmt.name != "orc":
+            print(f"conformance validate: --orc-key and --orc-no-keys are for ORC files, not "
+                  f"{fmt.display_name} files", file=sys.stderr)
+            return EXIT_USAGE
+        decryption = orc_keys
     validate = fmt.validate()
     if validate is None:
         print(f"conformance validate: {args.file} is an {fmt.display_name} file; the validator "

@@ -12,6 +12,7 @@ from .orc import codecs as orc_codecs
 from .orc import column_types, stripes
 from .orc import edge_values as orc_edge_values
 from .orc import encodings as orc_encodings
+from .orc import encryption as orc_encryption
 from .orc import geospatial as orc_geospatial
 from .orc import indexes as orc_indexes
 from .orc import native as orc_native
@@ -42,7 +43,7 @@ _AREAS = (physical_types, logical_types, encodings, codecs, pages, nested, stati
           bloom_filters, checksums, encryption, column_orders, geospatial, file_type,
           extensions, edge_values, native, shapes)
 _ORC_AREAS = (column_types, orc_nested, orc_encodings, orc_codecs, stripes, orc_indexes,
-              orc_edge_values, orc_shapes, orc_native, orc_geospatial)
+              orc_edge_values, orc_shapes, orc_native, orc_geospatial, orc_encryption)
 
 
 @functools.cache

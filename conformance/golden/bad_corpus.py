@@ -8,8 +8,8 @@ the lenient readings of the data path and the metadata (``parquet/lenient_data_f
 that no single reading saves (bad files); VARIANT bytes that break VariantEncoding.md
 (``parquet/variant_files``); the faults of an ORC file's structure
 (``orc/bad_files``), of its stripe's rules (``orc/stripe_rule_files``), of GEOMETRY
-and GEOGRAPHY (``orc/geospatial_files``) and the files its lenient rules read
-(``orc/lenient_files``).
+and GEOGRAPHY (``orc/geospatial_files``), the files its lenient rules read
+(``orc/lenient_files``) and its column encryption (``orc/encryption_files``).
 
 ``bad/index.json`` (``schemas/bad-index.schema.json``) lists every entry: id, format,
 verdict, fault, error class, spec sections, read options, sha256 and, for an
@@ -30,6 +30,7 @@ from reference_impl.common.leniency import Breach
 
 from .bad_file import ACCEPTABLE, INDEX, BadFile, file_name
 from .orc.bad_files import orc_bad_files
+from .orc.encryption_files import encryption_files
 from .orc.geospatial_files import geospatial_files
 from .orc.lenient_files import acceptable_files as acceptable_orc_files
 from .orc.stripe_rule_files import stripe_rule_files
@@ -48,7 +49,7 @@ def bad_files() -> list[BadFile]:
     """The corpus; ids are unique."""
     entries = [*fault_files(), *type_rule_files(), *variant_files(), *bad_data_files(), *bad_metadata_files(),
                *acceptable_data_files(), *acceptable_metadata_files(), *orc_bad_files(), *stripe_rule_files(),
-               *geospatial_files(), *acceptable_orc_files()]
+               *geospatial_files(), *acceptable_orc_files(), *encryption_files()]
     ids = [entry.id for entry in entries]
     if len(set(ids)) != len(ids):
         raise AssertionError(f"duplicate bad-file ids in {ids}")

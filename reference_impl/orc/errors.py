@@ -19,6 +19,9 @@ CorruptStream             a stream's position, length or value count lies
 CorruptRle                run-length encoded data is malformed
 DecompressionFailed       a compression chunk does not decompress within its
                           header's length and the compression block size
+DecryptionFailed          an encryption variant's bytes, decrypted with the
+                          key the reader holds, do not decode (a wrong key or
+                          altered bytes; ORCv1.md 'Stream Encryption')
 InvalidValue              a decoded value breaks its column's type
 UnsupportedFeature        a valid feature this implementation does not decode
 ========================  ===================================================
@@ -34,6 +37,7 @@ __all__ = [
     "CorruptStream",
     "CorruptTail",
     "DecompressionFailed",
+    "DecryptionFailed",
     "InvalidValue",
     "OrcError",
     "TruncatedFile",
@@ -85,6 +89,11 @@ class CorruptRle(OrcError):
 
 class DecompressionFailed(OrcError):
     """A compression chunk is malformed or decompresses past the compression block size."""
+
+
+class DecryptionFailed(OrcError):
+    """An encryption variant decrypted with the key the reader holds does not decode: AES/CTR
+    has no authentication, so a wrong key or altered bytes show only so."""
 
 
 class InvalidValue(OrcError):

@@ -1,8 +1,8 @@
 """The reference ORC reader: the file tail once, then one stripe at a time.
 
-ORCv1.md, 'File Tail' (metadata/file_tail.py), 'Stripes' (streams/stripe.py) and
-'Column Encodings' (columns/). Rows are dicts by the root STRUCT's field names, with
-the values described in columns/registry.py's modules.
+ORCv1.md, 'File Tail' (metadata/file_tail.py), 'Stripes' (streams/stripe.py),
+'Column Encodings' (columns/) and 'Column Encryption' (encryption/). Rows are dicts by
+the root STRUCT's field names, with the values described in columns/registry.py's modules.
 
 The root (type 0, 'Type Information') may be of any kind: ORC Java writes files whose
 root is a bare TIMESTAMP or BIGINT, and ORC C++ reads them as one column
@@ -20,13 +20,20 @@ counts agree (row_counts.py).
 from __future__ import annotations
 
 import os
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
 from reference_impl.orc.columns.calendar import file_calendar
 from reference_impl.orc.columns.registry import build_reader
-from reference_impl.orc.errors import CorruptMetadata, InvalidValue, UnsupportedFeature
+from reference_impl.orc.encryption.encryption_keys import KeyProvider
+from reference_impl.orc.encryption.encryption_variants import (
+    OpenVariant,
+    decrypt_stripe,
+    open_variants,
+    stripe_keys,
+)
+from reference_impl.orc.errors import CorruptMetadata, InvalidValue
 from reference_impl.orc.metadata.file_tail import (
     DEFAULT_COMPRESSION_BLOCK_SIZE,
     FileTail,
@@ -57,11 +64,15 @@ class OrcContents:
         return root_of(self.tail)
 
 
-def read_orc(source: bytes | bytearray | memoryview | str | os.PathLike[str]) -> OrcContents:
-    """The whole file ``source`` (its bytes, or a path to it)."""
+def read_orc(source: bytes | bytearray | memoryview | str | os.PathLike[str],
+             keys: KeyProvider | None = None) -> OrcContents:
+    """The whole file ``source`` (its bytes, or a path to it). An encrypted column whose key
+    ``keys`` holds reads as its true values, another as its masked ones ('Column
+    Encryption'); its tail then holds the decrypted statistics."""
     data = bytes(source) if isinstance(source, (bytes, bytearray, memoryview)) else Path(source).read_bytes()
     tail = read_file_tail(data, decompress_stream)
-    rows = [row for stripe_rows in iter_stripes(data, tail) for row in stripe_rows]
+    tail, variants = open_variants(data, tail, root_of(tail), keys or KeyProvider(), _decompressor(tail))
+    rows = [row for stripe_rows in iter_stripes(data, tail, variants) for row in stripe_rows]
     return OrcContents(tail, schema_of(tail), rows)
 
 
@@ -80,27 +91,36 @@ def root_values(root: TypeNode, rows: list[dict[str, object]]) -> list[object]:
     return list(rows) if root.kind == TypeKind.STRUCT else [row[ROOT_FIELD] for row in rows]
 
 
-def iter_stripes(data: bytes, tail: FileTail) -> Iterator[list[dict[str, object]]]:
-    """The rows of each stripe of the file ``data`` in turn."""
+def _decompressor(tail: FileTail) -> Callable[[bytes, int], bytes]:
+    kind = CompressionKind(tail.postscript.compression or CompressionKind.NONE)
+    block_size = tail.postscript.compression_block_size or DEFAULT_COMPRESSION_BLOCK_SIZE
+
+    def decompress(raw: bytes, offset: int) -> bytes:
+        return decompress_stream(raw, kind, block_size, offset)
+    return decompress
+
+
+def iter_stripes(data: bytes, tail: FileTail,
+                 variants: Sequence[OpenVariant] = ()) -> Iterator[list[dict[str, object]]]:
+    """The rows of each stripe of the file ``data`` in turn; the columns of ``variants``
+    (encryption/encryption_variants.py, ``open_variants``) decrypted, the others as stored."""
     footer, postscript = tail.footer, tail.postscript
-    if footer.encryption is not None:
-        raise UnsupportedFeature("the file has encrypted columns ('Column Encryption')", tail.footer_offset)
     root = root_of(tail)
     check_file_rows(tail)
     _check_stripe_places(tail)
     version = "0.11" if file_version(postscript) == OLDEST_VERSION else "0.12"
     kind = CompressionKind(postscript.compression or CompressionKind.NONE)
-    block_size = postscript.compression_block_size or DEFAULT_COMPRESSION_BLOCK_SIZE
     calendar = file_calendar(footer.calendar)
-
-    def decompress(raw: bytes, offset: int) -> bytes:
-        return decompress_stream(raw, kind, block_size, offset)
-
+    decompress = _decompressor(tail)
     column_count = len(footer.types)
     values_read: dict[int, int] = {}
+    local_keys = stripe_keys(tail, variants)
     for index, information in enumerate(footer.stripes):
-        stripe = read_stripe(data, information, index, column_count, tail.metadata_offset, decompress,
-                             kind != CompressionKind.NONE)
+        stripe = read_stripe(data, information, index, column_count, tail.encrypted_statistics_offset,
+                             decompress, kind != CompressionKind.NONE)
+        if variants:
+            stripe_id, keys = local_keys[index]
+            decrypt_stripe(data, stripe, variants, stripe_id, keys, decompress, kind != CompressionKind.NONE)
         values = build_reader(root, stripe, version, calendar).read(information.number_of_rows or 0)
         stripe.check_consumed()
         check_stripe_rows(tail, stripe)

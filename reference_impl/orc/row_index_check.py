@@ -49,7 +49,7 @@ from reference_impl.orc.row_index_positions import (
     split_positions,
 )
 from reference_impl.orc.streams.compression import decompress_stream
-from reference_impl.orc.streams.stripe import INDEX_STREAM_KINDS
+from reference_impl.orc.streams.stripe import INDEX_STREAM_KINDS, VIRTUAL_KINDS
 from reference_impl.orc.streams.stripe_layout import (
     StreamCodec,
     StreamPlace,
@@ -113,7 +113,7 @@ def check_positions(data: bytes, tail: FileTail, stripes: Iterable[Sequence[obje
             encoding = footer.columns[node.column_id].kind
             column = _StripeColumn(number, node, ColumnEncodingKind.DIRECT if encoding is None else encoding,
                                    [place for place in places if place.column == node.column_id
-                                    and place.kind not in INDEX_STREAM_KINDS], data, codec)
+                                    and place.kind not in INDEX_STREAM_KINDS | VIRTUAL_KINDS], data, codec)
             results += column.check(indexes.get(node.column_id), groups[node.column_id], len(rows), stride)
     return results
 

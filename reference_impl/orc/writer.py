@@ -24,6 +24,7 @@ from reference_impl.orc.bloom_filter_index import UTC_BLOOM_ENCODING, bloom_filt
 from reference_impl.orc.column_statistics import column_statistics
 from reference_impl.orc.columns.column_streams import WriteSettings
 from reference_impl.orc.columns.registry import ColumnStreamsOut, write_column
+from reference_impl.orc.encryption.encryption_variants import FIRST_STRIPE_ID, VariantWriter
 from reference_impl.orc.errors import InvalidValue
 from reference_impl.orc.lies import false_statistics
 from reference_impl.orc.metadata.file_tail import MAGIC, write_file_tail
@@ -52,6 +53,7 @@ __all__ = ["write_orc"]
 # encryption). At 6, a reader would distrust its decimal statistics (ORC-517;
 # validation/writer_version.py).
 WRITER_VERSION = 8
+ENCRYPTION_WRITER_VERSION = 9  # a file with encrypted columns has ORC-14's
 VERSIONS = {"0.11": [0, 11], "0.12": [0, 12]}
 DEFAULT_OPTIONS = OrcWriterOptions()
 BLOOM_FILTER_ORIGINAL = (StreamKind.BLOOM_FILTER,)
@@ -72,37 +74,71 @@ def write_orc(schema: TypeNode, rows: Sequence[Mapping[str, object]],
     body = bytearray(MAGIC)
     stripes: list[StripeInformation] = []
     stripe_statistics: list[list[ColumnStatistics]] = []
-    file_columns = ColumnStreamsOut()  # every stripe's values, for the file's statistics
-    file_stored: dict[int, int] = {}  # every stripe's data stream bytes by column
-    for chunk in _stripe_rows(rows, options.stripe_row_limit, options.empty_stripes):
-        out = _write_columns(root, chunk, options)
-        written = [StreamOutput(column, kind, compress(data)) for column, kind, data in out.streams]
-        stored = _stored_bytes(written)
-        if options.row_index_stride:
-            written += [StreamOutput(o.column, o.kind, compress(o.data))
-                        for o in _index_streams(root, out, written, options)]
+    file = _FileColumns()
+    variants = VariantWriter(root, options.encryption) if options.encryption else None
+    true_file = _FileColumns()  # with encryption, the true values' (the unencrypted ones are masked)
+    for number, chunk in enumerate(_stripe_rows(rows, options.stripe_row_limit, options.empty_stripes)):
+        unencrypted = variants.masked_rows(chunk) if variants else chunk
+        out, written, stored = _stripe_streams(root, unencrypted, options, compress)
+        encrypted = []
+        if variants:
+            true_out, true_written, true_stored = _stripe_streams(root, chunk, options, compress)
+            encrypted = variants.stripe_variants(number + FIRST_STRIPE_ID, true_written,
+                                                 _encodings(true_out, _bloom_columns(root, options)),
+                                                 _statistics(root, true_out, options, true_stored))
+            true_file.add(true_out, true_stored)
         stripe, information = write_stripe(written, _encodings(out, _bloom_columns(root, options)),
                                            options.writer_timezone,
-                                           len(body), len(chunk), compress)
+                                           len(body), len(chunk), compress, encrypted)
         body += stripe
-        stripes.append(information)
+        stripes.append(variants.first_stripe(information) if variants and not stripes else information)
         stripe_statistics.append(_statistics(root, out, options, stored))
-        for column, length in stored.items():
-            file_stored[column] = file_stored.get(column, 0) + length
-        for column, values in out.values.items():
-            file_columns.values.setdefault(column, []).extend(values)
-            file_columns.has_null[column] = file_columns.has_null.get(column, False) or out.has_null[column]
+        file.add(out, stored)
     footer = Footer(header_length=len(MAGIC), content_length=len(body), stripes=stripes, types=to_types(root),
                     number_of_rows=len(rows),
-                    statistics=_statistics(root, file_columns, options, file_stored),
+                    statistics=_statistics(root, file.columns, options, file.stored),
                     row_index_stride=options.row_index_stride, calendar=options.calendar,
                     software_version=options.software_version)
+    sealed = b""
+    if variants:
+        footer.encryption, sealed = variants.tail(
+            len(stripes), _statistics(root, true_file.columns, options, true_file.stored), compress)
     metadata = Metadata(stripe_stats=[StripeStatistics(col_stats=stats) for stats in stripe_statistics])
     postscript = PostScript(compression=options.compression,
                             compression_block_size=options.compression_block_size,
-                            version=VERSIONS[options.file_version], writer_version=WRITER_VERSION,
+                            version=VERSIONS[options.file_version],
+                            writer_version=ENCRYPTION_WRITER_VERSION if variants else WRITER_VERSION,
                             magic=MAGIC.decode())
-    return bytes(body) + write_file_tail(footer, metadata, postscript, _tail_compressor(options))
+    return bytes(body) + write_file_tail(footer, metadata, postscript, _tail_compressor(options), sealed)
+
+
+class _FileColumns:
+    """Every stripe's values and stored bytes by column, for the file's statistics."""
+
+    def __init__(self) -> None:
+        self.columns = ColumnStreamsOut()
+        self.stored: dict[int, int] = {}
+
+    def add(self, out: ColumnStreamsOut, stored: Mapping[int, int]) -> None:
+        for column, length in stored.items():
+            self.stored[column] = self.stored.get(column, 0) + length
+        for column, values in out.values.items():
+            self.columns.values.setdefault(column, []).extend(values)
+            self.columns.has_null[column] = self.columns.has_null.get(column, False) or out.has_null[column]
+
+
+def _stripe_streams(root: TypeNode, chunk: Sequence[Mapping[str, object]], options: OrcWriterOptions,
+                    compress: Callable[[bytes], bytes]
+                    ) -> tuple[ColumnStreamsOut, list[StreamOutput], dict[int, int]]:
+    """One stripe's columns, their compressed streams (index streams after, with a row
+    index) and the stored bytes of each column's data streams."""
+    out = _write_columns(root, chunk, options)
+    written = [StreamOutput(column, kind, compress(data)) for column, kind, data in out.streams]
+    stored = _stored_bytes(written)
+    if options.row_index_stride:
+        written += [StreamOutput(o.column, o.kind, compress(o.data))
+                    for o in _index_streams(root, out, written, options)]
+    return out, written, stored
 
 
 def _check_rows(root: TypeNode, rows: Sequence[Mapping[str, object]], options: OrcWriterOptions) -> None:

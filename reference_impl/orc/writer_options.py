@@ -4,8 +4,8 @@ ORCv1.md, 'Postscript' (file version [0,12]; ORCv0.md: [0,11], RLE v1 only),
 'Compression' (codec and chunk size), 'Footer' (rowIndexStride), 'Bloom Filter Index'
 (which columns, the false-positive probability, the original encoding too), 'String, Char, and
 VarChar Columns' (direct or dictionary), 'Integer Run Length Encoding, version 2'
-(its sub-encodings), 'Stripe Footer' (writerTimezone) and orc_proto.proto enum
-CalendarKind.
+(its sub-encodings), 'Stripe Footer' (writerTimezone), 'Column Encryption' (which
+columns, their keys and masks) and orc_proto.proto enum CalendarKind.
 """
 
 from __future__ import annotations
@@ -17,6 +17,7 @@ from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
 from reference_impl.orc.bloom_filter import DEFAULT_FPP
 from reference_impl.orc.columns.registry import FILE_VERSIONS
 from reference_impl.orc.encodings.int_rle_v2 import SubEncoding
+from reference_impl.orc.encryption.encryption_variants import ColumnEncryption
 from reference_impl.orc.lies import LIES
 from reference_impl.orc.metadata.proto_enums import CalendarKind, ColumnEncodingKind, CompressionKind
 
@@ -63,6 +64,8 @@ class OrcWriterOptions:
     calendar: CalendarKind = CalendarKind.PROLEPTIC_GREGORIAN
     software_version: str = "columnar-conformance reference"
     lies: frozenset[str] = frozenset()  # TEST-ONLY: untrue metadata (lies.py)
+    # Encrypted top-level columns, their keys and masks (encryption/encryption_variants.py).
+    encryption: ColumnEncryption | None = None
 
     def __post_init__(self) -> None:
         if self.file_version not in FILE_VERSIONS:

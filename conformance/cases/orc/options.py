@@ -50,6 +50,14 @@ WRITER_TIMEZONE_TAG = "timezone:writer"
 CALENDAR_TAG = "calendar:{}"
 # Stripes of no rows (OrcWriteOptions.empty_stripes); few writers can make one.
 EMPTY_STRIPES_TAG = "stripes:empty"
+# Column encryption (ORCv1.md, 'Column Encryption'): the reference alone writes it here
+# (ORC C++ has no encrypting writer; ORC Java's needs a key provider the Spark writer's
+# options do not reach, docs/engine-notes.md).
+ENCRYPTION_TAG = "encryption:column"
+MASK_TAG = "mask:{}"
+MASKS = ("nullify", "redact", "sha256")  # 'Data Masks'; nullify is the default
+ENCRYPTION_REASON = ("no column encryption: its ORC writer has no option for encrypted columns, "
+                     "keys or masks (ORCv1.md, 'Column Encryption')")
 LIES_REASON = ("deliberately untrue metadata (OrcWriteOptions.lies) is written by the reference "
                "alone, to show which readers trust which structure")
 
@@ -80,6 +88,10 @@ class OrcWriteOptions:
     # Top-level column -> the engine's own type it is written as, "<engine>:<NAME>"
     # (conformance.cases.native); such a case is written by that engine alone.
     native_types: Mapping[str, str] = field(default_factory=dict)
+    # Top-level column -> the name of the suite's test key that encrypts it
+    # (conformance/kms/orc_keys.py), and -> its mask (one of MASKS; nullify when not named).
+    encrypt: Mapping[str, str] = field(default_factory=dict)
+    masks: Mapping[str, str] = field(default_factory=dict)
     # Tuples here, JSON lists in a document.
     LIST_FIELDS: ClassVar[tuple[str, ...]] = ("bloom_filter_columns", "lies")
 
@@ -103,7 +115,15 @@ class OrcWriteOptions:
             raise ValueError("RLE v2 sub-encodings exist only in file version 0.12")
         self._check_indexes()
         self._check_timezone()
+        self._check_encryption()
         check_native_types(self.native_types)
+
+    def _check_encryption(self) -> None:
+        if not set(self.masks) <= set(self.encrypt):
+            raise ValueError(f"masks {dict(self.masks)} name columns that encrypt {dict(self.encrypt)} lacks")
+        unknown = set(self.masks.values()) - set(MASKS)
+        if unknown:
+            raise ValueError(f"masks {sorted(unknown)} are not among {MASKS}")
 
     def _check_timezone(self) -> None:
         zone = self.writer_timezone
@@ -142,15 +162,21 @@ class OrcWriteOptions:
                 raise ValueError(f"bloom filter column {name!r} is not a primitive top-level column "
                                  f"of the schema {list(by_name)}")
         check_native_columns(self.native_types, schema)
+        for name in self.encrypt:
+            if name not in by_name:
+                raise ValueError(f"encrypted column {name!r} is not a top-level column of {list(by_name)}")
 
     def to_json(self) -> dict[str, Any]:
         doc = dataclasses.asdict(self)
         # Only when set: the documents of other cases stay as they were.
         for name, default in (("bare_root", False), ("empty_stripes", False), ("writer_timezone", None),
-                              ("calendar", None)):
+                              ("calendar", None), ("encrypt", {}), ("masks", {})):
             if doc[name] == default:
                 del doc[name]
         del doc["native_types"]
+        for name in ("encrypt", "masks"):
+            if name in doc:
+                doc[name] = dict(doc[name])
         return {**doc, **{name: list(doc[name]) for name in self.LIST_FIELDS},
                 **native_types_json(self.native_types)}
 
@@ -187,4 +213,7 @@ class OrcWriteOptions:
             tags.add(CALENDAR_TAG.format(self.calendar))
         if self.empty_stripes:
             tags.add(EMPTY_STRIPES_TAG)
+        if self.encrypt:
+            tags.add(ENCRYPTION_TAG)
+            tags.update(MASK_TAG.format(self.masks.get(name, MASKS[0])) for name in self.encrypt)
         return tags | native_tags(self.native_types)

@@ -56,3 +56,10 @@ STRIPE_FOOTER = "ORCv1.md: Stripes, Stripe Footer"
 WRITER_TIMEZONE = "orc_proto.proto: StripeFooter.writer_timezone"
 FOOTER_CALENDAR = "orc_proto.proto: Footer.calendar"
 STRING_STATISTICS = "orc_proto.proto: message StringStatistics"
+
+# ORCv1.md, 'Column Encryption' and its sections
+COLUMN_ENCRYPTION = "ORCv1.md: Column Encryption"
+DATA_MASKS = "ORCv1.md: Column Encryption, Data Masks"
+ENCRYPTION_KEYS = "ORCv1.md: Column Encryption, Encryption Keys"
+ENCRYPTION_VARIANTS = "ORCv1.md: Column Encryption, Encryption Variants"
+STREAM_ENCRYPTION = "ORCv1.md: Column Encryption, Stream Encryption"

@@ -43,7 +43,13 @@ from pathlib import Path
 from typing import Any
 
 from conformance.cases import Case
-from conformance.cases.orc.options import BARE_ROOT_TAG, LIES_REASON, WRITER_TIMEZONE_TAG
+from conformance.cases.orc.options import (
+    BARE_ROOT_TAG,
+    ENCRYPTION_REASON,
+    ENCRYPTION_TAG,
+    LIES_REASON,
+    WRITER_TIMEZONE_TAG,
+)
 from conformance.cases.predicate import Predicate
 from conformance.values import DataType, Schema, Table
 
@@ -71,6 +77,8 @@ CAPABILITIES = Capabilities(
             *(f"codec:{c}" for c in _CODECS), *native_tags(ORC_NATIVE)),
     cannot_write={
         "lie:*": LIES_REASON,
+        ENCRYPTION_TAG: ENCRYPTION_REASON,
+        "mask:*": ENCRYPTION_REASON,
         **{tag: _NO_ORC_FORM for tag in native_tags(sorted(set(NATIVE_ARROW) - set(ORC_NATIVE)))},
         "codec:LZO": _NO_CODEC.format("LZO"),
         "codec:BROTLI": _NO_CODEC.format("BROTLI"),

@@ -70,7 +70,14 @@ from pathlib import Path
 from typing import Any, NamedTuple
 
 from conformance.cases import Case
-from conformance.cases.orc.options import BARE_ROOT_TAG, LIES_REASON, ROOT_COLUMN, WRITER_TIMEZONE_TAG
+from conformance.cases.orc.options import (
+    BARE_ROOT_TAG,
+    ENCRYPTION_REASON,
+    ENCRYPTION_TAG,
+    LIES_REASON,
+    ROOT_COLUMN,
+    WRITER_TIMEZONE_TAG,
+)
 from conformance.cases.predicate import Predicate
 from conformance.values import DataType, Field, Schema, Table
 from conformance.values.codec import decimal_from_unscaled, unscaled_from_decimal
@@ -159,6 +166,8 @@ CAPABILITIES = Capabilities(
             *(f"codec:{c}" for c in ("NONE", "ZLIB", "SNAPPY", "LZ4", "ZSTD"))),
     cannot_write={
         "lie:*": LIES_REASON,
+        ENCRYPTION_TAG: ENCRYPTION_REASON,
+        "mask:*": ENCRYPTION_REASON,
         "version:0.11": "pyorc.Writer has no file version parameter; it writes 0.12 only "
                         "(measured)",
         "rle:v1": "pyorc writes file version 0.12 only, hence RLE v2",

@@ -6,8 +6,10 @@ names the kind of each canonical type), its options the reference writer's
 options, including the RLE v2 sub-encoding only it can force. Reading gives the
 canonical table directly: the reference's values are canonical values
 (docs/canonical-values.md), and the canonical type of each column is read from the
-file's own type tree. A filtered read prunes with the file's statistics, row index and
-Bloom filters, trusting them as `reference_impl/orc/row_group_pruning.py` says.
+file's own type tree. Encrypted columns are read with the suite's test keys
+(conformance/kms/orc_keys.py), or the keys given. A filtered read prunes with the file's
+statistics, row index and Bloom filters, trusting them as
+`reference_impl/orc/row_group_pruning.py` says.
 """
 
 from __future__ import annotations
@@ -20,9 +22,12 @@ from conformance.cases.orc import types as orc_types
 from conformance.cases.orc.options import OrcWriteOptions
 from conformance.cases.predicate import Predicate
 from conformance.formats import ORC
+from conformance.kms.orc_keys import ENCRYPTION_SEED, ORC_TEST_KEYS, test_key_provider
 from conformance.values import DataType, Field, Schema, Table
 from reference_impl.common.leniency import reading
 from reference_impl.orc.encodings.int_rle_v2 import SubEncoding
+from reference_impl.orc.encryption.encryption_keys import KeyProvider
+from reference_impl.orc.encryption.encryption_variants import ColumnEncryption
 from reference_impl.orc.errors import OrcError
 from reference_impl.orc.metadata import type_tree
 from reference_impl.orc.metadata.proto_enums import (
@@ -61,11 +66,14 @@ class OrcReferenceEngine(ReferenceAdapter):
         rows = [dict(zip(case.schema.names, row, strict=True)) for row in case.rows]
         path.write_bytes(write_orc(schema, rows, writer_options(case.orc_options, self.version)))
 
+    def __init__(self, keys: KeyProvider | None = None) -> None:
+        self.keys = test_key_provider() if keys is None else keys
+
     def read_contents(self, path: Path) -> OrcContents:
-        return read_orc(path)
+        return read_orc(path, self.keys)
 
     def records(self, path: Path) -> list[dict[str, Any]]:
-        return read_orc(path).rows
+        return read_orc(path, self.keys).rows
 
     def canonical_table(self, contents: OrcContents) -> Table:
         return rows_table(contents.schema, contents.rows)
@@ -110,13 +118,27 @@ def writer_options(options: OrcWriteOptions, version: str) -> OrcWriterOptions:
         lies=frozenset(options.lies),
         writer_timezone=options.writer_timezone or default.writer_timezone,
         calendar=default.calendar if options.calendar is None else CalendarKind[options.calendar],
-        software_version=f"columnar-conformance {version}")
+        software_version=f"columnar-conformance {version}",
+        encryption=_encryption(options))
 
 
-def validate(path: Path, decryption: object = None) -> list[Finding]:
+def _encryption(options: OrcWriteOptions) -> ColumnEncryption | None:
+    """The case's encrypted columns with the suite's test keys, local keys from a fixed seed."""
+    if not options.encrypt:
+        return None
+    names = sorted(set(options.encrypt.values()))
+    return ColumnEncryption(tuple(ORC_TEST_KEYS[name] for name in names), dict(options.encrypt),
+                            dict(options.masks), seed=ENCRYPTION_SEED)
+
+
+def validate(path: Path, decryption: KeyProvider | None = None) -> list[Finding]:
     """The reference validator's findings on the ORC file at `path`: the format's validator
-    entry point (conformance.formats). ORC files carry no keys the suite resolves, so
-    `decryption` is None."""
+    entry point (conformance.formats). The validator checks the unencrypted view (what every
+    reader without keys reads); with keys (`conformance validate --orc-key`), the variants
+    they open are decrypted and read first, so a wrong key or altered bytes raise
+    DecryptionFailed before any finding."""
+    if decryption:
+        read_orc(path, decryption)
     return validate_orc(path)
 
 

@@ -59,6 +59,12 @@ class FileTail:
     footer_offset: int  # where the (compressed) footer starts
     metadata_offset: int
 
+    @property
+    def encrypted_statistics_offset(self) -> int:
+        """Where the encrypted stripe statistics start (PostScript stripe_statistics_length
+        bytes before the Metadata): the end of the stripes."""
+        return self.metadata_offset - (self.postscript.stripe_statistics_length or 0)
+
 
 def file_version(postscript: PostScript) -> tuple[int, int]:
     """(major, minor) of PostScript.version; a missing minor is 0."""
@@ -169,8 +175,9 @@ def _decode_section(cls: type[M], raw: bytes, offset: int, kind: CompressionKind
 
 
 def write_file_tail(footer: Footer, metadata: Metadata | None, postscript: PostScript,
-                    compress: Compress) -> bytes:
-    """The bytes from the Metadata section through the PostScript length byte.
+                    compress: Compress, encrypted_statistics: bytes = b"") -> bytes:
+    """The bytes from the encrypted stripe statistics (``encrypted_statistics``, sealed
+    already) through the PostScript length byte.
 
     ``postscript`` gives the compression (``compress(data, kind, block_size)`` applies
     it); its footer_length and metadata_length are filled in here.
@@ -179,9 +186,11 @@ def write_file_tail(footer: Footer, metadata: Metadata | None, postscript: PostS
     metadata_bytes = b"" if metadata is None else compress(encode(metadata), kind, block_size)
     footer_bytes = compress(encode(footer), kind, block_size)
     postscript = dataclasses.replace(postscript, footer_length=len(footer_bytes),
-                                     metadata_length=len(metadata_bytes))
+                                     metadata_length=len(metadata_bytes),
+                                     stripe_statistics_length=len(encrypted_statistics) or None)
     postscript_bytes = encode(postscript)
     if len(postscript_bytes) > MAX_POSTSCRIPT_LENGTH:
         raise CorruptTail(f"the PostScript is {len(postscript_bytes)} bytes; its length must fit "
                           f"one byte (at most {MAX_POSTSCRIPT_LENGTH})")
-    return metadata_bytes + footer_bytes + postscript_bytes + bytes([len(postscript_bytes)])
+    return (encrypted_statistics + metadata_bytes + footer_bytes + postscript_bytes
+            + bytes([len(postscript_bytes)]))

@@ -36,13 +36,14 @@ others, so such a file has two readings (docs/orc-spec-notes.md, note 15).
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Protocol
 
-from reference_impl.orc.errors import CorruptMetadata, CorruptStream, UnsupportedFeature
+from reference_impl.orc.errors import CorruptMetadata, CorruptStream
 from reference_impl.orc.metadata.orc_proto import (
     ColumnEncoding,
     Stream,
+    StripeEncryptionVariant,
     StripeFooter,
     StripeInformation,
     decode,
@@ -57,6 +58,9 @@ HEADER_LENGTH = 3  # 'File Tail': the file starts with the magic "ORC"
 # 'Stripes': "Index streams are always placed together in the beginning of the stripe."
 INDEX_STREAM_KINDS = frozenset({StreamKind.ROW_INDEX, StreamKind.BLOOM_FILTER,
                                 StreamKind.BLOOM_FILTER_UTF8, StreamKind.ENCRYPTED_INDEX})
+# 'Stripe Footer': the space of the encryption variants' streams, kept as stored (encrypted;
+# encryption/encryption_variants.py reads the variants' streams in it).
+VIRTUAL_KINDS = frozenset({StreamKind.ENCRYPTED_INDEX, StreamKind.ENCRYPTED_DATA})
 
 # No run length encoding stores more than this many values per byte (a Byte RLE run of
 # 130 bytes in 2 bytes is 1040 booleans): the bound a list's or map's lengths must keep.
@@ -123,9 +127,12 @@ class StripeStreams:
         return MAX_VALUES_PER_BYTE * (stored + (self.information.footer_length or 0) + 1)
 
     def streams_of(self, column: int) -> list[StreamBytes]:
-        """The streams the footer lists for ``column``, index streams included."""
+        """The streams the footer lists for ``column``, index streams included; in a stripe
+        with encryption variants, the virtual ENCRYPTED_INDEX and ENCRYPTED_DATA are no
+        column's (elsewhere, one is a stream no column has: CorruptStream when read)."""
+        virtual = VIRTUAL_KINDS if self.footer.encryption else frozenset()
         return [stream for stream in (*self._streams.values(), *self.index_streams.values())
-                if stream.column == column]
+                if stream.column == column and stream.kind not in virtual]
 
     def count_values(self, column: int, count: int) -> None:
         self.values_read[column] = self.values_read.get(column, 0) + count
@@ -163,6 +170,26 @@ class StripeStreams:
     def encoding(self, column: int) -> ColumnEncoding:
         return self.footer.columns[column]
 
+    def virtual_stream(self, kind: StreamKind) -> StreamBytes | None:
+        """The stripe's ENCRYPTED_INDEX or ENCRYPTED_DATA space, as stored."""
+        found = [s for (_, k), s in (*self._streams.items(), *self.index_streams.items()) if k == kind]
+        return found[0] if found else None
+
+    def replace_columns(self, columns: Sequence[int], streams: StreamsByKey,
+                        encodings: Sequence[ColumnEncoding]) -> None:
+        """Read ``columns`` from ``streams`` with ``encodings`` (an encryption variant's,
+        decrypted) instead of what the StripeFooter lists for them."""
+        wanted = set(columns)
+        for found in (self._streams, self.index_streams):
+            for key in [key for key in found if key[0] in wanted]:
+                del found[key]
+        for key, stream in streams.items():
+            (self.index_streams if key[1] in INDEX_STREAM_KINDS else self._streams)[key] = stream
+        replaced = list(self.footer.columns)
+        for column, encoding in zip(columns, encodings, strict=True):
+            replaced[column] = encoding
+        self.footer = replace(self.footer, columns=replaced)
+
 
 def read_stripe(data: bytes, information: StripeInformation, index: int, column_count: int,
                 tail_start: int, decompress: Decompress, compressed: bool) -> StripeStreams:
@@ -172,8 +199,6 @@ def read_stripe(data: bytes, information: StripeInformation, index: int, column_
     footer_start = start + index_length + data_length
     footer = decode(StripeFooter, decompress(data[footer_start:footer_start + footer_length], footer_start),
                     base_offset=footer_start)
-    if footer.encryption:
-        raise UnsupportedFeature(f"{where} has encrypted columns ('Column Encryption')", footer_start)
     if len(footer.columns) != column_count:
         raise CorruptMetadata(f"{where}'s footer has {len(footer.columns)} column encodings for "
                               f"{column_count} columns", footer_start)
@@ -220,7 +245,9 @@ def _locate(data: bytes, listed: Sequence[Stream], start: int, index_length: int
         if (column, kind) in streams:
             raise CorruptStream(f"{what} is listed twice", position)
         raw = data[position:position + length]
-        streams[(column, kind)] = StreamBytes(column, kind, position, decompress(raw, position), compressed)
+        streams[(column, kind)] = (
+            StreamBytes(column, kind, position, raw, compressed=False) if kind in VIRTUAL_KINDS
+            else StreamBytes(column, kind, position, decompress(raw, position), compressed))
         position += length
     if position != end:
         raise CorruptStream(f"{where}'s streams add up to {position - start} bytes; index_length + "
@@ -249,22 +276,41 @@ class StreamOutput:
 
 def write_stripe(outputs: Sequence[StreamOutput], encodings: Sequence[ColumnEncoding],
                  writer_timezone: str | None, offset: int, number_of_rows: int,
-                 compress: Compress) -> tuple[bytes, StripeInformation]:
+                 compress: Compress,
+                 variants: Sequence[tuple[Sequence[StreamOutput], Sequence[ColumnEncoding]]] = ()
+                 ) -> tuple[bytes, StripeInformation]:
     """The stripe's bytes (index streams, data streams, compressed footer) and its
     StripeInformation, for a stripe starting at file offset ``offset``. ``outputs`` hold
     the streams as written (compressed already: the row index needs their chunk
-    offsets); ``compress`` compresses the StripeFooter."""
-    ordered = sorted(outputs, key=lambda output: output.kind not in INDEX_STREAM_KINDS)
-    chunks = [output.data for output in ordered]
-    index_length = sum(len(chunk) for chunk, output in zip(chunks, ordered, strict=True)
-                       if output.kind in INDEX_STREAM_KINDS)
-    streams = [Stream(kind=output.kind, column=output.column, length=len(chunk))
-               for chunk, output in zip(chunks, ordered, strict=True)]
-    footer = compress(encode(StripeFooter(streams=streams, columns=list(encodings),
-                                          writer_timezone=writer_timezone)))
+    offsets); ``compress`` compresses the StripeFooter. ``variants`` are the encryption
+    variants' streams (encrypted already) and encodings: each area's unencrypted streams
+    come first, then the variants' in turn under one virtual ENCRYPTED_INDEX or
+    ENCRYPTED_DATA stream ('Stripes')."""
+    listed: list[Stream] = []
+    chunks: list[bytes] = []
+    lengths = {}
+    for in_index in (True, False):
+        unencrypted = [o for o in outputs if _in_index(o) == in_index]
+        encrypted = [o for streams, _ in variants for o in streams if _in_index(o) == in_index]
+        listed += [Stream(kind=o.kind, column=o.column, length=len(o.data)) for o in unencrypted]
+        chunks += [o.data for o in (*unencrypted, *encrypted)]
+        hidden = sum(len(o.data) for o in encrypted)
+        if hidden:
+            listed.append(Stream(kind=StreamKind.ENCRYPTED_INDEX if in_index else StreamKind.ENCRYPTED_DATA,
+                                 length=hidden))
+        lengths[in_index] = sum(len(o.data) for o in (*unencrypted, *encrypted))
+    described = [StripeEncryptionVariant(
+        streams=[Stream(kind=o.kind, column=o.column, length=len(o.data))
+                 for in_index in (True, False) for o in streams if _in_index(o) == in_index],
+        encoding=list(variant_encodings)) for streams, variant_encodings in variants]
+    footer = compress(encode(StripeFooter(streams=listed, columns=list(encodings),
+                                          writer_timezone=writer_timezone, encryption=described)))
     body = b"".join(chunks)
-    information = StripeInformation(offset=offset, index_length=index_length,
-                                    data_length=len(body) - index_length, footer_length=len(footer),
+    information = StripeInformation(offset=offset, index_length=lengths[True],
+                                    data_length=lengths[False], footer_length=len(footer),
                                     number_of_rows=number_of_rows)
     return body + footer, information
 
+
+def _in_index(output: StreamOutput) -> bool:
+    return output.kind in INDEX_STREAM_KINDS

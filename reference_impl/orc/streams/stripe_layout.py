@@ -9,7 +9,7 @@ The index streams (ROW_INDEX, BLOOM_FILTER, BLOOM_FILTER_UTF8) are read from her
 
 Checks (naming the stripe and the byte offset): the stripe lies between the 3-byte
 header and the file tail and its footer is one ColumnEncoding per column
-(:class:`CorruptMetadata`), without encrypted columns (:class:`UnsupportedFeature`); a
+(:class:`CorruptMetadata`); a
 stream that reaches past the stripe's index and data areas is :class:`CorruptStream`.
 streams/stripe.py's ``read_stripe`` makes the full set of checks as it decompresses
 every data stream.
@@ -20,7 +20,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from dataclasses import dataclass
 
-from reference_impl.orc.errors import CorruptMetadata, CorruptStream, UnsupportedFeature
+from reference_impl.orc.errors import CorruptMetadata, CorruptStream
 from reference_impl.orc.metadata.file_tail import DEFAULT_COMPRESSION_BLOCK_SIZE, FileTail
 from reference_impl.orc.metadata.orc_proto import StripeFooter, StripeInformation, decode
 from reference_impl.orc.metadata.proto_enums import CompressionKind, StreamKind
@@ -76,13 +76,11 @@ def read_stripe_footer(data: bytes, tail: FileTail, number: int, decompress: Dec
     start = information.offset or 0
     footer_start = start + (information.index_length or 0) + (information.data_length or 0)
     end = footer_start + (information.footer_length or 0)
-    if start < HEADER_LENGTH or end > tail.metadata_offset:
+    if start < HEADER_LENGTH or end > tail.encrypted_statistics_offset:
         raise CorruptMetadata(f"stripe {number} spans bytes {start} to {end}; stripes lie between the "
-                              f"{HEADER_LENGTH}-byte header and the file tail at {tail.metadata_offset}",
-                              start)
+                              f"{HEADER_LENGTH}-byte header and the file tail at "
+                              f"{tail.encrypted_statistics_offset}", start)
     footer = decode(StripeFooter, decompress(data[footer_start:end], footer_start), base_offset=footer_start)
-    if footer.encryption:
-        raise UnsupportedFeature(f"stripe {number} has encrypted columns ('Column Encryption')", footer_start)
     if len(footer.columns) != len(tail.footer.types):
         raise CorruptMetadata(f"stripe {number}'s footer has {len(footer.columns)} column encodings for "
                               f"{len(tail.footer.types)} columns", footer_start)

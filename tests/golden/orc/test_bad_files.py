@@ -26,6 +26,7 @@ from conformance.golden.bad_file import ACCEPTABLE, BAD, INDEX, BadFile, file_na
 from conformance.golden.orc import bad_files as orc
 from conformance.golden.rejection import REJECTED, SINGLE_READING, plan_rejects, verdict
 from conformance.golden.verify import check_document
+from conformance.kms.orc_keys import test_key_provider
 from conformance.matrix.cells import OUTCOMES, engine_info
 from conformance.matrix.execute import run_cell
 from conformance.matrix.isolation import run_isolated
@@ -90,7 +91,7 @@ def test_the_orc_entries_are_well_formed_and_in_the_corpus() -> None:
 def test_the_reference_rejects_each_file_with_its_error_class(entry: BadFile) -> None:
     raw = entry.make()
     with pytest.raises(errors.OrcError) as info:
-        read_orc(raw)
+        read_orc(raw, test_key_provider())  # as the reference engine reads: with the suite's test keys
     assert type(info.value) is getattr(errors, entry.error_class), f"{entry.id}: {info.value!r}"
     assert info.value.offset is not None, f"{entry.id}: no byte offset"
     assert 0 <= info.value.offset <= len(raw)

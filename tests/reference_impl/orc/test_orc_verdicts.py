@@ -29,10 +29,15 @@ from reference_impl.orc.errors import (
     CorruptProtobuf,
     CorruptRle,
     CorruptStream,
-    UnsupportedFeature,
 )
 from reference_impl.orc.metadata.file_tail import read_file_tail
-from reference_impl.orc.metadata.orc_proto import ColumnEncoding, Encryption, Footer, encode
+from reference_impl.orc.metadata.orc_proto import (
+    ColumnEncoding,
+    Encryption,
+    EncryptionVariant,
+    Footer,
+    encode,
+)
 from reference_impl.orc.metadata.proto_enums import StreamKind, TypeKind
 from reference_impl.orc.metadata.type_tree import decimal as decimal_type
 from reference_impl.orc.metadata.type_tree import primitive, struct
@@ -236,12 +241,14 @@ def test_a_statistics_field_of_another_wire_type_is_skipped() -> None:
 
 # -- j. column encryption -----------------------------------------------------------------
 
-def test_an_encrypted_file_is_an_unsupported_feature() -> None:
-    """docs/orc.md, 'What is not built yet': files with column encryption are refused."""
+def test_an_encryption_variant_with_a_key_past_the_key_list() -> None:
+    """ORCv1.md, 'Encryption Variants': a variant's key is an index into Encryption.key;
+    one past the list is refused, keys or not."""
     tail = read_file_tail(INTS, stored)
-    footer = dataclasses.replace(tail.footer, encryption=Encryption())
+    encryption = Encryption(variants=[EncryptionVariant(root=1, key=0)])
+    footer = dataclasses.replace(tail.footer, encryption=encryption)
     data = _with_footer(INTS, footer)
-    with pytest.raises(UnsupportedFeature, match="encrypted columns"):
+    with pytest.raises(CorruptMetadata, match="encryption variant 0: key 0, but the Encryption lists 0 keys"):
         read_orc(data)
 
 
