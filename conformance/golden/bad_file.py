@@ -34,7 +34,11 @@ class BadFile:
 
     ``original`` makes the valid file ``make`` was mutated from. When the fault
     is in the reading (a wrong or missing key), the bytes are the original's and
-    ``valid_read_options`` are the options under which that file reads.
+    ``valid_read_options`` are the options under which that file reads. When the
+    fault lies under encryption (``for_key_holders``: a local key sealed under
+    another key, altered ciphertext), only a reader holding the key meets it; a
+    reader without one reads the masked view, as ORCv1.md 'Encryption Variants'
+    has it do, so the file is bad for key holders only.
 
     ``verdict``, like Wycheproof's ``result``, says what a reader may do with it:
 
@@ -56,6 +60,14 @@ class BadFile:
     valid_read_options: ReadOptions | None = None
     verdict: Verdict = BAD
     format: str = DEFAULT_FORMAT  # a name of conformance.formats.FORMATS
+    for_key_holders: bool = False
+
+    @property
+    def reference_only(self) -> bool:
+        """Is this a cell of the reference alone? A fault in the reading, or one only a key
+        holder meets: a peer's ``read(path)`` can be handed neither the wrong key nor the
+        right one (conformance.golden.rejection)."""
+        return self.valid_read_options is not None or self.for_key_holders
 
     def to_json(self, raw: bytes, expected: Table | None = None) -> dict[str, Any]:
         """The index.json entry; ``expected``: an acceptable file's single reading."""

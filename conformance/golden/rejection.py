@@ -59,7 +59,9 @@ Entries whose fault is in the reading, not the bytes (a wrong or missing key:
 ``BadFile.valid_read_options`` is set, the bytes are a valid file), are cells of
 the reference only: a peer's ``read(path)`` cannot be given the wrong key or be
 denied the right one, so its cell would measure the adapter's key convention,
-not the engine.
+not the engine. So are entries whose fault lies under an ORC encryption variant
+(``BadFile.for_key_holders``): a peer holds no key, and reading the masked view is
+what the text asks of it.
 
 Bad files are not gated by declared capabilities: a reader must reject a file
 the spec forbids whatever features it claims.
@@ -172,8 +174,8 @@ def plan_reject_cells(run_id: str, workdir: Path, folder: Path, readers: Sequenc
         for reader in readers:
             if reader.format != entry.format:
                 continue
-            if reader.name != REFERENCE and entry.valid_read_options is not None:
-                continue  # a fault in the reading: see the module docstring
+            if reader.name != REFERENCE and entry.reference_only:
+                continue  # a fault in the reading, or under a key: see the module docstring
             requests.append(_request(run_id, entry, reader, file, sha256, version))
     return requests
 

@@ -58,6 +58,11 @@ MASK_TAG = "mask:{}"
 MASKS = ("nullify", "redact", "sha256")  # 'Data Masks'; nullify is the default
 ENCRYPTION_REASON = ("no column encryption: its ORC writer has no option for encrypted columns, "
                      "keys or masks (ORCv1.md, 'Column Encryption')")
+KEYLESS_READ_REASON = (
+    "no way to hand it ORC keys (its read API takes no key or key provider), so it reads the "
+    "masked view of an encrypted column, as ORCv1.md 'Encryption Variants' has a reader "
+    "without the key do; these cells expect the true values a key holder reads "
+    "(measured on orc/encryption/*: nulls, redacted text, SHA-256 digests, no error)")
 LIES_REASON = ("deliberately untrue metadata (OrcWriteOptions.lies) is written by the reference "
                "alone, to show which readers trust which structure")
 

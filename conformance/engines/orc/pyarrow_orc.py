@@ -47,6 +47,7 @@ from conformance.cases.orc.options import (
     BARE_ROOT_TAG,
     ENCRYPTION_REASON,
     ENCRYPTION_TAG,
+    KEYLESS_READ_REASON,
     LIES_REASON,
     WRITER_TIMEZONE_TAG,
 )
@@ -102,6 +103,7 @@ CAPABILITIES = Capabilities(
                        "measured: its reader refuses a root of another kind, 'Only ORC files "
                        "with a top-level struct can be handled')",
     },
+    cannot_read={ENCRYPTION_TAG: KEYLESS_READ_REASON},
 )
 
 

@@ -74,6 +74,7 @@ from conformance.cases.orc.options import (
     BARE_ROOT_TAG,
     ENCRYPTION_REASON,
     ENCRYPTION_TAG,
+    KEYLESS_READ_REASON,
     LIES_REASON,
     ROOT_COLUMN,
     WRITER_TIMEZONE_TAG,
@@ -181,6 +182,7 @@ CAPABILITIES = Capabilities(
                         "TypeDescription.from_string('struct<g:geometry(OGC:CRS84)>') raises "
                         "TypeError 'Invalid TypeKind' (the ORC C++ parser inside takes it)"),
     },
+    cannot_read={ENCRYPTION_TAG: KEYLESS_READ_REASON},
 )
 
 

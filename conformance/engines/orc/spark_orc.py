@@ -48,6 +48,7 @@ from conformance.cases import Case
 from conformance.cases.orc.options import (
     BARE_ROOT_TAG,
     ENCRYPTION_TAG,
+    KEYLESS_READ_REASON,
     LIES_REASON,
     WRITER_TIMEZONE_TAG,
 )
@@ -121,7 +122,7 @@ CAPABILITIES = Capabilities(
                        "bigint or array<int> root fails with [INTERNAL_ERROR], a "
                        "NullPointerException in schema inference)",
     },
-    cannot_read={"type:UNION": _NO_CATALYST_UNION},
+    cannot_read={"type:UNION": _NO_CATALYST_UNION, ENCRYPTION_TAG: KEYLESS_READ_REASON},
 )
 
 

@@ -203,7 +203,7 @@ def _bad_files(fmt: str, corpus: Path) -> list[tuple[BadFile, Path]]:
     asked to verify checksums)."""
     found = [(entry, corpus / BAD_DIR / file_name(entry)) for entry in bad_files()
              if entry.format == fmt and entry.verdict == BAD
-             and entry.read_options == DEFAULT_READ and entry.valid_read_options is None]
+             and entry.read_options == DEFAULT_READ and not entry.reference_only]
     return [(entry, path) for entry, path in found if path.is_file()]
 
 

@@ -11,6 +11,8 @@ variant's file statistics first: bytes that do not decode are ``DecryptionFailed
 A reader without the key reads each of these files' masked view, as 'Encryption
 Variants' says it should: the verdict ``bad`` is that of a reader holding ``pii``
 version 1, the suite's; such a reader must reject the file rather than return values.
+So the entries are ``for_key_holders``: cells of the reference only, until a peer can
+be handed ORC keys.
 """
 
 from __future__ import annotations
@@ -104,7 +106,8 @@ def missing_local_keys() -> bytes:
 
 def encryption_files() -> list[BadFile]:
     def entry(name: str, fault: str, error_class: str, spec: tuple[str, ...], make) -> BadFile:
-        return BadFile(f"orc-encryption/{name}", fault, error_class, spec, make, encrypted, format=ORC)
+        return BadFile(f"orc-encryption/{name}", fault, error_class, spec, make, encrypted, format=ORC,
+                       for_key_holders=True)
 
     return [
         entry("wrong-key", f"The local key was encrypted with a key named {KEY.name!r}, version "
