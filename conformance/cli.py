@@ -773,14 +773,18 @@ def _golden_generate(args) -> int:
 
 
 def _golden_writers(globs: tuple[str, ...] | list[str]) -> list[str]:
-    """The golden writers by default: the built-in engines, and the engine that alone writes
-    each selected case of its native types (conformance.cases.native; a bundled adapter
-    such as polars) where it can run here."""
+    """The golden writers by default: the built-in engines, the bundled adapters marked
+    golden (ORC Java direct), and the engine that alone writes each selected case of its
+    native types (conformance.cases.native; a bundled adapter such as polars), each where
+    it can run here."""
     from conformance.cases import all_cases, select
-    from conformance.engines import BUILTIN_ENGINES, available_engines
+    from conformance.engines import BUILTIN_ENGINES, BUNDLED, available_engines
 
-    natives = {case.native_writer for case in select(all_cases(), globs) if case.native_writer}
-    available, _ = available_engines(sorted(natives - set(BUILTIN_ENGINES)))
+    cases = select(all_cases(), globs)
+    natives = {case.native_writer for case in cases if case.native_writer}
+    formats = {case.format for case in cases}
+    golden = {name for name, adapter in BUNDLED.items() if adapter.golden and formats & set(adapter.formats)}
+    available, _ = available_engines(sorted((natives | golden) - set(BUILTIN_ENGINES)))
     return [*BUILTIN_ENGINES, *available]
 
 

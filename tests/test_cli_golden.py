@@ -123,3 +123,5 @@ def test_by_default_a_native_case_is_written_by_its_own_engine_with_the_built_in
 
     assert _golden_writers(["native/polars/categorical"]) == [*BUILTIN_ENGINES, "polars"]
     assert _golden_writers(["physical/*"]) == list(BUILTIN_ENGINES)
+    # ORC Java direct writes the ORC cases Spark's DataFrame writer cannot.
+    assert _golden_writers(["orc/types/*"]) == [*BUILTIN_ENGINES, "orc-java"]

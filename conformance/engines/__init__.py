@@ -37,9 +37,8 @@ BUILTIN: dict[str, dict[str, str]] = {
     "pyorc": {"orc": "conformance.engines.orc.pyorc_engine:PyorcEngine"},
 }
 BUILTIN_ENGINES = tuple(BUILTIN)
-# A run's engines when none are named: the built-in ones and the bundled adapters
-# marked default.
-DEFAULT_ENGINES = (*BUILTIN_ENGINES, *(name for name, a in BUNDLED.items() if a.default))
+# A run's engines when none are named: the built-in ones and every bundled adapter.
+DEFAULT_ENGINES = (*BUILTIN_ENGINES, *BUNDLED)
 # The reference writer of the golden corpus (seeded randomness: the corpus regenerates
 # byte for byte); not a default engine.
 GOLDEN_REFERENCE = "golden-reference"

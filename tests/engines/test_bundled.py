@@ -21,11 +21,10 @@ def _without(program: str):
 
 def test_every_bundled_adapter_is_a_default_engine_with_its_folder():
     for name, adapter in BUNDLED.items():
-        assert (name in DEFAULT_ENGINES) == adapter.default
+        assert name in DEFAULT_ENGINES
         assert formats_of(name) == adapter.formats
         assert (bundled.ADAPTERS / adapter.folder / "README.md").is_file()
     assert formats_of("chdb") == ("parquet", "orc")
-    assert {n for n, a in BUNDLED.items() if not a.default} == {"orc-java"}  # selected by name only
     assert formats_of("orc-java") == ("orc",)
 
 

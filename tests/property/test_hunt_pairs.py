@@ -45,8 +45,7 @@ def test_the_default_pairs_are_the_reference_with_every_engine_both_ways(monkeyp
 def test_the_orc_pairs_are_those_of_the_engines_with_an_orc_adapter(monkeypatch):
     monkeypatch.delenv(ORC_PAIRS_ENV, raising=False)
     engines = {e for pair in _pairs(ORC_PAIRS_ENV, "orc") for e in pair}
-    assert {"reference", "pyarrow", "pyorc", "spark"} <= engines
-    # The default engines only: orc-java is selected by name until the lead makes it default.
+    assert {"reference", "pyarrow", "pyorc", "spark", "orc-java", "chdb"} <= engines
     assert engines == {e for e in DEFAULT_ENGINES if "orc" in formats_of(e)}
 
 
