@@ -18,6 +18,7 @@ from pathlib import Path
 from .build_cache import built_once, cache_root, files_hash
 
 JAVA_RELEASE = "17"
+JAVA_SUFFIX = ".java"
 
 
 class JavaBuildError(RuntimeError):
@@ -44,13 +45,15 @@ def classpath(classes: Path) -> str:
 def compile_java(source_root: Path, subdir: str, cache: Path | str | None = None,
                  javac: str | None = None) -> Path:
     """The classes folder of every ``*.java`` below `source_root`, compiled on the first
-    call only, in ``<cache>/<subdir>/<hash>``."""
+    call only, in ``<cache>/<subdir>/<hash>``, with the other files below it copied beside
+    the classes (resources, e.g. a ServiceLoader's ``META-INF/services`` entries)."""
     javac = javac or shutil.which("javac")
     if not javac:
         raise JavaBuildError(f"javac not found on PATH: a JDK is needed to build {source_root.name}")
     jars = pyspark_jars_dir()
-    sources = sorted(source_root.rglob("*.java"))
-    digest = files_hash(source_root, sources, os.path.realpath(javac),
+    sources = sorted(source_root.rglob(f"*{JAVA_SUFFIX}"))
+    resources = sorted(p for p in source_root.rglob("*") if p.is_file() and p.suffix != JAVA_SUFFIX)
+    digest = files_hash(source_root, [*sources, *resources], os.path.realpath(javac),
                         *sorted(jar.name for jar in jars.glob("*.jar")))
 
     def build(staging: Path) -> None:
@@ -59,5 +62,9 @@ def compile_java(source_root: Path, subdir: str, cache: Path | str | None = None
         result = subprocess.run(command, capture_output=True, text=True, check=False)
         if result.returncode != 0:
             raise JavaBuildError(f"javac failed ({result.returncode}):\n{result.stdout}{result.stderr}")
+        for resource in resources:
+            target = staging / resource.relative_to(source_root)
+            target.parent.mkdir(parents=True, exist_ok=True)
+            shutil.copyfile(resource, target)
 
     return built_once(cache_root(cache) / subdir / digest, build)

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from reference_impl.orc.encryption.encryption_keys import KeyProvider, MasterKey
 
-__all__ = ["ENCRYPTION_SEED", "ORC_TEST_KEYS", "orc_key", "test_key_provider"]
+__all__ = ["ENCRYPTION_SEED", "ORC_TEST_KEYS", "format_orc_key", "orc_key", "test_key_provider"]
 
 ORC_TEST_KEYS: dict[str, MasterKey] = {
     "pii": MasterKey("pii", 1, bytes(range(72, 88))),
@@ -22,6 +22,11 @@ ENCRYPTION_SEED = 20_260_101
 
 def test_key_provider() -> KeyProvider:
     return KeyProvider(ORC_TEST_KEYS)
+
+
+def format_orc_key(key: MasterKey) -> str:
+    """The master key as ``NAME:VERSION:HEX``, the form `orc_key` parses."""
+    return f"{key.name}:{key.version}:{key.key.hex()}"
 
 
 def orc_key(text: str) -> MasterKey:

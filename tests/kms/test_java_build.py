@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import shutil
+from pathlib import Path
 
 import pytest
 
@@ -43,6 +44,14 @@ def test_spark_encryption_conf(cache_root):
     assert conf["spark.hadoop.parquet.crypto.factory.class"] == CRYPTO_FACTORY_CLASS
     assert conf["spark.hadoop.parquet.encryption.kms.client.class"] == KMS_CLIENT_CLASS
     assert conf["spark.hadoop.parquet.encryption.key.list"] == format_key_list(TEST_MASTER_KEYS)
+    # ORC Java's key provider: the test one, found through the ServiceLoader entry copied
+    # beside the classes, with the ORC test keys as `conformance read --orc-key` spells them.
+    assert conf["spark.hadoop.orc.key.provider"] == "conformance-test"
+    assert conf["spark.hadoop.orc.conformance.test.keys"] == (
+        "pii:1:48494a4b4c4d4e4f5051525354555657,"
+        "finance:2:58595a5b5c5d5e5f606162636465666768696a6b6c6d6e6f7071727374757677")
+    services = Path(classes) / "META-INF" / "services" / "org.apache.orc.impl.KeyProvider$Factory"
+    assert services.read_text().strip() == "columnar.conformance.kms.OrcTestKeyProviderFactory"
 
 
 def test_spark_write_options():

@@ -19,6 +19,9 @@ properties (orc-core 2.3.0 OrcConf; docs/engine-notes.md, 'ORC writers and reade
   batch (20000 rows with a 3-row limit give stripes of 1024 rows); `orc.stripe.size=1`
   and `orc.rows.between.memory.checks` cut nothing in 100 rows. So only a multiple of
   1024 rows is reachable.
+- encrypt / masks -> `orc.encrypt` / `orc.mask`, with the test key provider and the ORC
+  test keys the run's SparkSession holds (conformance.kms.spark_conf; ORCv1.md, 'Column
+  Encryption'); Spark reads encrypted columns with the same keys.
 - TIMESTAMP -> Spark TIMESTAMP, which Spark writes as an ORC timestamp (wall clock),
   the session's UTC reading. Measured: Spark writes TIMESTAMP_NTZ as an ORC bigint of
   microseconds, and nothing as ORC `timestamp with local time zone`.
@@ -45,14 +48,9 @@ from pathlib import Path
 from typing import Any
 
 from conformance.cases import Case
-from conformance.cases.orc.options import (
-    BARE_ROOT_TAG,
-    ENCRYPTION_TAG,
-    KEYLESS_READ_REASON,
-    LIES_REASON,
-    WRITER_TIMEZONE_TAG,
-)
+from conformance.cases.orc.options import BARE_ROOT_TAG, LIES_REASON, WRITER_TIMEZONE_TAG
 from conformance.cases.predicate import Predicate
+from conformance.kms.spark_conf import orc_encryption_options
 from conformance.values import DataType, Field, Schema, Table
 
 from ..base import Capabilities, Engine, Unsupported
@@ -87,20 +85,13 @@ _NO_CATALYST_UNION = ("Spark SQL has no union type (Spark SQL reference, 'Data T
 _NO_ORC_GEOSPATIAL = ("measured: df.write.orc of a GEOMETRY or GEOGRAPHY column fails with "
                       "AnalysisException [UNSUPPORTED_DATA_TYPE_FOR_DATASOURCE] 'The ORC datasource "
                       "doesn't support the column `g` of the type \"GEOMETRY(4326)\"'")
-# ORC Java's writer encrypts with `orc.encrypt` and `orc.mask`, but needs a key provider the
-# bundled jars do not offer through options (docs/engine-notes.md): not wired here; ORC Java
-# direct is where encrypted files are written by Java.
-_NO_KEY_PROVIDER = ("not wired: ORC Java's orc.encrypt/orc.mask need a key provider that "
-                    "Spark's bundled jars do not offer through options (ORCv1.md, 'Column Encryption')")
-
 CAPABILITIES = Capabilities(
     writes=("type:*", "version:*", "rle:*", "compression:block_size", "stripes:multiple",
             "row_index:*", "encoding:*", "nulls:*", "rows:*", "bloom", "calendar:*",
+            "encryption:*", "mask:*",
             *(f"codec:{c}" for c in _CODECS), *(f"native:spark:{n}" for n in SPARK_NATIVE)),
     cannot_write={
         "lie:*": LIES_REASON,
-        ENCRYPTION_TAG: _NO_KEY_PROVIDER,
-        "mask:*": _NO_KEY_PROVIDER,
         "codec:BROTLI": "measured: compression=brotli fails with NoClassDefFoundError "
                         "com/aayushatharva/brotli4j/Brotli4jLoader (not in the pyspark jars)",
         "type:UNION": _NO_CATALYST_UNION,
@@ -122,7 +113,7 @@ CAPABILITIES = Capabilities(
                        "bigint or array<int> root fails with [INTERNAL_ERROR], a "
                        "NullPointerException in schema inference)",
     },
-    cannot_read={"type:UNION": _NO_CATALYST_UNION, ENCRYPTION_TAG: KEYLESS_READ_REASON},
+    cannot_read={"type:UNION": _NO_CATALYST_UNION},
 )
 
 
@@ -175,7 +166,8 @@ def write_options(case: Case) -> dict[str, str]:
     gap = CAPABILITIES.write_gap(o.tags(len(case.rows)))
     if gap:
         raise Unsupported(gap)
-    options = {"compression": _CODECS[o.codec], "orc.write.format": o.file_version}
+    options = {"compression": _CODECS[o.codec], "orc.write.format": o.file_version,
+               **orc_encryption_options(o.encrypt, o.masks)}
     if o.compression_block_size is not None:
         options["orc.compress.size"] = str(o.compression_block_size)
     if o.row_index_stride is not None:
