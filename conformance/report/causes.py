@@ -20,7 +20,7 @@ from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from .dataset import Cell, ReportSummary, engine_order
+from .dataset import Cell, ReportSummary, base_engine, engine_order
 from .outcomes import PASS, severity
 from .pages import CAUSES, badge, cell_page, esc, href, slug, write_page
 from .signature import Signature, judged_engine, normalise_message, signature
@@ -164,8 +164,8 @@ def causes(summary: ReportSummary, run_dir: Path | None = None) -> CauseReport:
 
 def engine_groups(groups: Sequence[CauseGroup], engine: str) -> list[CauseGroup]:
     """The groups of ``engine``, and of its modes (``fastparquet:filter`` for ``fastparquet``)."""
-    return [g for g in groups if g.signature.engine.partition(":")[0] == engine.partition(":")[0]
-            and (engine == g.signature.engine or ":" not in engine)]
+    return [g for g in groups if base_engine(g.signature.engine) == base_engine(engine)
+            and engine in (g.signature.engine, base_engine(engine))]
 
 
 # -- HTML --------------------------------------------------------------------------------------

@@ -62,6 +62,14 @@ REJECT = "reject"  # a reader reading a bad file it must reject (conformance.gol
 PHASES = (*MATRIX_PHASES, REJECT)
 READ_PHASES = ("read", GOLDEN, REJECT)  # cells with a reader
 REFERENCE = "reference"
+# A reader's reading mode follows its engine's name (``duckdb:filter``, the filtered reads
+# of conformance.matrix.cells).
+MODE_SEPARATOR = ":"
+
+
+def base_engine(reader: str) -> str:
+    """The engine behind a reading mode: ``duckdb`` for ``duckdb:filter``."""
+    return reader.partition(MODE_SEPARATOR)[0]
 
 
 @dataclass(frozen=True)

@@ -20,10 +20,9 @@ from __future__ import annotations
 from collections.abc import Iterator
 from dataclasses import dataclass
 
-from .dataset import GOLDEN, REJECT, Cell, ReportSummary, engine_order
+from .dataset import GOLDEN, REJECT, Cell, ReportSummary, base_engine, engine_order
 from .grid import Tally
 
-FILTER_SUFFIX = ":filter"
 READS, FILTERED, WRITES, FILES_READ, BAD_FILES = (
     "reads", "filtered reads", "writes", "its files read", "bad files")
 
@@ -36,10 +35,8 @@ def roles_of(cell: Cell) -> Iterator[tuple[str, str]]:
         yield cell.reading_engine, BAD_FILES
     else:
         reader = cell.reading_engine
-        if reader.endswith(FILTER_SUFFIX):
-            yield reader.removesuffix(FILTER_SUFFIX), FILTERED
-        else:
-            yield reader, READS
+        engine = base_engine(reader)
+        yield engine, READS if reader == engine else FILTERED
         if cell.phase != GOLDEN:
             yield cell.writer, FILES_READ
 

@@ -20,6 +20,8 @@ import shlex
 
 from conformance.cases.predicate import NULL_OPS, Predicate
 
+from .dataset import base_engine
+
 # Each script's first line sets `path` (and `kind`, the format, for Spark); the Python
 # ones are str.format templates ({condition}, {column}, {op}, {value}: a filtered read's
 # predicate as ``(column, op, value)`` and its parts; {where}: DuckDB's SQL condition).
@@ -130,11 +132,6 @@ def filtered_read_command(engine: str, path: str, predicate: Predicate, fmt: str
     column = _string(predicate.column)
     return _python(_FILTERED[name], path, fmt, where=_string(where), column=column, op=predicate.op,
                    value=value, condition=f"({column}, {_string(predicate.op)}, {value})")
-
-
-def base_engine(engine: str) -> str:
-    """The engine of a mode: ``pyarrow`` for ``pyarrow:filter``."""
-    return engine.partition(":")[0]
 
 
 def read_command(engine: str, path: str, fmt: str = "parquet") -> str | None:

@@ -34,7 +34,7 @@ from fractions import Fraction
 
 from conformance.golden.rejection import ACCEPTED, OTHER_ROWS, WRONG_CLASS
 
-from .dataset import REFERENCE, REJECT, Cell
+from .dataset import REFERENCE, REJECT, Cell, base_engine
 from .rejections import cell_verdict
 
 VALIDATOR = "validator"
@@ -107,7 +107,7 @@ def judges_the_writer(cell: Cell) -> bool:
 
 def _by_reference(cell: Cell) -> bool:
     """The reference read the cell's file, fully or filtered (``reference:filter``)."""
-    return (cell.reader or "").partition(":")[0] == REFERENCE
+    return base_engine(cell.reader or "") == REFERENCE
 
 
 def judged_engine(cell: Cell) -> tuple[str, str]:

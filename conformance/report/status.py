@@ -33,12 +33,11 @@ from collections import Counter
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
 
-from .dataset import GOLDEN, REFERENCE, REJECT, Cell, ReportSummary, engine_order
+from .dataset import GOLDEN, REFERENCE, REJECT, Cell, ReportSummary, base_engine, engine_order
 from .outcomes import HARNESS_ERROR, PASS
 from .status_rows import FILTER, FULL, READ, ROWS, WRITE, StatusRow, groups, rows_of
 
 VALIDATOR = "validator"  # the reader that checks a written file's metadata (matrix.cells)
-VARIANT_SEPARATOR = ":"  # "duckdb:filter" is duckdb's filtered read
 UNSUPPORTED = "unsupported"
 SKIPPED = "skipped"
 NOT_JUDGED = (SKIPPED, HARNESS_ERROR)  # no verdict on the engine either way
@@ -76,11 +75,6 @@ MAX_LISTED_IDS = 50  # wrong cell ids kept per square in results.json
 MAX_REASON = 200     # characters of an unsupported cell's declared reason
 
 
-def engine_of(reader: str) -> str:
-    """``"duckdb:filter"`` -> ``"duckdb"``."""
-    return reader.split(VARIANT_SEPARATOR, 1)[0]
-
-
 def declared_tag(detail: str) -> str | None:
     """The feature tag an unsupported cell's declared reason names, if it names one."""
     match = _DECLARED_TAG.match(detail)
@@ -104,7 +98,7 @@ def _kind_of(cell: Cell) -> str | None:
         return REJECT
     if cell.reader is None or cell.reader == VALIDATOR:
         return None
-    return FILTER if VARIANT_SEPARATOR in cell.reader else FULL
+    return FULL if cell.reader == base_engine(cell.reader) else FILTER
 
 
 @dataclass(frozen=True)
@@ -301,7 +295,7 @@ def _column_engines(cells: Iterable[Cell]) -> dict[str, str]:
         if c.phase == "write":
             versions.setdefault(c.writer, c.writer_version)
         elif c.reader is not None and c.reader not in NOT_ENGINES:
-            versions.setdefault(engine_of(c.reader), c.reader_version or "")
+            versions.setdefault(base_engine(c.reader), c.reader_version or "")
     return dict(sorted(versions.items(), key=lambda kv: engine_order(kv[0])))
 
 
@@ -331,7 +325,7 @@ class _Collector:
                 continue
             if kind is not None and READ in row.sides and row.measured.kind == kind \
                     and self._counts_as_read(cell, row):
-                self._put(row, engine_of(cell.reading_engine), READ, cell)
+                self._put(row, base_engine(cell.reading_engine), READ, cell)
             if WRITE in row.sides and row.measured.kind == FULL and self._judges_write(cell):
                 self._put(row, cell.writer, WRITE, cell)
 
