@@ -16,7 +16,8 @@ measured does it (ORC Java, ORC C++ through pyarrow and pyorc, the reference):
 * a Boolean RLE stream (PRESENT, a BOOLEAN column's DATA) records its byte run's
   position and then the bits to skip in the next byte (:attr:`PositionUnit.BITS`);
 * a stream of raw bytes (FLOAT and DOUBLE values, a DECIMAL's varints, a direct
-  string's or binary's contents) records a byte offset only (:attr:`PositionUnit.BYTES`);
+  string's or binary's contents, a GEOMETRY's or GEOGRAPHY's WKB: ORCv2.md, 'Geometry &
+  Geography Columns', "Binary contents") records a byte offset only (:attr:`PositionUnit.BYTES`);
 * every other stream (Byte RLE, Integer RLE v1 and v2) a run and values
   (:attr:`PositionUnit.RUN`); a dictionary column's DICTIONARY_DATA and LENGTH none.
 
@@ -45,7 +46,8 @@ T = TypeKind
 # 'Row Group Index': "there is not a position to record for the dictionary".
 DICTIONARY_STREAMS = frozenset({S.DICTIONARY_DATA, S.LENGTH})
 RAW_DATA_KINDS = frozenset({T.FLOAT, T.DOUBLE, T.DECIMAL})
-CONTENTS_KINDS = frozenset({T.STRING, T.VARCHAR, T.CHAR, T.BINARY})  # DATA is the values' bytes
+# DATA is the values' bytes
+CONTENTS_KINDS = frozenset({T.STRING, T.VARCHAR, T.CHAR, T.BINARY, T.GEOMETRY, T.GEOGRAPHY})
 BITS_PER_BYTE = 8
 CHUNK_NUMBERS = 1  # a codec turns the byte offset into (chunk start, bytes into the chunk)
 

@@ -1,8 +1,9 @@
 """The ORC Java adapter (adapters/java/orc-java, orc-core's Writer and Reader): its start
 answer, cases Spark's DataFrame writer cannot write (a union, CHAR and VARCHAR, a
 TIMESTAMP_INSTANT, a Bloom filter column) both ways against the reference, the Bloom
-filter in the written file, and the engine findings of its README, each pinned to its
-exact wrong outcome."""
+filter in the written file, GEOMETRY and GEOGRAPHY (ORCv2.md, 'Geometry & Geography
+Types') both ways with orc-core's GeospatialStatistics held against the reference's, and
+the engine findings of its README, each pinned to its exact wrong outcome."""
 
 from __future__ import annotations
 
@@ -12,7 +13,12 @@ from conformance.engines.protocol.external import ExternalEngine, command_spec
 from conformance.java_build import pyspark_jars_dir
 from conformance.values import diff_tables
 from reference_impl.orc.bloom_filter_index import read_bloom_filters
+from reference_impl.orc.geospatial_statistics import geospatial_statistics
+from reference_impl.orc.metadata.file_tail import read_file_tail
+from reference_impl.orc.metadata.orc_proto import GeospatialStatistics
 from reference_impl.orc.metadata.proto_enums import StreamKind
+from reference_impl.orc.streams.compression import decompress_stream
+from reference_impl.orc.validation.validate import validate
 from tests.adapters.both_ways import assert_read_back, case_file
 
 BOTH_WAYS = [
@@ -22,6 +28,14 @@ BOTH_WAYS = [
     "orc/indexes/bloom-filter-string",
 ]
 BLOOM_COLUMN_ID = 2  # orc/indexes/bloom-filter-*: column 1 is the id, column 2 is x
+# GEOMETRY cases whose GeospatialStatistics orc-core writes as the reference does
+GEOMETRY_STATISTICS = ["orc/geospatial/points", "orc/geospatial/kinds", "orc/geospatial/zm",
+                       "orc/geospatial/nulls", "orc/geospatial/stripes", "orc/geospatial/crs"]
+# the reference's files orc-core reads: type attributes (CRS, algorithm) and WKB
+GEOSPATIAL_READ = ["orc/geospatial/geography-karney", "orc/geospatial/crs", "orc/geospatial/big-endian",
+                   "orc/geospatial/empty", "orc/geospatial/only-nulls"]
+GEOSPATIAL_COLUMN_ID = 1  # orc/geospatial/*: column 1 is g
+NOTHING_KNOWN = GeospatialStatistics(bbox=None, geospatial_types=[])  # 'an empty list if not known'
 
 pytestmark = pytest.mark.jvm  # the adapter is a JVM of its own
 
@@ -63,6 +77,38 @@ def test_bloom_filter_written_for_the_column_asked(engine, tmp_path):
                            for stripe in stripes), stripes
 
 
+def _file_geospatial_statistics(path) -> GeospatialStatistics | None:
+    statistics = read_file_tail(path.read_bytes(), decompress_stream).footer.statistics
+    return statistics[GEOSPATIAL_COLUMN_ID].geospatial_statistics
+
+
+def _case_statistics(case, geography: bool = False) -> GeospatialStatistics | None:
+    """The reference's statistics of the case's non-null WKB values."""
+    return geospatial_statistics([v for v, in case.rows if v is not None], geography)
+
+
+@pytest.mark.parametrize("case_id", GEOMETRY_STATISTICS)
+def test_geometry_written_with_the_reference_statistics(engine, orc_reference, case_id, tmp_path):
+    """The reference reads the case's WKB from orc-core's file, whose file statistics are
+    the box and type codes the reference computes from the case's values, and whose
+    stripe and row group statistics the validator finds true."""
+    case, path = case_file(engine, case_id, tmp_path)
+    assert diff_tables(case.expected, orc_reference.read(path)) is None
+    assert _file_geospatial_statistics(path) == _case_statistics(case)
+    assert validate(path) == []
+
+
+@pytest.mark.parametrize("case_id", GEOSPATIAL_READ)
+def test_geospatial_read_from_the_reference(engine, orc_reference, case_id, tmp_path):
+    """orc-core reads the reference's WKB byte for byte, and the CRS and algorithm the
+    case names (orc-core's defaults, OGC:CRS84 and SPHERICAL, are absent as in the case)."""
+    case, path = case_file(orc_reference, case_id, tmp_path)
+    table = engine.read(path)
+    assert diff_tables(case.expected, table) is None
+    expected, got = case.expected.schema.fields[0].type, table.schema.fields[0].type
+    assert (got.kind, got.crs, got.algorithm) == (expected.kind, expected.crs, expected.algorithm)
+
+
 # ---- engine findings (listed in the adapter's README): these fail once orc-core changes ----
 
 def test_finding_char_read_without_its_padding(engine, orc_reference, tmp_path):
@@ -85,3 +131,23 @@ def test_finding_proleptic_date_in_the_cutover_gap_moved(engine, orc_reference, 
     case, path = case_file(engine, "orc/types/date", tmp_path)
     difference = diff_tables(case.expected, orc_reference.read(path))
     assert "expected -141428, got -141418" in difference
+
+
+def test_finding_no_geospatial_statistics_for_geography(engine, tmp_path):
+    """orc-core 2.3.0 writes a GEOGRAPHY column's GeospatialStatistics empty: no box (it is
+    optional) and no type codes ("not known"), where the reference writes a box that wraps."""
+    case, path = case_file(engine, "orc/geospatial/geography-antimeridian", tmp_path)
+    assert _case_statistics(case, geography=True).bbox.xmin == 170.0  # xmin > xmax: it wraps
+    assert _file_geospatial_statistics(path) == NOTHING_KNOWN
+
+
+def test_finding_empty_geometries_leave_out_their_type_codes(engine, tmp_path):
+    """ORCv2.md, 'Column Statistics': the types "from all instances"; orc-core leaves out the
+    codes of empty geometries (POINT EMPTY, LINESTRING EMPTY, ...), so its list says the
+    column holds points only, and the validator finds it untrue."""
+    case, path = case_file(engine, "orc/geospatial/empty", tmp_path)
+    assert _case_statistics(case).geospatial_types == [1, 2, 3, 7]
+    assert _file_geospatial_statistics(path).geospatial_types == [1]
+    assert {f.kind for f in validate(path)} == {"geospatial_statistics.geospatial_types"}
+    _, only_empty = case_file(engine, "orc/geospatial/only-empty", tmp_path / "only")
+    assert _file_geospatial_statistics(only_empty) == NOTHING_KNOWN  # where the values hold [1, 4]

@@ -39,6 +39,7 @@ from reference_impl.orc.validation.validate import validate
 from reference_impl.orc.writer import write_orc
 from reference_impl.orc.writer_options import OrcWriterOptions
 from tests.reference_impl.common.test_wkb import coords, count, header, point
+from tests.reference_impl.orc.test_row_index import stripe_indexes
 
 KARNEY = EdgeInterpolationAlgorithm.KARNEY
 LINE = header(2) + count(2) + coords(0, 0, 4, -3)
@@ -95,6 +96,21 @@ def test_the_values_are_a_binary_column_layout() -> None:
     streams = {stream.kind for stream in footer.streams if stream.column == GEOMETRY_COLUMN}
     assert streams == {StreamKind.PRESENT, StreamKind.DATA, StreamKind.LENGTH}
     assert footer.columns[GEOMETRY_COLUMN].kind == ColumnEncodingKind.DIRECT_V2
+
+
+POINT_BYTES = 21  # byte order, type code, two doubles
+
+
+def test_row_index_positions_are_a_binary_columns() -> None:
+    """DATA holds 'Binary contents' (ORCv2.md, 'Geometry & Geography Columns'): its position
+    is a byte offset only, as a BINARY column's, then LENGTH's run and values (ORC Java
+    2.3.0's files have the same three numbers)."""
+    rows = [{"g": point(i, i)} for i in range(4)]
+    file = write_orc(struct_of({"g": geometry()}), rows, OrcWriterOptions(row_index_stride=2))
+    (stripe,), _ = stripe_indexes(file)
+    # the four lengths are one run: the second row group is 2 values into it
+    assert [entry.positions for entry in stripe.indexes[1].entry] == [[0, 0, 0], [2 * POINT_BYTES, 0, 2]]
+    assert validate(file) == []
 
 
 def test_an_unknown_algorithm_is_unsupported() -> None:

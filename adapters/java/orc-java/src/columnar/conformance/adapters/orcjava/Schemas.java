@@ -1,6 +1,7 @@
 /*
  * Canonical types (docs/canonical-values.md, 'Types' and 'ORC') <-> orc-core's
- * TypeDescription (ORCv1.md, 'Type Information'; orc_proto.proto Type.Kind).
+ * TypeDescription (ORCv1.md, 'Type Information'; orc_proto.proto Type.Kind). GEOMETRY and
+ * GEOGRAPHY (ORCv2.md, 'Geometry & Geography Types') carry Type.crs and Type.algorithm.
  */
 package columnar.conformance.adapters.orcjava;
 
@@ -9,11 +10,16 @@ import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import java.util.List;
 import org.apache.orc.TypeDescription;
+import org.apache.orc.TypeDescription.EdgeInterpolationAlgorithm;
 
 final class Schemas {
   /** The name ORC Java and Hive give the one column of a file whose root is no STRUCT. */
   static final String ROOT_COLUMN = "_col0";
   static final String TIMESTAMP_UNIT = "ns";
+  /** ORCv2.md, 'Coordinate Reference System': the CRS of a type that names none. */
+  static final String DEFAULT_CRS = "OGC:CRS84";
+  /** ORCv2.md, 'Edge Interpolation Algorithm': the algorithm of a GEOGRAPHY that names none. */
+  static final EdgeInterpolationAlgorithm DEFAULT_ALGORITHM = EdgeInterpolationAlgorithm.SPHERICAL;
 
   private Schemas() {}
 
@@ -53,6 +59,8 @@ final class Schemas {
         return TypeDescription.createMap(orcType(t.get("key").get("type")), orcType(t.get("value").get("type")));
       case "struct":
         return root(t.get("fields"), false);
+      case "geometry": return withCrs(TypeDescription.createGeometry(), t);
+      case "geography": return geography(t);
       case "union":
         TypeDescription union = TypeDescription.createUnion();
         for (JsonNode alternative : t.get("fields")) {
@@ -62,6 +70,20 @@ final class Schemas {
       default:
         throw new IllegalArgumentException("ORC has no type for canonical kind " + kind);
     }
+  }
+
+  /** `orcType` with the canonical type's `crs`, if it names one (orc-core's own default is
+   * DEFAULT_CRS, which orc-core writes out as Type.crs). */
+  private static TypeDescription withCrs(TypeDescription orcType, JsonNode t) {
+    JsonNode crs = t.get("crs");
+    return crs == null || crs.isNull() ? orcType : orcType.withCRS(crs.asText());
+  }
+
+  private static TypeDescription geography(JsonNode t) {
+    TypeDescription geography = withCrs(TypeDescription.createGeography(), t);
+    JsonNode algorithm = t.get("algorithm");
+    return algorithm == null || algorithm.isNull() ? geography
+        : geography.withEdgeInterpolationAlgorithm(EdgeInterpolationAlgorithm.valueOf(algorithm.asText()));
   }
 
   private static TypeDescription integer(int bits) {
@@ -124,6 +146,11 @@ final class Schemas {
       case STRUCT:
         type.put("kind", "struct").set("fields", schema(t));
         return type;
+      case Geometry: return geospatial(type.put("kind", "geometry"), t);
+      case Geography:
+        geospatial(type.put("kind", "geography"), t);
+        return t.getEdgeInterpolationAlgorithm() == DEFAULT_ALGORITHM ? type
+            : type.put("algorithm", t.getEdgeInterpolationAlgorithm().name());
       case UNION:
         ArrayNode alternatives = type.put("kind", "union").putArray("fields");
         for (int tag = 0; tag < t.getChildren().size(); tag++) {
@@ -133,5 +160,12 @@ final class Schemas {
       default:
         throw new Adapter.LossyConversion("ORC type " + t + " has no canonical form");
     }
+  }
+
+  /** `type` with `t`'s CRS. orc-core's reader gives DEFAULT_CRS (and DEFAULT_ALGORITHM) for a
+   * Type that names none, so the defaults are absent in canonical form, as the reference
+   * reads an absent Type.crs (docs/canonical-values.md, 'ORC'). */
+  private static ObjectNode geospatial(ObjectNode type, TypeDescription t) {
+    return DEFAULT_CRS.equals(t.getCrs()) ? type : type.put("crs", t.getCrs());
   }
 }

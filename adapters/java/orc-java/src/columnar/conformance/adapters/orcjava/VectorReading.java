@@ -50,7 +50,9 @@ final class VectorReading {
       case CHAR:
       case VARCHAR:
         return NODES.textNode(text((BytesColumnVector) v, i));
-      case BINARY: {
+      case BINARY:
+      case Geometry:
+      case Geography: {
         BytesColumnVector bytes = (BytesColumnVector) v;
         return NODES.textNode(CanonicalValues.hex(bytes.vector[i], bytes.start[i], bytes.length[i]));
       }

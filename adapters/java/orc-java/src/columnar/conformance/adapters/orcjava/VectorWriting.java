@@ -71,7 +71,11 @@ final class VectorWriting {
       case "varchar":
         ((BytesColumnVector) v).setVal(row, value.asText().getBytes(StandardCharsets.UTF_8));
         return;
-      case "binary": ((BytesColumnVector) v).setVal(row, CanonicalValues.fromHex(value.asText())); return;
+      case "binary":
+      case "geometry":
+      case "geography":
+        ((BytesColumnVector) v).setVal(row, CanonicalValues.fromHex(value.asText()));
+        return;
       case "decimal":
         ((DecimalColumnVector) v).set(row, HiveDecimal.create(new BigDecimal(value.asText())));
         return;
