@@ -66,6 +66,9 @@ class FileFormat:
     # structure (conformance/inspect/); a format with `encryption_keys` also takes
     # `decryption` and `suite_keys`.
     inspector: str | None = None
+    # The rows a reader without keys must read of an encrypted case: `(expected, options) ->
+    # Table` (an engine's `Capabilities.reads_keyless`); None: the format has no such view.
+    keyless_view: str | None = None
 
     def options_class(self) -> type[Any]:
         return load(self.options)
@@ -82,6 +85,13 @@ class FileFormat:
 
     def reference_error(self) -> type[Exception]:
         return load(self.error_base)
+
+    def keyless_rows(self, expected: Any, options: Any) -> Any:
+        """The rows a reader without keys reads of a case of `expected` rows written with
+        `options` (see `keyless_view`); ValueError for a format without such a view."""
+        if self.keyless_view is None:
+            raise ValueError(f"{self.display_name} has no view of encrypted data without keys")
+        return load(self.keyless_view)(expected, options)
 
     def validate(self) -> Any:
         """The reference validator, or None (see `validator`)."""
@@ -112,7 +122,8 @@ FORMATS: dict[str, FileFormat] = {f.name: f for f in (
         # The ORC reference writer draws no random bytes: its files regenerate as they are.
         golden_engine="conformance.engines.orc.reference:OrcReferenceEngine",
         validator="conformance.engines.orc.reference:validate", encryption_keys=False, lies=True,
-        inspector="conformance.inspect.orc_file:inspect"),
+        inspector="conformance.inspect.orc_file:inspect",
+        keyless_view="conformance.cases.orc.masked_view:masked_view"),
 )}
 # The format of an engine or case that names none.
 DEFAULT_FORMAT = PARQUET

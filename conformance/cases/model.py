@@ -38,7 +38,11 @@ FORWARD_INCOMPATIBLE_TAG = "forward_incompatible"
 # Tags that mark a case for the catalogue and the report, not features an engine needs:
 # engines' capabilities are asked about the other tags only (`capability_features`). The
 # ``spec:`` tags (``spec_versions``: the release that added each feature, and preview) too.
-MARKING_TAGS = frozenset({FORWARD_INCOMPATIBLE_TAG})
+# A read cell judged against the keyless view of an encrypted case (its reader has no way
+# to take keys: conformance.engines.base.Capabilities.reads_keyless) carries this tag beside
+# its case's, so reports tell a masked-view read from a read with the keys.
+KEYLESS_VIEW_TAG = "view:keyless"
+MARKING_TAGS = frozenset({FORWARD_INCOMPATIBLE_TAG, KEYLESS_VIEW_TAG})
 LEVEL_ENCODINGS = ("RLE", "BIT_PACKED")
 CODECS = ("UNCOMPRESSED", "SNAPPY", "GZIP", "LZO", "BROTLI", "LZ4", "ZSTD", "LZ4_RAW")
 # How LIST and MAP columns are laid out (LogicalTypes.md "Lists", "Maps", and their

@@ -117,12 +117,19 @@ class Capabilities:
     `cannot_*` maps a pattern to the documented or measured reason; it wins over
     the positive patterns, so `writes=("*",), cannot_write={"type:INT96": "..."}`
     reads as "everything but INT96".
+
+    `reads_keyless` are patterns of encryption the engine reads without keys (it has no
+    way to take them): a case with such a tag, which `reads` must still claim, is judged
+    against its format's keyless view (`conformance.formats.FileFormat.keyless_view`: an
+    ORC reader without a column's key reads its masked variant, ORCv1.md 'Encryption
+    Variants'), not against the true values a key holder reads.
     """
 
     writes: tuple[str, ...] = ()
     reads: tuple[str, ...] = ("*",)
     cannot_write: Mapping[str, str] = field(default_factory=dict)
     cannot_read: Mapping[str, str] = field(default_factory=dict)
+    reads_keyless: tuple[str, ...] = ()
 
     def write_gap(self, features: Iterable[str]) -> str | None:
         return _gap(features, self.writes, self.cannot_write, "write")
@@ -130,9 +137,16 @@ class Capabilities:
     def read_gap(self, features: Iterable[str]) -> str | None:
         return _gap(reading_features(features), self.reads, self.cannot_read, "read")
 
+    def reads_without_keys(self, features: Iterable[str]) -> bool:
+        """Does the engine read a case of `features` without its keys (`reads_keyless`)?"""
+        return any(fnmatch.fnmatchcase(tag, pattern) for tag in capability_features(features)
+                   for pattern in self.reads_keyless)
+
     def to_json(self) -> dict:
+        keyless = {"reads_keyless": list(self.reads_keyless)} if self.reads_keyless else {}
         return {"writes": list(self.writes), "reads": list(self.reads),
-                "cannot_write": dict(self.cannot_write), "cannot_read": dict(self.cannot_read)}
+                "cannot_write": dict(self.cannot_write), "cannot_read": dict(self.cannot_read),
+                **keyless}
 
 
 def _gap(features: Iterable[str], positive: tuple[str, ...], negative: Mapping[str, str],

@@ -35,6 +35,7 @@ from typing import Any
 
 from conformance.cases import Case, all_cases
 from conformance.cases.encryption_options import EncryptionOptions
+from conformance.cases.model import KEYLESS_VIEW_TAG
 from conformance.engines import GOLDEN_REFERENCE
 from conformance.formats import file_format
 from conformance.kms.case_keys import FOOTER_ROLE, column_role, explicit_key
@@ -205,10 +206,14 @@ def _agreement(case: Case, cells: _Cells) -> dict[str, Any]:
     """Who, besides the reference, agrees with the expected values; or why no one can.
 
     A peer agrees when it reads the reference's file as the expected values, or when
-    the reference reads those values from the peer's file."""
+    the reference reads those values from the peer's file. A peer that read the keyless
+    view of an encrypted case (KEYLESS_VIEW_TAG: it takes no keys) read other values."""
     peers, evidence = [], []
     for read in cells.peer_readers(case.id):
-        if read["outcome"] == PASS:
+        if KEYLESS_VIEW_TAG in (read.get("features") or ()):
+            evidence.append(f"{read['reader']} reading the reference file: {read['outcome']} "
+                            "against the masked view (it takes no keys)")
+        elif read["outcome"] == PASS:
             peers.append({"engine": read["reader"], "version": read["reader_version"],
                           "how": PEER_READS_REFERENCE})
         else:

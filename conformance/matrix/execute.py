@@ -13,6 +13,13 @@ exactly the expected rows -> ``pass`` (it implements it); the engine's own error
 ``unsupported``, detail ``measured: rejected cleanly a file using <addition> ...`` and
 the engine's message (a measured error, never a failure); other values -> ``mismatch``
 (a finding). A crash or a harness error stays what it is.
+
+A read of an encrypted case by a reader that has no way to take keys (its capabilities'
+``reads_keyless``) is judged against the view the specification gives such a reader, the
+format's keyless view of the case (ORC: each encrypted column as its mask writes it,
+``conformance.cases.orc.masked_view``), not against the true rows; its record carries
+``view:keyless`` beside the case's tags (``expected_view``). A reader that takes keys (the
+reference) is judged against the true rows.
 """
 
 from __future__ import annotations
@@ -22,7 +29,7 @@ import time
 from collections.abc import Iterable
 from pathlib import Path
 
-from conformance.cases.model import forward_incompatible_additions
+from conformance.cases.model import KEYLESS_VIEW_TAG, forward_incompatible_additions
 from conformance.cases.predicate import Predicate
 from conformance.engines import get_engine
 from conformance.formats import FileFormat, file_format
@@ -72,20 +79,39 @@ def _read(request: dict, workdir: Path) -> tuple[str, str, dict]:
         return _validate(path, file_format(case.format))
     predicate = case.predicate if mode == "filter" else None
     return read_and_compare(get_engine(request["engine"], case.format), case.features, path,
-                            case.expected, predicate)
+                            case.expected, predicate, case.options)
+
+
+def expected_view(engine, features: Iterable[str], expected: Table, options) -> tuple[Table, dict]:
+    """The rows `engine` must read of a file of the case `expected` written with `options`,
+    and what its cell's record adds: the true rows; for a case the engine reads without keys
+    (`Capabilities.reads_without_keys`), the format's keyless view, the record's features
+    marked with KEYLESS_VIEW_TAG."""
+    features = tuple(features)
+    if not engine.capabilities.reads_without_keys(features):
+        return expected, {}
+    masked = file_format(engine.format).keyless_rows(expected, options)
+    return masked, {"features": sorted({*features, KEYLESS_VIEW_TAG})}
 
 
 def read_and_compare(engine, features, path: Path, expected: Table,
-                     predicate: Predicate | None = None) -> tuple[str, str, dict]:
+                     predicate: Predicate | None = None, options=None) -> tuple[str, str, dict]:
     """A read cell's outcome: `engine` reads `path` (its filtered read when `predicate` is
-    given) and the result is compared with `expected` (with `predicate` applied)."""
+    given) and the result is compared with `expected` (with `predicate` applied), or with
+    the keyless view of it (`expected_view`) that `options` give."""
+    expected, marked = expected_view(engine, features, expected, options)
+    return (*_compare_read(engine, features, path, expected, predicate), marked)
+
+
+def _compare_read(engine, features, path: Path, expected: Table,
+                  predicate: Predicate | None) -> tuple[str, str]:
     gap = engine.capabilities.read_gap(features)
     if gap:
-        return "unsupported", gap, {}
+        return "unsupported", gap
     try:
         table = engine.read(path) if predicate is None else engine.read_filtered(path, predicate)
     except Exception as exc:  # noqa: BLE001 - any engine failure (LossyConversion too) is an outcome
-        return (*_read_failure(exc, features), {})
+        return _read_failure(exc, features)
     if predicate is None:
         diff = diff_tables(expected, table)
     else:
@@ -94,7 +120,7 @@ def read_and_compare(engine, features, path: Path, expected: Table,
         if diff is not None:
             diff = (f"filtered read WHERE {predicate.describe()}: {len(table.rows)} row(s), "
                     f"expected the {len(matching.rows)} a full scan finds\n{diff}")
-    return ("pass", "", {}) if diff is None else ("mismatch", diff, {})
+    return ("pass", "") if diff is None else ("mismatch", diff)
 
 
 def _read_failure(exc: Exception, features: Iterable[str]) -> tuple[str, str]:
@@ -116,8 +142,10 @@ def _golden(request: dict, workdir: Path) -> tuple[str, str, dict]:
         return "error", (f"golden file {path} is not the corpus's: sha256 {actual}, "
                          f"expected.json says {request['file_sha256']}"), {}
     document = json.loads(Path(request["expected"]).read_text(encoding="utf-8"))
-    engine = get_engine(request["engine"], document["format"])
-    return read_and_compare(engine, document["features"], path, Table.from_document(document))
+    fmt = file_format(document["format"])
+    engine = get_engine(request["engine"], fmt.name)
+    return read_and_compare(engine, document["features"], path, Table.from_document(document),
+                            options=fmt.options_class().from_json(document["options"]))
 
 
 _PHASES = {"write": _write, "read": _read, "golden": _golden, "reject": reject_cell}

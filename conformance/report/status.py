@@ -306,15 +306,17 @@ class _Collector:
         self.rows = rows
         self.good = _good_files(cells)
         self.untrue = _untrue_metadata(cells)
-        self.by_case: dict[str, list[StatusRow]] = {}
+        # By case and tags: a read of the keyless view carries a tag its case's other cells lack.
+        self.by_case: dict[tuple[str, tuple[str, ...]], list[StatusRow]] = {}
         self.sides: dict[tuple[str, str, str], list[Cell]] = {}
 
     def rows_of_case(self, cell: Cell) -> list[StatusRow]:
-        if cell.case_id not in self.by_case:
-            self.by_case[cell.case_id] = [
+        key = (cell.case_id, cell.features)
+        if key not in self.by_case:
+            self.by_case[key] = [
                 r for r in self.rows
                 if r.selector is not None and r.selector.matches_case(cell.case_id, cell.features)]
-        return self.by_case[cell.case_id]
+        return self.by_case[key]
 
     def add(self, cell: Cell) -> None:
         if cell.outcome in NOT_JUDGED:

@@ -7,7 +7,8 @@ the legacy LIST and MAP layouts, the format-level features it lists without a st
 (IEEE 754 total order, binary protocol extensions, geospatial statistics), the lenient
 readings and the rejection of bad files. The ORC rows follow ORCv1.md: types ('Type
 Information' and 'Column Encodings'), run-length encodings, codecs ('Compression'),
-statistics and indexes ('Indexes'), encryption ('Column Encryption'), calendars.
+statistics and indexes ('Indexes'), encryption ('Column Encryption': read with the keys,
+and the masked view read without them, cells marked ``view:keyless``), calendars.
 
 A row's ``Selector`` picks the cells that measure it from their case (the case id's
 area and the feature tags the case carries) and the kind of read: ``FULL`` reads (the
@@ -27,6 +28,8 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 from dataclasses import dataclass
+
+from conformance.cases.model import KEYLESS_VIEW_TAG
 
 FULL = "full"      # read and golden phases, plain readers
 FILTER = "filter"  # predicate-pushdown reads (reader "<engine>:filter")
@@ -405,11 +408,15 @@ ORC_ROWS: tuple[StatusRow, ...] = (
     _row("orc-untrue-indexes", ORC_INDEXES,
          "Filtered reads of files with untrue statistics or indexes", "ORCv1.md: Indexes",
          Selector(any_of=_LIES, kind=FILTER, untrue=True), sides=READS_ONLY),
-    _row("orc-encryption", ORC_ENCRYPTION, "Column encryption", "ORCv1.md: Column Encryption",
-         Selector(all_of=("encryption:column",), areas=("orc/encryption/",))),
-    _no_data("orc-data-masks", ORC_ENCRYPTION, "Data masks", "ORCv1.md: Data Masks",
-             "no cell judges a masked view yet: the readers without keys declare encrypted "
-             "columns a read gap; the reference's tests check the masks"),
+    _row("orc-encryption", ORC_ENCRYPTION, "Column encryption (read with the keys)",
+         "ORCv1.md: Column Encryption",
+         Selector(all_of=("encryption:column",), none_of=(KEYLESS_VIEW_TAG,), areas=("orc/encryption/",))),
+    _row("orc-masked-view", ORC_ENCRYPTION, "Masked view, read without keys",
+         "ORCv1.md: Column Encryption, Data Masks",
+         Selector(all_of=("encryption:column", KEYLESS_VIEW_TAG), areas=("orc/encryption/",)),
+         sides=READS_ONLY,
+         note="the reads of readers with no way to take keys, judged against the masked view "
+              "(each encrypted column as its mask writes it); the reference takes keys"),
     _row("orc-calendar-julian", ORC_TIME, "Julian/Gregorian hybrid calendar",
          "ORCv1.md: Date Columns", Selector(all_of=("calendar:JULIAN_GREGORIAN",))),
     _row("orc-calendar-proleptic", ORC_TIME, "Proleptic Gregorian calendar",

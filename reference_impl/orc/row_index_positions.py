@@ -16,8 +16,9 @@ measured does it (ORC Java, ORC C++ through pyarrow and pyorc, the reference):
 * a Boolean RLE stream (PRESENT, a BOOLEAN column's DATA) records its byte run's
   position and then the bits to skip in the next byte (:attr:`PositionUnit.BITS`);
 * a stream of raw bytes (FLOAT and DOUBLE values, a DECIMAL's varints, a direct
-  string's or binary's contents, a GEOMETRY's or GEOGRAPHY's WKB: ORCv2.md, 'Geometry &
-  Geography Columns', "Binary contents") records a byte offset only (:attr:`PositionUnit.BYTES`);
+  string's or binary's contents, a GEOMETRY's or GEOGRAPHY's WKB, whose DATA stream is
+  binary contents by ORCv2.md, 'Geometry & Geography Columns') records a byte offset only
+  (:attr:`PositionUnit.BYTES`);
 * every other stream (Byte RLE, Integer RLE v1 and v2) a run and values
   (:attr:`PositionUnit.RUN`); a dictionary column's DICTIONARY_DATA and LENGTH none.
 

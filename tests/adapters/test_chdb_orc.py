@@ -12,8 +12,10 @@ from __future__ import annotations
 import pytest
 
 from conformance.cases import case_by_id
+from conformance.cases.model import KEYLESS_VIEW_TAG
 from conformance.engines import Unsupported, get_engine
 from conformance.engines.protocol.external import AdapterError, ExternalEngine, command_spec
+from conformance.matrix.execute import read_and_compare
 from reference_impl.orc.reader import read_orc
 from tests.adapters.both_ways import assert_read_back, case_file
 
@@ -67,6 +69,15 @@ def test_declared_gap_brotli_read_is_the_measured_error(chdb, reference, tmp_pat
     _, path = case_file(reference, "orc/codecs/brotli", tmp_path)
     with pytest.raises(AdapterError, match="Unknown compression codec 6"):
         chdb.read(path)
+
+
+def test_encrypted_file_read_without_keys_is_the_masked_view(chdb, reference, tmp_path):
+    """No setting hands ClickHouse keys (`reads_keyless`): its read of the reference's
+    sha256-masked file is judged against the masked view, and passes (measured)."""
+    case, path = case_file(reference, "orc/encryption/mask-sha256", tmp_path)
+    outcome, detail, marked = read_and_compare(chdb, case.features, path, case.expected, options=case.options)
+    assert outcome == "pass", detail
+    assert KEYLESS_VIEW_TAG in marked["features"]
 
 
 def test_a_failed_query_does_not_spoil_the_next_read(chdb, reference, tmp_path):

@@ -13,6 +13,7 @@ from pathlib import Path
 import pytest
 
 from conformance.cases import case_by_id
+from conformance.cases.model import KEYLESS_VIEW_TAG
 from conformance.engines.parquet.reference import GoldenReferenceEngine
 from conformance.golden.corpus import (
     PEER_READS_REFERENCE,
@@ -92,6 +93,14 @@ def test_without_a_peer_the_case_says_why_from_the_measured_cells(tmp_path):
     assert agreement["no_peer_reason"] == (
         "spark reading the reference file: unsupported: cannot read type:INT96: documented; "
         "duckdb writing: error: IOException: boom")
+
+
+def test_a_keyless_read_of_the_masked_view_is_no_agreement_with_the_true_values(tmp_path):
+    masked = {**_read("reference", "pyorc"), "features": [*CASE.features, KEYLESS_VIEW_TAG]}
+    agreement = _build(tmp_path, [_write(tmp_path, "reference"), _read("reference", "reference"), masked])
+    assert agreement["agreement"]["peers"] == []
+    assert agreement["agreement"]["no_peer_reason"] == (
+        "pyorc reading the reference file: pass against the masked view (it takes no keys)")
 
 
 @pytest.mark.parametrize("case_id, result", [("page_index/lying-column-index", "acceptable"),

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import pytest
 
+from conformance.cases.model import KEYLESS_VIEW_TAG
 from conformance.report import load_results, summarise
 from conformance.report.status import (
     SIDE_NONE,
@@ -167,6 +168,22 @@ def test_a_bad_file_rejected_is_a_read_and_one_accepted_is_wrong(tmp_path) -> No
     tables = _tables(rows, tmp_path)
     assert _square(tables, "reference", "reject-footer").state == STATE_READS
     assert _square(tables, "pyarrow", "reject-footer").state == STATE_WRONG
+
+
+def test_a_keyless_read_of_the_masked_view_counts_in_its_own_row_not_as_encryption(tmp_path) -> None:
+    """pyarrow has no way to take ORC keys: its passing read of the masked view
+    (``view:keyless``) says nothing of reading encrypted columns with the keys."""
+    case_id, tags = "orc/encryption/mask-redact", ["encryption:column", "mask:redact", "type:STRING"]
+    true_view, masked_view = (case_id, tags), (case_id, [*tags, KEYLESS_VIEW_TAG])
+    rows = [make_cell(W, "reference", None, true_view, "pass"),
+            make_cell(R, "reference", "reference", true_view, "pass"),
+            make_cell(R, "reference", "validator", true_view, "pass"),
+            make_cell(R, "reference", "pyarrow", masked_view, "pass")]
+    tables = _tables([{**row, "format": "orc"} for row in rows], tmp_path)
+    assert _square(tables, "pyarrow", "orc-masked-view", "orc").state == STATE_READS
+    assert _square(tables, "pyarrow", "orc-encryption", "orc").state == STATE_NO_DATA
+    assert _square(tables, "reference", "orc-encryption", "orc").state == STATE_BOTH
+    assert _square(tables, "reference", "orc-masked-view", "orc").state == STATE_NO_DATA
 
 
 def test_rows_are_unique_and_measure_something_or_say_why_not() -> None:

@@ -3,10 +3,10 @@
 Spec: ORCv1.md, 'Column Encryption' and its sections 'Data Masks', 'Encryption Keys',
 'Encryption Variants' and 'Stream Encryption'. The reference writes each case with the
 suite's test keys (conformance/kms/orc_keys.py) and reads it with them, so the expected
-values are the true ones; a reader without the keys gets the masked view (the mask a
-case names, nullify otherwise), which differs from them: what such a reader gives is a
-measured cell, never an expected value. A case's masked column is a string, the kind
-'Data Masks' defines redact and sha256 for.
+values are the true ones; a reader with no way to take keys gets the masked view (the
+mask a case names, nullify otherwise) and is judged against it, as the case definition
+gives it (masked_view.py). A case's masked column is a string, the kind 'Data Masks'
+defines redact and sha256 for.
 """
 
 from __future__ import annotations

@@ -16,10 +16,11 @@ from typing import Any, ClassVar
 from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
 
 from conformance.values import Schema
+from reference_impl.orc.encryption import data_masks
 from reference_impl.orc.metadata.type_tree import ROOT_FIELD
 
 from ..native import check_native_columns, check_native_types, native_tags, native_types_json
-from .types import field_tags
+from .types import field_tags, orc_kind
 
 FILE_VERSIONS = ("0.11", "0.12")  # PostScript.version [0, 11] / [0, 12]: ORCv0.md / ORCv1.md
 # orc_proto.proto enum CompressionKind
@@ -55,14 +56,13 @@ EMPTY_STRIPES_TAG = "stripes:empty"
 # (docs/engine-notes.md).
 ENCRYPTION_TAG = "encryption:column"
 MASK_TAG = "mask:{}"
+# The kinds of column 'Data Masks' defines redact and sha256 for ("replace string with
+# ..."), by name, as the reference's masks take them.
+STRING_MASK_KINDS = frozenset(kind.name for kind in data_masks.STRING_MASK_KINDS)
 MASKS = ("nullify", "redact", "sha256")  # 'Data Masks'; nullify is the default
+NULLIFY = MASKS[0]
 ENCRYPTION_REASON = ("no column encryption: its ORC writer has no option for encrypted columns, "
                      "keys or masks (ORCv1.md, 'Column Encryption')")
-KEYLESS_READ_REASON = (
-    "no way to hand it ORC keys (its read API takes no key or key provider), so it reads the "
-    "masked view of an encrypted column, as ORCv1.md 'Encryption Variants' has a reader "
-    "without the key do; these cells expect the true values a key holder reads "
-    "(measured on orc/encryption/*: nulls, redacted text, SHA-256 digests, no error)")
 LIES_REASON = ("deliberately untrue metadata (OrcWriteOptions.lies) is written by the reference "
                "alone, to show which readers trust which structure")
 
@@ -170,6 +170,13 @@ class OrcWriteOptions:
         for name in self.encrypt:
             if name not in by_name:
                 raise ValueError(f"encrypted column {name!r} is not a top-level column of {list(by_name)}")
+            if self.mask_of(name) != NULLIFY and orc_kind(by_name[name].type) not in STRING_MASK_KINDS:
+                raise ValueError(f"mask {self.mask_of(name)!r} of column {name!r} is defined for "
+                                 f"{sorted(STRING_MASK_KINDS)} columns only ('Data Masks')")
+
+    def mask_of(self, column: str) -> str:
+        """The mask of encrypted `column`'s unencrypted variant: the one named, else nullify."""
+        return self.masks.get(column, NULLIFY)
 
     def to_json(self) -> dict[str, Any]:
         doc = dataclasses.asdict(self)
@@ -220,5 +227,5 @@ class OrcWriteOptions:
             tags.add(EMPTY_STRIPES_TAG)
         if self.encrypt:
             tags.add(ENCRYPTION_TAG)
-            tags.update(MASK_TAG.format(self.masks.get(name, MASKS[0])) for name in self.encrypt)
+            tags.update(MASK_TAG.format(self.mask_of(name)) for name in self.encrypt)
         return tags | native_tags(self.native_types)

@@ -53,6 +53,7 @@ from conformance.formats import file_format
 from conformance.golden.bad_corpus import bad_files
 from conformance.golden.bad_file import BAD, BadFile, file_name
 from conformance.golden.paths import BAD_DIR, CASES_DIR, EXPECTED, default_corpus
+from conformance.matrix.execute import expected_view
 from conformance.matrix.failures import PANIC_CLASSES, describe_exception
 from conformance.values import Table, diff_tables
 
@@ -178,8 +179,9 @@ def _check_format(report: CheckReport, engine: ExternalEngine, workdir: Path, co
             _check_write(report, engine, case, workdir)
     if capabilities.reads:
         for case, path in spread(_golden_files(claimed_cases(engine, READ), corpus), count):
+            expected, _ = expected_view(engine, case.features, case.expected, case.options)
             _compare(report, (engine.format, READ), f"read {case.id} (golden, written by the reference)",
-                     case.expected, partial(engine.read, path))
+                     expected, partial(engine.read, path))
         for entry, path in spread(_bad_files(engine.format, corpus), count):
             _check_bad_file(report, engine, entry, path)
     _check_coverage(report, engine, corpus)

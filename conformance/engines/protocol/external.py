@@ -274,4 +274,5 @@ class ExternalEngine(Engine):
 def _capabilities(declared: dict) -> Capabilities:
     return Capabilities(writes=tuple(declared["writes"]), reads=tuple(declared["reads"]),
                         cannot_write=dict(declared.get("cannot_write", {})),
-                        cannot_read=dict(declared.get("cannot_read", {})))
+                        cannot_read=dict(declared.get("cannot_read", {})),
+                        reads_keyless=tuple(declared.get("reads_keyless", ())))
