@@ -59,10 +59,10 @@ public final class Adapter {
         case "start":
           return Capabilities.startAnswer();
         case "write":
-          FileWriting.write(request.get("case"), request.get("path").asText());
+          FileWriting.write(request.get("case"), request.get("path").asText(), request.path("keys"));
           return JSON.createObjectNode().put("ok", true);
         case "read":
-          return JSON.createObjectNode().set("document", FileReading.read(request.get("file").asText()));
+          return JSON.createObjectNode().set("document", FileReading.read(request.get("file").asText(), request.path("keys")));
         case "stop":
           return JSON.createObjectNode().put("ok", true);
         default:

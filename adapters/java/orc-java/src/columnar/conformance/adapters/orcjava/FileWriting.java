@@ -15,6 +15,7 @@
  *                           StripeFooter.writerTimezone), useUTCTimestamp(false)
  *   calendar                setProlepticGregorian
  *   bare_root               the one column's type as the file's root type
+ *   encrypt, masks          Encryption (with the request's keys)
  */
 package columnar.conformance.adapters.orcjava;
 
@@ -41,14 +42,16 @@ final class FileWriting {
 
   private FileWriting() {}
 
-  static void write(JsonNode testCase, String path) throws IOException {
+  static void write(JsonNode testCase, String path, JsonNode keys) throws IOException {
     JsonNode options = testCase.get("options");
     JsonNode schema = testCase.get("schema");
     TypeDescription root = Schemas.root(schema, options.path("bare_root").asBoolean(false));
     String zoneName = text(options, "writer_timezone");
     TimeZone zone = TimeZone.getTimeZone(zoneName == null ? Adapter.UTC : zoneName);
     TimeZone.setDefault(zone);
-    try (Writer writer = OrcFile.createWriter(new Path(path), writerOptions(options, root))) {
+    OrcFile.WriterOptions writerOptions = writerOptions(options, root);
+    Encryption.encrypt(writerOptions, options, keys);
+    try (Writer writer = OrcFile.createWriter(new Path(path), writerOptions)) {
       writeRows(writer, root, schema, testCase.get("rows"), batchRows(options), new VectorWriting(zone));
     } finally {
       TimeZone.setDefault(TimeZone.getTimeZone(Adapter.UTC));
