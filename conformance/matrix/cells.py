@@ -29,8 +29,8 @@ from pathlib import Path
 import pyarrow as pa
 
 from conformance.cases import Case, case_by_id
-from conformance.engines import formats_of, get_engine
 from conformance.cases.orc.options import ENCRYPTION_TAG
+from conformance.engines import formats_of, get_engine
 from conformance.formats import DEFAULT_FORMAT, ORC, file_format, validated_formats
 
 OUTCOMES = ("pass", "mismatch", "error", "crash", "timeout", "unsupported", "skipped",
