@@ -50,9 +50,10 @@ WRITER_TIMEZONE_TAG = "timezone:writer"
 CALENDAR_TAG = "calendar:{}"
 # Stripes of no rows (OrcWriteOptions.empty_stripes); few writers can make one.
 EMPTY_STRIPES_TAG = "stripes:empty"
-# Column encryption (ORCv1.md, 'Column Encryption'): the reference alone writes it here
-# (ORC C++ has no encrypting writer; ORC Java's needs a key provider the Spark writer's
-# options do not reach, docs/engine-notes.md).
+# Column encryption (ORCv1.md, 'Column Encryption'): the reference and ORC Java direct
+# (orc-java, handed the keys over the engine protocol) write it here; ORC C++ has no
+# encrypting writer, and Spark's ORC writer needs a key provider its options do not
+# reach (docs/engine-notes.md).
 ENCRYPTION_TAG = "encryption:column"
 MASK_TAG = "mask:{}"
 MASKS = ("nullify", "redact", "sha256")  # 'Data Masks'; nullify is the default
