@@ -11,15 +11,14 @@ import dataclasses
 
 import pytest
 
-from conformance.cases import Case, case_by_id
+from conformance.cases import case_by_id
 from conformance.engines.protocol import messages
 from conformance.engines.protocol.external import AdapterError, ExternalEngine, command_spec
 from conformance.java_build import pyspark_jars_dir
 from conformance.values import Table, diff_tables
 from reference_impl.orc.bloom_filter_index import read_bloom_filters
-from reference_impl.orc.encryption.data_masks import NULLIFY, mask_values
 from reference_impl.orc.metadata.proto_enums import StreamKind
-from tests.adapters.both_ways import assert_read_back, case_file
+from tests.adapters.both_ways import assert_read_back, case_file, masked_view
 
 BOTH_WAYS = [
     "orc/nested/union",
@@ -123,18 +122,6 @@ def _keyless_read(engine, path) -> Table:
     answer = engine.adapter.call(messages.read_request(path.resolve(), "orc"))
     assert "document" in answer, answer
     return Table.from_document(answer["document"])
-
-
-def masked_view(case: Case) -> Table:
-    """What a reader without the keys reads ('Data Masks'): each encrypted column as its
-    mask writes it (nullify when the case names none), from the case's rows."""
-    options = case.orc_options
-    columns = []
-    for column, values in zip(case.schema.names, zip(*case.rows, strict=True), strict=True):
-        if column in options.encrypt:
-            values = tuple(mask_values(options.masks.get(column, NULLIFY), list(values)))
-        columns.append(values)
-    return Table(case.schema, tuple(zip(*columns, strict=True)))
 
 
 @pytest.mark.parametrize("case_id", ENCRYPTED)
