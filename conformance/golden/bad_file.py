@@ -64,9 +64,10 @@ class BadFile:
 
     @property
     def reference_only(self) -> bool:
-        """Is this a cell of the reference alone? A fault in the reading, or one only a key
-        holder meets: a peer's ``read(path)`` can be handed neither the wrong key nor the
-        right one (conformance.golden.rejection)."""
+        """Is this a cell of the reference alone, among readers without keys? A fault in the
+        reading (a peer's ``read(path)`` cannot be handed the wrong key), or one only a key
+        holder meets (conformance.golden.rejection: a reader handed the suite's ORC keys
+        meets it too)."""
         return self.valid_read_options is not None or self.for_key_holders
 
     def to_json(self, raw: bytes, expected: Table | None = None) -> dict[str, Any]:

@@ -60,8 +60,11 @@ Entries whose fault is in the reading, not the bytes (a wrong or missing key:
 the reference only: a peer's ``read(path)`` cannot be given the wrong key or be
 denied the right one, so its cell would measure the adapter's key convention,
 not the engine. So are entries whose fault lies under an ORC encryption variant
-(``BadFile.for_key_holders``): a peer holds no key, and reading the masked view is
-what the text asks of it.
+(``BadFile.for_key_holders``): a peer without the key reads the masked view, as the
+text asks of it; such an entry is a cell of every reader that holds the suite's ORC keys
+(``EngineInfo.holds_orc_keys``: it claims to read ``encryption:column`` and not only
+keyless, so it holds the keys: the ORC Java adapter is handed them, Spark's session has the
+test key provider).
 
 Bad files are not gated by declared capabilities: a reader must reject a file
 the spec forbids whatever features it claims.
@@ -174,10 +177,19 @@ def plan_reject_cells(run_id: str, workdir: Path, folder: Path, readers: Sequenc
         for reader in readers:
             if reader.format != entry.format:
                 continue
-            if reader.name != REFERENCE and entry.reference_only:
-                continue  # a fault in the reading, or under a key: see the module docstring
+            if reader.name != REFERENCE and not _peer_meets(entry, reader):
+                continue  # a fault in the reading, or under a key it lacks: see the module docstring
             requests.append(_request(run_id, entry, reader, file, sha256, version))
     return requests
+
+
+def _peer_meets(entry: BadFile, reader: EngineInfo) -> bool:
+    """Does a peer's ``read(path)`` meet the entry's fault? Not one in the reading; one under
+    an ORC encryption variant only when the peer holds the keys (its adapter is handed the
+    suite's ORC keys, conformance.engines.protocol.keys)."""
+    if entry.valid_read_options is not None:
+        return False
+    return not entry.for_key_holders or reader.holds_orc_keys
 
 
 def _request(run_id: str, entry: BadFile, reader: EngineInfo, file: str, sha256: str,

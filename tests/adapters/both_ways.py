@@ -8,7 +8,8 @@ from pathlib import Path
 from conformance.cases import Case, case_by_id
 from conformance.cases.native_columns import ID_COLUMN
 from conformance.formats import file_format
-from conformance.values import diff_tables
+from conformance.values import Table, diff_tables
+from reference_impl.orc.encryption.data_masks import NULLIFY, mask_values
 from reference_impl.parquet.metadata.parquet_thrift import LogicalType, Type
 from reference_impl.parquet.reader import read_footer
 
@@ -27,6 +28,19 @@ def assert_read_back(writer, reader, case_id: str, folder: Path) -> None:
     case = case_by_id(case_id)
     difference = diff_tables(case.expected, reader.read(written(writer, case, folder)))
     assert difference is None, f"{writer.name} -> {reader.name}, {case_id}:\n{difference}"
+
+
+def masked_view(case: Case) -> Table:
+    """What a reader of an encrypted ORC case without the keys reads ('Data Masks'): each
+    encrypted column as its mask writes it (nullify when the case names none), from the
+    case's rows."""
+    options = case.orc_options
+    columns = []
+    for column, values in zip(case.schema.names, zip(*case.rows, strict=True), strict=True):
+        if column in options.encrypt:
+            values = tuple(mask_values(options.masks.get(column, NULLIFY), list(values)))
+        columns.append(values)
+    return Table(case.schema, tuple(zip(*columns, strict=True)))
 
 
 def case_file(writer, case_id: str, folder: Path) -> tuple[Case, Path]:

@@ -20,8 +20,12 @@ from .options import MASKS, OrcWriteOptions
 
 AREA = "orc/encryption"
 ROWS = 40
-STRIPE_ROWS = 16  # three stripes: each has its own encryption stripe id and IVs
-STRIDE = 10
+# The striped cases: three stripes, each with its own encryption stripe id and IVs, and
+# row groups in them. Stripes cut at Spark's batch of 1,024 rows, row groups at ORC
+# Java's smallest row index stride (1,000), so both Java writers can write them.
+STRIPED_ROWS = 2_500
+STRIPE_ROWS = 1_024
+STRIDE = 1_000
 NULL_EVERY = 5
 
 _SCHEMA = Schema((Field("id", T.integer(64)), Field("name", T.string()),
@@ -36,7 +40,8 @@ def _row(i: int) -> tuple[object, ...]:
 
 
 def _case(name: str, title: str, options: OrcWriteOptions, spec: tuple[str, ...] = _SPEC) -> Case:
-    return Case(f"{AREA}/{name}", title, spec, _SCHEMA, tuple(_row(i) for i in range(ROWS)), options,
+    rows = STRIPED_ROWS if options.stripe_row_limit else ROWS
+    return Case(f"{AREA}/{name}", title, spec, _SCHEMA, tuple(_row(i) for i in range(rows)), options,
                 format="orc")
 
 

@@ -52,8 +52,8 @@ CALENDAR_TAG = "calendar:{}"
 # Stripes of no rows (OrcWriteOptions.empty_stripes); few writers can make one.
 EMPTY_STRIPES_TAG = "stripes:empty"
 # Column encryption (ORCv1.md, 'Column Encryption'): the reference and ORC Java (direct,
-# and through Spark with the test key provider) write it; ORC C++ has no encrypting writer
-# (docs/engine-notes.md).
+# handed the keys over the engine protocol, and through Spark with the test key provider)
+# write it; ORC C++ has no encrypting writer (docs/engine-notes.md).
 ENCRYPTION_TAG = "encryption:column"
 MASK_TAG = "mask:{}"
 # The kinds of column 'Data Masks' defines redact and sha256 for ("replace string with

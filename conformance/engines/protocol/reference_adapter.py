@@ -8,8 +8,9 @@ suite's own reference engines, so all it does is translate:
 
 * ``start``: who it is, and per format the capabilities (feature-tag patterns);
 * ``write``: the case's canonical schema and rows (and options) -> one file;
-* ``read``: one file -> the canonical JSON document, opening an encrypted Parquet file
-  with the keys the request carries (never with keys of its own);
+* ``read``: one file -> the canonical JSON document, opening an encrypted Parquet or
+  ORC file with the keys the request carries (never with keys of its own: an encrypted
+  ORC file read without keys gives its masked view);
 * ``stop``: answer, then exit.
 
 The request loop, and the answer to an engine's failure (``{"error": {"class",
@@ -22,11 +23,14 @@ from pathlib import Path
 
 from conformance.cases import Case
 from conformance.engines.base import Engine
+from conformance.engines.orc.reference import OrcReferenceEngine
 from conformance.engines.parquet.reference import ReferenceEngine
-from conformance.formats import DEFAULT_FORMAT, FORMATS, load
+from conformance.formats import DEFAULT_FORMAT, FORMATS, ORC, load
+from reference_impl.orc.encryption.encryption_keys import KeyProvider, MasterKey
 from reference_impl.parquet.encryption.properties import FileDecryptionProperties
 
 from .adapter_kit import run_adapter
+from .keys import ORC_MASTER_KEYS
 from .messages import PROTOCOL_VERSION
 
 ENGINES: dict[str, Engine] = {f.name: load(f.reference_engine)() for f in FORMATS.values()}
@@ -46,9 +50,17 @@ def write(request: dict) -> dict:
 
 def read(request: dict) -> dict:
     engine = ENGINES[request["format"]]
-    if "keys" in request:
+    if request["format"] == ORC:
+        engine = OrcReferenceEngine(_master_keys(request.get("keys", {})))
+    elif "keys" in request:
         engine = ReferenceEngine(_decryption(request["keys"]))
     return {"document": engine.read(Path(request["file"])).to_document()}
+
+
+def _master_keys(keys: dict) -> KeyProvider:
+    """ORC master keys (ORCv1.md, 'Encryption Keys'), hex as the protocol sends them."""
+    return KeyProvider.of(*(MasterKey(k["name"], k["version"], bytes.fromhex(k["key"]))
+                            for k in keys.get(ORC_MASTER_KEYS, [])))
 
 
 def _decryption(keys: dict) -> FileDecryptionProperties:

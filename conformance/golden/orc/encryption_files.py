@@ -11,8 +11,8 @@ variant's file statistics first: bytes that do not decode are ``DecryptionFailed
 A reader without the key reads each of these files' masked view, as 'Encryption
 Variants' says it should: the verdict ``bad`` is that of a reader holding ``pii``
 version 1, the suite's; such a reader must reject the file rather than return values.
-So the entries are ``for_key_holders``: cells of the reference only, until a peer can
-be handed ORC keys.
+So the entries are ``for_key_holders``: cells of the reference and of every reader the
+harness hands ORC keys (conformance.golden.rejection).
 """
 
 from __future__ import annotations

@@ -7,7 +7,7 @@ import json
 from pathlib import Path
 
 from conformance.cases import case_by_id
-from conformance.engines.protocol.keys import write_keys
+from conformance.engines.protocol.keys import orc_read_keys, write_keys
 from conformance.engines.protocol.messages import problems
 from conformance.kms.case_keys import case_key_retriever, explicit_key, explicit_key_name
 from conformance.kms.in_memory import TEST_MASTER_KEYS
@@ -44,3 +44,30 @@ def test_the_aad_prefix_is_resolved_for_the_file():
     assert write_keys(case_by_id("encryption/aad-prefix-supplied"), PATH)["aad_prefix"] == "written"
     stored = write_keys(case_by_id("encryption/aad-prefix-stored"), PATH)
     assert stored["aad_prefix"] == "employees_23May2018.part0"
+
+
+def test_an_encrypted_orc_case_gets_the_test_keys_its_columns_name():
+    """ORCv1.md, 'Encryption Keys': a master key by name, version and algorithm."""
+    case = case_by_id("orc/encryption/two-keys")
+    keys = write_keys(case, PATH.with_suffix(".orc"))
+    assert keys == {"orc_master_keys": [
+        {"name": "finance", "version": 2, "algorithm": "AES_CTR_256", "key": bytes(range(88, 120)).hex()},
+        {"name": "pii", "version": 1, "algorithm": "AES_CTR_128", "key": bytes(range(72, 88)).hex()}]}
+    request = {"op": "write", "case": case.to_json(), "path": str(PATH.with_suffix(".orc")), "keys": keys}
+    assert problems("write.request", request) == []
+    assert write_keys(case_by_id("orc/types/date"), PATH.with_suffix(".orc")) is None
+
+
+def test_a_read_of_an_encrypted_orc_file_gets_every_test_key(tmp_path):
+    from conformance.engines.orc.reference import OrcReferenceEngine
+
+    encrypted, plain = tmp_path / "encrypted.orc", tmp_path / "plain.orc"
+    OrcReferenceEngine().write(case_by_id("orc/encryption/one-column"), encrypted)
+    OrcReferenceEngine().write(case_by_id("orc/types/date"), plain)
+    keys = orc_read_keys(encrypted)
+    assert sorted(k["name"] for k in keys["orc_master_keys"]) == ["finance", "pii"]
+    request = {"op": "read", "file": str(encrypted), "format": "orc", "keys": keys}
+    assert problems("read.request", request) == []
+    assert orc_read_keys(plain) is None
+    assert problems("read.request", {**request, "keys": {"orc_master_keys": [
+        {"name": "pii", "version": 1, "algorithm": "AES_CTR_128", "key": "00" * 20}]}}) != []

@@ -266,6 +266,16 @@ def test_each_orc_file_has_a_cell_per_orc_reader(requests: list[dict]) -> None:
                        for reader in ("reference", *(() if e.reference_only else PEERS))}
     assert any(e.for_key_holders for e in ENTRIES)
     assert all(r["subject"]["format"] == orc.ORC and r["file"].endswith(".orc") for r in requests)
+    assert not any(engine_info(p, orc.ORC).holds_orc_keys for p in PEERS)  # they read the masked view
+
+
+def test_a_reader_holding_the_orc_keys_meets_the_faults_under_encryption(run_dir: Path) -> None:
+    """A reader handed the suite's ORC keys (it claims encryption:column, as the ORC Java
+    adapter does) reads the encrypted bad files; a fault in the reading stays the reference's."""
+    holder = dataclasses.replace(engine_info(PEERS[0], orc.ORC), name="key-holder", holds_orc_keys=True)
+    planned = {r["bad_file"] for r in plan_rejects("t", run_dir, [holder], ENTRIES)}
+    assert planned == {e.id for e in ENTRIES if e.valid_read_options is None}
+    assert {e.id for e in ENTRIES if e.for_key_holders} <= planned
 
 
 @pytest.mark.timeout(READ_BUDGET_SECONDS * 3)

@@ -59,15 +59,17 @@ public final class Adapter {
         case "start":
           return Capabilities.startAnswer();
         case "write":
-          FileWriting.write(request.get("case"), request.get("path").asText());
+          FileWriting.write(request.get("case"), request.get("path").asText(), request.path("keys"));
           return JSON.createObjectNode().put("ok", true);
         case "read":
-          return JSON.createObjectNode().set("document", FileReading.read(request.get("file").asText()));
+          return JSON.createObjectNode().set("document", FileReading.read(request.get("file").asText(), request.path("keys")));
         case "stop":
           return JSON.createObjectNode().put("ok", true);
         default:
           throw new IllegalArgumentException("unknown op " + op);
       }
+    } catch (Unsupported e) {
+      return JSON.createObjectNode().put("unsupported", e.getMessage());
     } catch (Exception | LinkageError | OutOfMemoryError e) {
       e.printStackTrace(System.err); // the evidence of the cell (the harness keeps stderr's tail)
       return error(e);
@@ -85,6 +87,14 @@ public final class Adapter {
     ObjectNode error = JSON.createObjectNode();
     error.put("class", e.getClass().getSimpleName()).put("message", message.toString());
     return JSON.createObjectNode().set("error", error);
+  }
+
+  /** A write option orc-core cannot honour: an `unsupported` answer with the measured
+   * reason (docs/engine-protocol.md, 'write'), not an error. */
+  static final class Unsupported extends RuntimeException {
+    Unsupported(String reason) {
+      super(reason);
+    }
   }
 
   /** A value orc-core returned that the canonical model cannot hold without loss. */

@@ -3,10 +3,12 @@
  * (OrcFile.createReader, its own TypeDescription, a vectorized RecordReader), with
  * useUTCTimestamp (a TIMESTAMP reads as its wall clock, docs/canonical-values.md 'ORC')
  * and convertToProlepticGregorian (dates and timestamps before 1582-10-15 as proleptic
- * counts, whatever the file's Footer.calendar).
+ * counts, whatever the file's Footer.calendar); an encrypted file with the request's keys
+ * (Encryption).
  */
 package columnar.conformance.adapters.orcjava;
 
+import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import java.io.IOException;
@@ -24,10 +26,11 @@ final class FileReading {
 
   private FileReading() {}
 
-  static ObjectNode read(String file) throws IOException {
+  static ObjectNode read(String file, JsonNode keys) throws IOException {
     Configuration conf = new Configuration();
     OrcFile.ReaderOptions options = OrcFile.readerOptions(conf).filesystem(FileSystem.getLocal(conf).getRaw())
         .useUTCTimestamp(true).convertToProlepticGregorian(true);
+    Encryption.decrypt(options, keys);
     ArrayNode rows = Adapter.JSON.createArrayNode();
     TypeDescription root;
     try (Reader reader = OrcFile.createReader(new Path(file), options)) {

@@ -15,6 +15,7 @@
  *                           StripeFooter.writerTimezone), useUTCTimestamp(false)
  *   calendar                setProlepticGregorian
  *   bare_root               the one column's type as the file's root type
+ *   encrypt, masks          Encryption (with the request's keys)
  */
 package columnar.conformance.adapters.orcjava;
 
@@ -38,17 +39,21 @@ final class FileWriting {
   static final int DEFAULT_BATCH_ROWS = VectorizedRowBatch.DEFAULT_SIZE;
   static final String PROLEPTIC = "PROLEPTIC_GREGORIAN";
   static final String DIRECT = "DIRECT";
+  // orc-core's WriterImpl refuses a smaller row index stride (measured, orc-core 2.3.0).
+  static final int MIN_ROW_INDEX_STRIDE = 1_000;
 
   private FileWriting() {}
 
-  static void write(JsonNode testCase, String path) throws IOException {
+  static void write(JsonNode testCase, String path, JsonNode keys) throws IOException {
     JsonNode options = testCase.get("options");
     JsonNode schema = testCase.get("schema");
     TypeDescription root = Schemas.root(schema, options.path("bare_root").asBoolean(false));
     String zoneName = text(options, "writer_timezone");
     TimeZone zone = TimeZone.getTimeZone(zoneName == null ? Adapter.UTC : zoneName);
     TimeZone.setDefault(zone);
-    try (Writer writer = OrcFile.createWriter(new Path(path), writerOptions(options, root))) {
+    OrcFile.WriterOptions writerOptions = writerOptions(options, root);
+    Encryption.encrypt(writerOptions, options, keys);
+    try (Writer writer = OrcFile.createWriter(new Path(path), writerOptions)) {
       writeRows(writer, root, schema, testCase.get("rows"), batchRows(options), new VectorWriting(zone));
     } finally {
       TimeZone.setDefault(TimeZone.getTimeZone(Adapter.UTC));
@@ -74,6 +79,11 @@ final class FileWriting {
     }
     if (!options.path("row_index_stride").isNull()) {
       int stride = options.get("row_index_stride").asInt();
+      if (stride > 0 && stride < MIN_ROW_INDEX_STRIDE) {
+        throw new Adapter.Unsupported("row_index_stride " + stride + ": measured, orc-core's writer "
+            + "refuses it with IllegalArgumentException 'Row stride must be at least "
+            + MIN_ROW_INDEX_STRIDE + "'");
+      }
       writer = stride == 0 ? writer.buildIndex(false) : writer.rowIndexStride(stride);
     }
     List<String> bloom = new ArrayList<>();
