@@ -175,7 +175,7 @@ class Result:
         return timing.best
 
 
-def values_mismatch(read: list[object], expected: list[object]) -> str | None:
+def first_difference(read: list[object], expected: list[object]) -> str | None:
     """What differs between the values read and those written, if anything."""
     if len(read) != len(expected):
         return f"{len(read)} rows read, {len(expected)} written"
@@ -214,7 +214,7 @@ class _Bench:
             contents = self.measure_reference(bench_file, path, result)
             if check and expected is not None and contents is not None:
                 result.values_checked = True
-                result.values_mismatch = values_mismatch(self.fmt.reference_values(contents), expected)
+                result.values_mismatch = first_difference(self.fmt.reference_values(contents), expected)
                 if result.values_mismatch:
                     progress(f"{bench_file.name}: the reference read other values: {result.values_mismatch}")
         return result

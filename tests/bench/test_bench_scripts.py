@@ -10,12 +10,13 @@ import json
 import re
 import subprocess
 import sys
+import time
 from collections import Counter
 from pathlib import Path
 
 import pytest
 
-from bench._common import LINE_COLUMNS, TABLE_HEADER, Format, machine_facts
+from bench._common import LINE_COLUMNS, TABLE_HEADER, Format, machine_facts, peak_traced_bytes, time_runs
 from bench.orc_bench import ORC
 from bench.parquet_bench import PARQUET, ParquetShape
 from reference_impl.orc.encodings.int_rle_v2 import sub_encodings
@@ -37,6 +38,8 @@ RESULT_LINE = re.compile(r"^(?P<name>[\w-]+)\s+(?P<rows>\d+)"
 # The share of an integer column's runs in its named sub-encoding: random values may
 # make a stray run of another (three equal values are SHORT_REPEAT).
 MOSTLY = 0.99
+SHORT_SLEEP = 0.01
+PEAK_BYTES = 10_000_000
 PARQUET_CODECS = {"none": CompressionCodec.UNCOMPRESSED, "snappy": CompressionCodec.SNAPPY,
                   "zstd": CompressionCodec.ZSTD}
 
@@ -160,3 +163,23 @@ def test_an_unknown_file_name_is_refused():
     completed = run_bench("parquet", "--only", "no_such_column")
     assert completed.returncode == 2
     assert "invalid choice" in completed.stderr
+
+
+def test_a_measure_over_its_budget_starts_no_more_runs():
+    timing = time_runs("sleep", lambda: time.sleep(SHORT_SLEEP), repeat=3, budget=0.0)
+    assert timing.runs == 1 and timing.best is not None and timing.best >= SHORT_SLEEP
+    assert time_runs("sleep", lambda: time.sleep(SHORT_SLEEP), repeat=3, budget=60.0).runs == 3
+
+
+def test_the_peak_counts_what_the_action_holds_at_once():
+    def hold_then_release() -> None:
+        block = bytearray(PEAK_BYTES)
+        del block
+
+    assert PEAK_BYTES <= peak_traced_bytes(hold_then_release) < 2 * PEAK_BYTES
+
+
+def test_a_failing_run_is_reported_not_raised():
+    timing = time_runs("fail", lambda: 1 // 0, repeat=3, budget=60.0)
+    assert timing.best is None and timing.runs == 0
+    assert timing.error == "ZeroDivisionError: integer division or modulo by zero"
