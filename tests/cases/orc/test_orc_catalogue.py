@@ -41,7 +41,9 @@ MIN_CASES, MAX_CASES = 60, 300  # a bound against a generator gone wild (187 cas
 
 
 def test_every_orc_case_is_in_the_catalogue_once():
-    catalogue = [case for case in all_cases() if case.format == "orc"]
+    # Saved hunt regressions (regression/<id>) are catalogue cases of their own format too.
+    catalogue = [case for case in all_cases()
+                 if case.format == "orc" and not case.id.startswith("regression/")]
     assert [c.id for c in catalogue] == [c.id for c in ORC_CASES]
     assert len({c.id for c in ORC_CASES}) == len(ORC_CASES)
     assert MIN_CASES <= len(ORC_CASES) <= MAX_CASES
