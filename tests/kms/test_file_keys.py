@@ -10,7 +10,7 @@ import pytest
 
 from conformance.cases import case_by_id
 from conformance.engines import get_engine
-from conformance.engines.protocol.keys import read_keys
+from conformance.engines.protocol.keys import parquet_read_keys
 from conformance.kms.file_keys import file_encryption, own_column_key_metadata
 from conformance.values import diff_tables
 from reference_impl.parquet.metadata import parquet_thrift as M
@@ -76,7 +76,7 @@ def test_a_supplied_aad_prefix_is_resolved_while_reading(tmp_path, footer_parses
 def test_the_protocol_read_keys_parse_what_they_must(case_id, parses, tmp_path, footer_parses):
     _, path = _written(case_id, tmp_path)
     footer_parses.update(dict.fromkeys(footer_parses, 0))
-    keys = read_keys(path)
+    keys = parquet_read_keys(path)
     assert sum(footer_parses.values()) == parses
     assert keys["footer_key"]
     encryption = file_encryption(path)

@@ -40,12 +40,11 @@ from conformance.engines.base import (
     Unsupported,
     with_engine_stderr,
 )
-from conformance.formats import ORC, file_format
 from conformance.values import Table
 from conformance.values.table import DocumentError
 
 from . import messages
-from .keys import orc_read_keys, read_keys, write_keys
+from .keys import read_keys, write_keys
 from .messages import AdapterDied, AdapterHung, ProtocolError
 from .stderr_log import StderrLog
 
@@ -252,8 +251,7 @@ class ExternalEngine(Engine):
         self._verdict(self.adapter.call(messages.write_request(case.to_json(), path, write_keys(case, path))))
 
     def read(self, path: Path) -> Table:
-        keys = (read_keys(path) if file_format(self.format).encryption_keys
-                else orc_read_keys(path) if self.format == ORC else None)
+        keys = read_keys(path, self.format)
         answer = self.adapter.call(messages.read_request(Path(path).resolve(), self.format, keys))
         self._verdict(answer)
         try:

@@ -41,7 +41,15 @@ from reference_impl.orc.streams.compression import decompress_stream
 ORC_MASTER_KEYS = "orc_master_keys"
 
 
-def read_keys(path: Path) -> dict | None:
+def read_keys(path: Path, fmt: str) -> dict | None:
+    """The `keys` of a read of `path`, a file of format `fmt`, or None for a plaintext file
+    (or a format whose files carry no keys)."""
+    if fmt == ORC:
+        return orc_read_keys(path)
+    return parquet_read_keys(path) if file_format(fmt).encryption_keys else None
+
+
+def parquet_read_keys(path: Path) -> dict | None:
     """The `keys` of a read of the Parquet file `path`, or None for a plaintext file."""
     encryption = file_encryption(path)
     if encryption is None:
