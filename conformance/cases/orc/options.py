@@ -59,8 +59,8 @@ MASK_TAG = "mask:{}"
 # The kinds of column 'Data Masks' defines redact and sha256 for ("replace string with
 # ..."), by name, as the reference's masks take them.
 STRING_MASK_KINDS = frozenset(kind.name for kind in data_masks.STRING_MASK_KINDS)
-MASKS = ("nullify", "redact", "sha256")  # 'Data Masks'; nullify is the default
-NULLIFY = MASKS[0]
+MASKS = tuple(data_masks.MASKS)  # 'Data Masks': nullify, redact, sha256
+NULLIFY = data_masks.NULLIFY  # the mask of an encrypted column that names none
 ENCRYPTION_REASON = ("no column encryption: its ORC writer has no option for encrypted columns, "
                      "keys or masks (ORCv1.md, 'Column Encryption')")
 LIES_REASON = ("deliberately untrue metadata (OrcWriteOptions.lies) is written by the reference "
