@@ -489,12 +489,15 @@ def _run(args) -> int:
         print(f"conformance run: {exc}", file=sys.stderr)
         return EXIT_USAGE
     _print_unavailable(result.unavailable)
-    summary = write_reports(result.results_dir, args.report)
+    with result.timeline.span("report"):
+        summary = write_reports(result.results_dir, args.report)
+    result.timeline.save(result.results_dir)
     for name, note in summary.version_notes.items():
         print(f"warning: engine {name}: {note}", file=sys.stderr)
     print(f"run {result.run_id}: {len(result.records)} cells; results {result.results_dir}; "
           f"report {args.report / 'index.html'}")
     print(_outcome_line(result.records))
+    print(f"time: {result.timeline.summary()}")
     if result.interrupted:
         print("interrupted: the results and report hold the cells finished so far",
               file=sys.stderr)

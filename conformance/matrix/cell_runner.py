@@ -8,20 +8,25 @@ matrix (`run`) and golden verification (`conformance.golden.verify`) alike.
   a watchdog. When the limit runs out, the cell's Spark jobs (its job group) are
   cancelled and the cell is a `timeout`; a cell that does not stop even then (a
   hang outside Spark) is left behind on its daemon thread, and the run goes on.
+  The matrix runs its in-driver cells on as many threads as Spark has task slots
+  (`run_in_driver_pool`), each cell on a child session of its own
+  (`spark_session.bind_session`), so they use every core as the isolated cells do.
 """
 
 from __future__ import annotations
 
+import queue
 import threading
 import time
-from collections.abc import Collection, Iterable, Iterator
+from collections.abc import Collection, Iterable, Iterator, Sequence
+from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
 from pathlib import Path
 
 from .cells import unfinished_record
 from .execute import run_cell
 from .isolation import DEFAULT_MEMORY_LIMIT_MB, DEFAULT_TIMEOUT_S, IsolatedRunner
-from .spark_session import get_session
+from .spark_session import bind_session, child_session, get_session
 
 # How long a timed-out in-driver cell gets to stop once its Spark jobs are cancelled
 # (a cancelled job fails its collect at once; this is for a cell hung elsewhere).
@@ -56,33 +61,63 @@ def run_cells(requests: Iterable[dict], workdir: Path, limits: CellLimits,
 
 def run_in_driver(request: dict, workdir: Path, timeout_s: float) -> dict:
     """One cell in this process, a `timeout` cell when it runs past `timeout_s`."""
+    return _watched(request, workdir, timeout_s, session=None)[0]
+
+
+def run_in_driver_pool(requests: Sequence[dict], workdir: Path, timeout_s: float,
+                       threads: int) -> Iterator[dict]:
+    """`requests` as `run_in_driver` runs them, `threads` at a time, each on a child
+    session; yields the records in the order of `requests`."""
+    if threads <= 1:
+        yield from (run_in_driver(request, workdir, timeout_s) for request in requests)
+        return
+    sessions: queue.SimpleQueue = queue.SimpleQueue()
+    for _ in range(threads):
+        sessions.put(child_session())
+
+    def one(request: dict) -> dict:
+        session = sessions.get()
+        record, stopped = _watched(request, workdir, timeout_s, session)
+        # A cell left behind on its thread may still set options on its session.
+        sessions.put(session if stopped else child_session())
+        return record
+
+    with ThreadPoolExecutor(threads, thread_name_prefix="driver-cells") as pool:
+        yield from pool.map(one, requests)
+
+
+def _watched(request: dict, workdir: Path, timeout_s: float, session) -> tuple[dict, bool]:
+    """The cell's record, and whether its thread has stopped."""
     started = time.perf_counter()
-    cell = _DriverCell(request, workdir, get_session().sparkContext)
+    cell = _DriverCell(request, workdir, get_session().sparkContext, session)
     cell.start()
     cell.join(timeout_s)
     if not cell.is_alive():
-        return cell.result()
+        return cell.result(), True
     cell.cancel()
     cell.join(CANCEL_GRACE_S)
-    after = (f"it then answered: {cell.result()['detail']}" if not cell.is_alive() else
+    stopped = not cell.is_alive()
+    after = (f"it then answered: {cell.result()['detail']}" if stopped else
              f"it did not stop within {CANCEL_GRACE_S:g} s more and was left behind on its thread")
     detail = f"no answer within {timeout_s:g} s; its Spark jobs were cancelled\n{after}"
-    return unfinished_record(request, "timeout", detail, time.perf_counter() - started)
+    return unfinished_record(request, "timeout", detail, time.perf_counter() - started), stopped
 
 
 class _DriverCell(threading.Thread):
     """A cell on its own thread, its Spark jobs in a job group of its own (Spark's job
     group is a property of the thread that submits the jobs)."""
 
-    def __init__(self, request: dict, workdir: Path, spark_context) -> None:
+    def __init__(self, request: dict, workdir: Path, spark_context, session) -> None:
         super().__init__(name=f"cell {request['cell_id']}", daemon=True)
         self.request, self.workdir, self.sc = request, workdir, spark_context
+        self.session = session  # the child session its engine uses (None: the process's)
         self.group = f"cell-{request['cell_id']}"
         self._record: dict | None = None
         self._raised: BaseException | None = None
 
     def run(self) -> None:
         try:
+            bind_session(self.session)
             self.sc.setJobGroup(self.group, self.request["cell_id"], interruptOnCancel=True)
             self._record = run_cell(self.request, self.workdir)
         except BaseException as exc:  # noqa: BLE001 - handed to the caller's thread

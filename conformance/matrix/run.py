@@ -37,7 +37,7 @@ from conformance.golden import rejection
 from conformance.golden.bad_file import BadFile
 from conformance.golden.verify import check_corpus, plan_golden
 
-from .cell_runner import CellLimits, run_in_driver
+from .cell_runner import CellLimits, run_in_driver_pool
 from .cells import (
     EngineInfo,
     EnginesByFormat,
@@ -52,6 +52,7 @@ from .progress import ProgressCallback
 from .results import LoggedOutcomes, consolidate, logged, read_cell_logs, write_unavailable
 from .retries import Retries, retry_cells
 from .spark_session import get_session
+from .timeline import Timeline
 
 PROGRESS_POLL_S = 0.5
 TASKS_PER_CORE = 2  # a few large partitions: each Spark task costs ~50 ms of overhead
@@ -84,6 +85,7 @@ class RunResult:
     records: list[dict]
     interrupted: bool = False
     unavailable: dict[str, str] = field(default_factory=dict)  # engine -> why it could not run
+    timeline: Timeline = field(default_factory=Timeline)  # where the run's time went
 
 
 def selected_cases(config: RunConfig) -> list[Case]:
@@ -107,40 +109,47 @@ def selected_bad_files(config: RunConfig) -> list[BadFile]:
 
 def run_matrix(config: RunConfig, on_progress: ProgressCallback | None = None) -> RunResult:
     """Run the whole matrix; `on_progress(done, total, outcomes)` (`progress`) is called
-    as cells finish."""
+    as cells finish. The result's timeline holds each stage's wall-clock time."""
+    timeline = Timeline()
     cases = selected_cases(config)
     # Each engine is prepared once, writer or reader (a failing npm ci may take minutes).
-    _, unavailable = available_engines(dict.fromkeys([*config.writers, *config.readers]))
+    with timeline.span("engines"):
+        _, unavailable = available_engines(dict.fromkeys([*config.writers, *config.readers]))
     writers = engines_by_format([s for s in config.writers if s not in unavailable], config.formats)
     readers = engines_by_format([s for s in config.readers if s not in unavailable], config.formats)
     run_dir = (config.workdir / config.run_id).resolve()
     run_dir.mkdir(parents=True, exist_ok=True)
-    rejects = _plan_rejects(config, run_dir, readers)
-    golden = _plan_golden(config, cases, readers)
+    with timeline.span("plan"):
+        rejects = _plan_rejects(config, run_dir, readers)
+        golden = _plan_golden(config, cases, readers)
     total = sum(len(writers[case.format]) * (1 + reads_per_write(case, len(readers[case.format])))
                 for case in cases)
     total += len(rejects) + len(golden)
     progress = _ProgressWatcher(run_dir, total, on_progress)
-    runner = _PhaseRunner(config, run_dir)
+    with timeline.span("spark start"):
+        runner = _PhaseRunner(config, run_dir, timeline)
     interrupted = False
     try:
         progress.start()
         writes = plan_writes(config.run_id, cases, writers)
         written = runner.run("write", writes, _all(writers))
-        reads = plan_reads(config.run_id, cases, written, readers) + rejects + golden
+        with timeline.span("read plan"):
+            reads = plan_reads(config.run_id, cases, written, readers) + rejects + golden
         runner.run("read", reads, _all(readers))
         progress.stop()
         if config.retries is not None:
-            runner.retry(writes + reads, [*_all(writers), *_all(readers)], config.retries)
+            with timeline.span("retries"):
+                runner.retry(writes + reads, [*_all(writers), *_all(readers)], config.retries)
     except KeyboardInterrupt:
         interrupted = True
         runner.cancel()
     finally:
         progress.stop()
-        results_dir = consolidate(run_dir)
-        write_unavailable(results_dir, unavailable)
+        with timeline.span("consolidate"):
+            results_dir = consolidate(run_dir)
+            write_unavailable(results_dir, unavailable)
     return RunResult(config.run_id, run_dir, results_dir, read_cell_logs(run_dir), interrupted,
-                     unavailable)
+                     unavailable, timeline)
 
 
 def _all(engines: EnginesByFormat) -> list[EngineInfo]:
@@ -163,9 +172,10 @@ def _plan_golden(config: RunConfig, cases: Sequence[Case], readers: EnginesByFor
 
 
 class _PhaseRunner:
-    def __init__(self, config: RunConfig, run_dir: Path):
+    def __init__(self, config: RunConfig, run_dir: Path, timeline: Timeline):
         self.config = config
         self.run_dir = run_dir
+        self.timeline = timeline
         self.spark = get_session(config.master)
 
     def run(self, phase: str, requests: list[dict], engines: Sequence[EngineInfo]) -> list[dict]:
@@ -173,9 +183,13 @@ class _PhaseRunner:
         in_driver = {e.spec for e in engines if not e.isolated}
         distributed = [r for r in requests if r["engine"] not in in_driver]
         local = [r for r in requests if r["engine"] in in_driver]
-        results = self._distributed(phase, distributed)
-        results += list(logged((run_in_driver(r, self.run_dir, self.config.timeout_s)
-                                for r in local), self.run_dir, f"{phase}-driver"))
+        with self.timeline.span(f"{phase}: isolated cells"):
+            results = self._distributed(phase, distributed)
+        # As many in-driver cells at once as Spark has task slots (cell_runner).
+        threads = self.spark.sparkContext.defaultParallelism
+        with self.timeline.span(f"{phase}: in-driver cells"):
+            results += list(logged(run_in_driver_pool(local, self.run_dir, self.config.timeout_s,
+                                                      threads), self.run_dir, f"{phase}-driver"))
         return results
 
     def _distributed(self, phase: str, requests: list[dict]) -> list[dict]:

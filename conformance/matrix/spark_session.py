@@ -3,6 +3,12 @@
 JVM start-up costs seconds, so a process builds the session once and every
 Spark cell and the matrix job share it. Local mode (`local[*]`) by default; any
 master URL (a standalone cluster) runs the same code.
+
+In-driver cells run on several threads at once (`cell_runner.DriverPool`). The
+Spark engines set SQL options for one call (`spark.conf.set`), which are a
+session's, so each such thread gets a child session of its own (`newSession()`:
+the same SparkContext and JVM, its own SQL configuration), bound with
+`bind_session`; `get_session` returns the thread's child where one is bound.
 """
 
 from __future__ import annotations
@@ -10,6 +16,7 @@ from __future__ import annotations
 import os
 import sys
 import tempfile
+import threading
 import warnings
 from pathlib import Path
 
@@ -31,6 +38,7 @@ appender.console.layout.pattern = %d{HH:mm:ss} %p %c{1}: %m%n
 
 _session = None
 _master: str | None = None
+_bound = threading.local()  # .session: the child session of a thread (bind_session)
 
 
 def _log4j2_file() -> Path:
@@ -41,8 +49,12 @@ def _log4j2_file() -> Path:
 
 
 def get_session(master: str | None = None):
-    """The process's SparkSession, created on first use with `master`."""
+    """The process's SparkSession, created on first use with `master`; on a thread
+    bound to a child session (`bind_session`), that child."""
     global _session, _master
+    child = getattr(_bound, "session", None)
+    if child is not None and master in (None, _master):
+        return child
     master = master or _master or os.environ.get("CONFORMANCE_SPARK_MASTER", DEFAULT_MASTER)
     if _session is not None:
         if master != _master:
@@ -95,6 +107,16 @@ def _encryption_conf() -> dict[str, str]:
     except JavaBuildError as error:
         warnings.warn(f"Spark encryption cells disabled: {error}", stacklevel=2)
         return {}
+
+
+def child_session():
+    """A new session sharing the process session's SparkContext, with SQL options of its own."""
+    return get_session().newSession()
+
+
+def bind_session(session) -> None:
+    """Make `get_session()` on the calling thread return `session` (None: the process's)."""
+    _bound.session = session
 
 
 def stop_session() -> None:
