@@ -118,3 +118,14 @@ def test_results_dataset_reads_back_with_pyarrow_and_duckdb(run, tmp_path):
     summary = write_reports(result.results_dir, tmp_path / "report")
     assert (tmp_path / "report" / "index.html").is_file()
     assert exit_code(summary, set()) == 0
+
+
+def test_the_timeline_says_where_the_time_went(run):
+    result = run[0]
+    spans = {span.name: span for span in result.timeline.spans}
+    assert list(spans) == ["engines", "plan", "spark start", "write: isolated cells",
+                           "write: in-driver cells", "read plan", "read: isolated cells",
+                           "read: in-driver cells", "consolidate"]
+    ordered = list(spans.values())
+    assert all(a.start_s + a.seconds <= b.start_s + 1e-6 for a, b in zip(ordered, ordered[1:], strict=False))
+    assert spans["read: in-driver cells"].seconds > 0  # Spark read every file
