@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import dataclasses
 import fnmatch
+import functools
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any, Protocol, TypeVar
@@ -342,8 +343,10 @@ class Case:
     def expected(self) -> Table:
         return Table(self.schema, self.rows)
 
-    @property
+    @functools.cached_property
     def features(self) -> tuple[str, ...]:
+        # Cached: the matrix asks once per cell (about 110,000 in the main job), and deriving
+        # the tags from the schema and options took half a millisecond (bench/matrix_bench.py).
         tags = set(self.extra_features)
         for f in self.schema:
             tags.update(file_format(self.format).tags_of(f))
