@@ -15,11 +15,19 @@ Delta examples are written that way.
 
 Values are packed "W * L bits (padded to the next byte) encoded in big endian format":
 the first value's most significant bit is the first byte's most significant bit.
+
+Two readers of the packing: :func:`unpack` takes the values one by one off a big integer,
+the specification's steps; it is the test oracle (tests/reference_impl/orc/encodings/
+test_array_decoding.py checks bit for bit that both agree). :func:`unpack_array` is what
+the readers use: numpy spreads the bytes into bits, cuts them ``width`` at a time and
+packs each value into a big-endian 64-bit word.
 """
 
 from __future__ import annotations
 
 from collections.abc import Sequence
+
+import numpy as np
 
 from reference_impl.orc.errors import CorruptRle
 
@@ -86,14 +94,22 @@ def pack(values: Sequence[int], width: int) -> bytes:
     return (packed << padding).to_bytes(size, "big")
 
 
-def unpack(data: bytes | memoryview, pos: int, width: int, count: int, *,
-           base_offset: int = 0, what: str = "values") -> tuple[list[int], int]:
-    """``count`` values of ``width`` bits packed at ``data[pos:]``, and the position after
-    their padding byte. CorruptRle (at the packed bytes' offset) if the data ends first."""
+def _checked_end(data: bytes | memoryview, pos: int, width: int, count: int, base_offset: int,
+                 what: str) -> int:
+    """The end of ``count`` values of ``width`` bits from ``pos``; CorruptRle (at the packed
+    bytes' offset) if the data ends first."""
     end = pos + packed_size(width, count)
     if end > len(data):
         raise CorruptRle(f"{count} {what} of {width} bits need {end - pos} bytes, "
                          f"{len(data) - pos} remain", base_offset + pos)
+    return end
+
+
+def unpack(data: bytes | memoryview, pos: int, width: int, count: int, *,
+           base_offset: int = 0, what: str = "values") -> tuple[list[int], int]:
+    """``count`` values of ``width`` bits packed at ``data[pos:]``, and the position after
+    their padding byte. CorruptRle (at the packed bytes' offset) if the data ends first."""
+    end = _checked_end(data, pos, width, count, base_offset, what)
     if width == 0:
         return [0] * count, end
     packed = int.from_bytes(data[pos:end], "big")
@@ -104,3 +120,36 @@ def unpack(data: bytes | memoryview, pos: int, width: int, count: int, *,
         shift -= width
         values.append((packed >> shift) & mask)
     return values, end
+
+
+WORD_BITS = 64
+WORD_BYTES = WORD_BITS // BITS_PER_BYTE
+NATIVE_WORD_BYTES = (1, 2, 4, 8)  # byte widths numpy reads as one big-endian integer each
+
+
+def unpack_array(data: bytes | memoryview, pos: int, width: int, count: int, *,
+                 base_offset: int = 0, what: str = "values") -> tuple[np.ndarray, int]:
+    """:func:`unpack` as a numpy array of uint64, with the same errors."""
+    end = _checked_end(data, pos, width, count, base_offset, what)
+    if width == 0 or count == 0:
+        return np.zeros(count, dtype=np.uint64), end
+    packed = np.frombuffer(data, dtype=np.uint8, count=end - pos, offset=pos)
+    if width % BITS_PER_BYTE == 0:  # whole bytes: no need to go through bits
+        size = width // BITS_PER_BYTE
+        if size in NATIVE_WORD_BYTES:
+            return packed.view(f">u{size}").astype(np.uint64), end
+        return _words(packed.reshape(count, size)), end
+    bits = np.unpackbits(packed)[:width * count].reshape(count, width)
+    return _words(np.packbits(_right_aligned(bits, WORD_BITS), axis=1)), end
+
+
+def _right_aligned(rows: np.ndarray, columns: int) -> np.ndarray:
+    """``rows`` (uint8) widened to ``columns`` with zeros on the left: the high bits."""
+    widened = np.zeros((rows.shape[0], columns), dtype=np.uint8)
+    widened[:, columns - rows.shape[1]:] = rows
+    return widened
+
+
+def _words(rows: np.ndarray) -> np.ndarray:
+    """Each row of big-endian bytes (at most 8) as one uint64."""
+    return _right_aligned(rows, WORD_BYTES).view(">u8").ravel().astype(np.uint64)
