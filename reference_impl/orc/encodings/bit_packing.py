@@ -125,31 +125,31 @@ def unpack(data: bytes | memoryview, pos: int, width: int, count: int, *,
 WORD_BITS = 64
 WORD_BYTES = WORD_BITS // BITS_PER_BYTE
 NATIVE_WORD_BYTES = (1, 2, 4, 8)  # byte widths numpy reads as one big-endian integer each
+# A value of at most this many bits lies within the 8 bytes from its first byte, however
+# many bits of that byte precede it.
+GATHERED_WIDTH = WORD_BITS - BITS_PER_BYTE + 1
 
 
 def unpack_array(data: bytes | memoryview, pos: int, width: int, count: int, *,
                  base_offset: int = 0, what: str = "values") -> tuple[np.ndarray, int]:
-    """:func:`unpack` as a numpy array of uint64, with the same errors."""
+    """:func:`unpack` as a numpy array of uint64, with the same errors.
+
+    A width of whole native bytes is read as big-endian integers; another width up to
+    GATHERED_WIDTH (every other width of the table) by taking the 8 bytes from each
+    value's first byte as one big-endian word, shifting out the bits before the value,
+    then the bits after it."""
     end = _checked_end(data, pos, width, count, base_offset, what)
     if width == 0 or count == 0:
         return np.zeros(count, dtype=np.uint64), end
-    packed = np.frombuffer(data, dtype=np.uint8, count=end - pos, offset=pos)
-    if width % BITS_PER_BYTE == 0:  # whole bytes: no need to go through bits
-        size = width // BITS_PER_BYTE
-        if size in NATIVE_WORD_BYTES:
-            return packed.view(f">u{size}").astype(np.uint64), end
-        return _words(packed.reshape(count, size)), end
-    bits = np.unpackbits(packed)[:width * count].reshape(count, width)
-    return _words(np.packbits(_right_aligned(bits, WORD_BITS), axis=1)), end
-
-
-def _right_aligned(rows: np.ndarray, columns: int) -> np.ndarray:
-    """``rows`` (uint8) widened to ``columns`` with zeros on the left: the high bits."""
-    widened = np.zeros((rows.shape[0], columns), dtype=np.uint8)
-    widened[:, columns - rows.shape[1]:] = rows
-    return widened
-
-
-def _words(rows: np.ndarray) -> np.ndarray:
-    """Each row of big-endian bytes (at most 8) as one uint64."""
-    return _right_aligned(rows, WORD_BYTES).view(">u8").ravel().astype(np.uint64)
+    if width % BITS_PER_BYTE == 0 and width // BITS_PER_BYTE in NATIVE_WORD_BYTES:
+        packed = np.frombuffer(data, dtype=f">u{width // BITS_PER_BYTE}", count=count, offset=pos)
+        return packed.astype(np.uint64), end
+    if width > GATHERED_WIDTH:  # no such width in the table
+        return np.array(unpack(data, pos, width, count)[0], dtype=np.uint64), end
+    padded = np.zeros(end - pos + WORD_BYTES, dtype=np.uint8)  # every value has 8 bytes from its first
+    padded[:end - pos] = np.frombuffer(data, dtype=np.uint8, count=end - pos, offset=pos)
+    first_bits = np.arange(count, dtype=np.uint64) * np.uint64(width)
+    windows = np.lib.stride_tricks.sliding_window_view(padded, WORD_BYTES)
+    byte = np.uint64(BITS_PER_BYTE)
+    words = windows[first_bits // byte].view(">u8").ravel().astype(np.uint64)
+    return (words << (first_bits % byte)) >> np.uint64(WORD_BITS - width), end
