@@ -215,7 +215,9 @@ def validate(path: Path) -> list[Any]:
 
 
 def reference_values(contents: Any) -> list[object]:
-    return [row.get(COLUMN) for row in contents.rows]
+    from reference_impl.orc.columns.present import as_list
+
+    return as_list(contents.columns[COLUMN])
 
 
 def _shape(bench_file: BenchFile) -> OrcShape:

@@ -11,6 +11,10 @@ root is a bare TIMESTAMP or BIGINT, and ORC C++ reads them as one column
 ``OrcContents.schema`` is then a STRUCT of that one field around the root, so a caller
 sees one shape for every file, and ``OrcContents.root`` is the file's type 0.
 
+``read_orc`` reads each top-level field as a column (columns/present.py: a numpy array
+where the values have a natural one, else a list); ``OrcContents.rows`` builds the dicts
+from the columns on first use.
+
 Checks made here: the stripes lie in order without overlapping, every row of a root
 STRUCT is non-null (:class:`CorruptMetadata`, :class:`InvalidValue`); after each
 stripe, every stream it read was consumed exactly (streams/stripe.py) and the row
@@ -22,10 +26,15 @@ from __future__ import annotations
 import os
 from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass
+from functools import cached_property
 from pathlib import Path
 
+import numpy as np
+
 from reference_impl.orc.columns.calendar import file_calendar
+from reference_impl.orc.columns.present import ColumnValues, as_list
 from reference_impl.orc.columns.registry import build_reader
+from reference_impl.orc.columns.struct_columns import StructReader
 from reference_impl.orc.encryption.encryption_keys import KeyProvider
 from reference_impl.orc.encryption.encryption_variants import (
     OpenVariant,
@@ -46,7 +55,8 @@ from reference_impl.orc.row_counts import check_file_rows, check_file_values, ch
 from reference_impl.orc.streams.compression import decompress_stream
 from reference_impl.orc.streams.stripe import HEADER_LENGTH, read_stripe
 
-__all__ = ["ROOT_FIELD", "OrcContents", "iter_stripes", "read_orc", "root_of", "root_values", "schema_of"]
+__all__ = ["ROOT_FIELD", "OrcContents", "iter_stripe_columns", "iter_stripes", "read_orc", "root_of",
+           "root_values", "schema_of"]
 
 
 OLDEST_VERSION = (0, 11)
@@ -56,7 +66,13 @@ OLDEST_VERSION = (0, 11)
 class OrcContents:
     tail: FileTail
     schema: TypeNode  # the rows' STRUCT: the root, or a STRUCT of ROOT_FIELD around it
-    rows: list[dict[str, object]]  # one dict per row by top-level field name
+    columns: dict[str, ColumnValues]  # each top-level field's values, the stripes' in turn
+    row_count: int
+
+    @cached_property
+    def rows(self) -> list[dict[str, object]]:
+        """One dict per row by top-level field name, built on first use."""
+        return _rows(self.columns, self.row_count)
 
     @property
     def root(self) -> TypeNode:
@@ -72,8 +88,10 @@ def read_orc(source: bytes | bytearray | memoryview | str | os.PathLike[str],
     data = bytes(source) if isinstance(source, (bytes, bytearray, memoryview)) else Path(source).read_bytes()
     tail = read_file_tail(data, decompress_stream)
     tail, variants = open_variants(data, tail, root_of(tail), keys or KeyProvider(), _decompressor(tail))
-    rows = [row for stripe_rows in iter_stripes(data, tail, variants) for row in stripe_rows]
-    return OrcContents(tail, schema_of(tail), rows)
+    stripes = list(iter_stripe_columns(data, tail, variants))
+    names = schema_of(tail).field_names
+    columns = {name: _joined([stripe[name] for _, stripe in stripes]) for name in names}
+    return OrcContents(tail, schema_of(tail), columns, sum(count for count, _ in stripes))
 
 
 def root_of(tail: FileTail) -> TypeNode:
@@ -104,6 +122,13 @@ def iter_stripes(data: bytes, tail: FileTail,
                  variants: Sequence[OpenVariant] = ()) -> Iterator[list[dict[str, object]]]:
     """The rows of each stripe of the file ``data`` in turn; the columns of ``variants``
     (encryption/encryption_variants.py, ``open_variants``) decrypted, the others as stored."""
+    for count, columns in iter_stripe_columns(data, tail, variants):
+        yield _rows(columns, count)
+
+
+def iter_stripe_columns(data: bytes, tail: FileTail, variants: Sequence[OpenVariant] = ()
+                        ) -> Iterator[tuple[int, dict[str, ColumnValues]]]:
+    """:func:`iter_stripes` as each stripe's number of rows and top-level fields as columns."""
     footer, postscript = tail.footer, tail.postscript
     root = root_of(tail)
     check_file_rows(tail)
@@ -121,12 +146,18 @@ def iter_stripes(data: bytes, tail: FileTail,
         if variants:
             stripe_id, keys = local_keys[index]
             decrypt_stripe(data, stripe, variants, stripe_id, keys, decompress, kind != CompressionKind.NONE)
-        values = build_reader(root, stripe, version, calendar).read(information.number_of_rows or 0)
+        rows = information.number_of_rows or 0
+        reader = build_reader(root, stripe, version, calendar)
+        present, columns = (reader.read_fields(rows) if isinstance(reader, StructReader)
+                            else (None, {ROOT_FIELD: reader.read_column(rows)}))
         stripe.check_consumed()
         check_stripe_rows(tail, stripe)
         for column, count in stripe.values_read.items():
             values_read[column] = values_read.get(column, 0) + count
-        yield [_row(root, value, index, number, information.offset) for number, value in enumerate(values)]
+        if present is not None and not present.all():
+            raise InvalidValue(f"stripe {index}, row {int(np.argmin(present))}: the root struct is null",
+                               information.offset)
+        yield rows, columns
     check_file_values(tail, values_read)
 
 
@@ -140,9 +171,20 @@ def _check_stripe_places(tail: FileTail) -> None:
         end = start + (stripe.index_length or 0) + (stripe.data_length or 0) + (stripe.footer_length or 0)
 
 
-def _row(root: TypeNode, value: object, stripe: int, number: int, offset: int | None) -> dict[str, object]:
-    if root.kind != TypeKind.STRUCT:
-        return {ROOT_FIELD: value}
-    if not isinstance(value, dict):
-        raise InvalidValue(f"stripe {stripe}, row {number}: the root struct is null", offset)
-    return value
+def _joined(stripes: list[ColumnValues]) -> ColumnValues:
+    """One field's columns of the stripes, end to end: one array if all are arrays."""
+    if len(stripes) == 1:
+        return stripes[0]
+    arrays = [values for values in stripes if isinstance(values, np.ndarray)]
+    if arrays and len(arrays) == len(stripes):
+        return np.concatenate(arrays)
+    return [value for values in stripes for value in as_list(values)]
+
+
+def _rows(columns: dict[str, ColumnValues], count: int) -> list[dict[str, object]]:
+    """The dicts of ``count`` rows by field name from the fields' columns."""
+    if not columns:
+        return [{} for _ in range(count)]
+    names = list(columns)
+    return [dict(zip(names, values, strict=True))
+            for values in zip(*(as_list(column) for column in columns.values()), strict=True)]

@@ -94,7 +94,7 @@ def _length_prefixed(lengths: RunReader) -> Locator:
 
     def locate(count: int) -> list[int]:
         nonlocal done, offset
-        offset += sum(lengths.read(count - done))
+        offset += sum(lengths.read(count - done).tolist())
         done = count
         return [offset]
     return locate

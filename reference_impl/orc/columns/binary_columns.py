@@ -8,7 +8,10 @@ that reaches past the DATA stream is :class:`CorruptStream`.
 
 from __future__ import annotations
 
+import itertools
 from collections.abc import Sequence
+
+import numpy as np
 
 from reference_impl.orc.columns.column_streams import ColumnOutput, ColumnStreams, WriteSettings
 from reference_impl.orc.columns.present import ColumnReader
@@ -17,6 +20,8 @@ from reference_impl.orc.metadata.proto_enums import StreamKind
 from reference_impl.orc.metadata.type_tree import TypeNode
 
 __all__ = ["BinaryReader", "LengthPrefixedValues", "length_prefixed_streams", "write_binary"]
+
+INT64_LIMIT = 1 << 63  # the lengths are added in int64
 
 
 class LengthPrefixedValues:
@@ -27,7 +32,21 @@ class LengthPrefixedValues:
         self._contents = streams.cursor(contents)
 
     def read(self, count: int) -> list[bytes]:
-        return [self._contents.take(length) for length in self._lengths.read(count)]
+        block, starts = self.read_block(count)
+        return [block[start:end] for start, end in zip(starts[:-1], starts[1:], strict=True)]
+
+    def read_block(self, count: int) -> tuple[bytes, list[int]]:
+        """The contents of the next ``count`` values at once, and where each starts in it
+        (``count + 1`` offsets, the last the end)."""
+        lengths = self._lengths.read(count)
+        if count and int(lengths.max()) * count >= INT64_LIMIT:  # an int64 sum could wrap
+            starts = [0, *itertools.accumulate(lengths.tolist())]
+        else:
+            starts = np.concatenate(([0], np.cumsum(lengths, dtype=np.int64))).tolist()
+        if starts[-1] > self._contents.remaining:
+            for length in lengths.tolist():  # taken one by one: the error names the first too long
+                self._contents.take(length)
+        return self._contents.take(starts[-1]), starts
 
 
 class BinaryReader(ColumnReader):

@@ -6,6 +6,8 @@ Encoding'): one bit per non-null value.
 
 from __future__ import annotations
 
+import numpy as np
+
 from reference_impl.orc.columns.column_streams import ColumnOutput, ColumnStreams, WriteSettings
 from reference_impl.orc.columns.present import ColumnReader
 from reference_impl.orc.encodings.boolean_rle import encode_booleans
@@ -21,8 +23,8 @@ class BooleanReader(ColumnReader):
         super().__init__(streams)
         self._data = streams.booleans(StreamKind.DATA)
 
-    def read_values(self, count: int) -> list[object]:
-        return [bool(value) for value in self._data.read(count)]
+    def read_values(self, count: int) -> np.ndarray:
+        return self._data.read(count)
 
 
 def write_booleans(node: TypeNode, values: list[object], settings: WriteSettings) -> ColumnOutput:

@@ -18,6 +18,8 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass, replace
 from typing import Protocol
 
+import numpy as np
+
 from reference_impl.orc.encodings.boolean_rle import BooleanRleReader
 from reference_impl.orc.encodings.byte_rle import ByteRleReader
 from reference_impl.orc.encodings.int_rle_v1 import IntRleV1Reader, encode_ints_v1
@@ -35,7 +37,7 @@ DICTIONARY_ENCODINGS = frozenset({ColumnEncodingKind.DICTIONARY, ColumnEncodingK
 
 
 class _Reader(Protocol):
-    def read(self, count: int) -> Sequence[int]: ...
+    def read(self, count: int) -> np.ndarray: ...
 
     def leftover(self) -> tuple[str, int] | None: ...
 
@@ -54,12 +56,12 @@ class StreamValues:
         self._where = where
         self._skip = stream.skip  # passed over before the first read (a row index seek)
 
-    def read(self, count: int) -> list[int]:
+    def read(self, count: int) -> np.ndarray:
         try:
             if self._skip:
                 self._reader.skip(self._skip)
                 self._skip = 0
-            return list(self._reader.read(count))
+            return self._reader.read(count)
         except OrcError as error:
             raise relocated(error, self._stream, self._where) from error
 
@@ -81,6 +83,10 @@ class ByteCursor:
         self.stream = stream
         self._where = where
         self.position = 0
+
+    @property
+    def remaining(self) -> int:
+        return len(self.stream.data) - self.position
 
     def take(self, length: int) -> bytes:
         end = self.position + length

@@ -10,6 +10,8 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
+import numpy as np
+
 from reference_impl.orc.columns.calendar import hybrid_to_proleptic, proleptic_to_hybrid
 from reference_impl.orc.columns.column_streams import ColumnOutput, ColumnStreams, WriteSettings
 from reference_impl.orc.columns.integer_columns import checked_integers
@@ -18,21 +20,22 @@ from reference_impl.orc.errors import InvalidValue
 from reference_impl.orc.metadata.proto_enums import CalendarKind, StreamKind
 from reference_impl.orc.metadata.type_tree import TypeNode
 
-__all__ = ["DateReader", "read_days", "stored_days", "write_dates"]
+__all__ = ["DateReader", "read_days", "same_days", "stored_days", "write_dates"]
 
 DAY_BITS = 32  # orc_proto.proto message DateStatistics holds days as sint32
 
 
 def read_days(calendar: CalendarKind | None) -> Callable[[int], int]:
     """Stored day count -> proleptic day count, for a file of ``calendar``."""
-    return hybrid_to_proleptic if calendar == CalendarKind.JULIAN_GREGORIAN else _same
+    return hybrid_to_proleptic if calendar == CalendarKind.JULIAN_GREGORIAN else same_days
 
 
 def stored_days(calendar: CalendarKind) -> Callable[[int], int]:
-    return proleptic_to_hybrid if calendar == CalendarKind.JULIAN_GREGORIAN else _same
+    return proleptic_to_hybrid if calendar == CalendarKind.JULIAN_GREGORIAN else same_days
 
 
-def _same(days: int) -> int:
+def same_days(days: int) -> int:
+    """The day count of a file whose calendar is proleptic Gregorian: unchanged."""
     return days
 
 
@@ -42,8 +45,9 @@ class DateReader(ColumnReader):
         self._data = streams.integers(StreamKind.DATA, signed=True)
         self._days = read_days(streams.calendar)
 
-    def read_values(self, count: int) -> list[object]:
-        return [self._days(days) for days in self._data.read(count)]
+    def read_values(self, count: int) -> np.ndarray | list[object]:
+        days = self._data.read(count)
+        return days if self._days is same_days else [self._days(day) for day in days.tolist()]
 
 
 def write_dates(node: TypeNode, values: list[object], settings: WriteSettings) -> ColumnOutput:

@@ -9,12 +9,18 @@ A value is returned as the unscaled integer at the column's scale. A value store
 different scale is rescaled exactly; one whose digits would be lost, or which exceeds
 the column's precision (a 0.12 decimal, precision 1 to 38), is :class:`InvalidValue`.
 The Hive 0.11 decimal (no precision in the Type) has no bound on its digits.
+
+The usual case, values of at most 9 varint bytes (63 bits) stored at the column's scale,
+is read in int64 arrays (:func:`short_varints`); any other is read value by value.
 """
 
 from __future__ import annotations
 
-from reference_impl.orc.columns.column_streams import ColumnOutput, ColumnStreams, WriteSettings
+import numpy as np
+
+from reference_impl.orc.columns.column_streams import ByteCursor, ColumnOutput, ColumnStreams, WriteSettings
 from reference_impl.orc.columns.present import ColumnReader
+from reference_impl.orc.encodings.int_rle_v2 import zigzag_decoded_words
 from reference_impl.orc.errors import InvalidValue
 from reference_impl.orc.metadata.proto_enums import StreamKind
 from reference_impl.orc.metadata.type_tree import TypeNode
@@ -27,6 +33,32 @@ DECIMAL_BASE = 10
 # from the column's either loses digits or makes a number no decimal type holds; the
 # bound also keeps a corrupt scale from making 10 ** scale a huge computation.
 MAX_SCALE_DIFFERENCE = 80
+# 'Base 128 Varint': 7 bits a byte, the high bit set on every byte but the last.
+VARINT_PAYLOAD_BITS = 7
+VARINT_CONTINUES = 0x80
+VARINT_PAYLOAD = VARINT_CONTINUES - 1
+SHORT_VARINT_BYTES = 9  # 63 bits: a word holds them, and int64 their zigzag decoding
+INT64_DIGITS = 18  # 10 ** 18 < 2 ** 63
+
+
+def short_varints(cursor: ByteCursor, count: int) -> np.ndarray | None:
+    """The next ``count`` signed varints of ``cursor`` as int64, if each has at most
+    SHORT_VARINT_BYTES bytes; else None, and the cursor has not moved."""
+    data = np.frombuffer(cursor.stream.data, dtype=np.uint8, offset=cursor.position)
+    ends = np.flatnonzero(data < VARINT_CONTINUES)[:count]
+    if len(ends) < count:
+        return None
+    starts = np.concatenate(([0], ends[:-1] + 1))
+    lengths = ends - starts + 1
+    if count and lengths.max() > SHORT_VARINT_BYTES:
+        return None
+    words = np.zeros(count, dtype=np.uint64)
+    for byte in range(int(lengths.max()) if count else 0):  # the byte-th byte of each varint
+        has = lengths > byte
+        payload = (data[starts[has] + byte] & VARINT_PAYLOAD).astype(np.uint64)
+        words[has] |= payload << np.uint64(VARINT_PAYLOAD_BITS * byte)
+    cursor.position += int(ends[-1]) + 1 if count else 0
+    return zigzag_decoded_words(words)
 
 
 def rescale(unscaled: int, scale: int, node: TypeNode) -> int:
@@ -56,16 +88,29 @@ class DecimalReader(ColumnReader):
         self._data = streams.cursor(StreamKind.DATA)
         self._scales = streams.integers(StreamKind.SECONDARY, signed=True)
 
-    def read_values(self, count: int) -> list[object]:
-        unscaled = [self._data.svarint() for _ in range(count)]
+    def read_values(self, count: int) -> list[object] | np.ndarray:
+        words = short_varints(self._data, count)
+        unscaled = [self._data.svarint() for _ in range(count)] if words is None else []
         scales = self._scales.read(count)
+        if words is not None:
+            if (scales == (self.streams.node.scale or 0)).all() and not self._too_wide(words):
+                return words
+            unscaled = words.tolist()
         values: list[object] = []
-        for number, (value, scale) in enumerate(zip(unscaled, scales, strict=True)):
+        for number, (value, scale) in enumerate(zip(unscaled, scales.tolist(), strict=True)):
             try:
                 values.append(rescale(value, scale, self.streams.node))
             except ValueError as error:
                 raise self.value_error(InvalidValue, number, str(error)) from error
         return values
+
+    def _too_wide(self, words: np.ndarray) -> bool:
+        """Whether a value at the column's scale may exceed its precision (int64 holds
+        every value of more than INT64_DIGITS digits)."""
+        precision = self.streams.node.precision
+        if precision is None or precision > INT64_DIGITS or not len(words):
+            return False
+        return bool(np.abs(words).max() >= DECIMAL_BASE ** precision)
 
 
 def write_decimals(node: TypeNode, values: list[object], settings: WriteSettings) -> ColumnOutput:

@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from reference_impl.common.ieee_float import narrow_float_bits, widen_float_bits
+from reference_impl.common.ieee_float import narrow_float_bits, widen_float_array
 from reference_impl.orc.columns.column_streams import ColumnOutput, ColumnStreams, WriteSettings
 from reference_impl.orc.columns.present import ColumnReader
 from reference_impl.orc.errors import InvalidValue
@@ -36,9 +36,9 @@ class FloatReader(ColumnReader):
         self._data = streams.cursor(StreamKind.DATA)
         self._bits, self._dtype = _layout(streams.node)
 
-    def read_values(self, count: int) -> list[object]:
+    def read_values(self, count: int) -> np.ndarray:
         raw = np.frombuffer(self._data.take(count * self._dtype.itemsize), dtype=self._dtype)
-        return list(widen_float_bits(raw, self._bits))
+        return widen_float_array(raw, self._bits)
 
 
 def write_floats(node: TypeNode, values: list[object], settings: WriteSettings) -> ColumnOutput:

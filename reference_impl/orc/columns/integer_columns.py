@@ -8,6 +8,8 @@ Integer RLE v2). A value outside its kind's width is :class:`InvalidValue`.
 
 from __future__ import annotations
 
+import numpy as np
+
 from reference_impl.orc.columns.column_streams import ColumnOutput, ColumnStreams, WriteSettings
 from reference_impl.orc.columns.present import ColumnReader
 from reference_impl.orc.errors import InvalidValue
@@ -30,13 +32,14 @@ class IntegerReader(ColumnReader):
         self._data = streams.integers(StreamKind.DATA, signed=True)
         self._range = integer_range(INTEGER_BITS[streams.node.kind])
 
-    def read_values(self, count: int) -> list[object]:
+    def read_values(self, count: int) -> np.ndarray:
         values = self._data.read(count)
-        for number, value in enumerate(values):
-            if value not in self._range:
-                raise self.value_error(InvalidValue, number, f"{value} is outside the "
-                                       f"{INTEGER_BITS[self.streams.node.kind]}-bit range")
-        return list(values)
+        outside = np.flatnonzero((values < self._range.start) | (values >= self._range.stop))
+        if outside.size:
+            number = int(outside[0])
+            raise self.value_error(InvalidValue, number, f"{values[number]} is outside the "
+                                   f"{INTEGER_BITS[self.streams.node.kind]}-bit range")
+        return values
 
 
 def checked_integers(node: TypeNode, values: list[object], bits: int) -> list[int]:

@@ -28,7 +28,7 @@ class CollectionLengths:
         self._lengths = streams.integers(StreamKind.LENGTH, signed=False)
 
     def read(self, count: int) -> list[int]:
-        lengths = self._lengths.read(count)
+        lengths = self._lengths.read(count).tolist()
         total = sum(lengths)
         if total > self._streams.stripe.value_budget:
             raise self._streams.error(CorruptStream, f"the lengths of {count} entries add up to {total} "

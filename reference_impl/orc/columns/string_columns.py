@@ -20,6 +20,8 @@ the threshold (ORC writers' dictionary key size threshold), unless told otherwis
 
 from __future__ import annotations
 
+import numpy as np
+
 from reference_impl.orc.columns.binary_columns import LengthPrefixedValues, length_prefixed_streams
 from reference_impl.orc.columns.column_streams import (
     DICTIONARY_ENCODINGS,
@@ -42,23 +44,46 @@ class StringReader(ColumnReader):
         if streams.encoding in DICTIONARY_ENCODINGS:
             entries = LengthPrefixedValues(streams, StreamKind.DICTIONARY_DATA)
             self._dictionary = entries.read(streams.dictionary_size)
+            self._texts = _entry_texts(self._dictionary, streams.node.maximum_length)
+            self._valid = np.array([text is not None for text in self._texts], dtype=bool)
             self._references = streams.integers(StreamKind.DATA, signed=False)
         else:
             self._direct = LengthPrefixedValues(streams, StreamKind.DATA)
 
-    def read_values(self, count: int) -> list[object]:
-        raw = self._direct.read(count) if self._dictionary is None else self._look_up(count)
-        return [self._text(number, value) for number, value in enumerate(raw)]
+    def read_values(self, count: int) -> list[object] | np.ndarray:
+        return self._read_direct(count) if self._dictionary is None else self._look_up(count)
 
-    def _look_up(self, count: int) -> list[bytes]:
+    def _read_direct(self, count: int) -> list[object]:
+        block, starts = self._direct.read_block(count)
+        limit = self.streams.node.maximum_length
+        if not block.isascii():
+            return [self._text(number, block[start:end])
+                    for number, (start, end) in enumerate(zip(starts[:-1], starts[1:], strict=True))]
+        # ASCII: one character a byte, so the text is cut where the bytes are.
+        if limit is not None and count:
+            lengths = np.diff(starts)
+            too_long = np.flatnonzero(lengths > limit)
+            if too_long.size:
+                number = int(too_long[0])
+                self._text(number, block[starts[number]:starts[number + 1]])
+        text = block.decode("ascii")
+        return [text[start:end] for start, end in zip(starts[:-1], starts[1:], strict=True)]
+
+    def _look_up(self, count: int) -> np.ndarray:
         assert self._dictionary is not None
         size = len(self._dictionary)
         references = self._references.read(count)
-        for number, reference in enumerate(references):
-            if reference >= size:
-                raise self.value_error(CorruptStream, number, f"dictionary reference {reference}; "
-                                       f"the dictionary has {size} entries")
-        return [self._dictionary[reference] for reference in references]
+        outside = np.flatnonzero(references >= size)
+        if outside.size:
+            number = int(outside[0])
+            raise self.value_error(CorruptStream, number, f"dictionary reference {references[number]}; "
+                                   f"the dictionary has {size} entries")
+        values = self._texts[references]
+        bad = np.flatnonzero(~self._valid[references])
+        if bad.size:  # an entry that is no text: its first row raises what _text says
+            number = int(bad[0])
+            self._text(number, self._dictionary[references[number]])
+        return values
 
     def _text(self, number: int, value: bytes) -> str:
         try:
@@ -71,6 +96,19 @@ class StringReader(ColumnReader):
             raise self.value_error(InvalidValue, number, f"{len(text)} characters; the maximum "
                                    f"length is {limit}")
         return text
+
+
+def _entry_texts(entries: list[bytes], limit: int | None) -> np.ndarray:
+    """The dictionary's entries as text, None for one that is not UTF-8 or is too long (the
+    rows that refer to it raise :class:`InvalidValue`)."""
+    texts = np.empty(len(entries), dtype=object)
+    for number, entry in enumerate(entries):
+        try:
+            text = entry.decode("utf-8")
+        except UnicodeDecodeError:
+            continue
+        texts[number] = text if limit is None or len(text) <= limit else None
+    return texts
 
 
 def write_strings(node: TypeNode, values: list[object], settings: WriteSettings) -> ColumnOutput:

@@ -4,14 +4,19 @@ ORCv1.md, 'Struct Columns': "Structs have no data themselves and delegate everyt
 their child columns except for their PRESENT stream. They have a child column for each
 of the fields." DIRECT only. A value is a dict by field name; each field's column holds
 one entry per non-null struct.
+
+:meth:`StructReader.read_fields` reads the fields as columns instead (present.py), for
+the file's root STRUCT, whose entries are the rows.
 """
 
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
 
+import numpy as np
+
 from reference_impl.orc.columns.column_streams import ColumnOutput, ColumnStreams, WriteSettings
-from reference_impl.orc.columns.present import ColumnReader
+from reference_impl.orc.columns.present import ColumnReader, ColumnValues
 from reference_impl.orc.errors import InvalidValue
 from reference_impl.orc.metadata.proto_enums import ColumnEncodingKind
 from reference_impl.orc.metadata.type_tree import TypeNode
@@ -27,6 +32,14 @@ class StructReader(ColumnReader):
     def read_values(self, count: int) -> list[object]:
         columns = [(name, child.read(count)) for name, child in self._fields]
         return [{name: values[row] for name, values in columns} for row in range(count)]
+
+    def read_fields(self, count: int) -> tuple[np.ndarray | None, dict[str, ColumnValues]]:
+        """The PRESENT flags of the next ``count`` entries (None: all non-null) and the
+        fields of the non-null ones as columns by field name."""
+        present = self.read_present(count)
+        fields = {name: child.read_column(len(self._batch)) for name, child in self._fields}
+        self.finish(count)
+        return present, fields
 
 
 def write_structs(node: TypeNode, values: list[object], settings: WriteSettings) -> ColumnOutput:

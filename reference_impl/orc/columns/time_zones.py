@@ -22,7 +22,7 @@ import datetime
 import functools
 from zoneinfo import ZoneInfo
 
-__all__ = ["utc_offset"]
+__all__ = ["fixed_offset", "utc_offset"]
 
 SECONDS_PER_DAY = 86400
 # 400 Gregorian years: 146097 days (the calendar, and so every yearly rule, repeats).
@@ -81,3 +81,10 @@ def utc_offset(zone: ZoneInfo, instant: int) -> int:
     if instant > LAST_INSTANT:
         instant -= -(-(instant - LAST_INSTANT) // GREGORIAN_CYCLE_SECONDS) * GREGORIAN_CYCLE_SECONDS
     return _offset(zone, instant)
+
+
+def fixed_offset(zone: ZoneInfo) -> int | None:
+    """The zone's one offset at every instant (UTC, a fixed-offset zone), None if it has
+    transitions."""
+    first_transition, offset = _first_rule(zone)
+    return offset if first_transition is None else None

@@ -44,11 +44,13 @@ import datetime
 import functools
 from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
 
+import numpy as np
+
 from reference_impl.orc.columns.column_streams import ColumnOutput, ColumnStreams, WriteSettings
-from reference_impl.orc.columns.date_columns import read_days, stored_days
+from reference_impl.orc.columns.date_columns import read_days, same_days, stored_days
 from reference_impl.orc.columns.integer_columns import checked_integers
 from reference_impl.orc.columns.present import ColumnReader
-from reference_impl.orc.columns.time_zones import utc_offset
+from reference_impl.orc.columns.time_zones import fixed_offset, utc_offset
 from reference_impl.orc.errors import InvalidValue, UnsupportedFeature
 from reference_impl.orc.metadata.proto_enums import StreamKind, TypeKind
 from reference_impl.orc.metadata.type_tree import TypeNode
@@ -70,6 +72,10 @@ TIMESTAMP_BITS = 64  # DATA's seconds and SECONDARY's values are 64-bit
 # A value is a count of nanoseconds of 64-bit seconds: it needs 94 bits with its sign.
 VALUE_BITS = 94
 UNSIGNED_64 = (1 << TIMESTAMP_BITS) - 1
+INT64_MAX = (1 << (TIMESTAMP_BITS - 1)) - 1
+# What a SECONDARY value's zeros code z multiplies its mantissa by (decode_nanos).
+ZERO_SCALES = np.array([1] + [DECIMAL_BASE ** (zeros + 1) for zeros in range(1, ZEROS_MASK + 1)],
+                       dtype=np.int64)
 
 
 def decode_nanos(encoded: int) -> int:
@@ -147,12 +153,39 @@ class TimestampReader(ColumnReader):
         self._zone = None if instant else _zone(streams.stripe.writer_timezone or UTC)
         self._epoch = _epoch(self._zone or _zone(UTC))
         self._days = read_days(streams.calendar)
+        # The wall clock's one offset from UTC, if it has one and the days are the same
+        # in both calendars: then the values are computed in arrays (_value_words).
+        offset = 0 if self._zone is None else fixed_offset(self._zone)
+        self._offset = offset if self._days is same_days else None
 
-    def read_values(self, count: int) -> list[object]:
+    def read_values(self, count: int) -> list[object] | np.ndarray:
         seconds = self._seconds.read(count)
-        nanos = [decode_nanos(encoded) for encoded in self._nanos.read(count)]
+        encoded = self._nanos.read(count)
+        words = self._value_words(seconds, encoded)
+        if words is not None:
+            return words
+        nanos = [decode_nanos(value) for value in encoded.tolist()]
         return [self._value(number, stored, fraction)
-                for number, (stored, fraction) in enumerate(zip(seconds, nanos, strict=True))]
+                for number, (stored, fraction) in enumerate(zip(seconds.tolist(), nanos, strict=True))]
+
+    def _value_words(self, seconds: np.ndarray, encoded: np.ndarray) -> np.ndarray | None:
+        """:meth:`_value` of every value in int64 arrays, where the zone has one offset and
+        every value is a valid nanosecond part and a second whose nanoseconds fit 64
+        bits; else None (and :meth:`_value`, value by value, reads or refuses them)."""
+        if self._offset is None or not len(seconds):
+            return None
+        signed = encoded.view(np.int64)
+        mantissa = signed >> np.int64(ZEROS_BITS)  # arithmetic shift: decode_nanos's >>
+        limit = INT64_MAX // NANOS_PER_SECOND - abs(self._epoch) - abs(self._offset) - 1
+        if (np.abs(mantissa).max() >= NANOS_PER_SECOND or seconds.min() < -limit
+                or seconds.max() > limit):
+            return None
+        nanos = mantissa * ZERO_SCALES[signed & np.int64(ZEROS_MASK)]
+        if np.abs(nanos).max() >= NANOS_PER_SECOND:
+            return None
+        instant = seconds + self._epoch
+        instant -= (instant < 0) & (nanos > MAX_SUB_MILLISECOND_NANOS)
+        return (instant + self._offset) * NANOS_PER_SECOND + nanos
 
     def _value(self, number: int, stored: int, nanos: int) -> int:
         if abs(nanos) >= NANOS_PER_SECOND:

@@ -7,6 +7,8 @@ complement value from -128 to 127.
 
 from __future__ import annotations
 
+import numpy as np
+
 from reference_impl.orc.columns.column_streams import ColumnOutput, ColumnStreams, WriteSettings
 from reference_impl.orc.columns.integer_columns import INTEGER_BITS, checked_integers
 from reference_impl.orc.columns.present import ColumnReader
@@ -17,7 +19,6 @@ from reference_impl.orc.metadata.type_tree import TypeNode
 __all__ = ["TinyIntReader", "write_tinyints"]
 
 BYTE_VALUES = 256
-SIGN_BIT = 0x80
 
 
 class TinyIntReader(ColumnReader):
@@ -25,12 +26,8 @@ class TinyIntReader(ColumnReader):
         super().__init__(streams)
         self._data = streams.bytes(StreamKind.DATA)
 
-    def read_values(self, count: int) -> list[object]:
-        return [_signed(value) for value in self._data.read(count)]
-
-
-def _signed(byte: int) -> int:
-    return byte - BYTE_VALUES if byte & SIGN_BIT else byte
+    def read_values(self, count: int) -> np.ndarray:
+        return self._data.read(count).view(np.int8)  # the bytes as two's complement
 
 
 def write_tinyints(node: TypeNode, values: list[object], settings: WriteSettings) -> ColumnOutput:

@@ -31,7 +31,7 @@ class UnionReader(ColumnReader):
         self._variants = list(children)
 
     def read_values(self, count: int) -> list[object]:
-        tags = self._tags.read(count)
+        tags = self._tags.read(count).tolist()
         for number, tag in enumerate(tags):
             if not 0 <= tag < len(self._variants):
                 raise self.value_error(CorruptStream, number, f"tag {tag}; the union has "

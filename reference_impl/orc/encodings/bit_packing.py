@@ -15,11 +15,19 @@ Delta examples are written that way.
 
 Values are packed "W * L bits (padded to the next byte) encoded in big endian format":
 the first value's most significant bit is the first byte's most significant bit.
+
+Two readers of the packing: :func:`unpack` takes the values one by one off a big integer,
+the specification's steps; it is the test oracle (tests/reference_impl/orc/encodings/
+test_array_decoding.py checks bit for bit that both agree). :func:`unpack_array` is what
+the readers use: numpy spreads the bytes into bits, cuts them ``width`` at a time and
+packs each value into a big-endian 64-bit word.
 """
 
 from __future__ import annotations
 
 from collections.abc import Sequence
+
+import numpy as np
 
 from reference_impl.orc.errors import CorruptRle
 
@@ -86,14 +94,22 @@ def pack(values: Sequence[int], width: int) -> bytes:
     return (packed << padding).to_bytes(size, "big")
 
 
-def unpack(data: bytes | memoryview, pos: int, width: int, count: int, *,
-           base_offset: int = 0, what: str = "values") -> tuple[list[int], int]:
-    """``count`` values of ``width`` bits packed at ``data[pos:]``, and the position after
-    their padding byte. CorruptRle (at the packed bytes' offset) if the data ends first."""
+def _checked_end(data: bytes | memoryview, pos: int, width: int, count: int, base_offset: int,
+                 what: str) -> int:
+    """The end of ``count`` values of ``width`` bits from ``pos``; CorruptRle (at the packed
+    bytes' offset) if the data ends first."""
     end = pos + packed_size(width, count)
     if end > len(data):
         raise CorruptRle(f"{count} {what} of {width} bits need {end - pos} bytes, "
                          f"{len(data) - pos} remain", base_offset + pos)
+    return end
+
+
+def unpack(data: bytes | memoryview, pos: int, width: int, count: int, *,
+           base_offset: int = 0, what: str = "values") -> tuple[list[int], int]:
+    """``count`` values of ``width`` bits packed at ``data[pos:]``, and the position after
+    their padding byte. CorruptRle (at the packed bytes' offset) if the data ends first."""
+    end = _checked_end(data, pos, width, count, base_offset, what)
     if width == 0:
         return [0] * count, end
     packed = int.from_bytes(data[pos:end], "big")
@@ -104,3 +120,36 @@ def unpack(data: bytes | memoryview, pos: int, width: int, count: int, *,
         shift -= width
         values.append((packed >> shift) & mask)
     return values, end
+
+
+WORD_BITS = 64
+WORD_BYTES = WORD_BITS // BITS_PER_BYTE
+NATIVE_WORD_BYTES = (1, 2, 4, 8)  # byte widths numpy reads as one big-endian integer each
+# A value of at most this many bits lies within the 8 bytes from its first byte, however
+# many bits of that byte precede it.
+GATHERED_WIDTH = WORD_BITS - BITS_PER_BYTE + 1
+
+
+def unpack_array(data: bytes | memoryview, pos: int, width: int, count: int, *,
+                 base_offset: int = 0, what: str = "values") -> tuple[np.ndarray, int]:
+    """:func:`unpack` as a numpy array of uint64, with the same errors.
+
+    A width of whole native bytes is read as big-endian integers; another width up to
+    GATHERED_WIDTH (every other width of the table) by taking the 8 bytes from each
+    value's first byte as one big-endian word, shifting out the bits before the value,
+    then the bits after it."""
+    end = _checked_end(data, pos, width, count, base_offset, what)
+    if width == 0 or count == 0:
+        return np.zeros(count, dtype=np.uint64), end
+    if width % BITS_PER_BYTE == 0 and width // BITS_PER_BYTE in NATIVE_WORD_BYTES:
+        packed = np.frombuffer(data, dtype=f">u{width // BITS_PER_BYTE}", count=count, offset=pos)
+        return packed.astype(np.uint64), end
+    if width > GATHERED_WIDTH:  # no such width in the table
+        return np.array(unpack(data, pos, width, count)[0], dtype=np.uint64), end
+    padded = np.zeros(end - pos + WORD_BYTES, dtype=np.uint8)  # every value has 8 bytes from its first
+    padded[:end - pos] = np.frombuffer(data, dtype=np.uint8, count=end - pos, offset=pos)
+    first_bits = np.arange(count, dtype=np.uint64) * np.uint64(width)
+    windows = np.lib.stride_tricks.sliding_window_view(padded, WORD_BYTES)
+    byte = np.uint64(BITS_PER_BYTE)
+    words = windows[first_bits // byte].view(">u8").ravel().astype(np.uint64)
+    return (words << (first_bits % byte)) >> np.uint64(WORD_BITS - width), end

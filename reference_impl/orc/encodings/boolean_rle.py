@@ -7,11 +7,16 @@ many values it holds, so a reader is told.
 
 A row group's position in a boolean stream is the byte RLE position plus a number of
 bits to skip (ORCv1.md, 'Row Group Index'), which ``start`` and ``skip`` cover.
+
+numpy's ``unpackbits`` spreads the bytes into bits in the order the text gives (most
+significant first, its default "big" bit order); values are read as a bool array.
 """
 
 from __future__ import annotations
 
 from collections.abc import Sequence
+
+import numpy as np
 
 from reference_impl.orc.encodings.byte_rle import ByteRleReader, encode_bytes
 
@@ -24,7 +29,7 @@ HIGH_BIT = BITS_PER_BYTE - 1
 class BooleanRleReader:
     def __init__(self, data: bytes | memoryview, *, base_offset: int = 0, start: int = 0) -> None:
         self._bytes = ByteRleReader(data, base_offset=base_offset, start=start)
-        self._bits: list[bool] = []  # the unread bits of the last byte read
+        self._bits = np.empty(0, dtype=bool)  # the unread bits of the last byte read
 
     @property
     def exhausted(self) -> bool:
@@ -35,14 +40,14 @@ class BooleanRleReader:
         """What is left of the bytes; the unread bits of the last byte are its padding."""
         return self._bytes.leftover()
 
-    def read(self, count: int) -> list[bool]:
+    def read(self, count: int) -> np.ndarray:
         """The next ``count`` booleans; CorruptRle if the stream holds fewer."""
         taken = self._bits[:count]
         self._bits = self._bits[count:]
         missing = count - len(taken)
         if missing:
-            bits = [bit for byte in self._bytes.read(-(-missing // BITS_PER_BYTE)) for bit in _bits_of(byte)]
-            taken += bits[:missing]
+            bits = np.unpackbits(self._bytes.read(-(-missing // BITS_PER_BYTE))).view(bool)
+            taken = np.concatenate((taken, bits[:missing]))
             self._bits = bits[missing:]
         return taken
 
@@ -55,12 +60,8 @@ class BooleanRleReader:
         self.read(rest)
 
 
-def _bits_of(byte: int) -> list[bool]:
-    return [bool(byte >> shift & 1) for shift in range(HIGH_BIT, -1, -1)]
-
-
 def decode_booleans(data: bytes | memoryview, count: int, base_offset: int = 0) -> list[bool]:
-    return BooleanRleReader(data, base_offset=base_offset).read(count)
+    return BooleanRleReader(data, base_offset=base_offset).read(count).tolist()
 
 
 def encode_booleans(values: Sequence[bool]) -> bytes:

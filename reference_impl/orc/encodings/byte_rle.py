@@ -13,6 +13,8 @@ from __future__ import annotations
 
 from collections.abc import Iterator, Sequence
 
+import numpy as np
+
 from reference_impl.orc.encodings.run_reader import RunReader
 from reference_impl.orc.errors import CorruptRle
 
@@ -26,24 +28,26 @@ BYTE_VALUES = 256
 
 
 class ByteRleReader(RunReader):
-    def _decode_run(self) -> list[int]:
+    dtype = np.dtype(np.uint8)
+
+    def _decode_run(self) -> np.ndarray:
         control = self._byte(self._pos, "a control byte")
         if control < CONTROL_SIGN:
             value = self._byte(self._pos + 1, "a run's value")
             self._pos += 2
-            return [value] * (control + MIN_RUN)
+            return np.full(control + MIN_RUN, value, dtype=self.dtype)
         count = BYTE_VALUES - control
         end = self._pos + 1 + count
         if end > len(self._data):
             raise CorruptRle(f"a literal list of {count} bytes has {len(self._data) - self._pos - 1}",
                              self._offset(self._pos))
-        values = list(self._data[self._pos + 1:end])
+        values = np.frombuffer(self._data, dtype=self.dtype, count=count, offset=self._pos + 1)
         self._pos = end
         return values
 
 
 def decode_bytes(data: bytes | memoryview, count: int, base_offset: int = 0) -> list[int]:
-    return ByteRleReader(data, base_offset=base_offset).read(count)
+    return ByteRleReader(data, base_offset=base_offset).read(count).tolist()
 
 
 def encode_bytes(values: Sequence[int]) -> bytes:

@@ -19,8 +19,10 @@ from __future__ import annotations
 
 from collections.abc import Callable, Iterator, Sequence
 
+import numpy as np
+
 from reference_impl.common.leniency import Rule, Strength, breach
-from reference_impl.orc.encodings.run_reader import RunReader, check_encodable, int64_bounds
+from reference_impl.orc.encodings.run_reader import RunReader, check_encodable, int64_bounds, int_dtype
 from reference_impl.orc.errors import CorruptRle
 from reference_impl.orc.varint import read_svarint, read_uvarint, write_svarint, write_uvarint
 
@@ -51,10 +53,11 @@ WRAPPING_RUN = Rule(
 class IntRleV1Reader(RunReader):
     def __init__(self, data: bytes | memoryview, *, base_offset: int = 0, start: int = 0,
                  signed: bool) -> None:
+        self.dtype = int_dtype(signed)
         super().__init__(data, base_offset=base_offset, start=start)
         self._signed = signed
 
-    def _decode_run(self) -> list[int]:
+    def _decode_run(self) -> np.ndarray:
         run_start = self._pos
         control = self._byte(run_start, "a control byte")
         if control < CONTROL_SIGN:
@@ -85,7 +88,7 @@ class IntRleV1Reader(RunReader):
 
 def decode_ints_v1(data: bytes | memoryview, count: int, *, signed: bool,
                    base_offset: int = 0) -> list[int]:
-    return IntRleV1Reader(data, base_offset=base_offset, signed=signed).read(count)
+    return IntRleV1Reader(data, base_offset=base_offset, signed=signed).read(count).tolist()
 
 
 def encode_ints_v1(values: Sequence[int], *, signed: bool) -> bytes:

@@ -22,6 +22,9 @@ from __future__ import annotations
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from enum import IntEnum
+from typing import cast
+
+import numpy as np
 
 from reference_impl.orc.encodings.bit_packing import (
     BITS_PER_BYTE,
@@ -33,9 +36,17 @@ from reference_impl.orc.encodings.bit_packing import (
     encode_width,
     pack,
     unpack,
+    unpack_array,
     value_width,
 )
-from reference_impl.orc.encodings.run_reader import INT64_MAX, INT64_MIN, RunReader, check_encodable
+from reference_impl.orc.encodings.run_reader import (
+    INT64_MAX,
+    INT64_MIN,
+    RunReader,
+    check_encodable,
+    int64_bounds,
+    int_dtype,
+)
 from reference_impl.orc.errors import CorruptRle
 from reference_impl.orc.varint import (
     read_svarint,
@@ -46,7 +57,8 @@ from reference_impl.orc.varint import (
     zigzag_encode,
 )
 
-__all__ = ["IntRleV2Reader", "SubEncoding", "decode_ints_v2", "encode_ints_v2", "sub_encodings"]
+__all__ = ["IntRleV2Reader", "SubEncoding", "decode_ints_v2", "encode_ints_v2", "sub_encodings",
+           "zigzag_decoded_words"]
 
 
 class SubEncoding(IntEnum):
@@ -75,29 +87,47 @@ PATCH_LIST_LENGTH_MASK = 0x1F
 SHORT_REPEAT_HEADER = 1
 TWO_BYTE_HEADER = 2
 PATCHED_BASE_HEADER = 4
+WORD = 1 << 64  # the arrays hold values as 64-bit words, whose arithmetic is modulo this
+# A run's at most MAX_RUN (2^9) deltas of at most this many bits sum below 2^63: the
+# sum of such a run is exact in uint64 words.
+EXACT_SUM_WIDTH = 54
 
 
 class IntRleV2Reader(RunReader):
+    """The runs of an RLE v2 stream, each decoded into an array.
+
+    With ``stepwise``, a run's values are built one by one as the text describes them,
+    in Python ints (:func:`bit_packing.unpack`, the running sum of the deltas, each patch
+    or-ed in): the test oracle, which tests/reference_impl/orc/encodings/
+    test_array_decoding.py holds the array form to, bit for bit. Otherwise they are built
+    with numpy, in 64-bit words whose arithmetic wraps; so a run is first shown to stay in
+    the 64-bit range (its extremes are computed in Python ints), and a run that does not
+    is decoded stepwise, which raises the error the stepwise reader raises.
+    """
+
     def __init__(self, data: bytes | memoryview, *, base_offset: int = 0, start: int = 0,
-                 signed: bool) -> None:
+                 signed: bool, stepwise: bool = False) -> None:
+        self.dtype = int_dtype(signed)
         super().__init__(data, base_offset=base_offset, start=start)
         self._signed = signed
+        self._stepwise = stepwise
 
     @property
     def buffered(self) -> int:
         """Values of the run decoded last not yet read or skipped."""
         return len(self._run) - self._used
 
-    def _decode_run(self) -> list[int]:
+    def _decode_run(self) -> np.ndarray:
         run_start = self._pos
-        encoding = SubEncoding(self._byte(run_start, "a run header") >> ENCODING_SHIFT)
-        decoders = {
-            SubEncoding.SHORT_REPEAT: self._short_repeat,
-            SubEncoding.DIRECT: self._direct,
-            SubEncoding.PATCHED_BASE: self._patched_base,
-            SubEncoding.DELTA: self._delta,
-        }
-        return self._checked(decoders[encoding](run_start), self._signed, run_start)
+        decode = _DECODERS[self._byte(run_start, "a run header") >> ENCODING_SHIFT]
+        if not self._stepwise:
+            words = decode(self, run_start, False)
+            if words is not None:
+                return cast(np.ndarray, words)
+            self._pos = run_start  # a run the words may not hold: decoded stepwise
+        values = decode(self, run_start, True)
+        return values if isinstance(values, np.ndarray) else self._checked(cast(list[int], values),
+                                                                            self._signed, run_start)
 
     def _header(self, run_start: int, size: int, name: str) -> bytes:
         if run_start + size > len(self._data):
@@ -105,7 +135,7 @@ class IntRleV2Reader(RunReader):
                              self._offset(run_start))
         return bytes(self._data[run_start:run_start + size])
 
-    def _short_repeat(self, run_start: int) -> list[int]:
+    def _short_repeat(self, run_start: int, stepwise: bool) -> np.ndarray:
         (first,) = self._header(run_start, SHORT_REPEAT_HEADER, "Short Repeat")
         size = (first >> SHORT_REPEAT_WIDTH_SHIFT & SHORT_REPEAT_FIELD_MASK) + 1
         count = (first & SHORT_REPEAT_FIELD_MASK) + MIN_REPEAT
@@ -115,16 +145,43 @@ class IntRleV2Reader(RunReader):
                              self._offset(value_start))
         value = int.from_bytes(self._data[value_start:value_start + size], "big")
         self._pos = value_start + size
-        return [self._unzigzag(value)] * count
+        return np.full(count, self._unzigzag(value), dtype=self.dtype)  # 8 bytes at most: a word
 
-    def _direct(self, run_start: int) -> list[int]:
+    def _whole_runs(self, wanted: int) -> np.ndarray | None:
+        """Consecutive Short Repeat runs, all of whose values are wanted, at once: a run
+        of a few values costs a loop turn here, not the arrays of a run of its own."""
+        if self._stepwise:
+            return None
+        data, pos, total = self._data, self._pos, 0
+        values: list[int] = []
+        counts: list[int] = []
+        while pos < len(data) and data[pos] >> ENCODING_SHIFT == SubEncoding.SHORT_REPEAT:
+            size = (data[pos] >> SHORT_REPEAT_WIDTH_SHIFT & SHORT_REPEAT_FIELD_MASK) + 1
+            count = (data[pos] & SHORT_REPEAT_FIELD_MASK) + MIN_REPEAT
+            end = pos + SHORT_REPEAT_HEADER + size
+            if total + count > wanted or end > len(data):  # left to _short_repeat
+                break
+            values.append(int.from_bytes(data[pos + SHORT_REPEAT_HEADER:end], "big"))
+            counts.append(count)
+            total += count
+            pos = end
+        if not counts:
+            return None
+        self._pos = pos
+        words = np.repeat(np.array(values, dtype=np.uint64), counts)
+        return zigzag_decoded_words(words) if self._signed else words
+
+    def _direct(self, run_start: int, stepwise: bool) -> list[int] | np.ndarray:
         header = self._header(run_start, TWO_BYTE_HEADER, "Direct")
         width = decode_width(header[0] >> WIDTH_SHIFT & WIDTH_CODE_MASK)
-        values, self._pos = unpack(self._data, run_start + TWO_BYTE_HEADER, width, _run_length(header),
-                                   base_offset=self._base_offset, what="Direct values")
-        return [self._unzigzag(value) for value in values]
+        place = (self._data, run_start + TWO_BYTE_HEADER, width, _run_length(header))
+        if stepwise:
+            values, self._pos = unpack(*place, base_offset=self._base_offset, what="Direct values")
+            return [self._unzigzag(value) for value in values]
+        words, self._pos = unpack_array(*place, base_offset=self._base_offset, what="Direct values")
+        return zigzag_decoded_words(words) if self._signed else words
 
-    def _patched_base(self, run_start: int) -> list[int]:
+    def _patched_base(self, run_start: int, stepwise: bool) -> list[int] | np.ndarray | None:
         header = self._header(run_start, PATCHED_BASE_HEADER, "Patched Base")
         width = decode_width(header[0] >> WIDTH_SHIFT & WIDTH_CODE_MASK)
         base_size = (header[2] >> PATCH_FIELD_SHIFT) + 1
@@ -135,11 +192,19 @@ class IntRleV2Reader(RunReader):
             raise CorruptRle(f"a patch gap of {gap_width} bits and a patch of {patch_width} bits "
                              f"exceed {MAX_WIDTH} bits", self._offset(run_start))
         base = self._patched_base_value(run_start + PATCHED_BASE_HEADER, base_size)
-        values, pos = unpack(self._data, self._pos, width, _run_length(header),
-                             base_offset=self._base_offset, what="Patched Base values")
+        place = (self._data, self._pos, width, _run_length(header))
+        what = "Patched Base values"
+        if stepwise:
+            values, pos = unpack(*place, base_offset=self._base_offset, what=what)
+        else:
+            words, pos = unpack_array(*place, base_offset=self._base_offset, what=what)
         entries, self._pos = unpack(self._data, pos, closest_fixed_width(gap_width + patch_width),
                                     patch_count, base_offset=self._base_offset, what="patch entries")
-        self._apply_patches(values, entries, width, patch_width, pos)
+        patches = self._patches(_run_length(header), entries, width, patch_width, pos)
+        if not stepwise:
+            return self._patched_words(base, words, patches)
+        for index, high_bits in patches:
+            values[index] |= high_bits
         return [base + value for value in values]
 
     def _patched_base_value(self, pos: int, size: int) -> int:
@@ -153,21 +218,38 @@ class IntRleV2Reader(RunReader):
         sign = 1 << (size * BITS_PER_BYTE - 1)
         return -(stored ^ sign) if stored & sign else stored
 
-    def _apply_patches(self, values: list[int], entries: list[int], width: int, patch_width: int,
-                       list_start: int) -> None:
-        """Each entry is a gap (from the previous patched index) over a patch whose bits go
-        above the value's ``width`` bits. Entries with patch 0 only carry the index past
-        gaps too wide for the gap field; or-ing them in changes nothing."""
+    def _patches(self, count: int, entries: list[int], width: int, patch_width: int,
+                 list_start: int) -> list[tuple[int, int]]:
+        """(index, bits to or in) of each entry: a gap (from the previous patched index)
+        over a patch whose bits go above the value's ``width`` bits. Entries with patch 0
+        only carry the index past gaps too wide for the gap field; or-ing them in changes
+        nothing."""
         patch_mask = (1 << patch_width) - 1
         index = 0
+        patches = []
         for entry in entries:
             index += entry >> patch_width
-            if index >= len(values):
-                raise CorruptRle(f"a patch lands on index {index} of a run of {len(values)} values",
+            if index >= count:
+                raise CorruptRle(f"a patch lands on index {index} of a run of {count} values",
                                  self._offset(list_start))
-            values[index] |= (entry & patch_mask) << width
+            patches.append((index, (entry & patch_mask) << width))
+        return patches
 
-    def _delta(self, run_start: int) -> list[int]:
+    def _patched_words(self, base: int, values: np.ndarray,
+                       patches: list[tuple[int, int]]) -> np.ndarray | None:
+        """Base plus the patched values in words; None unless all lie in the 64-bit range."""
+        patched: dict[int, int] = {}
+        for index, high_bits in patches:
+            patched[index] = patched.get(index, int(values[index])) | high_bits
+        largest = max([int(values.max()), *patched.values()])
+        if not (self._fits(base + int(values.min())) and self._fits(base + largest)):
+            return None
+        words = values + np.uint64(base % WORD)
+        for index, value in patched.items():
+            words[index] = (base + value) % WORD
+        return words.view(self.dtype)
+
+    def _delta(self, run_start: int, stepwise: bool) -> list[int] | np.ndarray | None:
         header = self._header(run_start, TWO_BYTE_HEADER, "Delta")
         width = decode_width(header[0] >> WIDTH_SHIFT & WIDTH_CODE_MASK, delta=True)
         length = _run_length(header)
@@ -176,23 +258,66 @@ class IntRleV2Reader(RunReader):
         first_delta, pos = read_svarint(self._data, pos, self._base_offset, CorruptRle)
         self._pos = pos
         if width == 0:
-            return [base + index * first_delta for index in range(length)]
+            if stepwise:
+                return [base + index * first_delta for index in range(length)]
+            return self._arithmetic_words(base, first_delta, length)
         if length < TWO_BYTE_HEADER or first_delta == 0:
             # 'Delta': "The first two numbers in the sequence can not be identical,
             # because the encoding is using the sign of the first delta".
             raise CorruptRle(f"a Delta run of {length} values with {width}-bit deltas has first "
                              f"delta {first_delta}; it needs 2 values and a nonzero first delta",
                              self._offset(run_start))
-        deltas, self._pos = unpack(self._data, pos, width, length - 2,
-                                   base_offset=self._base_offset, what="Delta deltas")
+        place = (self._data, pos, width, length - 2)
         direction = 1 if first_delta > 0 else -1
+        if not stepwise:
+            words, self._pos = unpack_array(*place, base_offset=self._base_offset, what="Delta deltas")
+            return self._monotonic_words(base, first_delta, direction, words, width)
+        deltas, self._pos = unpack(*place, base_offset=self._base_offset, what="Delta deltas")
         values = [base, base + first_delta]
         for delta in deltas:
             values.append(values[-1] + direction * delta)
         return values
 
+    def _arithmetic_words(self, base: int, delta: int, length: int) -> np.ndarray | None:
+        """base, base + delta, ... (``length`` values) in words; None unless in range."""
+        if not (self._fits(base) and self._fits(base + (length - 1) * delta)):
+            return None
+        steps = np.arange(length, dtype=np.uint64) * np.uint64(delta % WORD)
+        return (steps + np.uint64(base % WORD)).view(self.dtype)
+
+    def _monotonic_words(self, base: int, first_delta: int, direction: int, deltas: np.ndarray,
+                         width: int) -> np.ndarray | None:
+        """The running sum of base, first delta and ``direction`` × deltas in words; None
+        unless in range. The sequence is monotonic: its ends are its extremes."""
+        total = int(deltas.sum()) if width <= EXACT_SUM_WIDTH else sum(deltas.tolist())
+        if not (self._fits(base) and self._fits(base + first_delta + direction * total)):
+            return None
+        steps = np.empty(len(deltas) + 2, dtype=np.uint64)
+        steps[0], steps[1] = base % WORD, first_delta % WORD
+        steps[2:] = deltas if direction > 0 else np.uint64(0) - deltas
+        return np.cumsum(steps, dtype=np.uint64).view(self.dtype)
+
+    def _fits(self, value: int) -> bool:
+        low, high = int64_bounds(self._signed)
+        return low <= value <= high
+
     def _unzigzag(self, value: int) -> int:
         return zigzag_decode(value) if self._signed else value
+
+
+# By SubEncoding: a tuple, since the header's two bits index it without an enum lookup.
+_DECODERS: tuple[Callable[[IntRleV2Reader, int, bool], list[int] | np.ndarray | None], ...] = (
+    IntRleV2Reader._short_repeat,
+    IntRleV2Reader._direct,
+    IntRleV2Reader._patched_base,
+    IntRleV2Reader._delta,
+)
+
+
+def zigzag_decoded_words(values: np.ndarray) -> np.ndarray:
+    """'Base 128 Varint' zigzag decoding of uint64 words: (n >> 1) ^ -(n & 1), as int64."""
+    one = np.uint64(1)
+    return ((values >> one) ^ (np.uint64(0) - (values & one))).view(np.int64)
 
 
 def _run_length(header: bytes) -> int:
@@ -202,7 +327,7 @@ def _run_length(header: bytes) -> int:
 
 def decode_ints_v2(data: bytes | memoryview, count: int, *, signed: bool,
                    base_offset: int = 0) -> list[int]:
-    return IntRleV2Reader(data, base_offset=base_offset, signed=signed).read(count)
+    return IntRleV2Reader(data, base_offset=base_offset, signed=signed).read(count).tolist()
 
 
 def sub_encodings(data: bytes | memoryview, count: int, *, signed: bool) -> list[SubEncoding]:

@@ -5,7 +5,8 @@ ORCv1.md, 'Run Length Encoding': each encoding is a sequence of self-describing 
 gives a row group's place in an RLE stream as the byte offset of a run plus a number of
 values to skip inside it; a reader is therefore built at a byte offset (``start``) and
 can ``skip``. At most one run is decoded ahead of what was asked for (the bound on what a
-corrupt header can make it allocate).
+corrupt header can make it allocate). A run is decoded into a numpy array of the
+reader's ``dtype`` and ``read`` returns one array: the values at array speed.
 
 Integer streams hold 64-bit values (ORCv1.md, 'SmallInt, Int, and BigInt Columns'): a
 decoded value outside the signed or unsigned 64-bit range can only come from corrupt
@@ -13,6 +14,8 @@ data, so it is :class:`CorruptRle` rather than a silently wrapped number.
 """
 
 from __future__ import annotations
+
+import numpy as np
 
 from reference_impl.orc.errors import CorruptRle
 
@@ -38,8 +41,10 @@ class RunReader:
     """Values of a run-length encoded buffer, decoded one run at a time.
 
     Subclasses implement :meth:`_decode_run`, which decodes the run at ``self._pos``,
-    advances ``self._pos`` past it and returns its values.
+    advances ``self._pos`` past it and returns its values as an array of ``dtype``.
     """
+
+    dtype: np.dtype = np.dtype(np.int64)
 
     def __init__(self, data: bytes | memoryview, *, base_offset: int = 0, start: int = 0) -> None:
         if not 0 <= start <= len(data):
@@ -49,7 +54,7 @@ class RunReader:
         self._base_offset = base_offset
         self._pos = start
         self._run_start = start  # byte offset of the run in self._run
-        self._run: list[int] = []
+        self._run: np.ndarray = np.empty(0, dtype=self.dtype)
         self._used = 0  # values of self._run already returned or skipped
 
     @property
@@ -80,14 +85,21 @@ class RunReader:
             return f"{len(self._data) - self._pos} bytes from byte {self._pos}", self._pos
         return None
 
-    def read(self, count: int) -> list[int]:
+    def read(self, count: int) -> np.ndarray:
         """The next ``count`` values; CorruptRle if the stream holds fewer."""
-        out: list[int] = []
-        while len(out) < count:
-            take = self._fill(count - len(out))
-            out += self._run[self._used:self._used + take]
+        chunks = []
+        done = 0
+        while done < count:
+            whole_runs = self._whole_runs(count - done) if self._used == len(self._run) else None
+            if whole_runs is not None:
+                chunks.append(whole_runs)
+                done += len(whole_runs)
+                continue
+            take = self._fill(count - done)
+            chunks.append(self._run[self._used:self._used + take])
             self._used += take
-        return out
+            done += take
+        return np.concatenate(chunks) if chunks else np.empty(0, dtype=self.dtype)
 
     def skip(self, count: int) -> None:
         """Pass over ``count`` values; CorruptRle if the stream holds fewer."""
@@ -107,8 +119,13 @@ class RunReader:
             self._used = 0
         return min(wanted, len(self._run) - self._used)
 
-    def _decode_run(self) -> list[int]:
+    def _decode_run(self) -> np.ndarray:
         raise NotImplementedError
+
+    def _whole_runs(self, wanted: int) -> np.ndarray | None:
+        """A subclass may decode several runs at ``self._pos`` at once, if all their values
+        are wanted (so none is decoded ahead): their values, or None to go run by run."""
+        return None
 
     def _offset(self, pos: int) -> int:
         return self._base_offset + pos
@@ -119,12 +136,17 @@ class RunReader:
             raise CorruptRle(f"the stream ends inside {what}", self._offset(pos))
         return self._data[pos]
 
-    def _checked(self, values: list[int], signed: bool, run_start: int) -> list[int]:
-        """``values`` if all fit 64 bits, else CorruptRle at the run's first byte."""
+    def _checked(self, values: list[int], signed: bool, run_start: int) -> np.ndarray:
+        """``values`` as an array if all fit 64 bits, else CorruptRle at the run's first byte."""
         low, high = int64_bounds(signed)
         for value in values:
             if not low <= value <= high:
                 kind = "signed" if signed else "unsigned"
                 raise CorruptRle(f"the run decodes to {value}, outside the {kind} 64-bit range",
                                  self._offset(run_start))
-        return values
+        return np.array(values, dtype=self.dtype)
+
+
+def int_dtype(signed: bool) -> np.dtype:
+    """The array type of a signed or unsigned 64-bit integer stream."""
+    return np.dtype(np.int64 if signed else np.uint64)

@@ -188,7 +188,7 @@ def _check_value(node: TypeNode, kind: StreamKind, unit: str, data: bytes, posit
     if unit == BOOLEAN:
         booleans = BooleanRleReader(data, start=position[0])
         booleans.skip(position[1] * BITS_PER_BYTE + position[2])
-        assert booleans.read(len(values)) == values
+        assert booleans.read(len(values)).tolist() == values
     elif node.kind == K.BYTE:
         bytes_reader = ByteRleReader(data, start=position[0])
         bytes_reader.skip(position[1])
@@ -196,7 +196,8 @@ def _check_value(node: TypeNode, kind: StreamKind, unit: str, data: bytes, posit
     elif unit == RLE:
         whole = _rle(data, [0, 0], node, kind, v2)
         whole.skip(before)
-        assert _rle(data, position, node, kind, v2).read(len(values)) == whole.read(len(values))
+        expected = whole.read(len(values)).tolist()
+        assert _rle(data, position, node, kind, v2).read(len(values)).tolist() == expected
     elif node.kind in (K.FLOAT, K.DOUBLE):
         form = "<f" if node.kind == K.FLOAT else "<d"
         assert packing.unpack_from(form, data, position[0])[0] == first
@@ -287,7 +288,7 @@ def test_integer_positions_on_random_runs(values: list[int | None], stride: int,
             group_values = [value for value in in_group if value is not None]
             data_position = entry.positions[3:] if present else entry.positions  # after PRESENT's 3
             reader = _rle(stripe.data[(1, S.DATA)], data_position, LONG, S.DATA, version == "0.12")
-            assert reader.read(len(group_values)) == group_values
+            assert reader.read(len(group_values)).tolist() == group_values
 
 
 # ---------------------------------------------------------------------------

@@ -49,7 +49,7 @@ def test_longest_run_and_literal_list() -> None:
 def test_bytes_round_trip(values: list[int]) -> None:
     encoded = encode_bytes(values)
     reader = ByteRleReader(encoded)
-    assert reader.read(len(values)) == values
+    assert reader.read(len(values)).tolist() == values
     assert reader.exhausted
 
 
@@ -60,7 +60,7 @@ def test_booleans_round_trip_and_skip(values: list[bool], data: st.DataObject) -
     skipped = data.draw(st.integers(0, len(values)))
     reader = BooleanRleReader(encoded)
     reader.skip(skipped)
-    assert reader.read(len(values) - skipped) == values[skipped:]
+    assert reader.read(len(values) - skipped).tolist() == values[skipped:]
     assert reader.exhausted
 
 
@@ -69,7 +69,7 @@ def test_reader_starts_at_a_run_and_skips_inside_it() -> None:
     run_start = 3  # the literal list [0xfe, 1, 2] comes first
     reader = ByteRleReader(encoded, start=run_start)
     reader.skip(48)
-    assert reader.read(3) == [7, 7, 3]
+    assert reader.read(3).tolist() == [7, 7, 3]
     assert reader.exhausted
 
 

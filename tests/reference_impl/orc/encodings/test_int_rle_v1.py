@@ -59,9 +59,9 @@ def test_skip_and_start() -> None:
     encoded = encode_ints_v1(values, signed=False)
     reader = IntRleV1Reader(encoded, signed=False)
     reader.skip(4)
-    assert reader.read(3) == [5, 10, 20]
+    assert reader.read(3).tolist() == [5, 10, 20]
     assert reader.exhausted
-    assert IntRleV1Reader(encoded, start=3, signed=False).read(2) == [10, 20]
+    assert IntRleV1Reader(encoded, start=3, signed=False).read(2).tolist() == [10, 20]
 
 
 @pytest.mark.parametrize(("data", "where"), [

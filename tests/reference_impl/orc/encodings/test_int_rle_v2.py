@@ -170,7 +170,7 @@ def test_start_at_a_run_and_skip_inside_it() -> None:
     encoded = first + DIRECT_BYTES
     reader = IntRleV2Reader(encoded, start=len(first), signed=False)
     reader.skip(2)
-    assert reader.read(2) == DIRECT_VALUES[2:]
+    assert reader.read(2).tolist() == DIRECT_VALUES[2:]
     assert reader.exhausted
     with pytest.raises(CorruptRle, match="1 values short"):
         reader.read(1)
