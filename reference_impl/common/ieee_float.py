@@ -25,7 +25,7 @@ from collections.abc import Sequence
 
 import numpy as np
 
-__all__ = ["DOUBLE_BITS", "narrow_float_bits", "widen_float_bits"]
+__all__ = ["DOUBLE_BITS", "narrow_float_bits", "widen_float_array", "widen_float_bits"]
 
 DOUBLE_BITS = 64
 DOUBLE_MANTISSA_BITS = 52
@@ -50,7 +50,12 @@ _FLOAT_NAMES = {16: "FLOAT16", 32: "FLOAT", 64: "DOUBLE"}
 
 def widen_float_bits(raw: np.ndarray, bits: int) -> list[float]:
     """The Python floats of the IEEE bit patterns ``raw`` (unsigned ints of ``bits`` bits)."""
-    return _widen(np.asarray(raw), _LAYOUTS[bits]).view(np.float64).tolist()
+    return widen_float_array(raw, bits).tolist()
+
+
+def widen_float_array(raw: np.ndarray, bits: int) -> np.ndarray:
+    """:func:`widen_float_bits` as a float64 array (its ``tolist()`` is that list)."""
+    return _widen(np.asarray(raw), _LAYOUTS[bits]).view(np.float64)
 
 
 def narrow_float_bits(doubles: np.ndarray | Sequence[float], bits: int) -> np.ndarray:

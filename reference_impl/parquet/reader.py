@@ -73,6 +73,8 @@ from reference_impl.parquet.metadata.file_layout import (
 )
 from reference_impl.parquet.metadata.parquet_thrift import FileMetaData, RowGroup
 from reference_impl.parquet.metadata.thrift_struct import deserialize
+from reference_impl.parquet.encodings.plain import Values
+from reference_impl.parquet.encodings.values import python_values
 from reference_impl.parquet.nested.assembly import assemble_records
 from reference_impl.parquet.pages.chunk_reader import ChunkData, read_column_chunk
 from reference_impl.parquet.pages.utf8_values import check_utf8
@@ -115,12 +117,18 @@ FILE_NUM_ROWS_ZERO = Rule(
 class LeafData:
     """One leaf column over the whole file: its non-null values, and its
     definition and repetition levels (one pair per entry; all zeros when the
-    maximum level is 0), row group after row group."""
+    maximum level is 0), row group after row group. ``pieces`` are the values
+    as decoded, page by page (``ChunkData.pieces``); ``values`` the Python values,
+    made on first use."""
 
     leaf: LeafColumn
-    values: list[object]
+    pieces: list[Values]
     definition_levels: np.ndarray
     repetition_levels: np.ndarray
+
+    @cached_property
+    def values(self) -> list[object]:
+        return python_values(self.pieces)
 
 
 @dataclass(eq=False)
@@ -291,9 +299,7 @@ def _projected(tree: SchemaNode, leaves: list[LeafColumn], columns: Sequence[str
 
 
 def _joined(leaf: LeafColumn, pieces: list[ChunkData]) -> LeafData:
-    values: list[object] = []
-    for piece in pieces:
-        values += piece.values
+    values = [page for piece in pieces for page in piece.pieces]
     levels = {
         kind: np.concatenate([getattr(p, kind) for p in pieces]) if pieces else np.zeros(0, np.int64)
         for kind in ("definition_levels", "repetition_levels")
