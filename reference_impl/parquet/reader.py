@@ -53,6 +53,8 @@ from typing import Any, BinaryIO
 import numpy as np
 
 from reference_impl.common.leniency import Rule, Strength, breach
+from reference_impl.parquet.encodings.plain import Values
+from reference_impl.parquet.encodings.values import python_values
 from reference_impl.parquet.encryption.decryptor import (
     FileDecryptor,
     read_encrypted_footer,
@@ -73,8 +75,6 @@ from reference_impl.parquet.metadata.file_layout import (
 )
 from reference_impl.parquet.metadata.parquet_thrift import FileMetaData, RowGroup
 from reference_impl.parquet.metadata.thrift_struct import deserialize
-from reference_impl.parquet.encodings.plain import Values
-from reference_impl.parquet.encodings.values import python_values
 from reference_impl.parquet.nested.assembly import assemble_records
 from reference_impl.parquet.pages.chunk_reader import ChunkData, read_column_chunk
 from reference_impl.parquet.pages.utf8_values import check_utf8
