@@ -84,7 +84,10 @@ def unpack_bits(data: bytes | memoryview, bit_width: int, count: int) -> np.ndar
         first_bit = j * bit_width
         first_byte = first_bit // BITS_PER_BYTE
         values[:, j] = _assemble(
-            lambda k: rows[:, first_byte + k], first_bit % BITS_PER_BYTE, bit_width, np.uint64(bit_width)
+            lambda k, first=first_byte: rows[:, first + k],  # type: ignore[misc]
+            first_bit % BITS_PER_BYTE,
+            bit_width,
+            np.uint64(bit_width),
         )
     return values.reshape(-1)[:count]
 
