@@ -54,7 +54,7 @@ import numpy as np
 
 from reference_impl.common.leniency import Rule, Strength, breach
 from reference_impl.parquet.encodings.plain import Values
-from reference_impl.parquet.encodings.values import python_values
+from reference_impl.parquet.encodings.values import joined_values, python_values
 from reference_impl.parquet.encryption.decryptor import (
     FileDecryptor,
     read_encrypted_footer,
@@ -75,7 +75,7 @@ from reference_impl.parquet.metadata.file_layout import (
 )
 from reference_impl.parquet.metadata.parquet_thrift import FileMetaData, RowGroup
 from reference_impl.parquet.metadata.thrift_struct import deserialize
-from reference_impl.parquet.nested.assembly import assemble_records
+from reference_impl.parquet.nested.assembly import assemble_records, check_records
 from reference_impl.parquet.pages.chunk_reader import ChunkData, read_column_chunk
 from reference_impl.parquet.pages.utf8_values import check_utf8
 from reference_impl.parquet.schema.flat import ColumnSpec, column_of, is_flat
@@ -146,8 +146,9 @@ class ParquetContents:
     schema: SchemaNode
     leaves: list[LeafData]
     metadata: FileMetaData
-    # The records assembled while reading a nested schema; a flat schema's are
-    # built from ``data`` when first asked for.
+    # The records assembled while reading (a schema with VARIANT groups, whose values are
+    # checked in them); otherwise built when first asked for: a flat schema's from
+    # ``data``, a nested one's from the leaves, whose levels were checked while reading.
     _records: list[dict[str, Any]] | None = field(default=None, repr=False)
 
     @property
@@ -175,6 +176,9 @@ class ParquetContents:
     def records(self) -> list[dict[str, Any]]:
         if self._records is not None:
             return self._records
+        if not self.is_flat:
+            columns = [(leaf.values, leaf.definition_levels, leaf.repetition_levels) for leaf in self.leaves]
+            return assemble_records(self.schema, columns, expected_records=self.metadata.num_rows or None)
         names = list(self.data)
         return (
             [dict(zip(names, row, strict=True)) for row in zip(*self.data.values(), strict=True)]
@@ -232,7 +236,7 @@ def read_parquet(
     flat = is_flat(tree)
     variants = decode_variants and has_variant(tree)
     per_leaf: list[list[ChunkData]] = [[] for _ in leaves]
-    records: list[dict[str, Any]] | None = None if flat else []
+    records: list[dict[str, Any]] | None = [] if variants else None
     for index, row_group in enumerate(metadata.row_groups):
         chunks = [
             _read_chunk(file, leaf, row_group, index, footer_start, verify_checksums, decryptor)
@@ -240,10 +244,11 @@ def read_parquet(
         ]
         if records is not None:
             assembled = assemble_row_group(tree, chunks, row_group, footer_start)
-            if variants:
-                offset = _row_group_offset(row_group, footer_start)
-                check_variant_values(tree, assembled, f"row group {index}", offset)
+            offset = _row_group_offset(row_group, footer_start)
+            check_variant_values(tree, assembled, f"row group {index}", offset)
             records += assembled
+        elif not flat:
+            check_row_group(tree, chunks, row_group, footer_start)
         for pieces, chunk in zip(per_leaf, chunks, strict=True):
             pieces.append(chunk)
     leaf_data = [_joined(leaf, pieces) for leaf, pieces in zip(leaves, per_leaf, strict=True)]
@@ -316,6 +321,18 @@ def assemble_row_group(
     return assemble_records(
         tree,
         [(c.values, c.definition_levels, c.repetition_levels) for c in chunks],
+        expected_records=row_group.num_rows,
+        offset=_row_group_offset(row_group, footer_start),
+    )
+
+
+def check_row_group(
+    tree: SchemaNode, chunks: Sequence[ChunkData], row_group: RowGroup, footer_start: int
+) -> None:
+    """What :func:`assemble_row_group` raises, without the records (``assembly.check_records``)."""
+    check_records(
+        tree,
+        [(joined_values(c.pieces), c.definition_levels, c.repetition_levels) for c in chunks],
         expected_records=row_group.num_rows,
         offset=_row_group_offset(row_group, footer_start),
     )

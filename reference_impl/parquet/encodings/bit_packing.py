@@ -86,7 +86,7 @@ def unpack_bits(data: bytes | memoryview, bit_width: int, count: int) -> np.ndar
         values[:, j] = _assemble(
             lambda k, first=first_byte: rows[:, first + k],  # type: ignore[misc]
             first_bit % BITS_PER_BYTE,
-            bit_width,
+            _span(first_bit % BITS_PER_BYTE, bit_width),
             np.uint64(bit_width),
         )
     return values.reshape(-1)[:count]
@@ -102,13 +102,17 @@ def unpack_bits_at(data: bytes | memoryview, bit_positions: np.ndarray, bit_widt
         return np.zeros(0, dtype=np.uint64)
     widest = int(bit_widths.max())
     _check_width(widest)
-    # Zero bytes after the data, so that every value can read as many bytes as the widest.
-    padded = np.concatenate(
-        [np.frombuffer(data, dtype=np.uint8), np.zeros(_span(BITS_PER_BYTE - 1, widest), dtype=np.uint8)]
-    )
+    span = _span(BITS_PER_BYTE - 1, widest)  # the most bytes a value can touch
+    # Only the bytes holding the values (``data`` may be a whole file), then zero bytes
+    # so that every value can read `span` bytes.
     first_byte = bit_positions >> 3
+    low = int(first_byte.min())
+    high = -(-int((bit_positions + bit_widths).max()) // BITS_PER_BYTE)
+    held = np.frombuffer(data, dtype=np.uint8, count=high - low, offset=low)
+    padded = np.concatenate([held, np.zeros(span, dtype=np.uint8)])
+    first_byte = first_byte - low
     shifts = (bit_positions & (BITS_PER_BYTE - 1)).astype(np.uint64)
-    return _assemble(lambda k: padded[first_byte + k], shifts, widest, bit_widths.astype(np.uint64))
+    return _assemble(lambda k: padded[first_byte + k], shifts, span, bit_widths.astype(np.uint64))
 
 
 def _span(shift: int, width: int) -> int:
@@ -117,12 +121,12 @@ def _span(shift: int, width: int) -> int:
 
 
 def _assemble(
-    byte: Callable[[int], np.ndarray], shifts: int | np.ndarray, widest: int, widths: np.uint64 | np.ndarray
+    byte: Callable[[int], np.ndarray], shifts: int | np.ndarray, span: int, widths: np.uint64 | np.ndarray
 ) -> np.ndarray:
     """Values from their bytes: ``byte(k)`` is byte ``k`` of each value's first bytes, a
-    value starts at bit ``shifts`` of its byte 0 and has ``widths`` bits (at most ``widest``)."""
+    value starts at bit ``shifts`` of its byte 0, has ``widths`` bits and lies in its first
+    ``span`` bytes."""
     word = np.zeros(len(byte(0)), dtype=np.uint64)
-    span = _span(int(np.max(shifts)), widest)
     for k in range(min(span, WORD_BYTES)):
         word |= byte(k).astype(np.uint64) << np.uint64(k * BITS_PER_BYTE)
     word >>= np.asarray(shifts, dtype=np.uint64)

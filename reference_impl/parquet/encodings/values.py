@@ -31,6 +31,7 @@ __all__ = [
     "decode_page_values",
     "decode_values",
     "encode_values",
+    "joined_values",
     "python_values",
 ]
 
@@ -121,10 +122,16 @@ def decode_page_values(
 
 
 def python_values(pieces: Sequence[Values]) -> list[object]:
-    """The Python values of decoded pieces, one after the other (arrays joined first:
-    one ``tolist()`` is cheaper than one per page)."""
-    if all(isinstance(piece, np.ndarray) for piece in pieces) and pieces:
-        return np.concatenate(pieces).tolist()  # type: ignore[no-any-return]
+    """The Python values of decoded pieces, one after the other."""
+    values = joined_values(pieces)
+    return values.tolist() if isinstance(values, np.ndarray) else values
+
+
+def joined_values(pieces: Sequence[Values]) -> Values:
+    """Decoded pieces one after the other: one array if they all are (one ``tolist()``
+    is then cheaper than one per page), else a list of Python values."""
+    if pieces and all(isinstance(piece, np.ndarray) for piece in pieces):
+        return np.concatenate(pieces)
     values: list[object] = []
     for piece in pieces:
         values += piece.tolist() if isinstance(piece, np.ndarray) else piece
