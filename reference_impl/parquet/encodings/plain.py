@@ -238,11 +238,22 @@ def _decode_byte_arrays(
             f"prefixes, only {bounds.end - bounds.position} remain",
             bounds.offset(),
         )
-    view = memoryview(data)
+    source = data if isinstance(data, bytes) else bytes(data)  # slices of bytes are bytes
+    prefix_size, read_length = BYTE_ARRAY_LENGTH.size, BYTE_ARRAY_LENGTH.unpack_from
+    position, end = bounds.position, bounds.end
     values: list[object] = []
+    # The claims of _Bounds, inline (this loop runs once per value); a claim that fails
+    # is made through _Bounds, which raises its error.
     for index in range(count):
-        prefix_at = bounds.claim(BYTE_ARRAY_LENGTH.size, f"the length of value {index}")
-        (length,) = BYTE_ARRAY_LENGTH.unpack_from(data, prefix_at)
-        value_at = bounds.claim(length, f"value {index} (length {length})")
-        values.append(bytes(view[value_at : value_at + length]))
-    return values, bounds.position
+        if prefix_size > end - position:
+            bounds.position = position
+            bounds.claim(prefix_size, f"the length of value {index}")
+        (length,) = read_length(source, position)
+        value_at = position + prefix_size
+        if length > end - value_at:
+            bounds.position = value_at
+            bounds.claim(length, f"value {index} (length {length})")
+        position = value_at + length
+        values.append(source[value_at:position])
+    bounds.position = position
+    return values, position
