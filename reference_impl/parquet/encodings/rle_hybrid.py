@@ -32,7 +32,7 @@ from collections.abc import Sequence
 import numpy as np
 
 from reference_impl.common.varint import decode_uleb128, encode_uleb128
-from reference_impl.parquet.encodings.bit_packing import BITS_PER_BYTE, pack_bits, unpack_bits_at
+from reference_impl.parquet.encodings.bit_packing import BITS_PER_BYTE, pack_bits, unpack_bits, unpack_bits_at
 from reference_impl.parquet.errors import InvalidLevelData, ParquetError
 
 __all__ = [
@@ -49,6 +49,9 @@ VALUES_PER_GROUP = 8  # "we always bit-pack a multiple of 8 values at a time"
 MAX_RUN_LENGTH = (1 << 31) - 1  # runs are "in the range [1, 2**31 - 1]"
 MAX_GROUPS_PER_RUN = MAX_RUN_LENGTH // VALUES_PER_GROUP
 MAX_HYBRID_BIT_WIDTH = 32  # levels and dictionary indices both fit in 32 bits
+# A bit-packed run of at least this many wanted values is unpacked on its own: cheaper
+# than computing the bit position of each of its values.
+LONG_RUN = 1024
 VARINT_CONTINUES = 0x80  # a ULEB128 byte at or above this is followed by another
 # A run of equal values shorter than this is cheaper inside a bit-packed run
 # (at most bit_width bits per value) than as an RLE run (a header byte plus a
@@ -234,16 +237,21 @@ class _Runs:
 
     def values(self, data: bytes | bytearray | memoryview, bit_width: int) -> np.ndarray:
         """Every wanted value: a bit-packed run's ``j``-th at stream bit ``8 start + j w``,
-        an RLE run's repeated."""
+        an RLE run's repeated. Long bit-packed runs are unpacked one by one, a group of 8
+        values at a time (``unpack_bits``); the short ones all together."""
         counts = np.array(self.counts, dtype=np.int64)
-        packed = np.repeat(np.array(self.packed, dtype=bool), counts)
+        long_run = np.array(self.packed, dtype=bool) & (counts >= LONG_RUN)
+        short = np.repeat(np.array(self.packed, dtype=bool) & ~long_run, counts)
         values = np.repeat(np.array(self.starts_or_values, dtype=np.uint64), counts)
-        if packed.any():
-            first_of_run = np.repeat(np.cumsum(counts) - counts, counts)[packed]
-            index_in_run = np.flatnonzero(packed) - first_of_run
-            bit_positions = values[packed].astype(np.int64) * BITS_PER_BYTE + index_in_run * bit_width
+        run_starts = np.cumsum(counts) - counts  # where each run's values go
+        if short.any():
+            index_in_run = np.flatnonzero(short) - np.repeat(run_starts, counts)[short]
+            bit_positions = values[short].astype(np.int64) * BITS_PER_BYTE + index_in_run * bit_width
             widths = np.full(len(bit_positions), bit_width, dtype=np.int64)
-            values[packed] = unpack_bits_at(data, bit_positions, widths)
+            values[short] = unpack_bits_at(data, bit_positions, widths)
+        for run in np.flatnonzero(long_run).tolist():
+            start, count, at = self.starts_or_values[run], self.counts[run], int(run_starts[run])
+            values[at : at + count] = unpack_bits(memoryview(data)[start:], bit_width, count)
         return values
 
 
