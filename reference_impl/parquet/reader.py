@@ -5,9 +5,10 @@ The reader follows the format, not our writer: it starts from the footer
 find all the column chunks"), rebuilds the schema tree (``schema_tree``), reads
 every column chunk of every row group page by page (``chunk_reader``: data
 page v1 and v2, dictionary pages, every encoding, every codec, INDEX_PAGE and
-unknown page types skipped, '3.2 - Extensibility'), and assembles the records
-of each row group from the leaves' values and levels (``assembly``, '3.5 -
-Nested Encoding'), checking their count against ``RowGroup.num_rows``.
+unknown page types skipped, '3.2 - Extensibility'), and checks that the leaves'
+levels of each row group make records (``assembly.check_records``, '3.5 -
+Nested Encoding'), their count that of ``RowGroup.num_rows``; the records are
+assembled from the leaves' values and levels when first asked for.
 
 :func:`read_parquet` returns :class:`ParquetContents`: the schema tree, the
 per-leaf values and levels, the records (raw physical tree, see
