@@ -54,7 +54,7 @@ def widen_float_bits(raw: np.ndarray, bits: int) -> list[float]:
 
 
 def widen_float_array(raw: np.ndarray, bits: int) -> np.ndarray:
-    """:func:`widen_float_bits` as an array of float64."""
+    """:func:`widen_float_bits` as a float64 array (its ``tolist()`` is that list)."""
     return _widen(np.asarray(raw), _LAYOUTS[bits]).view(np.float64)
 
 

@@ -5,9 +5,10 @@ The reader follows the format, not our writer: it starts from the footer
 find all the column chunks"), rebuilds the schema tree (``schema_tree``), reads
 every column chunk of every row group page by page (``chunk_reader``: data
 page v1 and v2, dictionary pages, every encoding, every codec, INDEX_PAGE and
-unknown page types skipped, '3.2 - Extensibility'), and assembles the records
-of each row group from the leaves' values and levels (``assembly``, '3.5 -
-Nested Encoding'), checking their count against ``RowGroup.num_rows``.
+unknown page types skipped, '3.2 - Extensibility'), and checks that the leaves'
+levels of each row group make records (``assembly.check_records``, '3.5 -
+Nested Encoding'), their count that of ``RowGroup.num_rows``; the records are
+assembled from the leaves' values and levels when first asked for.
 
 :func:`read_parquet` returns :class:`ParquetContents`: the schema tree, the
 per-leaf values and levels, the records (raw physical tree, see
@@ -53,6 +54,8 @@ from typing import Any, BinaryIO
 import numpy as np
 
 from reference_impl.common.leniency import Rule, Strength, breach
+from reference_impl.parquet.encodings.plain import Values
+from reference_impl.parquet.encodings.values import joined_values, python_values
 from reference_impl.parquet.encryption.decryptor import (
     FileDecryptor,
     read_encrypted_footer,
@@ -73,7 +76,7 @@ from reference_impl.parquet.metadata.file_layout import (
 )
 from reference_impl.parquet.metadata.parquet_thrift import FileMetaData, RowGroup
 from reference_impl.parquet.metadata.thrift_struct import deserialize
-from reference_impl.parquet.nested.assembly import assemble_records
+from reference_impl.parquet.nested.assembly import assemble_records, check_records
 from reference_impl.parquet.pages.chunk_reader import ChunkData, read_column_chunk
 from reference_impl.parquet.pages.utf8_values import check_utf8
 from reference_impl.parquet.schema.flat import ColumnSpec, column_of, is_flat
@@ -115,12 +118,18 @@ FILE_NUM_ROWS_ZERO = Rule(
 class LeafData:
     """One leaf column over the whole file: its non-null values, and its
     definition and repetition levels (one pair per entry; all zeros when the
-    maximum level is 0), row group after row group."""
+    maximum level is 0), row group after row group. ``pieces`` are the values
+    as decoded, page by page (``ChunkData.pieces``); ``values`` the Python values,
+    made on first use."""
 
     leaf: LeafColumn
-    values: list[object]
+    pieces: list[Values]
     definition_levels: np.ndarray
     repetition_levels: np.ndarray
+
+    @cached_property
+    def values(self) -> list[object]:
+        return python_values(self.pieces)
 
 
 @dataclass(eq=False)
@@ -138,8 +147,9 @@ class ParquetContents:
     schema: SchemaNode
     leaves: list[LeafData]
     metadata: FileMetaData
-    # The records assembled while reading a nested schema; a flat schema's are
-    # built from ``data`` when first asked for.
+    # The records assembled while reading (a schema with VARIANT groups, whose values are
+    # checked in them); otherwise built when first asked for: a flat schema's from
+    # ``data``, a nested one's from the leaves, whose levels were checked while reading.
     _records: list[dict[str, Any]] | None = field(default=None, repr=False)
 
     @property
@@ -167,6 +177,9 @@ class ParquetContents:
     def records(self) -> list[dict[str, Any]]:
         if self._records is not None:
             return self._records
+        if not self.is_flat:
+            columns = [(leaf.values, leaf.definition_levels, leaf.repetition_levels) for leaf in self.leaves]
+            return assemble_records(self.schema, columns, expected_records=self.metadata.num_rows or None)
         names = list(self.data)
         return (
             [dict(zip(names, row, strict=True)) for row in zip(*self.data.values(), strict=True)]
@@ -224,7 +237,7 @@ def read_parquet(
     flat = is_flat(tree)
     variants = decode_variants and has_variant(tree)
     per_leaf: list[list[ChunkData]] = [[] for _ in leaves]
-    records: list[dict[str, Any]] | None = None if flat else []
+    records: list[dict[str, Any]] | None = [] if variants else None
     for index, row_group in enumerate(metadata.row_groups):
         chunks = [
             _read_chunk(file, leaf, row_group, index, footer_start, verify_checksums, decryptor)
@@ -232,10 +245,11 @@ def read_parquet(
         ]
         if records is not None:
             assembled = assemble_row_group(tree, chunks, row_group, footer_start)
-            if variants:
-                offset = _row_group_offset(row_group, footer_start)
-                check_variant_values(tree, assembled, f"row group {index}", offset)
+            offset = _row_group_offset(row_group, footer_start)
+            check_variant_values(tree, assembled, f"row group {index}", offset)
             records += assembled
+        elif not flat:
+            check_row_group(tree, chunks, row_group, footer_start)
         for pieces, chunk in zip(per_leaf, chunks, strict=True):
             pieces.append(chunk)
     leaf_data = [_joined(leaf, pieces) for leaf, pieces in zip(leaves, per_leaf, strict=True)]
@@ -291,9 +305,7 @@ def _projected(tree: SchemaNode, leaves: list[LeafColumn], columns: Sequence[str
 
 
 def _joined(leaf: LeafColumn, pieces: list[ChunkData]) -> LeafData:
-    values: list[object] = []
-    for piece in pieces:
-        values += piece.values
+    values = [page for piece in pieces for page in piece.pieces]
     levels = {
         kind: np.concatenate([getattr(p, kind) for p in pieces]) if pieces else np.zeros(0, np.int64)
         for kind in ("definition_levels", "repetition_levels")
@@ -310,6 +322,18 @@ def assemble_row_group(
     return assemble_records(
         tree,
         [(c.values, c.definition_levels, c.repetition_levels) for c in chunks],
+        expected_records=row_group.num_rows,
+        offset=_row_group_offset(row_group, footer_start),
+    )
+
+
+def check_row_group(
+    tree: SchemaNode, chunks: Sequence[ChunkData], row_group: RowGroup, footer_start: int
+) -> None:
+    """What :func:`assemble_row_group` raises, without the records (``assembly.check_records``)."""
+    check_records(
+        tree,
+        [(joined_values(c.pieces), c.definition_levels, c.repetition_levels) for c in chunks],
         expected_records=row_group.num_rows,
         offset=_row_group_offset(row_group, footer_start),
     )

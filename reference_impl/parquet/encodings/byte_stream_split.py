@@ -34,7 +34,7 @@ from typing import cast
 import numpy as np
 
 from reference_impl.parquet.encodings._cursor import Cursor
-from reference_impl.parquet.encodings.plain import NUMERIC_DTYPES, numeric_array, numeric_values
+from reference_impl.parquet.encodings.plain import NUMERIC_DTYPES, Values, numeric_array, numeric_column
 from reference_impl.parquet.errors import CorruptPage
 from reference_impl.parquet.metadata.parquet_thrift import Type
 
@@ -69,8 +69,11 @@ def decode_byte_stream_split(
     start: int = 0,
     end: int | None = None,
     base_offset: int = 0,
-) -> tuple[list[object], int]:
-    """Decode ``count`` values from the whole of ``data[start:end]``; returns them and ``end``."""
+) -> tuple[Values, int]:
+    """Decode ``count`` values from the whole of ``data[start:end]``; returns them and ``end``.
+
+    Numbers come as an array (``plain.Values``: its ``tolist()`` is the Python values),
+    FIXED_LEN_BYTE_ARRAY values as a list of ``bytes``."""
     cursor = Cursor(data, start, end, base_offset=base_offset, error=CorruptPage, encoding=ENCODING)
     cursor.check_count(count)
     width = _value_width(physical_type, type_length, cursor.fail)
@@ -89,7 +92,7 @@ def decode_byte_stream_split(
     rows = np.ascontiguousarray(streams.T)  # row i: the bytes of value i again
     if physical_type in NUMERIC_DTYPES:
         numbers = rows.view(NUMERIC_DTYPES[physical_type]).reshape(count)
-        return numeric_values(physical_type, numbers), cursor.position
+        return numeric_column(physical_type, numbers), cursor.position
     flat = rows.tobytes()
     fixed: list[object] = [flat[at : at + width] for at in range(0, len(flat), width)]
     return fixed, cursor.position

@@ -55,7 +55,7 @@ import numpy as np
 
 from reference_impl.common.varint import encode_uleb128, zigzag_encode
 from reference_impl.parquet.encodings._cursor import Cursor
-from reference_impl.parquet.encodings.bit_packing import pack_bits, packed_size, unpack_bits
+from reference_impl.parquet.encodings.bit_packing import BITS_PER_BYTE, pack_bits, packed_size, unpack_bits_at
 from reference_impl.parquet.errors import CorruptPage
 
 __all__ = [
@@ -204,14 +204,14 @@ def decode_delta_binary_packed(
         raise cursor.fail(
             f"the header's total value count is {header.total_value_count}, expected {count}", start
         )
-    # The first value stands alone; every further value needs one delta.
-    deltas: list[np.ndarray] = []
+    # The first value stands alone; every further value needs one delta. The blocks
+    # are read in turn (their headers and sizes are checked as they come), their
+    # miniblocks unpacked all at once afterwards.
+    plan = _Miniblocks()
     missing = max(count - 1, 0)
     while missing:  # each block yields at least one delta, so this ends
-        block = _read_block(cursor, header, bits, min(missing, header.block_size))
-        deltas.append(block)
-        missing -= len(block)
-    return _accumulate(header.first_value, deltas, bits, count), cursor.position
+        missing -= _read_block(cursor, header, bits, min(missing, header.block_size), plan)
+    return _accumulate(header.first_value, plan.deltas(data, bits), bits, count), cursor.position
 
 
 def _read_header(cursor: Cursor, bits: int, allow_example_sizes: bool) -> Header:
@@ -226,16 +226,47 @@ def _read_header(cursor: Cursor, bits: int, allow_example_sizes: bool) -> Header
     return Header(block_size, miniblocks_per_block, total_value_count, first_value)
 
 
-def _read_block(cursor: Cursor, header: Header, bits: int, wanted: int) -> np.ndarray:
-    """Read one block and return its first ``wanted`` deltas (uint64, modulo ``2**bits``)."""
-    min_delta = cursor.zigzag(bits, "block min delta")
+class _Miniblocks:
+    """The miniblocks read so far: where each starts in ``data``, its bit width, how many
+    of its values are wanted, and its block's min delta (modulo ``2**bits``)."""
+
+    def __init__(self) -> None:
+        self.starts: list[int] = []
+        self.widths: list[int] = []
+        self.counts: list[int] = []
+        self.min_deltas: list[int] = []
+
+    def add(self, start: int, width: int, count: int, min_delta: int) -> None:
+        self.starts.append(start)
+        self.widths.append(width)
+        self.counts.append(count)
+        self.min_deltas.append(min_delta)
+
+    def deltas(self, data: bytes | bytearray | memoryview, bits: int) -> np.ndarray:
+        """Every delta (uint64, modulo ``2**bits``): min delta + the miniblock's relative delta.
+        Value ``j`` of a miniblock at byte ``s`` of width ``w`` is at stream bit ``8 s + j w``."""
+        counts = np.array(self.counts, dtype=np.int64)
+        if not len(counts):
+            return np.zeros(0, dtype=np.uint64)
+        widths = np.repeat(np.array(self.widths, dtype=np.int64), counts)
+        first_of_miniblock = np.repeat(np.cumsum(counts) - counts, counts)
+        index_in_miniblock = np.arange(len(widths), dtype=np.int64) - first_of_miniblock
+        starts = np.repeat(np.array(self.starts, dtype=np.int64) * BITS_PER_BYTE, counts)
+        relative = unpack_bits_at(data, starts + index_in_miniblock * widths, widths)
+        min_deltas = np.array(self.min_deltas, dtype=np.uint64)
+        return (relative + np.repeat(min_deltas, counts)) & _mask(bits)
+
+
+def _read_block(cursor: Cursor, header: Header, bits: int, wanted: int, plan: _Miniblocks) -> int:
+    """Read one block, add its miniblocks holding the first ``wanted`` deltas to ``plan``;
+    return ``wanted``."""
+    min_delta = cursor.zigzag(bits, "block min delta") & int(_mask(bits))
     widths_at = cursor.position
     widths = cursor.take(header.miniblocks_per_block, "the bit widths of the block's miniblocks")
     per_miniblock = header.values_per_miniblock
     # Only the miniblocks holding wanted values are present; the rest of a last
     # block has widths (arbitrary, never checked) but no bytes.
     needed = -(-wanted // per_miniblock)
-    pieces = []
     for index in range(needed):
         width = widths[index]
         if width > bits:
@@ -244,22 +275,22 @@ def _read_block(cursor: Cursor, header: Header, bits: int, wanted: int) -> np.nd
                 widths_at + index,
             )
         # A miniblock always has the bytes of a full miniblock (the padding included).
-        body = cursor.take(
+        start = cursor.position
+        cursor.take(
             packed_size(per_miniblock, width), f"miniblock {index} ({per_miniblock} values of {width} bits)"
         )
         take = min(per_miniblock, wanted - index * per_miniblock)
-        pieces.append(unpack_bits(body, width, take))  # padding values are never unpacked
-    relative = np.concatenate(pieces)
-    return (relative + np.uint64(min_delta & int(_mask(bits)))) & _mask(bits)
+        plan.add(start, width, take, min_delta)  # padding values are never unpacked
+    return wanted
 
 
-def _accumulate(first_value: int, deltas: list[np.ndarray], bits: int, count: int) -> np.ndarray:
+def _accumulate(first_value: int, deltas: np.ndarray, bits: int, count: int) -> np.ndarray:
     """value[i] = first value + delta[1] + ... + delta[i], modulo ``2**bits``, as signed."""
     if count == 0:
         return np.zeros(0, dtype=_signed_dtype(bits))
     first = np.array([first_value & int(_mask(bits))], dtype=np.uint64)
     # An unsigned running sum wraps around exactly as the spec asks.
-    unsigned = np.cumsum(np.concatenate([first, *deltas]), dtype=np.uint64) & _mask(bits)
+    unsigned = np.cumsum(np.concatenate([first, deltas]), dtype=np.uint64) & _mask(bits)
     return _to_signed(unsigned, bits)
 
 

@@ -21,7 +21,9 @@ Reading: :func:`decode_dictionary_page` decodes the entries (PLAIN, whether the
 page says PLAIN or, as version 1 writers do, PLAIN_DICTIONARY: the encodings
 ``registry`` allows on a dictionary page);
 :func:`lookup` turns a data page's indices into values, every index checked
-against the dictionary size by the index decoder.
+against the dictionary size by the index decoder. The column chunk reader uses
+their array forms (:func:`decode_dictionary_entries`, :func:`lookup_array`): one
+numpy take per page instead of one list index per value.
 """
 
 from __future__ import annotations
@@ -35,7 +37,7 @@ from reference_impl.parquet.encodings.dictionary_indices import (
     decode_dictionary_indices,
     encode_dictionary_indices,
 )
-from reference_impl.parquet.encodings.plain import decode_plain, encode_plain
+from reference_impl.parquet.encodings.plain import decode_plain_values, encode_plain
 from reference_impl.parquet.encodings.registry import Use, checked_row
 from reference_impl.parquet.encodings.rle_hybrid import bit_width_for
 from reference_impl.parquet.errors import CorruptPage
@@ -43,9 +45,11 @@ from reference_impl.parquet.metadata.parquet_thrift import Encoding, Type
 
 __all__ = [
     "DictionaryBuilder",
+    "decode_dictionary_entries",
     "decode_dictionary_page",
     "encode_indices",
     "lookup",
+    "lookup_array",
 ]
 
 FIXED_WIDTHS = {Type.INT32: 4, Type.INT64: 8, Type.INT96: 12, Type.FLOAT: 4, Type.DOUBLE: 8}
@@ -131,7 +135,34 @@ def decode_dictionary_page(
     end: int,
     base_offset: int = 0,
 ) -> list[object]:
-    """The ``num_values`` entries of a dictionary page held in ``data[start:end]``.
+    """The ``num_values`` entries of a dictionary page held in ``data[start:end]``
+    (:func:`decode_dictionary_entries` as Python values)."""
+    entries = decode_dictionary_entries(
+        physical_type,
+        data,
+        num_values,
+        encoding,
+        type_length=type_length,
+        start=start,
+        end=end,
+        base_offset=base_offset,
+    )
+    return entries.tolist()  # type: ignore[no-any-return]
+
+
+def decode_dictionary_entries(
+    physical_type: Type,
+    data: bytes | memoryview,
+    num_values: int,
+    encoding: Encoding | int,
+    *,
+    type_length: int | None,
+    start: int,
+    end: int,
+    base_offset: int = 0,
+) -> np.ndarray:
+    """The ``num_values`` entries of a dictionary page held in ``data[start:end]``, as an
+    array (of objects for byte arrays) whose ``tolist()`` is the Python values.
 
     Its encoding is PLAIN, or PLAIN_DICTIONARY as version 1 writers name it ("use
     [...] PLAIN in a dictionary page for new Parquet files"); any other is
@@ -139,7 +170,7 @@ def decode_dictionary_page(
     checked_row(encoding, Use.DICTIONARY_PAGE, None, base_offset + start, what="dictionary page")
     if num_values < 0:
         raise CorruptPage(f"dictionary page with {num_values} entries", base_offset + start)
-    values, _ = decode_plain(
+    values, _ = decode_plain_values(
         physical_type,
         data,
         num_values,
@@ -148,7 +179,14 @@ def decode_dictionary_page(
         end=end,
         base_offset=base_offset,
     )
-    return values
+    return values if isinstance(values, np.ndarray) else _object_array(values)
+
+
+def _object_array(values: Sequence[object]) -> np.ndarray:
+    """A one-dimensional array of the Python objects ``values`` (bytes stay whole)."""
+    array = np.empty(len(values), dtype=object)
+    array[:] = values
+    return array
 
 
 def lookup(
@@ -161,9 +199,22 @@ def lookup(
     base_offset: int = 0,
 ) -> list[object]:
     """Decode ``count`` indices from ``data[start:end]`` and return their entries."""
+    entries = _object_array(dictionary)
+    return lookup_array(entries, data, count, start=start, end=end, base_offset=base_offset).tolist()  # type: ignore[no-any-return]
+
+
+def lookup_array(
+    entries: np.ndarray,
+    data: bytes | memoryview,
+    count: int,
+    *,
+    start: int,
+    end: int,
+    base_offset: int = 0,
+) -> np.ndarray:
+    """:func:`lookup` on the array of :func:`decode_dictionary_entries`: the entries of
+    the ``count`` indices, as an array whose ``tolist()`` is what :func:`lookup` returns."""
     indices, _ = decode_dictionary_indices(
-        data, count, dictionary_size=len(dictionary), start=start, end=end, base_offset=base_offset
+        data, count, dictionary_size=len(entries), start=start, end=end, base_offset=base_offset
     )
-    if not isinstance(dictionary, list):
-        dictionary = list(dictionary)
-    return [dictionary[index] for index in np.asarray(indices, dtype=np.int64).tolist()]
+    return entries[indices]

@@ -31,11 +31,24 @@ from typing import cast
 
 import numpy as np
 
-from reference_impl.common.ieee_float import narrow_float_bits, widen_float_bits
+from reference_impl.common.ieee_float import narrow_float_bits, widen_float_array
 from reference_impl.parquet.errors import CorruptPage, ParquetError
 from reference_impl.parquet.metadata.parquet_thrift import Type
 
-__all__ = ["NUMERIC_DTYPES", "decode_plain", "encode_plain", "numeric_array", "numeric_values"]
+__all__ = [
+    "NUMERIC_DTYPES",
+    "Values",
+    "decode_plain",
+    "decode_plain_values",
+    "encode_plain",
+    "numeric_array",
+    "numeric_column",
+    "numeric_values",
+]
+
+# Decoded values: a list, or a numpy array whose ``tolist()`` is that list (fixed-width
+# numbers and booleans stay arrays until a caller asks for Python values).
+Values = list[object] | np.ndarray
 
 # Fixed-width numeric types and their little-endian numpy dtypes; a FLOAT is
 # held as its bit pattern, so that no hardware conversion touches it.
@@ -86,9 +99,14 @@ def numeric_array(physical_type: Type, values: Sequence[object] | np.ndarray) ->
 
 def numeric_values(physical_type: Type, array: np.ndarray) -> list[object]:
     """The Python values of an array ``numeric_array`` made."""
+    return numeric_column(physical_type, array).tolist()  # type: ignore[no-any-return]
+
+
+def numeric_column(physical_type: Type, array: np.ndarray) -> np.ndarray:
+    """The array whose ``tolist()`` is :func:`numeric_values` (a FLOAT widened to doubles)."""
     if physical_type == Type.FLOAT:
-        return list(widen_float_bits(array, FLOAT_BITS))
-    return array.tolist()
+        return widen_float_array(array, FLOAT_BITS)
+    return array
 
 
 def _check_width(value: object, width: int) -> bytes:
@@ -114,6 +132,31 @@ def decode_plain(
     ``error`` (default :class:`CorruptPage`) with the offset where the bytes
     ran out if ``data`` cannot hold ``count`` values.
     """
+    values, position = decode_plain_values(
+        physical_type,
+        data,
+        count,
+        type_length=type_length,
+        start=start,
+        end=end,
+        base_offset=base_offset,
+        error=error,
+    )
+    return (values.tolist() if isinstance(values, np.ndarray) else values), position
+
+
+def decode_plain_values(
+    physical_type: Type,
+    data: bytes | memoryview,
+    count: int,
+    *,
+    type_length: int | None = None,
+    start: int = 0,
+    end: int | None = None,
+    base_offset: int = 0,
+    error: type[ParquetError] = CorruptPage,
+) -> tuple[Values, int]:
+    """:func:`decode_plain`, the numbers and booleans left as an array (:data:`Values`)."""
     end = len(data) if end is None else end
     reader = _Bounds(start, end, base_offset, error, physical_type)
     if count < 0:
@@ -124,7 +167,7 @@ def decode_plain(
         dtype = NUMERIC_DTYPES[physical_type]
         position = reader.claim(count * dtype.itemsize, f"{count} values")
         array = np.frombuffer(data, dtype=dtype, count=count, offset=position)
-        return numeric_values(physical_type, array), reader.position
+        return numeric_column(physical_type, array), reader.position
     if physical_type == Type.INT96:
         return _decode_fixed_width(data, count, INT96_BYTES, reader)
     if physical_type == Type.FIXED_LEN_BYTE_ARRAY:
@@ -164,14 +207,12 @@ class _Bounds:
         return start
 
 
-def _decode_booleans(
-    data: bytes | memoryview, count: int, bounds: _Bounds
-) -> tuple[list[object], int]:
+def _decode_booleans(data: bytes | memoryview, count: int, bounds: _Bounds) -> tuple[np.ndarray, int]:
     byte_count = -(-count // BITS_PER_BYTE)  # ceil(count / 8)
     position = bounds.claim(byte_count, f"{count} bit-packed booleans")
     packed = np.frombuffer(data, dtype=np.uint8, count=byte_count, offset=position)
     bits = np.unpackbits(packed, count=count, bitorder="little")
-    return bits.astype(bool).tolist(), bounds.position
+    return bits.astype(bool), bounds.position
 
 
 def _decode_fixed_width(
@@ -197,11 +238,22 @@ def _decode_byte_arrays(
             f"prefixes, only {bounds.end - bounds.position} remain",
             bounds.offset(),
         )
-    view = memoryview(data)
+    source = data if isinstance(data, bytes) else bytes(data)  # slices of bytes are bytes
+    prefix_size, read_length = BYTE_ARRAY_LENGTH.size, BYTE_ARRAY_LENGTH.unpack_from
+    position, end = bounds.position, bounds.end
     values: list[object] = []
+    # The claims of _Bounds, inline (this loop runs once per value); a claim that fails
+    # is made through _Bounds, which raises its error.
     for index in range(count):
-        prefix_at = bounds.claim(BYTE_ARRAY_LENGTH.size, f"the length of value {index}")
-        (length,) = BYTE_ARRAY_LENGTH.unpack_from(data, prefix_at)
-        value_at = bounds.claim(length, f"value {index} (length {length})")
-        values.append(bytes(view[value_at : value_at + length]))
-    return values, bounds.position
+        if prefix_size > end - position:
+            bounds.position = position
+            bounds.claim(prefix_size, f"the length of value {index}")
+        (length,) = read_length(source, position)
+        value_at = position + prefix_size
+        if length > end - value_at:
+            bounds.position = value_at
+            bounds.claim(length, f"value {index} (length {length})")
+        position = value_at + length
+        values.append(source[value_at:position])
+    bounds.position = position
+    return values, position

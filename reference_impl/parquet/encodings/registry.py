@@ -44,7 +44,7 @@ from reference_impl.parquet.encodings.delta_length_byte_array import (
     decode_delta_length_byte_array,
     encode_delta_length_byte_array,
 )
-from reference_impl.parquet.encodings.plain import decode_plain, encode_plain
+from reference_impl.parquet.encodings.plain import decode_plain_values, encode_plain
 from reference_impl.parquet.encodings.rle_boolean import decode_rle_boolean, encode_rle_boolean
 from reference_impl.parquet.encodings.rle_hybrid import (
     decode_rle_hybrid_length_prefixed,
@@ -155,7 +155,7 @@ def _fixed_length(physical_type: Type, type_length: int | None) -> int | None:
 
 PLAIN = ValueCodec(
     encode=encode_plain,
-    decode=lambda t, data, count, length, at: decode_plain(t, data, count, type_length=length, **at),
+    decode=lambda t, data, count, length, at: decode_plain_values(t, data, count, type_length=length, **at),
 )
 RLE_BOOLEAN = ValueCodec(
     encode=lambda t, values, length: encode_rle_boolean(values),

@@ -32,7 +32,7 @@ from collections.abc import Sequence
 import numpy as np
 
 from reference_impl.common.varint import decode_uleb128, encode_uleb128
-from reference_impl.parquet.encodings.bit_packing import pack_bits, packed_size, unpack_bits
+from reference_impl.parquet.encodings.bit_packing import BITS_PER_BYTE, pack_bits, unpack_bits, unpack_bits_at
 from reference_impl.parquet.errors import InvalidLevelData, ParquetError
 
 __all__ = [
@@ -49,6 +49,10 @@ VALUES_PER_GROUP = 8  # "we always bit-pack a multiple of 8 values at a time"
 MAX_RUN_LENGTH = (1 << 31) - 1  # runs are "in the range [1, 2**31 - 1]"
 MAX_GROUPS_PER_RUN = MAX_RUN_LENGTH // VALUES_PER_GROUP
 MAX_HYBRID_BIT_WIDTH = 32  # levels and dictionary indices both fit in 32 bits
+# A bit-packed run of at least this many wanted values is unpacked on its own: cheaper
+# than computing the bit position of each of its values.
+LONG_RUN = 1024
+VARINT_CONTINUES = 0x80  # a ULEB128 byte at or above this is followed by another
 # A run of equal values shorter than this is cheaper inside a bit-packed run
 # (at most bit_width bits per value) than as an RLE run (a header byte plus a
 # whole-byte value); 8 is also the bit-packing group size, which keeps
@@ -174,11 +178,14 @@ def decode_rle_hybrid(
     RLE run longer than needed) are ignored. Raises ``error`` if a run claims more
     bytes than remain, a run is empty, a repeated value does not fit the bit
     width, or the runs end before ``count`` values.
+
+    The runs are read one after the other (each header says where the next one
+    starts), and their values made at the end, all runs at once (:class:`_Runs`).
     """
     end = len(data) if end is None else end
     if not 0 <= bit_width <= MAX_HYBRID_BIT_WIDTH:
         raise error(f"RLE hybrid: bit width {bit_width} outside [0, {MAX_HYBRID_BIT_WIDTH}]")
-    pieces: list[np.ndarray] = []
+    runs = _Runs()
     produced = 0
     position = start
     while produced < count:
@@ -188,34 +195,68 @@ def decode_rle_hybrid(
                 base_offset + position,
             )
         header_at = position
-        header, position = decode_uleb128(
-            data,
-            position,
-            end,
-            bits=32,
-            error=error,
-            what="RLE hybrid run header",
-            base_offset=base_offset,
-        )
+        if data[position] < VARINT_CONTINUES:  # most headers are one byte: read it directly
+            header, position = data[position], position + 1
+        else:
+            header, position = decode_uleb128(
+                data,
+                position,
+                end,
+                bits=32,
+                error=error,
+                what="RLE hybrid run header",
+                base_offset=base_offset,
+            )
         wanted = count - produced
         if header & BIT_PACKED_FLAG:
-            piece, position = _read_bit_packed_run(
-                data, header >> 1, bit_width, wanted, position, end, base_offset + header_at, error
+            take, position = _read_bit_packed_run(
+                runs, header >> 1, bit_width, wanted, position, end, base_offset + header_at, error
             )
         else:
-            piece, position = _read_rle_run(
-                data, header >> 1, bit_width, wanted, position, end, base_offset + header_at, error
+            take, position = _read_rle_run(
+                data, runs, header >> 1, bit_width, wanted, position, end, base_offset + header_at, error
             )
-        pieces.append(piece)
-        produced += len(piece)
+        produced += take
     dtype = np.min_scalar_type((1 << bit_width) - 1)
-    if not pieces:
-        return np.zeros(0, dtype=dtype), position
-    return np.concatenate(pieces).astype(dtype, copy=False), position
+    return runs.values(data, bit_width).astype(dtype, copy=False), position
+
+
+class _Runs:
+    """The runs read so far, in order: for each, whether it is bit-packed, where its values
+    start (bit-packed) or its repeated value (RLE), and how many of its values are wanted."""
+
+    def __init__(self) -> None:
+        self.packed: list[bool] = []
+        self.starts_or_values: list[int] = []
+        self.counts: list[int] = []
+
+    def add(self, packed: bool, start_or_value: int, count: int) -> None:
+        self.packed.append(packed)
+        self.starts_or_values.append(start_or_value)
+        self.counts.append(count)
+
+    def values(self, data: bytes | bytearray | memoryview, bit_width: int) -> np.ndarray:
+        """Every wanted value: a bit-packed run's ``j``-th at stream bit ``8 start + j w``,
+        an RLE run's repeated. Long bit-packed runs are unpacked one by one, a group of 8
+        values at a time (``unpack_bits``); the short ones all together."""
+        counts = np.array(self.counts, dtype=np.int64)
+        long_run = np.array(self.packed, dtype=bool) & (counts >= LONG_RUN)
+        short = np.repeat(np.array(self.packed, dtype=bool) & ~long_run, counts)
+        values = np.repeat(np.array(self.starts_or_values, dtype=np.uint64), counts)
+        run_starts = np.cumsum(counts) - counts  # where each run's values go
+        if short.any():
+            index_in_run = np.flatnonzero(short) - np.repeat(run_starts, counts)[short]
+            bit_positions = values[short].astype(np.int64) * BITS_PER_BYTE + index_in_run * bit_width
+            widths = np.full(len(bit_positions), bit_width, dtype=np.int64)
+            values[short] = unpack_bits_at(data, bit_positions, widths)
+        for run in np.flatnonzero(long_run).tolist():
+            start, count, at = self.starts_or_values[run], self.counts[run], int(run_starts[run])
+            values[at : at + count] = unpack_bits(memoryview(data)[start:], bit_width, count)
+        return values
 
 
 def _read_bit_packed_run(
-    data: bytes | bytearray | memoryview,
+    runs: _Runs,
     groups: int,
     bit_width: int,
     wanted: int,
@@ -223,7 +264,7 @@ def _read_bit_packed_run(
     end: int,
     header_offset: int,
     error: type[ParquetError],
-) -> tuple[np.ndarray, int]:
+) -> tuple[int, int]:
     if groups == 0:
         raise error("RLE hybrid: bit-packed run of zero groups", header_offset)
     run_values = groups * VALUES_PER_GROUP
@@ -235,13 +276,13 @@ def _read_bit_packed_run(
             header_offset,
         )
     take = min(run_values, wanted)
-    needed = packed_size(take, bit_width)
-    piece = unpack_bits(memoryview(data)[position : position + needed], bit_width, take)
-    return piece, position + run_bytes
+    runs.add(True, position, take)
+    return take, position + run_bytes
 
 
 def _read_rle_run(
     data: bytes | bytearray | memoryview,
+    runs: _Runs,
     run_length: int,
     bit_width: int,
     wanted: int,
@@ -249,7 +290,7 @@ def _read_rle_run(
     end: int,
     header_offset: int,
     error: type[ParquetError],
-) -> tuple[np.ndarray, int]:
+) -> tuple[int, int]:
     if run_length == 0:
         raise error("RLE hybrid: RLE run of length zero", header_offset)
     width = _repeated_value_width(bit_width)
@@ -258,7 +299,7 @@ def _read_rle_run(
             f"RLE hybrid: RLE run needs a {width}-byte value, only {end - position} remain",
             header_offset,
         )
-    value = int.from_bytes(bytes(data[position : position + width]), "little")
+    value = int.from_bytes(data[position : position + width], "little")
     if value >> bit_width:
         raise error(
             f"RLE hybrid: repeated value {value} does not fit in {bit_width} bit(s)",
@@ -266,7 +307,9 @@ def _read_rle_run(
         )
     # Only the values still wanted are materialised: a run may legitimately be
     # longer than the values left, and its length is never trusted for allocation.
-    return np.full(min(run_length, wanted), value, dtype=np.uint64), position + width
+    take = min(run_length, wanted)
+    runs.add(False, value, take)
+    return take, position + width
 
 
 def decode_rle_hybrid_length_prefixed(

@@ -9,6 +9,10 @@ levels only.
 :func:`decode_values` returns Python values whatever the decoder returns
 (numpy arrays become lists of ``int``, ``float``, ``bool``), the same values
 PLAIN gives, so the rest of the reader never sees an encoding.
+:func:`decode_page_values` leaves an array as it is (``plain.Values``: its
+``tolist()`` is that list), so that the column chunk reader can keep a
+column's numbers in one array and make Python values only when asked
+(:func:`python_values`).
 """
 
 from __future__ import annotations
@@ -17,10 +21,19 @@ from collections.abc import Sequence
 
 import numpy as np
 
+from reference_impl.parquet.encodings.plain import Values
 from reference_impl.parquet.encodings.registry import ENCODINGS, Bounds, Use, checked_row, type_problem
 from reference_impl.parquet.metadata.parquet_thrift import Encoding, Type
 
-__all__ = ["APPLIES_TO", "check_value_encoding", "decode_values", "encode_values"]
+__all__ = [
+    "APPLIES_TO",
+    "check_value_encoding",
+    "decode_page_values",
+    "decode_values",
+    "encode_values",
+    "joined_values",
+    "python_values",
+]
 
 # The implemented value encodings and the physical types each applies to.
 APPLIES_TO: dict[Encoding, frozenset[Type]] = {
@@ -67,6 +80,35 @@ def decode_values(
 ) -> list[object]:
     """Decode the ``count`` non-null values of a page from ``data[start:end]``.
 
+    As :func:`decode_page_values`, as Python values.
+    """
+    decoded = decode_page_values(
+        encoding,
+        physical_type,
+        data,
+        count,
+        type_length=type_length,
+        start=start,
+        end=end,
+        base_offset=base_offset,
+    )
+    return decoded.tolist() if isinstance(decoded, np.ndarray) else decoded
+
+
+def decode_page_values(
+    encoding: Encoding | int,
+    physical_type: Type,
+    data: bytes | memoryview,
+    count: int,
+    *,
+    type_length: int | None,
+    start: int,
+    end: int,
+    base_offset: int = 0,
+) -> Values:
+    """Decode the ``count`` non-null values of a page from ``data[start:end]``: a list,
+    or an array whose ``tolist()`` is that list.
+
     An encoding this implementation does not know or implement is
     :class:`UnsupportedFeature`; a known encoding on a type it does not apply to
     (or one that does not encode values: BIT_PACKED, dictionary indices) is
@@ -76,4 +118,21 @@ def decode_values(
     assert row.values is not None  # every implemented VALUES row has its codec
     bounds = Bounds(start=start, end=end, base_offset=base_offset)
     decoded, _ = row.values.decode(physical_type, data, count, type_length, bounds)
-    return decoded.tolist() if isinstance(decoded, np.ndarray) else list(decoded)
+    return decoded if isinstance(decoded, np.ndarray) else list(decoded)
+
+
+def python_values(pieces: Sequence[Values]) -> list[object]:
+    """The Python values of decoded pieces, one after the other."""
+    values = joined_values(pieces)
+    return values.tolist() if isinstance(values, np.ndarray) else values
+
+
+def joined_values(pieces: Sequence[Values]) -> Values:
+    """Decoded pieces one after the other: one array if they all are (one ``tolist()``
+    is then cheaper than one per page), else a list of Python values."""
+    if pieces and all(isinstance(piece, np.ndarray) for piece in pieces):
+        return np.concatenate(pieces)
+    values: list[object] = []
+    for piece in pieces:
+        values += piece.tolist() if isinstance(piece, np.ndarray) else piece
+    return values

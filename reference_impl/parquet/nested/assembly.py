@@ -29,11 +29,30 @@ say a value is present, :class:`InvalidLevelData` names the leaf column, the
 entry index (within the level streams given) and the record. Byte offsets are
 not known at this layer: the caller may pass the ``offset`` of the data it
 decoded (e.g. the column chunk or page), which every error carries.
+
+Checking without assembling (:func:`check_records`). The walk above is the
+definition, one entry at a time, and the test oracle; the reader only needs to
+know that it would succeed, and builds the records when they are asked for.
+That is decided on whole level arrays. For one leaf, with ``D[k]`` the
+definition level of the ``k``-th repeated field on its path (``D[0] = 0``), an
+entry ``i > 0`` with repetition level ``k`` continues the occurrence of that
+field opened by entry ``i - 1``, which must therefore define it, and lies in
+it: both ``d[i - 1] >= D[k]`` and ``d[i] >= D[k]``; any definition level in
+range then describes exactly one path of present and absent fields. Leaves
+under a common field ``F`` take the same decisions about ``F`` and the fields
+above it exactly when their entries that start an occurrence at or above ``F``
+(repetition level at most ``rep(F)``) carry the same repetition levels and the
+same definition levels clipped at ``def(F)``. When every check passes the walk
+cannot fail (:func:`records_fit`); when one does not, :func:`check_records`
+runs the walk, which raises the error naming the entry and the record
+(tests/reference_impl/nested/test_record_checks.py checks with Hypothesis that
+both agree).
 """
 
 from __future__ import annotations
 
 from collections.abc import Sequence
+from functools import cached_property
 from typing import Any
 
 import numpy as np
@@ -42,7 +61,7 @@ from reference_impl.parquet.errors import InvalidLevelData
 from reference_impl.parquet.metadata.parquet_thrift import FieldRepetitionType
 from reference_impl.parquet.schema.tree import FieldLevels, LeafColumn, SchemaNode, field_levels, leaf_columns
 
-__all__ = ["assemble_records"]
+__all__ = ["assemble_records", "check_records", "records_fit"]
 
 REQUIRED = FieldRepetitionType.REQUIRED
 OPTIONAL = FieldRepetitionType.OPTIONAL
@@ -68,10 +87,7 @@ def assemble_records(
     ``expected_records`` (e.g. ``RowGroup.num_rows``) is checked when given;
     it is also the number of records of a schema without leaves.
     """
-    leaves = leaf_columns(tree)
-    if len(columns) != len(leaves):
-        raise ValueError(f"the schema has {len(leaves)} leaf columns, {len(columns)} were given")
-    cursors = [_Cursor(leaf, *column, offset=offset) for leaf, column in zip(leaves, columns, strict=True)]
+    cursors = _cursors(tree, columns, offset)
     record_count = _record_count(cursors, expected_records, offset)
     assembler = _Assembler(cursors, offset)
     levels = field_levels(tree)
@@ -81,6 +97,82 @@ def assemble_records(
         records.append(assembler.present(levels, 0))
         assembler.check_record_end()
     return records
+
+
+def check_records(
+    tree: SchemaNode,
+    columns: Sequence[tuple[Sequence[Any], Levels | None, Levels | None]],
+    *,
+    expected_records: int | None = None,
+    offset: int | None = None,
+) -> None:
+    """Raise what :func:`assemble_records` would raise on these columns, without building
+    the records: on whole level arrays (module docstring), the walk only when they fail."""
+    if not records_fit(tree, columns, expected_records=expected_records, offset=offset):
+        assemble_records(tree, columns, expected_records=expected_records, offset=offset)
+
+
+def records_fit(
+    tree: SchemaNode,
+    columns: Sequence[tuple[Sequence[Any], Levels | None, Levels | None]],
+    *,
+    expected_records: int | None = None,
+    offset: int | None = None,
+) -> bool:
+    """Whether :func:`assemble_records` would succeed, decided on whole level arrays (module
+    docstring). The checks of each column on its own and of the record count raise the
+    errors the walk raises before it starts."""
+    cursors = _cursors(tree, columns, offset)
+    _record_count(cursors, expected_records, offset)
+    return all(_paths_continue(cursor) for cursor in cursors) and _leaves_agree(field_levels(tree), cursors)
+
+
+def _cursors(
+    tree: SchemaNode,
+    columns: Sequence[tuple[Sequence[Any], Levels | None, Levels | None]],
+    offset: int | None,
+) -> list[_Cursor]:
+    leaves = leaf_columns(tree)
+    if len(columns) != len(leaves):
+        raise ValueError(f"the schema has {len(leaves)} leaf columns, {len(columns)} were given")
+    return [_Cursor(leaf, *column, offset=offset) for leaf, column in zip(leaves, columns, strict=True)]
+
+
+def _paths_continue(cursor: _Cursor) -> bool:
+    """Each entry that repeats a field lies in the occurrence the entry before opened."""
+    repeated_definition = [0]  # D[k]: the definition level of the k-th repeated field
+    definition = 0
+    for node in cursor.leaf.nodes:
+        definition += node.repetition != REQUIRED
+        if node.repetition == REPEATED:
+            repeated_definition.append(definition)
+    defs, reps = cursor.definition_levels, cursor.repetition_levels
+    needed = np.asarray(repeated_definition, dtype=np.int64)[reps[1:]]
+    return bool(np.all((defs[1:] >= needed) & (defs[:-1] >= needed)))
+
+
+def _leaves_agree(field: FieldLevels, cursors: list[_Cursor]) -> bool:
+    """The leaves under each field take the same decisions about it (module docstring):
+    the first leaf of each child against the first leaf of the first child, then each
+    child's own leaves, below."""
+    children = [child for child in field.children if not child.node.is_leaf]
+    if field.path and len(field.leaf_indices) > 1:
+        first = _projection(cursors[field.leaf_indices.start], field)
+        for child in field.children[1:]:
+            other = _projection(cursors[child.leaf_indices.start], field)
+            if not all(np.array_equal(a, b) for a, b in zip(first, other, strict=True)):
+                return False
+    return all(_leaves_agree(child, cursors) for child in children)
+
+
+def _projection(cursor: _Cursor, field: FieldLevels) -> tuple[np.ndarray, np.ndarray]:
+    """The leaf's entries that start an occurrence at or above ``field``: their repetition
+    levels and their definition levels clipped at the field's."""
+    starts = cursor.repetition_levels <= field.repetition_level
+    return (
+        cursor.repetition_levels[starts],
+        np.minimum(cursor.definition_levels[starts], field.definition_level),
+    )
 
 
 # ---------------------------------------------------------------------------
@@ -110,11 +202,17 @@ class _Cursor:
             "repetition", repetition_levels, leaf.max_repetition_level, definition_levels
         )
         self._check()
-        # Plain lists: indexing them one entry at a time is faster than numpy.
-        self.defs: list[int] = self.definition_levels.tolist()
-        self.reps: list[int] = self.repetition_levels.tolist()
         self.entry = 0  # the next entry to spend
         self.value = 0  # the next value to hand out
+
+    # Plain lists for the walk: indexing them one entry at a time is faster than numpy.
+    @cached_property
+    def defs(self) -> list[int]:
+        return self.definition_levels.tolist()  # type: ignore[no-any-return]
+
+    @cached_property
+    def reps(self) -> list[int]:
+        return self.repetition_levels.tolist()  # type: ignore[no-any-return]
 
     def _levels(self, kind: str, levels: Levels | None, maximum: int, other: Levels | None) -> np.ndarray:
         if levels is None:

@@ -39,13 +39,15 @@ from __future__ import annotations
 from collections.abc import Iterator, Sequence
 from contextlib import contextmanager
 from dataclasses import dataclass, field, replace
+from functools import cached_property
 
 import numpy as np
 
 from reference_impl.common.leniency import Rule, Strength, breach
-from reference_impl.parquet.encodings.dictionary import decode_dictionary_page, lookup
+from reference_impl.parquet.encodings.dictionary import decode_dictionary_entries, lookup_array
+from reference_impl.parquet.encodings.plain import Values
 from reference_impl.parquet.encodings.registry import Use, encodings_for
-from reference_impl.parquet.encodings.values import decode_values
+from reference_impl.parquet.encodings.values import decode_page_values, python_values
 from reference_impl.parquet.encryption.decryptor import ColumnDecryptor, decode_plaintext
 from reference_impl.parquet.errors import CorruptMetadata, CorruptPage, ParquetError, UnsupportedFeature
 from reference_impl.parquet.metadata.file_layout import MAGIC
@@ -139,13 +141,19 @@ class ChunkData:
     """What a column chunk holds: its non-null values and one level pair per entry,
     and every page it was read from (``pages``, in file order).
 
+    ``pieces`` are the values page by page as decoded (``plain.Values``: numbers
+    stay arrays); ``values`` are the Python values, made on first use.
     A level array is all zeros when its maximum is 0 (the pages store none).
     """
 
-    values: list[object]
+    pieces: list[Values]
     definition_levels: np.ndarray
     repetition_levels: np.ndarray
     pages: list[PageExtent] = field(default_factory=list)
+
+    @cached_property
+    def values(self) -> list[object]:
+        return python_values(self.pieces)
 
 
 @contextmanager
@@ -239,8 +247,9 @@ class _ChunkReader:
         self.where = where
         self.codec = CompressionCodec(meta.codec)  # known: check_chunk_metadata
         self.node = leaf.node
-        self.dictionary: list[object] | None = None
-        self.values: list[object] = []
+        self.dictionary: np.ndarray | None = None
+        self.pieces: list[Values] = []
+        self.value_count = 0
         self.definition: list[np.ndarray] = []
         self.repetition: list[np.ndarray] = []
         self.extents: list[PageExtent] = []
@@ -268,7 +277,7 @@ class _ChunkReader:
         self.check_no_page_left(position, end)
         count = self.entries
         return ChunkData(
-            values=self.values,
+            pieces=self.pieces,
             definition_levels=_joined(self.definition, count),
             repetition_levels=_joined(self.repetition, count),
             pages=self.extents,
@@ -312,7 +321,7 @@ class _ChunkReader:
         else:
             header, body = self.encrypted_page(position, chunk_end)
             body_start, body_end = body.stored_at, body.stored_at + header.compressed_page_size
-        first_entry, first_value = self.entries, len(self.values)
+        first_entry, first_value = self.entries, self.value_count
         if header.type == PageType.DICTIONARY_PAGE:
             self.dictionary_page(header, position, body)
         elif header.type == PageType.DATA_PAGE:
@@ -329,7 +338,7 @@ class _ChunkReader:
                 body_end,
                 header,
                 range(first_entry, self.entries),
-                range(first_value, len(self.values)),
+                range(first_value, self.value_count),
             )
         )
         return body_end
@@ -391,7 +400,7 @@ class _ChunkReader:
             raise CorruptPage("a second dictionary page in one column chunk", position)
         content = self.content(body, header.uncompressed_page_size)
         with content.errors():
-            self.dictionary = decode_dictionary_page(
+            self.dictionary = decode_dictionary_entries(
                 self.node.leaf_type,
                 content.data,
                 page.num_values,
@@ -463,7 +472,7 @@ class _ChunkReader:
             # Bytes after the last value are not read: the header's counts define
             # the page (fastparquet pads pages with zero bytes; parquet-java,
             # Arrow C++ and DuckDB ignore such padding too).
-            self.values += self.page_values(page.encoding, content, at, present)
+            self.add_values(self.page_values(page.encoding, content, at, present))
         self.add_levels(count, definition, repetition)
 
     def data_page_v2(self, header: PageHeader, position: int, body: Content) -> None:
@@ -521,7 +530,7 @@ class _ChunkReader:
         values = replace(body, start=values_at)
         content = self.content(values, header.uncompressed_page_size - levels_length, compressed=compressed)
         with content.errors():
-            self.values += self.page_values(page.encoding, content, content.start, present)
+            self.add_values(self.page_values(page.encoding, content, content.start, present))
         self.add_levels(count, definition, repetition)
 
     def check_v2_counts(
@@ -562,15 +571,14 @@ class _ChunkReader:
                 position,
             )
 
-    def page_values(
-        self, encoding: Encoding | int, content: Content, start: int, present: int
-    ) -> list[object]:
+    def page_values(self, encoding: Encoding | int, content: Content, start: int, present: int) -> Values:
         """The page's ``present`` non-null values, decoded from ``content`` at ``start``."""
         if encoding in DICTIONARY_INDEX_ENCODINGS:
             if not present:
                 return []
-            return lookup(self.dictionary or [], content.data, present, start=start, end=content.end)
-        return decode_values(
+            assert self.dictionary is not None  # check_dictionary
+            return lookup_array(self.dictionary, content.data, present, start=start, end=content.end)
+        return decode_page_values(
             encoding,
             self.node.leaf_type,
             content.data,
@@ -579,6 +587,10 @@ class _ChunkReader:
             start=start,
             end=content.end,
         )
+
+    def add_values(self, values: Values) -> None:
+        self.pieces.append(values)
+        self.value_count += len(values)
 
     def add_levels(self, count: int, definition: np.ndarray | None, repetition: np.ndarray | None) -> None:
         self.definition.append(definition if definition is not None else np.zeros(count, dtype=np.uint8))

@@ -62,6 +62,10 @@ def invalid_utf8_values(leaf: LeafColumn, data: ChunkData) -> Iterator[InvalidUt
     node = leaf.node
     if node.leaf_type not in BYTE_TYPES or not is_utf8_column(node.logical_type, node.converted_type):
         return
+    # ASCII is UTF-8 (its first 128 code points, one byte each): a column of ASCII bytes,
+    # the common case, is checked at once; any other byte, value by value.
+    if b"".join(cast(list[bytes], data.values)).isascii():
+        return
     data_pages = 0
     for ordinal, extent in enumerate(data.pages):
         for index in extent.values:

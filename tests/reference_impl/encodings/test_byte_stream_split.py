@@ -62,9 +62,9 @@ def test_python_floats_and_ints_are_accepted() -> None:
     assert encoded == bytes(
         a for pair in zip(*(struct.pack("<d", v) for v in (1.0, -0.0)), strict=True) for a in pair
     )
-    assert decode_byte_stream_split(encoded, 2, physical_type=Type.DOUBLE)[0] == [1.0, -0.0]
+    assert decode_byte_stream_split(encoded, 2, physical_type=Type.DOUBLE)[0].tolist() == [1.0, -0.0]
     encoded = encode_byte_stream_split([-(2**31), 2**31 - 1], physical_type=Type.INT32)
-    assert decode_byte_stream_split(encoded, 2, physical_type=Type.INT32)[0] == [-(2**31), 2**31 - 1]
+    assert decode_byte_stream_split(encoded, 2, physical_type=Type.INT32)[0].tolist() == [-(2**31), 2**31 - 1]
 
 
 @pytest.mark.parametrize(

@@ -230,7 +230,7 @@ def test_byte_stream_split(physical_type: Type, data: st.DataObject) -> None:
         )
         assert end == len(page.payload)
         assert encode_byte_stream_split(page_values, physical_type=physical_type) == page.payload
-        decoded += page_values
+        decoded += page_values.tolist()
     assert encode_plain(physical_type, decoded) == raw  # every bit, signalling NaNs included
     # And pyarrow reads our page (compared by bits).
     page = Page(

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import numpy as np
 import pytest
 from hypothesis import given
 from hypothesis import strategies as st
@@ -143,3 +144,25 @@ def test_every_truncation_is_refused() -> None:
     for cut in range(len(encoded)):
         with pytest.raises(InvalidLevelData):
             decode_rle_hybrid(encoded[:cut], 1, len(values))
+
+
+@given(
+    st.integers(1, 32),
+    st.lists(st.tuples(st.integers(0, 1500), st.booleans()), max_size=5),
+    st.integers(0, 2**32),
+)
+@FAST
+def test_long_and_short_bit_packed_runs_together(
+    bit_width: int, parts: list[tuple[int, bool]], seed: int
+) -> None:
+    # Noise of up to 1500 values makes bit-packed runs on both sides of LONG_RUN (unpacked
+    # on their own or together with the short ones), between RLE runs.
+    rng = np.random.default_rng(seed)
+    values: list[int] = []
+    for length, repeated in parts:
+        noise = rng.integers(0, 1 << bit_width, size=length, dtype=np.uint64).tolist()
+        values += [noise[0]] * length if repeated and noise else noise
+    encoded = encode_rle_hybrid(values, bit_width)
+    decoded, end = decode_rle_hybrid(encoded, bit_width, len(values))
+    assert decoded.tolist() == values
+    assert end == len(encoded)
