@@ -11,6 +11,10 @@ root is a bare TIMESTAMP or BIGINT, and ORC C++ reads them as one column
 ``OrcContents.schema`` is then a STRUCT of that one field around the root, so a caller
 sees one shape for every file, and ``OrcContents.root`` is the file's type 0.
 
+:func:`open_orc` reads the tail and gives the rows one stripe at a time
+(:class:`OrcStripes`), each stripe's decompression one unit of the decoded budget
+(reference_impl/common/decoded_budget.py); :func:`read_orc` joins them.
+
 Checks made here: the stripes lie in order without overlapping, every row of a root
 STRUCT is non-null (:class:`CorruptMetadata`, :class:`InvalidValue`); after each
 stripe, every stream it read was consumed exactly (streams/stripe.py) and the row
@@ -24,6 +28,7 @@ from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
+from reference_impl.common.decoded_budget import budget_unit
 from reference_impl.orc.columns.calendar import file_calendar
 from reference_impl.orc.columns.registry import build_reader
 from reference_impl.orc.encryption.encryption_keys import KeyProvider
@@ -46,7 +51,8 @@ from reference_impl.orc.row_counts import check_file_rows, check_file_values, ch
 from reference_impl.orc.streams.compression import decompress_stream
 from reference_impl.orc.streams.stripe import HEADER_LENGTH, read_stripe
 
-__all__ = ["ROOT_FIELD", "OrcContents", "iter_stripes", "read_orc", "root_of", "root_values", "schema_of"]
+__all__ = ["ROOT_FIELD", "OrcContents", "OrcStripes", "iter_stripes", "open_orc", "read_orc", "root_of",
+           "root_values", "schema_of"]
 
 
 OLDEST_VERSION = (0, 11)
@@ -64,16 +70,43 @@ class OrcContents:
         return root_of(self.tail)
 
 
-def read_orc(source: bytes | bytearray | memoryview | str | os.PathLike[str],
-             keys: KeyProvider | None = None) -> OrcContents:
+Source = bytes | bytearray | memoryview | str | os.PathLike[str]
+
+
+def read_orc(source: Source, keys: KeyProvider | None = None) -> OrcContents:
     """The whole file ``source`` (its bytes, or a path to it). An encrypted column whose key
     ``keys`` holds reads as its true values, another as its masked ones ('Column
     Encryption'); its tail then holds the decrypted statistics."""
+    stripes = open_orc(source, keys)
+    return stripes.contents([row for part in stripes for row in part.rows])
+
+
+def open_orc(source: Source, keys: KeyProvider | None = None) -> OrcStripes:
+    """The file's tail read (and its encryption variants opened with ``keys``, as
+    :func:`read_orc` does), its stripes ready to be read one at a time."""
     data = bytes(source) if isinstance(source, (bytes, bytearray, memoryview)) else Path(source).read_bytes()
     tail = read_file_tail(data, decompress_stream)
     tail, variants = open_variants(data, tail, root_of(tail), keys or KeyProvider(), _decompressor(tail))
-    rows = [row for stripe_rows in iter_stripes(data, tail, variants) for row in stripe_rows]
-    return OrcContents(tail, schema_of(tail), rows)
+    return OrcStripes(data, tail, tuple(variants))
+
+
+@dataclass(frozen=True)
+class OrcStripes:
+    """A file whose tail :func:`open_orc` has read: iterating gives each stripe's rows in
+    turn as :class:`OrcContents` (of that stripe's rows alone), so that a caller holds one
+    decoded stripe at a time (docs/architecture.md, 'Memory budget')."""
+
+    data: bytes
+    tail: FileTail
+    variants: tuple[OpenVariant, ...]
+
+    def __iter__(self) -> Iterator[OrcContents]:
+        for rows in iter_stripes(self.data, self.tail, self.variants):
+            yield self.contents(rows)
+
+    def contents(self, rows: list[dict[str, object]]) -> OrcContents:
+        """``rows`` of this file as its contents (no rows: the file's schema alone)."""
+        return OrcContents(self.tail, schema_of(self.tail), rows)
 
 
 def root_of(tail: FileTail) -> TypeNode:
@@ -116,11 +149,13 @@ def iter_stripes(data: bytes, tail: FileTail,
     values_read: dict[int, int] = {}
     local_keys = stripe_keys(tail, variants)
     for index, information in enumerate(footer.stripes):
-        stripe = read_stripe(data, information, index, column_count, tail.encrypted_statistics_offset,
-                             decompress, kind != CompressionKind.NONE)
-        if variants:
-            stripe_id, keys = local_keys[index]
-            decrypt_stripe(data, stripe, variants, stripe_id, keys, decompress, kind != CompressionKind.NONE)
+        with budget_unit(f"stripe {index}"):  # the stripe's streams are decompressed in here
+            stripe = read_stripe(data, information, index, column_count, tail.encrypted_statistics_offset,
+                                 decompress, kind != CompressionKind.NONE)
+            if variants:
+                stripe_id, keys = local_keys[index]
+                decrypt_stripe(data, stripe, variants, stripe_id, keys, decompress,
+                               kind != CompressionKind.NONE)
         values = build_reader(root, stripe, version, calendar).read(information.number_of_rows or 0)
         stripe.check_consumed()
         check_stripe_rows(tail, stripe)

@@ -12,7 +12,10 @@ Nested Encoding'), checking their count against ``RowGroup.num_rows``.
 :func:`read_parquet` returns :class:`ParquetContents`: the schema tree, the
 per-leaf values and levels, the records (raw physical tree, see
 ``shredding``; ``logical_rows`` gives lists and maps) and, for a flat schema,
-the old flat view (``columns`` and ``data``).
+the old flat view (``columns`` and ``data``). :func:`open_parquet` reads the
+footer and gives the same one row group at a time (:class:`ParquetRowGroups`),
+so that a caller holds one decoded row group at once (docs/architecture.md,
+'Memory budget'); :func:`read_parquet` joins them.
 
 Anything valid but outside this implementation is refused with
 :class:`UnsupportedFeature` naming it (column chunks in other files, codecs
@@ -45,13 +48,14 @@ for it: the caller decides with the block.
 from __future__ import annotations
 
 import os
-from collections.abc import Sequence
+from collections.abc import Iterator, Sequence
 from dataclasses import dataclass, field, replace
 from functools import cached_property
 from typing import Any, BinaryIO
 
 import numpy as np
 
+from reference_impl.common.decoded_budget import budget_unit
 from reference_impl.common.leniency import Rule, Strength, breach
 from reference_impl.parquet.encryption.decryptor import (
     FileDecryptor,
@@ -87,11 +91,13 @@ __all__ = [
     "FILE_NUM_ROWS_ZERO",
     "LeafData",
     "ParquetContents",
+    "ParquetRowGroups",
     "read_footer",
     "read_footer_with_decryptor",
     "read_parquet",
     "check_file_num_rows",
     "check_row_groups",
+    "open_parquet",
     "values_with_nulls",
 ]
 
@@ -210,6 +216,21 @@ def read_parquet(
     ``columns``: read only these fields, each a dotted path naming a leaf or a
     group (all its leaves); the contents' schema is then the projected tree.
     """
+    row_groups = open_parquet(source, verify_checksums=verify_checksums, decryption=decryption,
+                              columns=columns, decode_variants=decode_variants)
+    return row_groups.joined(list(row_groups))
+
+
+def open_parquet(
+    source: Source,
+    *,
+    verify_checksums: bool = False,
+    decryption: FileDecryptionProperties | None = None,
+    columns: Sequence[str] | None = None,
+    decode_variants: bool = True,
+) -> ParquetRowGroups:
+    """The file's footer read and checked, its row groups ready to be read one at a time
+    (:class:`ParquetRowGroups`); the arguments are :func:`read_parquet`'s."""
     file = _load(source)
     metadata, footer_start, decryptor = read_footer_with_decryptor(file, decryption=decryption)
     full_tree = schema_tree_from_elements(metadata.schema, offset=footer_start)
@@ -218,28 +239,59 @@ def read_parquet(
     check_variant_groups(full_tree, footer_start)
     check_row_groups(metadata, all_leaves, footer_start)
     tree = full_tree if columns is None else _projected(full_tree, all_leaves, columns)
-    leaves = leaf_columns(tree)
     by_path = {leaf.dotted_path: leaf for leaf in all_leaves}
-    stored = [by_path[leaf.dotted_path] for leaf in leaves]  # with the file's column ordinals
-    flat = is_flat(tree)
-    variants = decode_variants and has_variant(tree)
-    per_leaf: list[list[ChunkData]] = [[] for _ in leaves]
-    records: list[dict[str, Any]] | None = None if flat else []
-    for index, row_group in enumerate(metadata.row_groups):
+    stored = [by_path[leaf.dotted_path] for leaf in leaf_columns(tree)]  # with the file's column ordinals
+    return ParquetRowGroups(file, metadata, footer_start, decryptor, tree, stored, verify_checksums,
+                            decode_variants and has_variant(tree))
+
+
+@dataclass(eq=False)
+class ParquetRowGroups:
+    """A file whose footer :func:`open_parquet` has read: iterating gives each row group's
+    contents in turn (a :class:`ParquetContents` of that row group's rows alone, with the
+    file's metadata), so that a caller holds one decoded row group at a time. Each row
+    group's decompression is one unit of the decoded budget
+    (``reference_impl/common/decoded_budget.py``)."""
+
+    file: bytes
+    metadata: FileMetaData
+    footer_start: int
+    decryptor: FileDecryptor | None
+    schema: SchemaNode  # the tree read: the file's, or its projection
+    stored: list[LeafColumn]  # the leaves read, with the file's column ordinals
+    verify_checksums: bool
+    variants: bool  # decode and check the VARIANT values
+
+    def __iter__(self) -> Iterator[ParquetContents]:
+        for index, row_group in enumerate(self.metadata.row_groups):
+            with budget_unit(f"row group {index}"):
+                contents = self.read_row_group(index, row_group)
+            yield contents
+
+    def read_row_group(self, index: int, row_group: RowGroup) -> ParquetContents:
         chunks = [
-            _read_chunk(file, leaf, row_group, index, footer_start, verify_checksums, decryptor)
-            for leaf in stored
+            _read_chunk(self.file, leaf, row_group, index, self.footer_start, self.verify_checksums,
+                        self.decryptor)
+            for leaf in self.stored
         ]
-        if records is not None:
-            assembled = assemble_row_group(tree, chunks, row_group, footer_start)
-            if variants:
-                offset = _row_group_offset(row_group, footer_start)
-                check_variant_values(tree, assembled, f"row group {index}", offset)
-            records += assembled
-        for pieces, chunk in zip(per_leaf, chunks, strict=True):
-            pieces.append(chunk)
-    leaf_data = [_joined(leaf, pieces) for leaf, pieces in zip(leaves, per_leaf, strict=True)]
-    return ParquetContents(schema=tree, leaves=leaf_data, metadata=metadata, _records=records)
+        records: list[dict[str, Any]] | None = None
+        if not is_flat(self.schema):
+            records = assemble_row_group(self.schema, chunks, row_group, self.footer_start)
+            if self.variants:
+                offset = _row_group_offset(row_group, self.footer_start)
+                check_variant_values(self.schema, records, f"row group {index}", offset)
+        leaves = [_joined(leaf, [chunk]) for leaf, chunk in zip(leaf_columns(self.schema), chunks, strict=True)]
+        return ParquetContents(schema=self.schema, leaves=leaves, metadata=self.metadata, _records=records)
+
+    def joined(self, parts: Sequence[ParquetContents]) -> ParquetContents:
+        """The contents of ``parts`` (row groups read from this file, in order) as one:
+        no parts is the file's schema with no rows."""
+        leaves = [
+            _joined(leaf, [part.leaves[number] for part in parts])
+            for number, leaf in enumerate(leaf_columns(self.schema))
+        ]
+        records = None if is_flat(self.schema) else [r for part in parts for r in part.records]
+        return ParquetContents(schema=self.schema, leaves=leaves, metadata=self.metadata, _records=records)
 
 
 def _read_chunk(
@@ -290,7 +342,10 @@ def _projected(tree: SchemaNode, leaves: list[LeafColumn], columns: Sequence[str
     return projected
 
 
-def _joined(leaf: LeafColumn, pieces: list[ChunkData]) -> LeafData:
+def _joined(leaf: LeafColumn, pieces: Sequence[ChunkData | LeafData]) -> LeafData:
+    if len(pieces) == 1:  # nothing to join: no copy
+        only = pieces[0]
+        return LeafData(leaf, only.values, only.definition_levels, only.repetition_levels)
     values: list[object] = []
     for piece in pieces:
         values += piece.values
