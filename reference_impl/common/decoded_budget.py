@@ -12,9 +12,13 @@ keeps a budget (docs/architecture.md, 'Memory budget'):
 * one *unit* is what a reader holds at once: a Parquet row group, an ORC stripe (the
   readers open one with :func:`budget_unit` around each); a codec call made outside any
   unit (a page index, an ORC file tail or row index read alone) is a unit of its own;
+* what a unit declares it decompresses to, where the format says (Parquet: its column
+  chunks' ``total_uncompressed_size``), is held against the budget before anything is
+  decompressed (:func:`expect`): a bomb that states its size costs nothing;
 * every decompressed byte is charged to the open unit before it is allocated
   (Parquet: a page's ``uncompressed_page_size``; ORC: each chunk is decompressed with
-  at most the budget's room as its cap, and charged what it gave);
+  at most the budget's room as its cap, and charged what it gave), so a bomb that hides
+  its size in the metadata costs at most the budget;
 * past :data:`DEFAULT_DECODED_BUDGET` bytes, or the limit :func:`decoded_budget` sets
   (``conformance read`` / ``validate --decoded-budget``), :func:`charge` raises the
   format's documented error (each format's ``DecodedBudgetExceeded``) with the offset.
@@ -30,7 +34,7 @@ from contextlib import contextmanager
 from contextvars import ContextVar
 from dataclasses import dataclass
 
-__all__ = ["DEFAULT_DECODED_BUDGET", "budget_unit", "charge", "decoded_budget", "room"]
+__all__ = ["DEFAULT_DECODED_BUDGET", "budget_unit", "charge", "decoded_budget", "expect", "room"]
 
 # 1 GiB of decompressed bytes per row group or stripe: several times the row groups of
 # 128 MiB that writers aim at (parquet-java's parquet.block.size) and ORC's stripes of
@@ -80,15 +84,23 @@ def room() -> int:
     return _LIMIT.get() - (unit.spent if unit is not None else 0)
 
 
-def charge(size: int, *, what: str, error: type[Exception], offset: int) -> None:
-    """Charge ``size`` decompressed bytes of ``what`` to the open unit, or raise ``error``
-    (the format's, with the file ``offset``) when they do not fit in its room."""
-    limit, unit = _LIMIT.get(), _UNIT.get()
-    spent = unit.spent if unit is not None else 0
-    if size > limit - spent:
-        where = f"{unit.where}, which has decompressed {spent} bytes already" if unit else "one call"
+def expect(size: int, *, what: str, error: type[Exception], offset: int) -> None:
+    """Raise ``error`` (the format's, with the file ``offset``) unless ``size`` bytes that
+    ``what`` declares it decompresses to fit in the open unit's room; charges nothing."""
+    unit = _UNIT.get()
+    if size > room():
+        limit = _LIMIT.get()
+        where = (f"{unit.where}, after {unit.spent} decompressed bytes" if unit is not None and unit.spent
+                 else unit.where if unit is not None else "one call")
         raise error(f"{what}: {size} decompressed bytes do not fit in the decoded budget of {limit} "
                     f"bytes ({where}); a file that means it can be read with a larger budget "
                     f"(--decoded-budget; docs/architecture.md, 'Memory budget')", offset)
+
+
+def charge(size: int, *, what: str, error: type[Exception], offset: int) -> None:
+    """Charge ``size`` decompressed bytes of ``what`` to the open unit, or raise ``error``
+    (as :func:`expect`) when they do not fit in its room."""
+    expect(size, what=what, error=error, offset=offset)
+    unit = _UNIT.get()
     if unit is not None:
         unit.spent += size

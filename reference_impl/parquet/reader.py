@@ -55,7 +55,7 @@ from typing import Any, BinaryIO
 
 import numpy as np
 
-from reference_impl.common.decoded_budget import budget_unit
+from reference_impl.common.decoded_budget import budget_unit, expect
 from reference_impl.common.leniency import Rule, Strength, breach
 from reference_impl.parquet.encryption.decryptor import (
     FileDecryptor,
@@ -66,6 +66,7 @@ from reference_impl.parquet.encryption.properties import FileDecryptionPropertie
 from reference_impl.parquet.errors import (
     BadMagic,
     CorruptMetadata,
+    DecodedBudgetExceeded,
     FooterLengthOutOfRange,
     TruncatedFile,
 )
@@ -75,7 +76,7 @@ from reference_impl.parquet.metadata.file_layout import (
     MAGIC,
     MIN_FILE_SIZE,
 )
-from reference_impl.parquet.metadata.parquet_thrift import FileMetaData, RowGroup
+from reference_impl.parquet.metadata.parquet_thrift import CompressionCodec, FileMetaData, RowGroup
 from reference_impl.parquet.metadata.thrift_struct import deserialize
 from reference_impl.parquet.nested.assembly import assemble_records
 from reference_impl.parquet.pages.chunk_reader import ChunkData, read_column_chunk
@@ -265,8 +266,19 @@ class ParquetRowGroups:
     def __iter__(self) -> Iterator[ParquetContents]:
         for index, row_group in enumerate(self.metadata.row_groups):
             with budget_unit(f"row group {index}"):
+                self.expect_decompressed(index, row_group)
                 contents = self.read_row_group(index, row_group)
             yield contents
+
+    def expect_decompressed(self, index: int, row_group: RowGroup) -> None:
+        """DecodedBudgetExceeded before anything is decompressed when the compressed chunks
+        read declare more uncompressed bytes (``total_uncompressed_size``) than the budget
+        allows (a chunk whose metadata is encrypted declares nothing here)."""
+        declared = [chunk.meta_data for chunk in (row_group.columns[leaf.index] for leaf in self.stored)]
+        size = sum(meta.total_uncompressed_size for meta in declared
+                   if meta is not None and meta.codec != CompressionCodec.UNCOMPRESSED)
+        expect(size, what=f"the compressed column chunks read of row group {index}",
+               error=DecodedBudgetExceeded, offset=_row_group_offset(row_group, self.footer_start))
 
     def read_row_group(self, index: int, row_group: RowGroup) -> ParquetContents:
         chunks = [
@@ -280,7 +292,8 @@ class ParquetRowGroups:
             if self.variants:
                 offset = _row_group_offset(row_group, self.footer_start)
                 check_variant_values(self.schema, records, f"row group {index}", offset)
-        leaves = [_joined(leaf, [chunk]) for leaf, chunk in zip(leaf_columns(self.schema), chunks, strict=True)]
+        leaves = [_joined(leaf, [chunk])
+                  for leaf, chunk in zip(leaf_columns(self.schema), chunks, strict=True)]
         return ParquetContents(schema=self.schema, leaves=leaves, metadata=self.metadata, _records=records)
 
     def joined(self, parts: Sequence[ParquetContents]) -> ParquetContents:

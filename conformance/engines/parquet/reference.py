@@ -27,6 +27,7 @@ names every rule it breaks.
 
 from __future__ import annotations
 
+from collections.abc import Iterator
 from dataclasses import replace
 from pathlib import Path
 from typing import Any
@@ -61,7 +62,7 @@ from reference_impl.parquet.indexes.pruning import Predicate as ScanPredicate
 from reference_impl.parquet.indexes.pruning import scan
 from reference_impl.parquet.metadata import parquet_thrift as M
 from reference_impl.parquet.metadata.unknown_enum_values import enum_name, unknown_converted_type
-from reference_impl.parquet.reader import ParquetContents, read_parquet
+from reference_impl.parquet.reader import ParquetContents, open_parquet, read_parquet
 from reference_impl.parquet.schema import logical_values as LV
 from reference_impl.parquet.schema.file_type import file_node, is_file
 from reference_impl.parquet.schema.nested_types import (
@@ -169,6 +170,11 @@ class ReferenceEngine(ReferenceAdapter):
     def read_contents(self, path: Path) -> ParquetContents:
         return read_parquet(path, decryption=self._decryption(path),
                             verify_checksums=self.verify_checksums)
+
+    def open_parts(self, path: Path) -> tuple[ParquetContents, Iterator[ParquetContents]]:
+        row_groups = open_parquet(path, decryption=self._decryption(path),
+                                  verify_checksums=self.verify_checksums)
+        return row_groups.joined([]), iter(row_groups)
 
     def records(self, path: Path) -> list[dict[str, Any]]:
         return read_parquet(path, decryption=self.decryption,
