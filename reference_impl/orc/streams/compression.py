@@ -156,7 +156,8 @@ def _read_chunk(data: bytes | memoryview, pos: int, kind: CompressionKind, block
         out = _DECOMPRESSORS[kind](body, cap)
     except raw.OutputTooLarge as error:
         if cap < block_size:  # the budget, not the block size, was the cap
-            charge(cap + 1, what=what, error=DecodedBudgetExceeded, offset=offset + pos)
+            charge(cap + 1, what=f"{what} (it decompresses to more than the {cap} bytes left)",
+                   error=DecodedBudgetExceeded, offset=offset + pos)
         raise DecompressionFailed(f"{what} does not decompress (block size {block_size}): {error}",
                                   offset + pos) from error
     except Exception as error:  # every library reports corrupt input its own way
