@@ -43,6 +43,7 @@ from __future__ import annotations
 
 import os
 
+from reference_impl.common.decoded_budget import budget_unit
 from reference_impl.common.leniency import reading
 from reference_impl.parquet.encryption.decryptor import ColumnDecryptor
 from reference_impl.parquet.encryption.properties import FileDecryptionProperties
@@ -113,15 +114,16 @@ def _findings(file: bytes, decryption: FileDecryptionProperties | None, rules: R
                 f"row group {ordinal} has {len(row_group.columns)} column chunks for {len(leaves)} columns",
                 footer_start,
             )
-        decoded: list[ChunkData | None] = []
-        for leaf, chunk, order in zip(leaves, row_group.columns, orders, strict=True):
-            report = Report(leaf.dotted_path, ordinal)
-            crypto = decryptor.column(leaf, chunk, ordinal) if decryptor is not None else None
-            chunk_findings, data = _validate_chunk(
-                file, leaf, chunk, row_group.num_rows, footer_start, order, report, crypto
-            )
-            findings += chunk_findings + rules.at(leaf.dotted_path, ordinal)
-            decoded.append(data)
+        decoded: list[ChunkData | None] = []  # one row group's chunks at a time
+        with budget_unit(f"row group {ordinal}"):
+            for leaf, chunk, order in zip(leaves, row_group.columns, orders, strict=True):
+                report = Report(leaf.dotted_path, ordinal)
+                crypto = decryptor.column(leaf, chunk, ordinal) if decryptor is not None else None
+                chunk_findings, data = _validate_chunk(
+                    file, leaf, chunk, row_group.num_rows, footer_start, order, report, crypto
+                )
+                findings += chunk_findings + rules.at(leaf.dotted_path, ordinal)
+                decoded.append(data)
         _check_records(tree, decoded, row_group, footer_start)
     findings += check_variant_shredding(file, decryption=decryption)
     findings += check_file_type(file, decryption=decryption)
