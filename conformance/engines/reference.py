@@ -116,8 +116,7 @@ class ReferenceAdapter(Engine):
             try:
                 empty, parts = self.open_parts(path)
                 yield self._converted(empty)
-                for part in parts:
-                    yield self._converted(part)
+                yield from map(self._converted, parts)  # holds no part given out
             finally:
                 breaches.extend(met)
 

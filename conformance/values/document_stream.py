@@ -29,26 +29,33 @@ def _dumps(value: Any) -> str:
     return json.dumps(value, ensure_ascii=False)
 
 
-def _first_and_all(tables: Iterable[Table]) -> tuple[Table, Iterator[Table]]:
-    """The first table (its schema heads the output) and every table, that one included."""
+def _head_and_rows(tables: Iterable[Table]) -> tuple[dict[str, Any], Iterator[list[Any]]]:
+    """The document's head, from the first table's schema, and every table's rows."""
     remaining = iter(tables)
     first = next(remaining, None)
     if first is None:
         raise ValueError("no table: a reader gives at least the schema")
-    return first, chain((first,), remaining)
+    return first.document_head(), _rows(chain((first,), remaining))
+
+
+def _rows(tables: Iterator[Table]) -> Iterator[list[Any]]:
+    """The rows of each table in turn, no table held once its rows are out (a ``for`` would
+    hold the last one while the next is read)."""
+    while (table := next(tables, None)) is not None:
+        rows = table.json_rows()
+        del table
+        yield from rows
 
 
 def write_document(tables: Iterable[Table], out: TextIO,
                    extra: Callable[[], dict[str, Any]] | None = None) -> None:
     """The canonical document of ``tables``' rows, and ``extra()``'s members after them."""
-    first, every = _first_and_all(tables)
-    head = _dumps(first.document_head())
-    out.write(head[:-1] + ', "rows": [')  # the head's closing brace makes way for the rows
+    head, rows = _head_and_rows(tables)
+    out.write(_dumps(head)[:-1] + ', "rows": [')  # the head's closing brace makes way for the rows
     separator = ""
-    for table in every:
-        for row in table.json_rows():
-            out.write(separator + _dumps(row))
-            separator = ROW_SEPARATOR
+    for row in rows:
+        out.write(separator + _dumps(row))
+        separator = ROW_SEPARATOR
     out.write("]")
     for name, value in (extra() if extra is not None else {}).items():
         out.write(f", {_dumps(name)}: {_dumps(value)}")
@@ -57,8 +64,7 @@ def write_document(tables: Iterable[Table], out: TextIO,
 
 def write_jsonl(tables: Iterable[Table], out: TextIO) -> None:
     """The document's head on one line, then each row on its own."""
-    first, every = _first_and_all(tables)
-    out.write(_dumps(first.document_head()) + "\n")
-    for table in every:
-        for row in table.json_rows():
-            out.write(_dumps(row) + "\n")
+    head, rows = _head_and_rows(tables)
+    out.write(_dumps(head) + "\n")
+    for row in rows:
+        out.write(_dumps(row) + "\n")

@@ -25,7 +25,7 @@ from __future__ import annotations
 
 import os
 from collections.abc import Callable, Iterator, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 
 from reference_impl.common.decoded_budget import budget_unit
@@ -101,8 +101,8 @@ class OrcStripes:
     variants: tuple[OpenVariant, ...]
 
     def __iter__(self) -> Iterator[OrcContents]:
-        for rows in iter_stripes(self.data, self.tail, self.variants):
-            yield self.contents(rows)
+        # map holds no stripe given out: the caller's dropping it frees it.
+        return map(self.contents, iter_stripes(self.data, self.tail, self.variants))
 
     def contents(self, rows: list[dict[str, object]]) -> OrcContents:
         """``rows`` of this file as its contents (no rows: the file's schema alone)."""
@@ -137,32 +137,44 @@ def iter_stripes(data: bytes, tail: FileTail,
                  variants: Sequence[OpenVariant] = ()) -> Iterator[list[dict[str, object]]]:
     """The rows of each stripe of the file ``data`` in turn; the columns of ``variants``
     (encryption/encryption_variants.py, ``open_variants``) decrypted, the others as stored."""
-    footer, postscript = tail.footer, tail.postscript
-    root = root_of(tail)
     check_file_rows(tail)
     _check_stripe_places(tail)
-    version = "0.11" if file_version(postscript) == OLDEST_VERSION else "0.12"
-    kind = CompressionKind(postscript.compression or CompressionKind.NONE)
-    calendar = file_calendar(footer.calendar)
-    decompress = _decompressor(tail)
-    column_count = len(footer.types)
-    values_read: dict[int, int] = {}
-    local_keys = stripe_keys(tail, variants)
-    for index, information in enumerate(footer.stripes):
+    reading = _StripeReading(data, tail, variants, stripe_keys(tail, variants))
+    # No name holds a stripe's rows given out: the caller's dropping them frees them.
+    yield from map(reading.rows, range(len(tail.footer.stripes)))
+    check_file_values(tail, reading.values_read)
+
+
+@dataclass
+class _StripeReading:
+    """What reading each stripe of one file needs, and the values read so far per column."""
+
+    data: bytes
+    tail: FileTail
+    variants: Sequence[OpenVariant]
+    local_keys: list[tuple[int, dict[int, bytes]]]
+    values_read: dict[int, int] = field(default_factory=dict)
+
+    def rows(self, index: int) -> list[dict[str, object]]:
+        """The rows of stripe ``index``, its decompression one unit of the decoded budget."""
+        tail, information = self.tail, self.tail.footer.stripes[index]
+        compressed = (tail.postscript.compression or CompressionKind.NONE) != CompressionKind.NONE
+        decompress = _decompressor(tail)
         with budget_unit(f"stripe {index}"):  # the stripe's streams are decompressed in here
-            stripe = read_stripe(data, information, index, column_count, tail.encrypted_statistics_offset,
-                                 decompress, kind != CompressionKind.NONE)
-            if variants:
-                stripe_id, keys = local_keys[index]
-                decrypt_stripe(data, stripe, variants, stripe_id, keys, decompress,
-                               kind != CompressionKind.NONE)
-        values = build_reader(root, stripe, version, calendar).read(information.number_of_rows or 0)
+            stripe = read_stripe(self.data, information, index, len(tail.footer.types),
+                                 tail.encrypted_statistics_offset, decompress, compressed)
+            if self.variants:
+                stripe_id, keys = self.local_keys[index]
+                decrypt_stripe(self.data, stripe, self.variants, stripe_id, keys, decompress, compressed)
+        root = root_of(tail)
+        version = "0.11" if file_version(tail.postscript) == OLDEST_VERSION else "0.12"
+        values = build_reader(root, stripe, version, file_calendar(tail.footer.calendar)).read(
+            information.number_of_rows or 0)
         stripe.check_consumed()
         check_stripe_rows(tail, stripe)
         for column, count in stripe.values_read.items():
-            values_read[column] = values_read.get(column, 0) + count
-        yield [_row(root, value, index, number, information.offset) for number, value in enumerate(values)]
-    check_file_values(tail, values_read)
+            self.values_read[column] = self.values_read.get(column, 0) + count
+        return [_row(root, value, index, number, information.offset) for number, value in enumerate(values)]
 
 
 def _check_stripe_places(tail: FileTail) -> None:

@@ -264,11 +264,9 @@ class ParquetRowGroups:
     variants: bool  # decode and check the VARIANT values
 
     def __iter__(self) -> Iterator[ParquetContents]:
+        # No name holds a row group given out: the caller's dropping it frees it.
         for index, row_group in enumerate(self.metadata.row_groups):
-            with budget_unit(f"row group {index}"):
-                self.expect_decompressed(index, row_group)
-                contents = self.read_row_group(index, row_group)
-            yield contents
+            yield self.read_row_group(index, row_group)
 
     def expect_decompressed(self, index: int, row_group: RowGroup) -> None:
         """DecodedBudgetExceeded before anything is decompressed when the compressed chunks
@@ -281,6 +279,12 @@ class ParquetRowGroups:
                error=DecodedBudgetExceeded, offset=_row_group_offset(row_group, self.footer_start))
 
     def read_row_group(self, index: int, row_group: RowGroup) -> ParquetContents:
+        """Row group ``index``, its decompression one unit of the decoded budget."""
+        with budget_unit(f"row group {index}"):
+            self.expect_decompressed(index, row_group)
+            return self._decoded(index, row_group)
+
+    def _decoded(self, index: int, row_group: RowGroup) -> ParquetContents:
         chunks = [
             _read_chunk(self.file, leaf, row_group, index, self.footer_start, self.verify_checksums,
                         self.decryptor)
