@@ -98,6 +98,7 @@ __all__ = [
     "read_parquet",
     "check_file_num_rows",
     "check_row_groups",
+    "expect_decompressed",
     "open_parquet",
     "values_with_nulls",
 ]
@@ -268,20 +269,10 @@ class ParquetRowGroups:
         for index, row_group in enumerate(self.metadata.row_groups):
             yield self.read_row_group(index, row_group)
 
-    def expect_decompressed(self, index: int, row_group: RowGroup) -> None:
-        """DecodedBudgetExceeded before anything is decompressed when the compressed chunks
-        read declare more uncompressed bytes (``total_uncompressed_size``) than the budget
-        allows (a chunk whose metadata is encrypted declares nothing here)."""
-        declared = [chunk.meta_data for chunk in (row_group.columns[leaf.index] for leaf in self.stored)]
-        size = sum(meta.total_uncompressed_size for meta in declared
-                   if meta is not None and meta.codec != CompressionCodec.UNCOMPRESSED)
-        expect(size, what=f"the compressed column chunks read of row group {index}",
-               error=DecodedBudgetExceeded, offset=_row_group_offset(row_group, self.footer_start))
-
     def read_row_group(self, index: int, row_group: RowGroup) -> ParquetContents:
         """Row group ``index``, its decompression one unit of the decoded budget."""
         with budget_unit(f"row group {index}"):
-            self.expect_decompressed(index, row_group)
+            expect_decompressed(row_group, index, self.stored, self.footer_start)
             return self._decoded(index, row_group)
 
     def _decoded(self, index: int, row_group: RowGroup) -> ParquetContents:
@@ -335,6 +326,19 @@ def _read_chunk(
     )
     check_utf8(leaf, data, where)
     return data
+
+
+def expect_decompressed(
+    row_group: RowGroup, index: int, leaves: Sequence[LeafColumn], footer_start: int
+) -> None:
+    """DecodedBudgetExceeded before anything is decompressed when the compressed chunks of
+    ``leaves`` in row group ``index`` declare more uncompressed bytes (``total_uncompressed_size``)
+    than the decoded budget allows (a chunk whose metadata is encrypted declares nothing here)."""
+    declared = [chunk.meta_data for chunk in (row_group.columns[leaf.index] for leaf in leaves)]
+    size = sum(meta.total_uncompressed_size for meta in declared
+               if meta is not None and meta.codec != CompressionCodec.UNCOMPRESSED)
+    expect(size, what=f"the compressed column chunks read of row group {index}",
+           error=DecodedBudgetExceeded, offset=_row_group_offset(row_group, footer_start))
 
 
 def _projected(tree: SchemaNode, leaves: list[LeafColumn], columns: Sequence[str]) -> SchemaNode:

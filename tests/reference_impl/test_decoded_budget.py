@@ -15,6 +15,7 @@ from reference_impl.orc import errors as orc_errors
 from reference_impl.orc.reader import read_orc
 from reference_impl.parquet import errors as parquet_errors
 from reference_impl.parquet.reader import read_parquet
+from reference_impl.parquet.validation.validate import validate
 
 from .decompression_bombs import DECOMPRESSED, VALUES, orc_bomb, parquet_bomb
 
@@ -98,3 +99,11 @@ def test_charges_add_up_inside_a_unit_and_not_outside_one():
                 with pytest.raises(parquet_errors.DecodedBudgetExceeded, match="after 60 decompressed"):
                     charge(41, what="d", error=parquet_errors.DecodedBudgetExceeded, offset=7)
         assert room() == 100
+
+
+def test_the_parquet_validator_refuses_the_bomb_before_anything_is_decompressed():
+    data = parquet_bomb()
+    with decoded_budget(BUDGET):
+        error, peak = peak_while(lambda: validate(data))
+    assert type(error) is parquet_errors.DecodedBudgetExceeded and error.offset == ROW_GROUP_START
+    assert peak < PEAK_BOUND // 8

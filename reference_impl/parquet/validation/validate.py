@@ -50,7 +50,12 @@ from reference_impl.parquet.encryption.properties import FileDecryptionPropertie
 from reference_impl.parquet.errors import CorruptMetadata, ParquetError
 from reference_impl.parquet.metadata.parquet_thrift import ColumnChunk, RowGroup
 from reference_impl.parquet.pages.chunk_reader import ChunkData, read_column_chunk
-from reference_impl.parquet.reader import assemble_row_group, check_file_num_rows, read_footer_with_decryptor
+from reference_impl.parquet.reader import (
+    assemble_row_group,
+    check_file_num_rows,
+    expect_decompressed,
+    read_footer_with_decryptor,
+)
 from reference_impl.parquet.schema.flat import is_flat
 from reference_impl.parquet.schema.tree import LeafColumn, SchemaNode, leaf_columns, schema_tree_from_elements
 from reference_impl.parquet.validation.bloom_filter_checks import check_bloom_filter
@@ -116,6 +121,7 @@ def _findings(file: bytes, decryption: FileDecryptionProperties | None, rules: R
             )
         decoded: list[ChunkData | None] = []  # one row group's chunks at a time
         with budget_unit(f"row group {ordinal}"):
+            expect_decompressed(row_group, ordinal, leaves, footer_start)
             for leaf, chunk, order in zip(leaves, row_group.columns, orders, strict=True):
                 report = Report(leaf.dotted_path, ordinal)
                 crypto = decryptor.column(leaf, chunk, ordinal) if decryptor is not None else None
