@@ -127,3 +127,11 @@ def test_a_lenient_breach_is_named_once_the_streamed_rows_are_written(capsys, tm
     assert code == 0 and err.startswith(f"MUST {FILE_NUM_ROWS_ZERO.id}")
     strict = _read(capsys, "--stream", "--strict", str(path))
     assert strict[0] == 1 and strict[2].startswith("CorruptMetadata: ")
+
+
+def test_rows_converted_in_batches_are_the_same_rows(capsys, monkeypatch, tmp_path):
+    path = tmp_path / "f.parquet"
+    get_engine("reference").write(case_by_id(SEVERAL_ROW_GROUPS), path)  # row groups of 3 rows
+    whole = _read(capsys, str(path))
+    monkeypatch.setattr("conformance.engines.parquet.reference.CONVERTED_ROWS", 2)
+    assert _read(capsys, "--stream", str(path)) == whole

@@ -116,9 +116,29 @@ class ReferenceAdapter(Engine):
             try:
                 empty, parts = self.open_parts(path)
                 yield self._converted(empty)
-                yield from map(self._converted, parts)  # holds no part given out
+                yield from self._converted_parts(parts)
             finally:
                 breaches.extend(met)
+
+    def canonical_batches(self, contents: Any) -> Iterator[Table]:
+        """`canonical_table(contents)` in tables of fewer rows, so that a streamed read
+        holds the reader's part and a batch of its rows converted, not all of them twice;
+        this default converts the whole part at once."""
+        yield self.canonical_table(contents)
+
+    def _converted_parts(self, parts: Iterator[Any]) -> Iterator[Table]:
+        """Each part's batches, converted; no part nor batch is held once the next is asked
+        for (a `for` would hold the last one while the next is read)."""
+        while (part := next(parts, None)) is not None:
+            batches = self.canonical_batches(part)
+            del part  # the batches hold it until they are done
+            while True:
+                with converting(self.name, verdicts=(self.verdicts,)):
+                    table = next(batches, None)
+                if table is None:
+                    break
+                yield table
+                del table
 
     def _converted(self, contents: Any) -> Table:
         with converting(self.name, verdicts=(self.verdicts,)):

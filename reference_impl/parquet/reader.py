@@ -173,14 +173,17 @@ class ParquetContents:
 
     @cached_property
     def records(self) -> list[dict[str, Any]]:
-        if self._records is not None:
-            return self._records
+        return self._records if self._records is not None else list(self._flat_records())
+
+    def iter_records(self) -> Iterator[dict[str, Any]]:
+        """The records one at a time: a flat schema's built as they are asked for and not
+        kept (``records`` keeps them all), so a caller converting them holds one at once."""
+        return iter(self._records) if self._records is not None else self._flat_records()
+
+    def _flat_records(self) -> Iterator[dict[str, Any]]:
         names = list(self.data)
-        return (
-            [dict(zip(names, row, strict=True)) for row in zip(*self.data.values(), strict=True)]
-            if names
-            else []
-        )
+        if names:
+            yield from (dict(zip(names, row, strict=True)) for row in zip(*self.data.values(), strict=True))
 
     def logical_rows(self, leaf: LeafHook | None = None) -> list[dict[str, Any]]:
         """The records with LIST and MAP fields as lists and ``(key, value)`` lists
