@@ -18,7 +18,7 @@ import sys
 import tempfile
 import time
 import tracemalloc
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import asdict, dataclass, field
 from pathlib import Path
 from typing import Any
@@ -68,17 +68,21 @@ class Format:
     # with existing files never imports pyarrow; `imports` names, per engine, the modules
     # imported before the first run is timed, so that no time includes an import.
     imports: Mapping[str, Sequence[str]]
-    pyarrow_write: Callable[[BenchFile, Any, Path], None]  # (file, Arrow table, path)
+    # (file, Arrow table, path, parts): ``parts`` row groups or stripes (--parts), about
+    pyarrow_write: Callable[[BenchFile, Any, Path, int], None]
     pyarrow_read: Callable[[Path], Any]  # an Arrow table
     reference_read: Callable[[Path], Any]  # the reference reader's contents
+    # The reference reader's contents one row group or stripe at a time (open_parquet / open_orc).
+    reference_stream: Callable[[Path], Iterable[Any]]
     # What the reference writer takes, made from the reader's contents before the clock starts.
     reference_write_input: Callable[[Any], Any]
     reference_write: Callable[[BenchFile, Any, Path], None]  # (file, that input, path)
     validate: Callable[[Path], Sequence[Any]]  # the validator `conformance validate` runs
     reference_values: Callable[[Any], list[object]]  # the contents' values of COLUMN, row by row
 
-    def path(self, bench_file: BenchFile, directory: Path, rows: int) -> Path:
-        return directory / f"{bench_file.name}-{rows}{self.suffix}"
+    def path(self, bench_file: BenchFile, directory: Path, rows: int, parts: int = 1) -> Path:
+        cut = f"-{parts}parts" if parts > 1 else ""
+        return directory / f"{bench_file.name}-{rows}{cut}{self.suffix}"
 
 
 # -- timing ----------------------------------------------------------------------------
@@ -131,6 +135,39 @@ def peak_traced_bytes(action: Callable[[], Any]) -> int:
     return peak - start
 
 
+@dataclass(frozen=True)
+class StreamedPeak:
+    """A streamed read under tracemalloc (bench/README.md, 'Streamed reads')."""
+
+    parts: int  # row groups or stripes read
+    largest_part: int  # the most memory one decoded part held once given out
+    peak: int  # the most the whole streamed read held at once, the file's bytes included
+
+
+def streamed_peak(parts: Callable[[], Iterable[Any]]) -> StreamedPeak:
+    """Read ``parts()`` one part at a time, dropping each before the next, under tracemalloc;
+    each figure above what was held when the read started."""
+    gc.collect()
+    tracemalloc.start()
+    try:
+        tracemalloc.reset_peak()
+        start, _ = tracemalloc.get_traced_memory()
+        remaining = iter(parts())  # opening reads the footer or tail (and the file's bytes)
+        count, largest = 0, 0
+        while True:
+            before, _ = tracemalloc.get_traced_memory()
+            part = next(remaining, None)
+            if part is None:
+                break
+            held, _ = tracemalloc.get_traced_memory()
+            count, largest = count + 1, max(largest, held - before)
+            del part
+        _, peak = tracemalloc.get_traced_memory()
+    finally:
+        tracemalloc.stop()
+    return StreamedPeak(count, largest, peak - start)
+
+
 def ratio(numerator: float | None, denominator: float | None) -> float | None:
     if numerator is None or not denominator:
         return None
@@ -154,6 +191,9 @@ class Result:
     pyarrow_write_seconds: float | None = None
     validate_seconds: float | None = None
     reference_read_peak_bytes: int | None = None
+    parts: int | None = None  # row groups or stripes of the streamed read
+    largest_part_bytes: int | None = None
+    stream_peak_bytes: int | None = None
     runs: dict[str, int] = field(default_factory=dict)  # per measure, the runs made
     validate_findings: int | None = None
     errors: dict[str, str] = field(default_factory=dict)  # per measure that failed
@@ -167,6 +207,11 @@ class Result:
     @property
     def write_ratio(self) -> float | None:
         return ratio(self.reference_write_seconds, self.pyarrow_write_seconds)
+
+    @property
+    def stream_ratio(self) -> float | None:
+        """The streamed read's peak over its largest decoded part (the target: at most 2)."""
+        return ratio(self.stream_peak_bytes, self.largest_part_bytes)
 
     def record(self, measure: str, timing: Timing) -> float | None:
         self.runs[measure] = timing.runs
@@ -195,7 +240,7 @@ class _Bench:
         return time_runs(label, action, self.options.repeat, self.options.budget)
 
     def measure(self, bench_file: BenchFile) -> Result:
-        path = self.fmt.path(bench_file, self.directory, self.options.rows)
+        path = self.fmt.path(bench_file, self.directory, self.options.rows, self.options.parts)
         check = self.options.check and "reference" in self.options.engines
         expected: list[object] | None = None
         if check or not path.exists():
@@ -223,7 +268,7 @@ class _Bench:
         import pyarrow as pa
 
         temporary = path.with_suffix(".partial")  # a file cut short by ^C is never reused
-        self.fmt.pyarrow_write(bench_file, pa.table({COLUMN: array}), temporary)
+        self.fmt.pyarrow_write(bench_file, pa.table({COLUMN: array}), temporary, self.options.parts)
         temporary.replace(path)
 
     def measure_pyarrow(self, bench_file: BenchFile, path: Path, result: Result) -> None:
@@ -233,7 +278,8 @@ class _Bench:
             return
         table, read.last = read.last, None
         out = self.scratch(bench_file, "pyarrow")
-        write = self.timed("pyarrow write", lambda: self.fmt.pyarrow_write(bench_file, table, out))
+        write = self.timed("pyarrow write",
+                           lambda: self.fmt.pyarrow_write(bench_file, table, out, self.options.parts))
         result.pyarrow_write_seconds = result.record("pyarrow write", write)
         out.unlink(missing_ok=True)
 
@@ -247,6 +293,10 @@ class _Bench:
             return None
         progress("  reference read: one more, under tracemalloc")
         result.reference_read_peak_bytes = peak_traced_bytes(lambda: self.fmt.reference_read(path))
+        progress("  reference streamed read: one part at a time, under tracemalloc")
+        streamed = streamed_peak(lambda: self.fmt.reference_stream(path))
+        result.parts, result.largest_part_bytes = streamed.parts, streamed.largest_part
+        result.stream_peak_bytes = streamed.peak
         out, table = self.scratch(bench_file, "reference"), self.fmt.reference_write_input(contents)
         write = self.timed("reference write", lambda: self.fmt.reference_write(bench_file, table, out))
         result.reference_write_seconds = result.record("reference write", write)
@@ -272,10 +322,12 @@ def _rng() -> Any:
 # The printed line's columns: (header, width). The ratios are reference / pyarrow.
 LINE_COLUMNS = (("# name", -38), ("rows", 9), ("ref_read_s", 11), ("pa_read_s", 10), ("read_x", 8),
                 ("ref_write_s", 12), ("pa_write_s", 11), ("write_x", 8), ("validate_s", 11),
-                ("peak_MB", 9))
+                ("peak_MB", 9), ("parts", 6), ("part_MB", 8), ("stream_MB", 10), ("stream_x", 9))
 TABLE_HEADER = ("file", "encoding", "rows", "read: reference (s)", "read: pyarrow (s)",
                 "read: reference / pyarrow", "write: reference (s)", "write: pyarrow (s)",
-                "write: reference / pyarrow", "validate (s)", "reference read peak (MB)")
+                "write: reference / pyarrow", "validate (s)", "reference read peak (MB)",
+                "row groups / stripes", "largest decoded part (MB)", "streamed read peak (MB)",
+                "streamed peak / largest part")
 
 
 def _seconds(value: float | None) -> str:
@@ -295,7 +347,9 @@ def _figures(result: Result) -> list[str]:
     return [_seconds(result.reference_read_seconds), _seconds(result.pyarrow_read_seconds),
             _ratio(result.read_ratio), _seconds(result.reference_write_seconds),
             _seconds(result.pyarrow_write_seconds), _ratio(result.write_ratio),
-            _seconds(result.validate_seconds), _megabytes(result.reference_read_peak_bytes)]
+            _seconds(result.validate_seconds), _megabytes(result.reference_read_peak_bytes),
+            "-" if result.parts is None else str(result.parts), _megabytes(result.largest_part_bytes),
+            _megabytes(result.stream_peak_bytes), _ratio(result.stream_ratio)]
 
 
 def _aligned(cells: Sequence[str]) -> str:
@@ -354,7 +408,9 @@ def write_json(path: Path, results: Sequence[Result], facts: dict[str, object],
         "repeat": options.repeat,
         "budget_seconds": options.budget,
         "engines": list(options.engines),
-        "results": [asdict(result) | {"read_ratio": result.read_ratio, "write_ratio": result.write_ratio}
+        "parts": options.parts,
+        "results": [asdict(result) | {"read_ratio": result.read_ratio, "write_ratio": result.write_ratio,
+                                      "stream_ratio": result.stream_ratio}
                     for result in results],
     }
     path.write_text(json.dumps(document, indent=2) + "\n", encoding="utf-8")
@@ -380,6 +436,8 @@ def parse_arguments(fmt: Format, description: str | None, argv: Sequence[str] | 
     parser.add_argument("--out", type=Path, help="also write the results as JSON to this file")
     parser.add_argument("--budget", type=float, default=DEFAULT_BUDGET_SECONDS,
                         help="seconds of runs of one measure on one file after which no more start")
+    parser.add_argument("--parts", type=_positive_int, default=1,
+                        help="write each file in about this many row groups (Parquet) or stripes (ORC)")
     parser.add_argument("--no-check", dest="check", action="store_false",
                         help="do not compare the reference reader's values with those written")
     options = parser.parse_args(argv)

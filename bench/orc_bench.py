@@ -172,11 +172,15 @@ ALL_FILES = tuple(BenchFile(shape, codec) for shape in SHAPES for codec in COMPR
 # -- the engines ---------------------------------------------------------------------
 
 
-def pyarrow_write(bench_file: BenchFile, table: Any, path: Path) -> None:
+def pyarrow_write(bench_file: BenchFile, table: Any, path: Path, parts: int = 1) -> None:
+    """``parts`` stripes, about: ORC's writer cuts a stripe by its encoded size
+    (stripe_size), which is guessed from the table's size in memory."""
     import pyarrow.orc
 
+    stripe_size = {} if parts == 1 else {"stripe_size": max(1, table.nbytes // parts)}
     pyarrow.orc.write_table(table, str(path), compression=COMPRESSIONS[bench_file.codec],
-                            dictionary_key_size_threshold=_shape(bench_file).dictionary_threshold)
+                            dictionary_key_size_threshold=_shape(bench_file).dictionary_threshold,
+                            **stripe_size)
 
 
 def pyarrow_read(path: Path) -> Any:
@@ -189,6 +193,12 @@ def reference_read(path: Path) -> Any:
     from reference_impl.orc.reader import read_orc
 
     return read_orc(path)
+
+
+def reference_stream(path: Path) -> Any:
+    from reference_impl.orc.reader import open_orc
+
+    return open_orc(path)
 
 
 def reference_write_input(contents: Any) -> tuple[Any, list[dict[str, object]]]:
@@ -230,7 +240,7 @@ ORC = Format(script="bench/orc_bench.py", suffix=".orc", files=ALL_FILES,
                                     "conformance.formats", "conformance.engines.orc.reference"),
                       "pyarrow": ("pyarrow.orc",)},
              pyarrow_write=pyarrow_write,
-             pyarrow_read=pyarrow_read, reference_read=reference_read,
+             pyarrow_read=pyarrow_read, reference_read=reference_read, reference_stream=reference_stream,
              reference_write_input=reference_write_input, reference_write=reference_write,
              validate=validate, reference_values=reference_values)
 

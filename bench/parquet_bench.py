@@ -180,13 +180,14 @@ ALL_FILES = tuple(BenchFile(shape, codec) for shape in SHAPES for codec in CODEC
 # -- the engines ---------------------------------------------------------------------
 
 
-def pyarrow_write(bench_file: BenchFile, table: Any, path: Path) -> None:
+def pyarrow_write(bench_file: BenchFile, table: Any, path: Path, parts: int = 1) -> None:
     import pyarrow.parquet as pq
 
     shape = _shape(bench_file)
     encodings = None if shape.dictionary else dict.fromkeys(_leaf_paths(table), shape.value_encoding)
     pq.write_table(table, str(path), compression=CODECS[bench_file.codec][0], use_dictionary=shape.dictionary,
-                   column_encoding=encodings, data_page_size=PAGE_BYTES)
+                   column_encoding=encodings, data_page_size=PAGE_BYTES,
+                   row_group_size=max(1, -(-table.num_rows // parts)))
 
 
 def _leaf_paths(table: Any) -> list[str]:
@@ -221,6 +222,12 @@ def reference_read(path: Path) -> Any:
     from reference_impl.parquet.reader import read_parquet
 
     return read_parquet(path)
+
+
+def reference_stream(path: Path) -> Any:
+    from reference_impl.parquet.reader import open_parquet
+
+    return open_parquet(path)
 
 
 def reference_write_input(contents: Any) -> tuple[Any, list[dict[str, Any]]]:
@@ -260,7 +267,8 @@ PARQUET = Format(script="bench/parquet_bench.py", suffix=".parquet", files=ALL_F
                                         "conformance.formats", "conformance.engines.parquet.reference"),
                           "pyarrow": ("pyarrow.parquet",)},
                  pyarrow_write=pyarrow_write, pyarrow_read=pyarrow_read, reference_read=reference_read,
-                 reference_write_input=reference_write_input, reference_write=reference_write,
+                 reference_stream=reference_stream, reference_write_input=reference_write_input,
+                 reference_write=reference_write,
                  validate=validate, reference_values=reference_values)
 
 

@@ -102,6 +102,15 @@ def _parser() -> argparse.ArgumentParser:
                            "what it resolves to and, for inline bytes and self-references, the bytes "
                            "(hex); external references are named, not fetched (reference reader, "
                            "Parquet)")
+    layout = read.add_mutually_exclusive_group()
+    layout.add_argument("--stream", action="store_true",
+                        help="write the same document as the rows are decoded, one row group or "
+                             "stripe at a time (reference reader: never the whole file in memory; "
+                             "on a failure the output stops short and the exit code is 1)")
+    layout.add_argument("--jsonl", action="store_true",
+                        help="JSON Lines, written as the rows are decoded: the document's "
+                             "canonical_version and schema on the first line, then one row per line")
+    _budget_argument(read)
     _key_arguments(read)
     _engine_command_arguments(read, joins="it reads when it is the only one, or when --engine "
                                           "names it")
@@ -153,11 +162,45 @@ def _parser() -> argparse.ArgumentParser:
     failing.add_argument("--fail-on", choices=SEVERITIES, default=UNTRUE, metavar="SEVERITY",
                          help=f"fail (exit 1) on findings of this severity or worse, of {SEVERITIES} "
                          "(default: untrue; docs/validation.md, 'Strength')")
+    _budget_argument(validate)
     _key_arguments(validate)
     validate.add_argument("file", type=Path)
     _inspect_parser(sub)
     _fuzz_parser(sub)
     return p
+
+
+# --decoded-budget's suffixes: binary multiples.
+BYTE_SUFFIXES = {"K": 1 << 10, "M": 1 << 20, "G": 1 << 30, "T": 1 << 40}
+
+
+def _budget_argument(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument("--decoded-budget", type=_byte_count, metavar="BYTES",
+                        help="the bytes the reference may decompress per row group or stripe "
+                             "(K, M, G, T: binary multiples; default 1G); more is "
+                             "DecodedBudgetExceeded, a decompression bomb (docs/architecture.md, "
+                             "'Memory budget')")
+
+
+def _byte_count(text: str) -> int:
+    number, scale = (text[:-1], BYTE_SUFFIXES[text[-1].upper()]) if text[-1:].upper() in BYTE_SUFFIXES \
+        else (text, 1)
+    try:
+        count = int(number) * scale
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"{text!r} is not a number of bytes (like 4096, 512M, 2G)") from None
+    if count < 1:
+        raise argparse.ArgumentTypeError(f"{text} is not a positive number of bytes")
+    return count
+
+
+def _budget(args):
+    """The block the reference reads in, under --decoded-budget when it is given."""
+    from contextlib import nullcontext
+
+    from reference_impl.common.decoded_budget import decoded_budget
+
+    return nullcontext() if args.decoded_budget is None else decoded_budget(args.decoded_budget)
 
 
 def _inspect_parser(sub) -> None:
@@ -593,9 +636,7 @@ def _read(args) -> int:
     from conformance.engines import get_engine
     from conformance.engines.orc.reference import OrcReferenceEngine
     from conformance.engines.parquet.reference import ReferenceEngine
-    from conformance.engines.reference import ReferenceAdapter
-    from conformance.formats import UnknownFormat, detect_format, load
-    from reference_impl.common.leniency import Breach
+    from conformance.formats import UnknownFormat, detect_format
 
     if not args.file.is_file():
         print(f"conformance read: no such file: {args.file}", file=sys.stderr)
@@ -637,6 +678,22 @@ def _read(args) -> int:
                   "files", file=sys.stderr)
             return EXIT_USAGE
         engine = OrcReferenceEngine(orc_keys)
+    if args.jsonl and args.resolve_file_references:
+        print("conformance read: --resolve-file-references adds to the document; it has no place "
+              "in --jsonl's lines (use --stream)", file=sys.stderr)
+        return EXIT_USAGE
+    with _budget(args):
+        if args.stream or args.jsonl:
+            return _read_streamed(args, engine, fmt, decryption)
+        return _read_whole(args, engine, fmt, decryption)
+
+
+def _read_whole(args, engine, fmt, decryption) -> int:
+    """`read`: the engine's whole table, then its document."""
+    from conformance.engines.reference import ReferenceAdapter
+    from conformance.formats import load
+    from reference_impl.common.leniency import Breach
+
     breaches: list[Breach] = []
     try:
         if isinstance(engine, ReferenceAdapter):
@@ -650,6 +707,33 @@ def _read(args) -> int:
         print(_read_failure(exc), file=sys.stderr)
         return EXIT_FAILED
     print(json.dumps(document, ensure_ascii=False))
+    for found in breaches:  # read with findings: the rows, and every rule the file breaks
+        print(found.describe(), file=sys.stderr)
+    return EXIT_OK
+
+
+def _read_streamed(args, engine, fmt, decryption) -> int:
+    """`read --stream` / `--jsonl`: the reference's rows written one row group or stripe at a
+    time as they are decoded (another engine's table is whole, and written the same way)."""
+    from conformance.engines.reference import ReferenceAdapter
+    from conformance.formats import load
+    from conformance.values.document_stream import write_document, write_jsonl
+    from reference_impl.common.leniency import Breach
+
+    breaches: list[Breach] = []
+    tables = (engine.read_streamed(args.file, breaches, strict=args.strict)
+              if isinstance(engine, ReferenceAdapter) else iter([engine.read(args.file)]))
+    try:
+        if args.jsonl:
+            write_jsonl(tables, sys.stdout)
+        else:
+            references = ((lambda: {"file_references": load(fmt.file_references)(args.file, decryption)})
+                          if args.resolve_file_references else None)
+            write_document(tables, sys.stdout, references)
+    except Exception as exc:  # noqa: BLE001 - any failure to read is the answer
+        sys.stdout.flush()  # what was written stays, cut short
+        print(_read_failure(exc), file=sys.stderr)
+        return EXIT_FAILED
     for found in breaches:  # read with findings: the rows, and every rule the file breaks
         print(found.describe(), file=sys.stderr)
     return EXIT_OK
@@ -854,7 +938,8 @@ def _validate(args) -> int:
               file=sys.stderr)
         return EXIT_USAGE
     try:
-        findings = validate(args.file, decryption)
+        with _budget(args):
+            findings = validate(args.file, decryption)
     except (fmt.reference_error(), OSError) as exc:  # nothing to judge: like a usage error, not a finding
         print(f"conformance validate: {type(exc).__name__}: {exc}", file=sys.stderr)
         return EXIT_USAGE

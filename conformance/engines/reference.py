@@ -16,6 +16,11 @@ written once here:
    suite, a `HarnessError`;
 3. the table and the breaches, `read_with_breaches`; `read` keeps the table.
 
+`read_streamed` takes the same steps one row group (Parquet) or stripe (ORC) at a time
+(`open_parts`: the reader's `open_parquet` / `open_orc`), so that `conformance read
+--jsonl` / `--stream` holds one decoded row group or stripe at once (docs/architecture.md,
+'Memory budget').
+
 `records(path)` is the reader's rows before any conversion, read with exactly the
 adapter's read options, for the bad-file cells that judge the reader alone.
 `with_read_options` gives the adapter that reads with a bad file's `ReadOptions`
@@ -25,7 +30,7 @@ adapter's read options, for the bad-file cells that judge the reader alone.
 from __future__ import annotations
 
 from abc import abstractmethod
-from collections.abc import Mapping, Sequence
+from collections.abc import Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -79,6 +84,11 @@ class ReferenceAdapter(Engine):
         """The format reader's result for the file at `path`, in the reader's own terms."""
 
     @abstractmethod
+    def open_parts(self, path: Path) -> tuple[Any, Iterator[Any]]:
+        """The reader's contents of the file at `path` with no rows (its schema), and its
+        contents one row group or stripe at a time, each as `read_contents` gives a file."""
+
+    @abstractmethod
     def canonical_table(self, contents: Any) -> Table:
         """`read_contents`'s result as a canonical table (docs/canonical-values.md)."""
 
@@ -95,7 +105,41 @@ class ReferenceAdapter(Engine):
         """The file's rows and every rule it breaks that has a single reading
         (`reference_impl.common.leniency`); with `strict`, such a breach raises its documented error."""
         with reading(strict=strict) as breaches:
-            contents = self.read_contents(path)
-            with converting(self.name, verdicts=(self.verdicts,)):
-                table = self.canonical_table(contents)
+            table = self._converted(self.read_contents(path))
         return table, breaches
+
+    def read_streamed(self, path: Path, breaches: list[Breach], strict: bool = False) -> Iterator[Table]:
+        """The file's rows as `read_with_breaches` reads them, as canonical tables: first one
+        of no rows (the schema), then one per row group or stripe; the breaches met are added
+        to `breaches` once the reading ends (or fails)."""
+        with reading(strict=strict) as met:
+            try:
+                empty, parts = self.open_parts(path)
+                yield self._converted(empty)
+                yield from self._converted_parts(parts)
+            finally:
+                breaches.extend(met)
+
+    def canonical_batches(self, contents: Any) -> Iterator[Table]:
+        """`canonical_table(contents)` in tables of fewer rows, so that a streamed read
+        holds the reader's part and a batch of its rows converted, not all of them twice;
+        this default converts the whole part at once."""
+        yield self.canonical_table(contents)
+
+    def _converted_parts(self, parts: Iterator[Any]) -> Iterator[Table]:
+        """Each part's batches, converted; no part nor batch is held once the next is asked
+        for (a `for` would hold the last one while the next is read)."""
+        while (part := next(parts, None)) is not None:
+            batches = self.canonical_batches(part)
+            del part  # the batches hold it until they are done
+            while True:
+                with converting(self.name, verdicts=(self.verdicts,)):
+                    table = next(batches, None)
+                if table is None:
+                    break
+                yield table
+                del table
+
+    def _converted(self, contents: Any) -> Table:
+        with converting(self.name, verdicts=(self.verdicts,)):
+            return self.canonical_table(contents)

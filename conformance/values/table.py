@@ -11,7 +11,7 @@ implementation will speak (docs/canonical-values.md, "The document")::
 from __future__ import annotations
 
 import json
-from collections.abc import Sequence
+from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
 from typing import Any
 
@@ -53,13 +53,17 @@ class Table:
                 validate(f.type, v, f.nullable, f"row {r}.{f.name}")
 
     def to_document(self) -> dict[str, Any]:
+        return {**self.document_head(), "rows": list(self.json_rows())}
+
+    def document_head(self) -> dict[str, Any]:
+        """The document without its rows: the version and the schema."""
+        return {"canonical_version": CANONICAL_VERSION, "schema": self.schema.to_json()}
+
+    def json_rows(self) -> Iterator[list[Any]]:
+        """Each row as the document holds it, one at a time."""
         fields = list(self.schema)
-        return {
-            "canonical_version": CANONICAL_VERSION,
-            "schema": self.schema.to_json(),
-            "rows": [[to_json(f.type, v) for f, v in zip(fields, row, strict=True)]
-                     for row in self.rows],
-        }
+        for row in self.rows:
+            yield [to_json(f.type, v) for f, v in zip(fields, row, strict=True)]
 
     def to_json_text(self) -> str:
         return json.dumps(self.to_document(), ensure_ascii=False, indent=None)

@@ -41,6 +41,7 @@ from reference_impl.common.varint import decode_uleb128
 
 __all__ = [
     "CodecError",
+    "OutputTooLarge",
     "brotli_compress",
     "brotli_decompress",
     "capacity",
@@ -86,8 +87,12 @@ class CodecError(Exception):
         self.position = position
 
 
+class OutputTooLarge(CodecError):
+    """The bytes decompress to more than ``limit`` (what was decompressed is dropped)."""
+
+
 def too_large(limit: int) -> CodecError:
-    return CodecError(f"output exceeds the uncompressed size of {limit} bytes")
+    return OutputTooLarge(f"output exceeds the uncompressed size of {limit} bytes")
 
 
 def capacity(limit: int, compressed: bytes | memoryview, max_expansion: int) -> int:

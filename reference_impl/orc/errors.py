@@ -19,6 +19,9 @@ CorruptStream             a stream's position, length or value count lies
 CorruptRle                run-length encoded data is malformed
 DecompressionFailed       a compression chunk does not decompress within its
                           header's length and the compression block size
+DecodedBudgetExceeded     a stripe's chunks decompress to more than the
+                          decoded budget (a DecompressionFailed;
+                          docs/architecture.md, 'Memory budget')
 DecryptionFailed          an encryption variant's bytes, decrypted with the
                           key the reader holds, do not decode (a wrong key or
                           altered bytes; ORCv1.md 'Stream Encryption')
@@ -36,6 +39,7 @@ __all__ = [
     "CorruptRle",
     "CorruptStream",
     "CorruptTail",
+    "DecodedBudgetExceeded",
     "DecompressionFailed",
     "DecryptionFailed",
     "InvalidValue",
@@ -89,6 +93,13 @@ class CorruptRle(OrcError):
 
 class DecompressionFailed(OrcError):
     """A compression chunk is malformed or decompresses past the compression block size."""
+
+
+class DecodedBudgetExceeded(DecompressionFailed):
+    """The compression chunks of one stripe (or one stream read alone) decompress to more
+    bytes than the decoded budget allows (``reference_impl.common.decoded_budget``;
+    docs/architecture.md, 'Memory budget'): a decompression bomb, or a file that needs a
+    larger budget. The offset is the chunk header's."""
 
 
 class DecryptionFailed(OrcError):

@@ -11,9 +11,11 @@ root is a bare TIMESTAMP or BIGINT, and ORC C++ reads them as one column
 ``OrcContents.schema`` is then a STRUCT of that one field around the root, so a caller
 sees one shape for every file, and ``OrcContents.root`` is the file's type 0.
 
-``read_orc`` reads each top-level field as a column (columns/present.py: a numpy array
-where the values have a natural one, else a list); ``OrcContents.rows`` builds the dicts
-from the columns on first use.
+Each top-level field is read as a column (columns/present.py: a numpy array where the
+values have a natural one, else a list); ``OrcContents.rows`` builds the dicts from the
+columns on first use. :func:`open_orc` reads the tail and gives the stripes one at a time
+(:class:`OrcStripes`), each stripe's decompression one unit of the decoded budget
+(reference_impl/common/decoded_budget.py); :func:`read_orc` joins them.
 
 Checks made here: the stripes lie in order without overlapping, every row of a root
 STRUCT is non-null (:class:`CorruptMetadata`, :class:`InvalidValue`); after each
@@ -25,12 +27,13 @@ from __future__ import annotations
 
 import os
 from collections.abc import Callable, Iterator, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from functools import cached_property
 from pathlib import Path
 
 import numpy as np
 
+from reference_impl.common.decoded_budget import budget_unit
 from reference_impl.orc.columns.calendar import file_calendar
 from reference_impl.orc.columns.present import ColumnValues, as_list
 from reference_impl.orc.columns.registry import build_reader
@@ -55,8 +58,8 @@ from reference_impl.orc.row_counts import check_file_rows, check_file_values, ch
 from reference_impl.orc.streams.compression import decompress_stream
 from reference_impl.orc.streams.stripe import HEADER_LENGTH, read_stripe
 
-__all__ = ["ROOT_FIELD", "OrcContents", "iter_stripe_columns", "iter_stripes", "read_orc", "root_of",
-           "root_values", "schema_of"]
+__all__ = ["ROOT_FIELD", "OrcContents", "OrcStripes", "iter_stripe_columns", "iter_stripes", "open_orc",
+           "read_orc", "root_of", "root_values", "schema_of"]
 
 
 OLDEST_VERSION = (0, 11)
@@ -80,18 +83,51 @@ class OrcContents:
         return root_of(self.tail)
 
 
-def read_orc(source: bytes | bytearray | memoryview | str | os.PathLike[str],
-             keys: KeyProvider | None = None) -> OrcContents:
+Source = bytes | bytearray | memoryview | str | os.PathLike[str]
+StripeColumns = tuple[int, dict[str, ColumnValues]]  # a stripe's row count and its fields' columns
+
+
+def read_orc(source: Source, keys: KeyProvider | None = None) -> OrcContents:
     """The whole file ``source`` (its bytes, or a path to it). An encrypted column whose key
     ``keys`` holds reads as its true values, another as its masked ones ('Column
     Encryption'); its tail then holds the decrypted statistics."""
+    stripes = open_orc(source, keys)
+    return stripes.joined(list(stripes))
+
+
+def open_orc(source: Source, keys: KeyProvider | None = None) -> OrcStripes:
+    """The file's tail read (and its encryption variants opened with ``keys``, as
+    :func:`read_orc` does), its stripes ready to be read one at a time."""
     data = bytes(source) if isinstance(source, (bytes, bytearray, memoryview)) else Path(source).read_bytes()
     tail = read_file_tail(data, decompress_stream)
     tail, variants = open_variants(data, tail, root_of(tail), keys or KeyProvider(), _decompressor(tail))
-    stripes = list(iter_stripe_columns(data, tail, variants))
-    names = schema_of(tail).field_names
-    columns = {name: _joined([stripe[name] for _, stripe in stripes]) for name in names}
-    return OrcContents(tail, schema_of(tail), columns, sum(count for count, _ in stripes))
+    return OrcStripes(data, tail, tuple(variants))
+
+
+@dataclass(frozen=True)
+class OrcStripes:
+    """A file whose tail :func:`open_orc` has read: iterating gives each stripe in turn as
+    :class:`OrcContents` (of that stripe's rows alone), so that a caller holds one decoded
+    stripe at a time (docs/architecture.md, 'Memory budget')."""
+
+    data: bytes
+    tail: FileTail
+    variants: tuple[OpenVariant, ...]
+
+    def __iter__(self) -> Iterator[OrcContents]:
+        # map holds no stripe given out: the caller's dropping it frees it.
+        return map(self.contents, iter_stripe_columns(self.data, self.tail, self.variants))
+
+    def contents(self, stripe: StripeColumns) -> OrcContents:
+        """One stripe's columns as contents of this file."""
+        count, columns = stripe
+        return OrcContents(self.tail, schema_of(self.tail), columns, count)
+
+    def joined(self, parts: Sequence[OrcContents]) -> OrcContents:
+        """The stripes ``parts`` end to end (none: the file's schema and no rows)."""
+        schema = schema_of(self.tail)
+        columns = {name: _joined([part.columns[name] for part in parts]) for name in schema.field_names}
+        return OrcContents(self.tail, schema, columns, sum(part.row_count for part in parts))
 
 
 def root_of(tail: FileTail) -> TypeNode:
@@ -122,43 +158,57 @@ def iter_stripes(data: bytes, tail: FileTail,
                  variants: Sequence[OpenVariant] = ()) -> Iterator[list[dict[str, object]]]:
     """The rows of each stripe of the file ``data`` in turn; the columns of ``variants``
     (encryption/encryption_variants.py, ``open_variants``) decrypted, the others as stored."""
-    for count, columns in iter_stripe_columns(data, tail, variants):
-        yield _rows(columns, count)
+    # map holds no stripe given out (a for loop's name would, while the next is decoded).
+    yield from map(_stripe_rows, iter_stripe_columns(data, tail, variants))
 
 
 def iter_stripe_columns(data: bytes, tail: FileTail, variants: Sequence[OpenVariant] = ()
-                        ) -> Iterator[tuple[int, dict[str, ColumnValues]]]:
+                        ) -> Iterator[StripeColumns]:
     """:func:`iter_stripes` as each stripe's number of rows and top-level fields as columns."""
-    footer, postscript = tail.footer, tail.postscript
-    root = root_of(tail)
     check_file_rows(tail)
     _check_stripe_places(tail)
-    version = "0.11" if file_version(postscript) == OLDEST_VERSION else "0.12"
-    kind = CompressionKind(postscript.compression or CompressionKind.NONE)
-    calendar = file_calendar(footer.calendar)
-    decompress = _decompressor(tail)
-    column_count = len(footer.types)
-    values_read: dict[int, int] = {}
-    local_keys = stripe_keys(tail, variants)
-    for index, information in enumerate(footer.stripes):
-        stripe = read_stripe(data, information, index, column_count, tail.encrypted_statistics_offset,
-                             decompress, kind != CompressionKind.NONE)
-        if variants:
-            stripe_id, keys = local_keys[index]
-            decrypt_stripe(data, stripe, variants, stripe_id, keys, decompress, kind != CompressionKind.NONE)
+    reading = _StripeReading(data, tail, variants, stripe_keys(tail, variants))
+    # No name holds a stripe's columns given out: the caller's dropping them frees them.
+    yield from map(reading.columns, range(len(tail.footer.stripes)))
+    check_file_values(tail, reading.values_read)
+
+
+@dataclass
+class _StripeReading:
+    """What reading each stripe of one file needs, and the values read so far per column."""
+
+    data: bytes
+    tail: FileTail
+    variants: Sequence[OpenVariant]
+    local_keys: list[tuple[int, dict[int, bytes]]]
+    values_read: dict[int, int] = field(default_factory=dict)
+
+    def columns(self, index: int) -> StripeColumns:
+        """Stripe ``index``'s row count and columns, its decompression one unit of the
+        decoded budget."""
+        tail, information = self.tail, self.tail.footer.stripes[index]
+        compressed = (tail.postscript.compression or CompressionKind.NONE) != CompressionKind.NONE
+        decompress = _decompressor(tail)
+        with budget_unit(f"stripe {index}"):  # the stripe's streams are decompressed in here
+            stripe = read_stripe(self.data, information, index, len(tail.footer.types),
+                                 tail.encrypted_statistics_offset, decompress, compressed)
+            if self.variants:
+                stripe_id, keys = self.local_keys[index]
+                decrypt_stripe(self.data, stripe, self.variants, stripe_id, keys, decompress, compressed)
+        root = root_of(tail)
+        version = "0.11" if file_version(tail.postscript) == OLDEST_VERSION else "0.12"
         rows = information.number_of_rows or 0
-        reader = build_reader(root, stripe, version, calendar)
+        reader = build_reader(root, stripe, version, file_calendar(tail.footer.calendar))
         present, columns = (reader.read_fields(rows) if isinstance(reader, StructReader)
                             else (None, {ROOT_FIELD: reader.read_column(rows)}))
         stripe.check_consumed()
         check_stripe_rows(tail, stripe)
         for column, count in stripe.values_read.items():
-            values_read[column] = values_read.get(column, 0) + count
+            self.values_read[column] = self.values_read.get(column, 0) + count
         if present is not None and not present.all():
             raise InvalidValue(f"stripe {index}, row {int(np.argmin(present))}: the root struct is null",
                                information.offset)
-        yield rows, columns
-    check_file_values(tail, values_read)
+        return rows, columns
 
 
 def _check_stripe_places(tail: FileTail) -> None:
@@ -179,6 +229,11 @@ def _joined(stripes: list[ColumnValues]) -> ColumnValues:
     if arrays and len(arrays) == len(stripes):
         return np.concatenate(arrays)
     return [value for values in stripes for value in as_list(values)]
+
+
+def _stripe_rows(stripe: StripeColumns) -> list[dict[str, object]]:
+    count, columns = stripe
+    return _rows(columns, count)
 
 
 def _rows(columns: dict[str, ColumnValues], count: int) -> list[dict[str, object]]:

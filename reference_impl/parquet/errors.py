@@ -26,6 +26,9 @@ InvalidValue              a decoded value breaks its column's logical type
 InvalidVariant            a VARIANT's metadata or value bytes break
                           VariantEncoding.md (an InvalidValue)
 DecompressionFailed       a compressed page does not decompress to its size
+DecodedBudgetExceeded     a row group's pages decompress to more than the
+                          decoded budget (a DecompressionFailed;
+                          docs/architecture.md, 'Memory budget')
 ChecksumMismatch          a page's CRC32 differs from the crc in its header
 UnsupportedFeature        a valid feature this implementation does not decode
 DecryptionFailed          an encrypted module or the footer signature does
@@ -44,6 +47,7 @@ __all__ = [
     "CorruptMetadata",
     "CorruptPage",
     "CorruptThrift",
+    "DecodedBudgetExceeded",
     "DecompressionFailed",
     "DecryptionFailed",
     "FooterLengthOutOfRange",
@@ -131,6 +135,13 @@ class DecompressionFailed(ParquetError):
     rejected the bytes, the codec's framing is malformed, or the output would
     be larger than, or came out different from, the page's uncompressed size.
     The message starts with the codec name."""
+
+
+class DecodedBudgetExceeded(DecompressionFailed):
+    """The pages of one row group (or one page read alone) would decompress to more
+    bytes than the decoded budget allows (``reference_impl.common.decoded_budget``;
+    docs/architecture.md, 'Memory budget'): a decompression bomb, or a file that needs a
+    larger budget. Raised before the page is decompressed; the offset is the page's."""
 
 
 class ChecksumMismatch(ParquetError):

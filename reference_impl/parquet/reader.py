@@ -13,7 +13,10 @@ assembled from the leaves' values and levels when first asked for.
 :func:`read_parquet` returns :class:`ParquetContents`: the schema tree, the
 per-leaf values and levels, the records (raw physical tree, see
 ``shredding``; ``logical_rows`` gives lists and maps) and, for a flat schema,
-the old flat view (``columns`` and ``data``).
+the old flat view (``columns`` and ``data``). :func:`open_parquet` reads the
+footer and gives the same one row group at a time (:class:`ParquetRowGroups`),
+so that a caller holds one decoded row group at once (docs/architecture.md,
+'Memory budget'); :func:`read_parquet` joins them.
 
 Anything valid but outside this implementation is refused with
 :class:`UnsupportedFeature` naming it (column chunks in other files, codecs
@@ -46,13 +49,14 @@ for it: the caller decides with the block.
 from __future__ import annotations
 
 import os
-from collections.abc import Sequence
+from collections.abc import Iterator, Sequence
 from dataclasses import dataclass, field, replace
 from functools import cached_property
 from typing import Any, BinaryIO
 
 import numpy as np
 
+from reference_impl.common.decoded_budget import budget_unit, expect
 from reference_impl.common.leniency import Rule, Strength, breach
 from reference_impl.parquet.encodings.plain import Values
 from reference_impl.parquet.encodings.values import joined_values, python_values
@@ -65,6 +69,7 @@ from reference_impl.parquet.encryption.properties import FileDecryptionPropertie
 from reference_impl.parquet.errors import (
     BadMagic,
     CorruptMetadata,
+    DecodedBudgetExceeded,
     FooterLengthOutOfRange,
     TruncatedFile,
 )
@@ -74,7 +79,7 @@ from reference_impl.parquet.metadata.file_layout import (
     MAGIC,
     MIN_FILE_SIZE,
 )
-from reference_impl.parquet.metadata.parquet_thrift import FileMetaData, RowGroup
+from reference_impl.parquet.metadata.parquet_thrift import CompressionCodec, FileMetaData, RowGroup
 from reference_impl.parquet.metadata.thrift_struct import deserialize
 from reference_impl.parquet.nested.assembly import assemble_records, check_records
 from reference_impl.parquet.pages.chunk_reader import ChunkData, read_column_chunk
@@ -90,11 +95,14 @@ __all__ = [
     "FILE_NUM_ROWS_ZERO",
     "LeafData",
     "ParquetContents",
+    "ParquetRowGroups",
     "read_footer",
     "read_footer_with_decryptor",
     "read_parquet",
     "check_file_num_rows",
     "check_row_groups",
+    "expect_decompressed",
+    "open_parquet",
     "values_with_nulls",
 ]
 
@@ -151,6 +159,7 @@ class ParquetContents:
     # checked in them); otherwise built when first asked for: a flat schema's from
     # ``data``, a nested one's from the leaves, whose levels were checked while reading.
     _records: list[dict[str, Any]] | None = field(default=None, repr=False)
+    row_count: int | None = None  # the rows held: one row group's, or None for the file's
 
     @property
     def is_flat(self) -> bool:
@@ -179,13 +188,19 @@ class ParquetContents:
             return self._records
         if not self.is_flat:
             columns = [(leaf.values, leaf.definition_levels, leaf.repetition_levels) for leaf in self.leaves]
-            return assemble_records(self.schema, columns, expected_records=self.metadata.num_rows or None)
+            expected = self.metadata.num_rows if self.row_count is None else self.row_count
+            return assemble_records(self.schema, columns, expected_records=expected or None)
+        return list(self._flat_records())
+
+    def iter_records(self) -> Iterator[dict[str, Any]]:
+        """The records one at a time: a flat schema's built as they are asked for and not
+        kept (``records`` keeps them all), so a caller converting them holds one at once."""
+        return self._flat_records() if self._records is None and self.is_flat else iter(self.records)
+
+    def _flat_records(self) -> Iterator[dict[str, Any]]:
         names = list(self.data)
-        return (
-            [dict(zip(names, row, strict=True)) for row in zip(*self.data.values(), strict=True)]
-            if names
-            else []
-        )
+        if names:
+            yield from (dict(zip(names, row, strict=True)) for row in zip(*self.data.values(), strict=True))
 
     def logical_rows(self, leaf: LeafHook | None = None) -> list[dict[str, Any]]:
         """The records with LIST and MAP fields as lists and ``(key, value)`` lists
@@ -223,6 +238,21 @@ def read_parquet(
     ``columns``: read only these fields, each a dotted path naming a leaf or a
     group (all its leaves); the contents' schema is then the projected tree.
     """
+    row_groups = open_parquet(source, verify_checksums=verify_checksums, decryption=decryption,
+                              columns=columns, decode_variants=decode_variants)
+    return row_groups.joined(list(row_groups))
+
+
+def open_parquet(
+    source: Source,
+    *,
+    verify_checksums: bool = False,
+    decryption: FileDecryptionProperties | None = None,
+    columns: Sequence[str] | None = None,
+    decode_variants: bool = True,
+) -> ParquetRowGroups:
+    """The file's footer read and checked, its row groups ready to be read one at a time
+    (:class:`ParquetRowGroups`); the arguments are :func:`read_parquet`'s."""
     file = _load(source)
     metadata, footer_start, decryptor = read_footer_with_decryptor(file, decryption=decryption)
     full_tree = schema_tree_from_elements(metadata.schema, offset=footer_start)
@@ -231,29 +261,68 @@ def read_parquet(
     check_variant_groups(full_tree, footer_start)
     check_row_groups(metadata, all_leaves, footer_start)
     tree = full_tree if columns is None else _projected(full_tree, all_leaves, columns)
-    leaves = leaf_columns(tree)
     by_path = {leaf.dotted_path: leaf for leaf in all_leaves}
-    stored = [by_path[leaf.dotted_path] for leaf in leaves]  # with the file's column ordinals
-    flat = is_flat(tree)
-    variants = decode_variants and has_variant(tree)
-    per_leaf: list[list[ChunkData]] = [[] for _ in leaves]
-    records: list[dict[str, Any]] | None = [] if variants else None
-    for index, row_group in enumerate(metadata.row_groups):
+    stored = [by_path[leaf.dotted_path] for leaf in leaf_columns(tree)]  # with the file's column ordinals
+    return ParquetRowGroups(file, metadata, footer_start, decryptor, tree, stored, verify_checksums,
+                            decode_variants and has_variant(tree))
+
+
+@dataclass(eq=False)
+class ParquetRowGroups:
+    """A file whose footer :func:`open_parquet` has read: iterating gives each row group's
+    contents in turn (a :class:`ParquetContents` of that row group's rows alone, with the
+    file's metadata), so that a caller holds one decoded row group at a time. Each row
+    group's decompression is one unit of the decoded budget
+    (``reference_impl/common/decoded_budget.py``)."""
+
+    file: bytes
+    metadata: FileMetaData
+    footer_start: int
+    decryptor: FileDecryptor | None
+    schema: SchemaNode  # the tree read: the file's, or its projection
+    stored: list[LeafColumn]  # the leaves read, with the file's column ordinals
+    verify_checksums: bool
+    variants: bool  # decode and check the VARIANT values
+
+    def __iter__(self) -> Iterator[ParquetContents]:
+        # No name holds a row group given out: the caller's dropping it frees it.
+        for index, row_group in enumerate(self.metadata.row_groups):
+            yield self.read_row_group(index, row_group)
+
+    def read_row_group(self, index: int, row_group: RowGroup) -> ParquetContents:
+        """Row group ``index``, its decompression one unit of the decoded budget."""
+        with budget_unit(f"row group {index}"):
+            expect_decompressed(row_group, index, self.stored, self.footer_start)
+            return self._decoded(index, row_group)
+
+    def _decoded(self, index: int, row_group: RowGroup) -> ParquetContents:
         chunks = [
-            _read_chunk(file, leaf, row_group, index, footer_start, verify_checksums, decryptor)
-            for leaf in stored
+            _read_chunk(self.file, leaf, row_group, index, self.footer_start, self.verify_checksums,
+                        self.decryptor)
+            for leaf in self.stored
         ]
-        if records is not None:
-            assembled = assemble_row_group(tree, chunks, row_group, footer_start)
-            offset = _row_group_offset(row_group, footer_start)
-            check_variant_values(tree, assembled, f"row group {index}", offset)
-            records += assembled
-        elif not flat:
-            check_row_group(tree, chunks, row_group, footer_start)
-        for pieces, chunk in zip(per_leaf, chunks, strict=True):
-            pieces.append(chunk)
-    leaf_data = [_joined(leaf, pieces) for leaf, pieces in zip(leaves, per_leaf, strict=True)]
-    return ParquetContents(schema=tree, leaves=leaf_data, metadata=metadata, _records=records)
+        records: list[dict[str, Any]] | None = None
+        if self.variants:
+            records = assemble_row_group(self.schema, chunks, row_group, self.footer_start)
+            offset = _row_group_offset(row_group, self.footer_start)
+            check_variant_values(self.schema, records, f"row group {index}", offset)
+        elif not is_flat(self.schema):
+            check_row_group(self.schema, chunks, row_group, self.footer_start)
+        leaves = [_joined(leaf, [chunk])
+                  for leaf, chunk in zip(leaf_columns(self.schema), chunks, strict=True)]
+        return ParquetContents(schema=self.schema, leaves=leaves, metadata=self.metadata, _records=records,
+                               row_count=row_group.num_rows)
+
+    def joined(self, parts: Sequence[ParquetContents]) -> ParquetContents:
+        """The contents of ``parts`` (row groups read from this file, in order) as one:
+        no parts is the file's schema with no rows."""
+        leaves = [
+            _joined(leaf, [part.leaves[number] for part in parts])
+            for number, leaf in enumerate(leaf_columns(self.schema))
+        ]
+        records = [r for part in parts for r in part.records] if self.variants else None
+        return ParquetContents(schema=self.schema, leaves=leaves, metadata=self.metadata, _records=records,
+                               row_count=sum(part.row_count or 0 for part in parts))
 
 
 def _read_chunk(
@@ -282,6 +351,19 @@ def _read_chunk(
     return data
 
 
+def expect_decompressed(
+    row_group: RowGroup, index: int, leaves: Sequence[LeafColumn], footer_start: int
+) -> None:
+    """DecodedBudgetExceeded before anything is decompressed when the compressed chunks of
+    ``leaves`` in row group ``index`` declare more uncompressed bytes (``total_uncompressed_size``)
+    than the decoded budget allows (a chunk whose metadata is encrypted declares nothing here)."""
+    declared = [chunk.meta_data for chunk in (row_group.columns[leaf.index] for leaf in leaves)]
+    size = sum(meta.total_uncompressed_size for meta in declared
+               if meta is not None and meta.codec != CompressionCodec.UNCOMPRESSED)
+    expect(size, what=f"the compressed column chunks read of row group {index}",
+           error=DecodedBudgetExceeded, offset=_row_group_offset(row_group, footer_start))
+
+
 def _projected(tree: SchemaNode, leaves: list[LeafColumn], columns: Sequence[str]) -> SchemaNode:
     """The schema tree with only the fields on the way to the named columns."""
     if isinstance(columns, str):
@@ -304,7 +386,10 @@ def _projected(tree: SchemaNode, leaves: list[LeafColumn], columns: Sequence[str
     return projected
 
 
-def _joined(leaf: LeafColumn, pieces: list[ChunkData]) -> LeafData:
+def _joined(leaf: LeafColumn, pieces: Sequence[ChunkData | LeafData]) -> LeafData:
+    if len(pieces) == 1:  # nothing to join: no copy
+        only = pieces[0]
+        return LeafData(leaf, list(only.pieces), only.definition_levels, only.repetition_levels)
     values = [page for piece in pieces for page in piece.pieces]
     levels = {
         kind: np.concatenate([getattr(p, kind) for p in pieces]) if pieces else np.zeros(0, np.int64)

@@ -16,7 +16,15 @@ from pathlib import Path
 
 import pytest
 
-from bench._common import LINE_COLUMNS, TABLE_HEADER, Format, machine_facts, peak_traced_bytes, time_runs
+from bench._common import (
+    LINE_COLUMNS,
+    TABLE_HEADER,
+    Format,
+    machine_facts,
+    peak_traced_bytes,
+    streamed_peak,
+    time_runs,
+)
 from bench.orc_bench import ORC
 from bench.parquet_bench import PARQUET, ParquetShape
 from reference_impl.orc.encodings.int_rle_v2 import sub_encodings
@@ -33,8 +41,11 @@ ROWS = {"orc": 2000, "parquet": 500}
 NUMBER = r"\d+\.\d+"
 FIGURES = ("reference_read", "pyarrow_read", "read_ratio", "reference_write", "pyarrow_write",
            "write_ratio", "validate", "peak")
+STREAM_FIGURES = ("part", "stream", "stream_ratio")
 RESULT_LINE = re.compile(r"^(?P<name>[\w-]+)\s+(?P<rows>\d+)"
-                         + "".join(rf"\s+(?P<{figure}>{NUMBER}|-)" for figure in FIGURES) + "$")
+                         + "".join(rf"\s+(?P<{figure}>{NUMBER}|-)" for figure in FIGURES)
+                         + r"\s+(?P<parts>\d+|-)"
+                         + "".join(rf"\s+(?P<{figure}>{NUMBER}|-)" for figure in STREAM_FIGURES) + "$")
 # The share of an integer column's runs in its named sub-encoding: random values may
 # make a stray run of another (three equal values are SHORT_REPEAT).
 MOSTLY = 0.99
@@ -92,6 +103,9 @@ def test_every_file_has_a_line_a_table_row_and_a_json_entry(full_runs, name):
                 entry[f"reference_{kind}_seconds"] / entry[f"pyarrow_{kind}_seconds"])
             assert match[f"{kind}_ratio"] == f"{entry[f'{kind}_ratio']:.1f}"
         assert entry["reference_read_peak_bytes"] > 0
+        assert entry["parts"] == int(match["parts"]) == 1  # one row group or stripe by default
+        assert 0 < entry["largest_part_bytes"] <= entry["stream_peak_bytes"]
+        assert match["stream_ratio"] == f"{entry['stream_ratio']:.1f}"
         assert entry["validate_findings"] is not None
         assert entry["values_checked"] and entry["values_mismatch"] is None and not entry["errors"]
     table = [line.split("|")[1:-1] for line in completed.stdout.splitlines() if line.startswith("|")]
@@ -177,6 +191,28 @@ def test_the_peak_counts_what_the_action_holds_at_once():
         del block
 
     assert PEAK_BYTES <= peak_traced_bytes(hold_then_release) < 2 * PEAK_BYTES
+
+
+def test_a_streamed_peak_holds_one_part_at_a_time():
+    parts = 3
+
+    def blocks():
+        for _ in range(parts):
+            yield bytearray(PEAK_BYTES)
+
+    found = streamed_peak(blocks)
+    assert found.parts == parts
+    assert PEAK_BYTES <= found.largest_part < found.peak < 2 * PEAK_BYTES + PEAK_BYTES // 10
+
+
+@pytest.mark.parametrize("name", sorted(FORMATS))
+def test_parts_cut_the_files_into_row_groups_or_stripes(name, tmp_path):
+    only = FORMATS[name].files[0].name
+    completed = run_bench(name, "--parts", "3", "--only", only, "--engine", "reference", "--out",
+                          tmp_path / "r.json")
+    assert completed.returncode == 0, completed.stderr
+    [entry] = json.loads((tmp_path / "r.json").read_text(encoding="utf-8"))["results"]
+    assert entry["parts"] > 1 and entry["stream_ratio"] is not None
 
 
 def test_a_failing_run_is_reported_not_raised():

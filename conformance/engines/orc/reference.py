@@ -14,6 +14,7 @@ statistics, row index and Bloom filters, trusting them as
 
 from __future__ import annotations
 
+from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
@@ -37,7 +38,7 @@ from reference_impl.orc.metadata.proto_enums import (
     TypeKind,
 )
 from reference_impl.orc.metadata.type_tree import TypeNode
-from reference_impl.orc.reader import OrcContents, read_orc
+from reference_impl.orc.reader import OrcContents, open_orc, read_orc
 from reference_impl.orc.row_group_pruning import Predicate as RowPredicate
 from reference_impl.orc.row_group_pruning import filtered_rows
 from reference_impl.orc.validation.findings import Finding
@@ -71,6 +72,10 @@ class OrcReferenceEngine(ReferenceAdapter):
 
     def read_contents(self, path: Path) -> OrcContents:
         return read_orc(path, self.keys)
+
+    def open_parts(self, path: Path) -> tuple[OrcContents, Iterator[OrcContents]]:
+        stripes = open_orc(path, self.keys)
+        return stripes.joined([]), iter(stripes)
 
     def records(self, path: Path) -> list[dict[str, Any]]:
         return read_orc(path, self.keys).rows

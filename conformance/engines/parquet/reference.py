@@ -27,7 +27,9 @@ names every rule it breaks.
 
 from __future__ import annotations
 
+from collections.abc import Callable, Iterator
 from dataclasses import replace
+from itertools import islice
 from pathlib import Path
 from typing import Any
 
@@ -61,7 +63,7 @@ from reference_impl.parquet.indexes.pruning import Predicate as ScanPredicate
 from reference_impl.parquet.indexes.pruning import scan
 from reference_impl.parquet.metadata import parquet_thrift as M
 from reference_impl.parquet.metadata.unknown_enum_values import enum_name, unknown_converted_type
-from reference_impl.parquet.reader import ParquetContents, read_parquet
+from reference_impl.parquet.reader import ParquetContents, open_parquet, read_parquet
 from reference_impl.parquet.schema import logical_values as LV
 from reference_impl.parquet.schema.file_type import file_node, is_file
 from reference_impl.parquet.schema.nested_types import (
@@ -102,6 +104,7 @@ from ..reference import ReadOptions, ReferenceAdapter
 from ._parquet_leaves import leaves
 
 CREATED_BY = "columnar-conformance reference_impl"
+CONVERTED_ROWS = 1 << 16  # rows converted at a time by a streamed read (`canonical_batches`)
 _NOT_YET = "the reference implementation does not implement this yet"
 
 _FEATURES = ("physical:*", "type:*", "repetition:*", *(f"encoding:{e}" for e in ENCODINGS),
@@ -170,6 +173,11 @@ class ReferenceEngine(ReferenceAdapter):
         return read_parquet(path, decryption=self._decryption(path),
                             verify_checksums=self.verify_checksums)
 
+    def open_parts(self, path: Path) -> tuple[ParquetContents, Iterator[ParquetContents]]:
+        row_groups = open_parquet(path, decryption=self._decryption(path),
+                                  verify_checksums=self.verify_checksums)
+        return row_groups.joined([]), iter(row_groups)
+
     def records(self, path: Path) -> list[dict[str, Any]]:
         return read_parquet(path, decryption=self.decryption,
                             verify_checksums=self.verify_checksums).records
@@ -177,14 +185,30 @@ class ReferenceEngine(ReferenceAdapter):
     def canonical_table(self, contents: ParquetContents) -> Table:
         """The file's own schema tree gives each column's canonical type; its records, made
         logical (`to_logical`), the canonical values."""
-        shape = logical_shape(contents.schema)
-        fields = [_canonical_field(s) for s in shape.fields]
-        rows = []
-        for row, record in enumerate(contents.records):
-            logical = to_logical(shape, record)
-            rows.append(tuple(_from_raw(f.type, logical[f.name], s, f"row {row}")
-                              for f, s in zip(fields, shape.fields, strict=True)))
-        return Table(Schema(tuple(fields)), tuple(rows))
+        schema, convert = _row_converter(contents.schema)
+        return Table(schema, tuple(convert(row, record) for row, record in enumerate(contents.records)))
+
+    def canonical_batches(self, contents: ParquetContents) -> Iterator[Table]:
+        """The records converted CONVERTED_ROWS at a time, a flat schema's built as they
+        are converted (`ParquetContents.iter_records`)."""
+        schema, convert = _row_converter(contents.schema)
+        numbered = enumerate(contents.iter_records())
+        while rows := tuple(convert(row, record) for row, record in islice(numbered, CONVERTED_ROWS)):
+            yield Table(schema, rows)
+
+
+def _row_converter(tree: SchemaNode) -> tuple[Schema, Callable[[int, dict[str, Any]], tuple[Any, ...]]]:
+    """The canonical schema of the file's own schema tree, and the canonical row of its
+    record number ``row``."""
+    shape = logical_shape(tree)
+    fields = [_canonical_field(s) for s in shape.fields]
+
+    def convert(row: int, record: dict[str, Any]) -> tuple[Any, ...]:
+        logical = to_logical(shape, record)
+        return tuple(_from_raw(f.type, logical[f.name], s, f"row {row}")
+                     for f, s in zip(fields, shape.fields, strict=True))
+
+    return Schema(tuple(fields)), convert
 
 
 class GoldenReferenceEngine(ReferenceEngine):

@@ -30,6 +30,13 @@ block size, and any codec error are :class:`DecompressionFailed` with the chunk 
 file offset. Output buffers are never larger than the block size, nor than the chunk's
 bytes could expand to, so a lying header allocates nothing. An unknown kind number is
 :class:`UnsupportedFeature`.
+
+The decoded budget (``reference_impl/common/decoded_budget.py``; docs/architecture.md,
+'Memory budget'): neither the block size (any uint64 the PostScript says) nor the number
+of chunks of a stream is bounded by the format, so each chunk is decompressed with at
+most the room left in the budget of the stripe being read (a stream read alone is its
+own unit) as its cap, and charged what it gave; a chunk the room cannot hold is
+:class:`DecodedBudgetExceeded` at its header's offset.
 """
 
 from __future__ import annotations
@@ -40,7 +47,13 @@ from dataclasses import dataclass
 from typing import Final
 
 from reference_impl.common import raw_codecs as raw
-from reference_impl.orc.errors import CorruptMetadata, DecompressionFailed, UnsupportedFeature
+from reference_impl.common.decoded_budget import budget_unit, charge, room
+from reference_impl.orc.errors import (
+    CorruptMetadata,
+    DecodedBudgetExceeded,
+    DecompressionFailed,
+    UnsupportedFeature,
+)
 from reference_impl.orc.metadata.proto_enums import CompressionKind
 
 __all__ = ["Chunk", "compress_stream", "decompress_stream", "read_chunks"]
@@ -73,9 +86,10 @@ def read_chunks(data: bytes | memoryview, kind: CompressionKind | int, block_siz
         raise CorruptMetadata(f"a {kind.name} file needs a compression block size, found {block_size}")
     chunks = []
     pos = 0
-    while pos < len(data):
-        chunk, pos = _read_chunk(data, pos, kind, block_size, offset)
-        chunks.append(chunk)
+    with budget_unit(f"the stream at byte {offset}"):
+        while pos < len(data):
+            chunk, pos = _read_chunk(data, pos, kind, block_size, offset)
+            chunks.append(chunk)
     return chunks
 
 
@@ -136,11 +150,20 @@ def _read_chunk(data: bytes | memoryview, pos: int, kind: CompressionKind, block
             raise DecompressionFailed(f"an original chunk of {length} bytes exceeds the "
                                       f"compression block size {block_size}", offset + pos)
         return Chunk(offset + pos, True, body), end
+    what = f"{kind.name} chunk of {length} bytes"
+    cap = min(block_size, room())
     try:
-        out = _DECOMPRESSORS[kind](body, block_size)
+        out = _DECOMPRESSORS[kind](body, cap)
+    except raw.OutputTooLarge as error:
+        if cap < block_size:  # the budget, not the block size, was the cap
+            charge(cap + 1, what=f"{what} (it decompresses to more than the {cap} bytes left)",
+                   error=DecodedBudgetExceeded, offset=offset + pos)
+        raise DecompressionFailed(f"{what} does not decompress (block size {block_size}): {error}",
+                                  offset + pos) from error
     except Exception as error:  # every library reports corrupt input its own way
-        raise DecompressionFailed(f"{kind.name} chunk of {length} bytes does not decompress "
-                                  f"(block size {block_size}): {error}", offset + pos) from error
+        raise DecompressionFailed(f"{what} does not decompress (block size {block_size}): {error}",
+                                  offset + pos) from error
+    charge(len(out), what=what, error=DecodedBudgetExceeded, offset=offset + pos)
     return Chunk(offset + pos, False, out), end
 
 

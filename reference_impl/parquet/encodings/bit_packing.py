@@ -92,7 +92,8 @@ def unpack_bits(data: bytes | memoryview, bit_width: int, count: int) -> np.ndar
     return values.reshape(-1)[:count]
 
 
-def unpack_bits_at(data: bytes | memoryview, bit_positions: np.ndarray, bit_widths: np.ndarray) -> np.ndarray:
+def unpack_bits_at(data: bytes | bytearray | memoryview, bit_positions: np.ndarray,
+                   bit_widths: np.ndarray) -> np.ndarray:
     """Value ``i``: the ``bit_widths[i]`` bits at stream bit ``bit_positions[i]`` of ``data``.
 
     Every value must lie inside ``data`` (the callers check the bytes first).

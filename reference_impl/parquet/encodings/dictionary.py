@@ -147,7 +147,7 @@ def decode_dictionary_page(
         end=end,
         base_offset=base_offset,
     )
-    return entries.tolist()  # type: ignore[no-any-return]
+    return entries.tolist()
 
 
 def decode_dictionary_entries(
@@ -200,7 +200,7 @@ def lookup(
 ) -> list[object]:
     """Decode ``count`` indices from ``data[start:end]`` and return their entries."""
     entries = _object_array(dictionary)
-    return lookup_array(entries, data, count, start=start, end=end, base_offset=base_offset).tolist()  # type: ignore[no-any-return]
+    return lookup_array(entries, data, count, start=start, end=end, base_offset=base_offset).tolist()
 
 
 def lookup_array(

@@ -99,7 +99,7 @@ def numeric_array(physical_type: Type, values: Sequence[object] | np.ndarray) ->
 
 def numeric_values(physical_type: Type, array: np.ndarray) -> list[object]:
     """The Python values of an array ``numeric_array`` made."""
-    return numeric_column(physical_type, array).tolist()  # type: ignore[no-any-return]
+    return numeric_column(physical_type, array).tolist()
 
 
 def numeric_column(physical_type: Type, array: np.ndarray) -> np.ndarray:

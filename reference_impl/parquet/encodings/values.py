@@ -130,8 +130,9 @@ def python_values(pieces: Sequence[Values]) -> list[object]:
 def joined_values(pieces: Sequence[Values]) -> Values:
     """Decoded pieces one after the other: one array if they all are (one ``tolist()``
     is then cheaper than one per page), else a list of Python values."""
-    if pieces and all(isinstance(piece, np.ndarray) for piece in pieces):
-        return np.concatenate(pieces)
+    arrays = [piece for piece in pieces if isinstance(piece, np.ndarray)]
+    if pieces and len(arrays) == len(pieces):
+        return np.concatenate(arrays)
     values: list[object] = []
     for piece in pieces:
         values += piece.tolist() if isinstance(piece, np.ndarray) else piece

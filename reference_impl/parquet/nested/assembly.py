@@ -68,11 +68,12 @@ OPTIONAL = FieldRepetitionType.OPTIONAL
 REPEATED = FieldRepetitionType.REPEATED
 
 Levels = Sequence[int] | np.ndarray
+LeafValues = Sequence[Any] | np.ndarray  # a leaf's non-null values: Python values or one array
 
 
 def assemble_records(
     tree: SchemaNode,
-    columns: Sequence[tuple[Sequence[Any], Levels | None, Levels | None]],
+    columns: Sequence[tuple[LeafValues, Levels | None, Levels | None]],
     *,
     expected_records: int | None = None,
     offset: int | None = None,
@@ -101,7 +102,7 @@ def assemble_records(
 
 def check_records(
     tree: SchemaNode,
-    columns: Sequence[tuple[Sequence[Any], Levels | None, Levels | None]],
+    columns: Sequence[tuple[LeafValues, Levels | None, Levels | None]],
     *,
     expected_records: int | None = None,
     offset: int | None = None,
@@ -114,7 +115,7 @@ def check_records(
 
 def records_fit(
     tree: SchemaNode,
-    columns: Sequence[tuple[Sequence[Any], Levels | None, Levels | None]],
+    columns: Sequence[tuple[LeafValues, Levels | None, Levels | None]],
     *,
     expected_records: int | None = None,
     offset: int | None = None,
@@ -129,7 +130,7 @@ def records_fit(
 
 def _cursors(
     tree: SchemaNode,
-    columns: Sequence[tuple[Sequence[Any], Levels | None, Levels | None]],
+    columns: Sequence[tuple[LeafValues, Levels | None, Levels | None]],
     offset: int | None,
 ) -> list[_Cursor]:
     leaves = leaf_columns(tree)
@@ -186,7 +187,7 @@ class _Cursor:
     def __init__(
         self,
         leaf: LeafColumn,
-        values: Sequence[Any],
+        values: LeafValues,
         definition_levels: Levels | None,
         repetition_levels: Levels | None,
         *,
@@ -208,11 +209,11 @@ class _Cursor:
     # Plain lists for the walk: indexing them one entry at a time is faster than numpy.
     @cached_property
     def defs(self) -> list[int]:
-        return self.definition_levels.tolist()  # type: ignore[no-any-return]
+        return self.definition_levels.tolist()
 
     @cached_property
     def reps(self) -> list[int]:
-        return self.repetition_levels.tolist()  # type: ignore[no-any-return]
+        return self.repetition_levels.tolist()
 
     def _levels(self, kind: str, levels: Levels | None, maximum: int, other: Levels | None) -> np.ndarray:
         if levels is None:

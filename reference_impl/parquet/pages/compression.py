@@ -17,7 +17,11 @@ Safety (docs/architecture.md, 'Bad input'): ``decompress`` never produces more t
 page's ``uncompressed_page_size``. Each codec decompresses into a buffer of that
 size or through a streaming decompressor with that cap, so a decompression bomb
 raises instead of allocating; the one exception is LZO (see ``_lzo_chunk``). The
-result must be exactly ``uncompressed_size`` bytes. Every failure, including any
+result must be exactly ``uncompressed_size`` bytes. Before anything is decompressed,
+that size is charged to the decoded budget of the row group being read
+(``reference_impl/common/decoded_budget.py``; docs/architecture.md, 'Memory budget'):
+a truthful header of a decompression bomb is :class:`DecodedBudgetExceeded`, and
+nothing is allocated for it. Every failure, including any
 exception a library raises, is a :class:`DecompressionFailed` carrying the file
 offset; a codec this module cannot handle is :class:`UnsupportedFeature`.
 """
@@ -33,8 +37,9 @@ from dataclasses import dataclass
 import lz4.frame
 
 from reference_impl.common import raw_codecs as raw
+from reference_impl.common.decoded_budget import charge
 from reference_impl.common.raw_codecs import LZ4_MAX_EXPANSION, CodecError, capacity, too_large
-from reference_impl.parquet.errors import DecompressionFailed, UnsupportedFeature
+from reference_impl.parquet.errors import DecodedBudgetExceeded, DecompressionFailed, UnsupportedFeature
 from reference_impl.parquet.metadata.parquet_thrift import CompressionCodec
 
 __all__ = ["CODECS", "Codec", "compress", "decompress"]
@@ -369,11 +374,14 @@ def decompress(
     :class:`DecompressionFailed` for anything malformed, including any error a
     compression library reports, output larger than ``uncompressed_size``
     (never allocated past it) and output of another length;
-    :class:`UnsupportedFeature` for a codec this module does not know.
+    :class:`DecodedBudgetExceeded` when ``uncompressed_size`` does not fit in the decoded
+    budget; :class:`UnsupportedFeature` for a codec this module does not know.
     """
     name, chosen = _codec(codec, base_offset)
     if uncompressed_size < 0:
         raise DecompressionFailed(f"{name}: negative uncompressed size {uncompressed_size}", base_offset)
+    if codec != CompressionCodec.UNCOMPRESSED:
+        charge(uncompressed_size, what=f"{name} page", error=DecodedBudgetExceeded, offset=base_offset)
     if len(data) == 0 and uncompressed_size == 0:
         # Nothing was compressed. parquet-java 1.17 writes no bytes at all for an
         # empty page under SNAPPY (and under LZO through aircompressor's LzoCodec),

@@ -43,13 +43,19 @@ from __future__ import annotations
 
 import os
 
+from reference_impl.common.decoded_budget import budget_unit
 from reference_impl.common.leniency import reading
 from reference_impl.parquet.encryption.decryptor import ColumnDecryptor
 from reference_impl.parquet.encryption.properties import FileDecryptionProperties
 from reference_impl.parquet.errors import CorruptMetadata, ParquetError
 from reference_impl.parquet.metadata.parquet_thrift import ColumnChunk, RowGroup
 from reference_impl.parquet.pages.chunk_reader import ChunkData, read_column_chunk
-from reference_impl.parquet.reader import assemble_row_group, check_file_num_rows, read_footer_with_decryptor
+from reference_impl.parquet.reader import (
+    check_file_num_rows,
+    check_row_group,
+    expect_decompressed,
+    read_footer_with_decryptor,
+)
 from reference_impl.parquet.schema.flat import is_flat
 from reference_impl.parquet.schema.tree import LeafColumn, SchemaNode, leaf_columns, schema_tree_from_elements
 from reference_impl.parquet.validation.bloom_filter_checks import check_bloom_filter
@@ -113,15 +119,17 @@ def _findings(file: bytes, decryption: FileDecryptionProperties | None, rules: R
                 f"row group {ordinal} has {len(row_group.columns)} column chunks for {len(leaves)} columns",
                 footer_start,
             )
-        decoded: list[ChunkData | None] = []
-        for leaf, chunk, order in zip(leaves, row_group.columns, orders, strict=True):
-            report = Report(leaf.dotted_path, ordinal)
-            crypto = decryptor.column(leaf, chunk, ordinal) if decryptor is not None else None
-            chunk_findings, data = _validate_chunk(
-                file, leaf, chunk, row_group.num_rows, footer_start, order, report, crypto
-            )
-            findings += chunk_findings + rules.at(leaf.dotted_path, ordinal)
-            decoded.append(data)
+        decoded: list[ChunkData | None] = []  # one row group's chunks at a time
+        with budget_unit(f"row group {ordinal}"):
+            expect_decompressed(row_group, ordinal, leaves, footer_start)
+            for leaf, chunk, order in zip(leaves, row_group.columns, orders, strict=True):
+                report = Report(leaf.dotted_path, ordinal)
+                crypto = decryptor.column(leaf, chunk, ordinal) if decryptor is not None else None
+                chunk_findings, data = _validate_chunk(
+                    file, leaf, chunk, row_group.num_rows, footer_start, order, report, crypto
+                )
+                findings += chunk_findings + rules.at(leaf.dotted_path, ordinal)
+                decoded.append(data)
         _check_records(tree, decoded, row_group, footer_start)
     findings += check_variant_shredding(file, decryption=decryption)
     findings += check_file_type(file, decryption=decryption)
@@ -136,7 +144,7 @@ def _check_records(
     group with a chunk only its CRC findings explain is not assembled."""
     chunks = [data for data in decoded if data is not None]
     if not is_flat(tree) and len(chunks) == len(decoded):
-        assemble_row_group(tree, chunks, row_group, footer_start)
+        check_row_group(tree, chunks, row_group, footer_start)  # the walk's errors, no records
 
 
 def _read_bytes(path: str | os.PathLike) -> bytes:

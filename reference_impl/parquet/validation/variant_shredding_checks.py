@@ -28,7 +28,7 @@ from typing import Any
 from reference_impl.common.leniency import reading
 from reference_impl.parquet.encryption.properties import FileDecryptionProperties
 from reference_impl.parquet.errors import ParquetError
-from reference_impl.parquet.reader import read_footer_with_decryptor, read_parquet
+from reference_impl.parquet.reader import open_parquet, read_footer_with_decryptor
 from reference_impl.parquet.schema.nested_types import Shape, logical_shape, to_logical
 from reference_impl.parquet.schema.tree import schema_tree_from_elements
 from reference_impl.parquet.schema.variant_shredding import (
@@ -78,17 +78,15 @@ def check_variant_shredding(
     layouts, findings = _layouts(tops)
     # The breaches of this second read are known: the schema's are the variant.*
     # findings of _layouts, the chunks' were met (and reported) by validate's walk.
+    # One row group at a time, as the reader gives them.
     with reading():
-        records = read_parquet(file, decryption=decryption, columns=[t.node.name for t in tops],
-                               decode_variants=False).records
-    first_row = 0
-    for ordinal, row_group in enumerate(metadata.row_groups):
-        for row in range(row_group.num_rows):
-            record = records[first_row + row]
-            for top in tops:
-                value = to_logical(top, record.get(top.node.name))
-                findings += _check_value(top, value, layouts, ordinal, row)
-        first_row += row_group.num_rows
+        row_groups = open_parquet(file, decryption=decryption, columns=[t.node.name for t in tops],
+                                  decode_variants=False)
+        for ordinal, part in enumerate(row_groups):
+            for row, record in enumerate(part.records):
+                for top in tops:
+                    value = to_logical(top, record.get(top.node.name))
+                    findings += _check_value(top, value, layouts, ordinal, row)
     return findings
 
 
