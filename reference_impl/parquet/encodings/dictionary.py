@@ -30,6 +30,7 @@ from __future__ import annotations
 
 import struct
 from collections.abc import Sequence
+from typing import Any
 
 import numpy as np
 
@@ -124,30 +125,11 @@ def encode_indices(indices: Sequence[int], dictionary_size: int) -> bytes:
     return encode_dictionary_indices(indices, bit_width=bit_width_for(max(dictionary_size - 1, 0)))
 
 
-def decode_dictionary_page(
-    physical_type: Type,
-    data: bytes | memoryview,
-    num_values: int,
-    encoding: Encoding | int,
-    *,
-    type_length: int | None,
-    start: int,
-    end: int,
-    base_offset: int = 0,
-) -> list[object]:
+def decode_dictionary_page(physical_type: Type, data: bytes | memoryview, num_values: int,
+                           encoding: Encoding | int, **where: Any) -> list[object]:
     """The ``num_values`` entries of a dictionary page held in ``data[start:end]``
-    (:func:`decode_dictionary_entries` as Python values)."""
-    entries = decode_dictionary_entries(
-        physical_type,
-        data,
-        num_values,
-        encoding,
-        type_length=type_length,
-        start=start,
-        end=end,
-        base_offset=base_offset,
-    )
-    return entries.tolist()
+    (:func:`decode_dictionary_entries`, whose keywords ``where`` are, as Python values)."""
+    return decode_dictionary_entries(physical_type, data, num_values, encoding, **where).tolist()
 
 
 def decode_dictionary_entries(

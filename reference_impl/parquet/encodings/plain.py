@@ -27,7 +27,7 @@ from __future__ import annotations
 
 import struct
 from collections.abc import Sequence
-from typing import cast
+from typing import Any, cast
 
 import numpy as np
 
@@ -49,6 +49,11 @@ __all__ = [
 # Decoded values: a list, or a numpy array whose ``tolist()`` is that list (fixed-width
 # numbers and booleans stay arrays until a caller asks for Python values).
 Values = list[object] | np.ndarray
+
+
+def as_list(values: Values) -> list[object]:
+    """Decoded values as Python values (an array's ``tolist()``)."""
+    return values.tolist() if isinstance(values, np.ndarray) else values
 
 # Fixed-width numeric types and their little-endian numpy dtypes; a FLOAT is
 # held as its bit pattern, so that no hardware conversion touches it.
@@ -115,34 +120,17 @@ def _check_width(value: object, width: int) -> bytes:
     return bytes(value)
 
 
-def decode_plain(
-    physical_type: Type,
-    data: bytes | memoryview,
-    count: int,
-    *,
-    type_length: int | None = None,
-    start: int = 0,
-    end: int | None = None,
-    base_offset: int = 0,
-    error: type[ParquetError] = CorruptPage,
-) -> tuple[list[object], int]:
+def decode_plain(physical_type: Type, data: bytes | memoryview, count: int,
+                 **where: Any) -> tuple[list[object], int]:
     """Decode ``count`` PLAIN values of ``physical_type`` from ``data[start:end]``.
 
     Returns the values and the position just after the last one. Raises
     ``error`` (default :class:`CorruptPage`) with the offset where the bytes
-    ran out if ``data`` cannot hold ``count`` values.
+    ran out if ``data`` cannot hold ``count`` values. ``where``: the keywords of
+    :func:`decode_plain_values`, which this is as Python values.
     """
-    values, position = decode_plain_values(
-        physical_type,
-        data,
-        count,
-        type_length=type_length,
-        start=start,
-        end=end,
-        base_offset=base_offset,
-        error=error,
-    )
-    return (values.tolist() if isinstance(values, np.ndarray) else values), position
+    values, position = decode_plain_values(physical_type, data, count, **where)
+    return as_list(values), position
 
 
 def decode_plain_values(

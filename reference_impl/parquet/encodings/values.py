@@ -18,10 +18,11 @@ column's numbers in one array and make Python values only when asked
 from __future__ import annotations
 
 from collections.abc import Sequence
+from typing import Any
 
 import numpy as np
 
-from reference_impl.parquet.encodings.plain import Values
+from reference_impl.parquet.encodings.plain import Values, as_list
 from reference_impl.parquet.encodings.registry import ENCODINGS, Bounds, Use, checked_row, type_problem
 from reference_impl.parquet.metadata.parquet_thrift import Encoding, Type
 
@@ -67,32 +68,11 @@ def _unimplemented(encoding: Encoding | int) -> str | None:
     return None if row.implemented else f"{row.name} ({row.section}) is not implemented by this writer"
 
 
-def decode_values(
-    encoding: Encoding | int,
-    physical_type: Type,
-    data: bytes | memoryview,
-    count: int,
-    *,
-    type_length: int | None,
-    start: int,
-    end: int,
-    base_offset: int = 0,
-) -> list[object]:
-    """Decode the ``count`` non-null values of a page from ``data[start:end]``.
-
-    As :func:`decode_page_values`, as Python values.
-    """
-    decoded = decode_page_values(
-        encoding,
-        physical_type,
-        data,
-        count,
-        type_length=type_length,
-        start=start,
-        end=end,
-        base_offset=base_offset,
-    )
-    return decoded.tolist() if isinstance(decoded, np.ndarray) else decoded
+def decode_values(encoding: Encoding | int, physical_type: Type, data: bytes | memoryview, count: int,
+                  **where: Any) -> list[object]:
+    """Decode the ``count`` non-null values of a page from ``data[start:end]``: as
+    :func:`decode_page_values` (whose keywords ``where`` are), as Python values."""
+    return as_list(decode_page_values(encoding, physical_type, data, count, **where))
 
 
 def decode_page_values(
@@ -123,8 +103,7 @@ def decode_page_values(
 
 def python_values(pieces: Sequence[Values]) -> list[object]:
     """The Python values of decoded pieces, one after the other."""
-    values = joined_values(pieces)
-    return values.tolist() if isinstance(values, np.ndarray) else values
+    return as_list(joined_values(pieces))
 
 
 def joined_values(pieces: Sequence[Values]) -> Values:
