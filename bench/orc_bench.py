@@ -225,7 +225,7 @@ def validate(path: Path) -> list[Any]:
 
 
 def reference_values(contents: Any) -> list[object]:
-    from reference_impl.orc.columns.present import as_list
+    from reference_impl.common.decoded_values import as_list
 
     return as_list(contents.columns[COLUMN])
 

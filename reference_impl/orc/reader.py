@@ -34,8 +34,9 @@ from pathlib import Path
 import numpy as np
 
 from reference_impl.common.decoded_budget import budget_unit
+from reference_impl.common.decoded_values import as_list, joined
 from reference_impl.orc.columns.calendar import file_calendar
-from reference_impl.orc.columns.present import ColumnValues, as_list
+from reference_impl.orc.columns.present import ColumnValues
 from reference_impl.orc.columns.registry import build_reader
 from reference_impl.orc.columns.struct_columns import StructReader
 from reference_impl.orc.encryption.encryption_keys import KeyProvider
@@ -126,7 +127,7 @@ class OrcStripes:
     def joined(self, parts: Sequence[OrcContents]) -> OrcContents:
         """The stripes ``parts`` end to end (none: the file's schema and no rows)."""
         schema = schema_of(self.tail)
-        columns = {name: _joined([part.columns[name] for part in parts]) for name in schema.field_names}
+        columns = {name: joined([part.columns[name] for part in parts]) for name in schema.field_names}
         return OrcContents(self.tail, schema, columns, sum(part.row_count for part in parts))
 
 
@@ -219,16 +220,6 @@ def _check_stripe_places(tail: FileTail) -> None:
             raise CorruptMetadata(f"stripe {index} starts at {start}, before the end of what precedes "
                                   f"it at {end}", start)
         end = start + (stripe.index_length or 0) + (stripe.data_length or 0) + (stripe.footer_length or 0)
-
-
-def _joined(stripes: list[ColumnValues]) -> ColumnValues:
-    """One field's columns of the stripes, end to end: one array if all are arrays."""
-    if len(stripes) == 1:
-        return stripes[0]
-    arrays = [values for values in stripes if isinstance(values, np.ndarray)]
-    if arrays and len(arrays) == len(stripes):
-        return np.concatenate(arrays)
-    return [value for values in stripes for value in as_list(values)]
 
 
 def _stripe_rows(stripe: StripeColumns) -> list[dict[str, object]]:

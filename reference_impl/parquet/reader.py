@@ -57,9 +57,10 @@ from typing import Any, BinaryIO
 import numpy as np
 
 from reference_impl.common.decoded_budget import budget_unit, expect
+from reference_impl.common.decoded_values import joined
 from reference_impl.common.leniency import Rule, Strength, breach
 from reference_impl.parquet.encodings.plain import Values
-from reference_impl.parquet.encodings.values import joined_values, python_values
+from reference_impl.parquet.encodings.values import python_values
 from reference_impl.parquet.encryption.decryptor import (
     FileDecryptor,
     read_encrypted_footer,
@@ -418,7 +419,7 @@ def check_row_group(
     """What :func:`assemble_row_group` raises, without the records (``assembly.check_records``)."""
     check_records(
         tree,
-        [(joined_values(c.pieces), c.definition_levels, c.repetition_levels) for c in chunks],
+        [(joined(c.pieces), c.definition_levels, c.repetition_levels) for c in chunks],
         expected_records=row_group.num_rows,
         offset=_row_group_offset(row_group, footer_start),
     )

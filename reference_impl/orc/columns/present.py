@@ -26,19 +26,15 @@ from collections.abc import Sequence
 
 import numpy as np
 
+from reference_impl.common.decoded_values import DecodedValues, as_list
 from reference_impl.orc.columns.column_streams import ColumnStreams
 from reference_impl.orc.encodings.boolean_rle import encode_booleans
 from reference_impl.orc.errors import OrcError
 from reference_impl.orc.metadata.proto_enums import StreamKind
 
-__all__ = ["ColumnReader", "ColumnValues", "as_list", "present_stream"]
+__all__ = ["ColumnReader", "ColumnValues", "present_stream"]
 
-ColumnValues = np.ndarray | list[object]  # a column's entries, see the module docstring
-
-
-def as_list(values: ColumnValues) -> list[object]:
-    """``values`` as a list of Python values (ints, floats, bools, str, bytes, None)."""
-    return values.tolist() if isinstance(values, np.ndarray) else values
+ColumnValues = DecodedValues  # a column's entries, see the module docstring
 
 
 class ColumnReader:

@@ -31,6 +31,7 @@ from typing import Any, cast
 
 import numpy as np
 
+from reference_impl.common.decoded_values import DecodedValues, as_list
 from reference_impl.common.ieee_float import narrow_float_bits, widen_float_array
 from reference_impl.parquet.errors import CorruptPage, ParquetError
 from reference_impl.parquet.metadata.parquet_thrift import Type
@@ -48,12 +49,7 @@ __all__ = [
 
 # Decoded values: a list, or a numpy array whose ``tolist()`` is that list (fixed-width
 # numbers and booleans stay arrays until a caller asks for Python values).
-Values = list[object] | np.ndarray
-
-
-def as_list(values: Values) -> list[object]:
-    """Decoded values as Python values (an array's ``tolist()``)."""
-    return values.tolist() if isinstance(values, np.ndarray) else values
+Values = DecodedValues
 
 # Fixed-width numeric types and their little-endian numpy dtypes; a FLOAT is
 # held as its bit pattern, so that no hardware conversion touches it.

@@ -22,7 +22,8 @@ from typing import Any
 
 import numpy as np
 
-from reference_impl.parquet.encodings.plain import Values, as_list
+from reference_impl.common.decoded_values import as_list, joined
+from reference_impl.parquet.encodings.plain import Values
 from reference_impl.parquet.encodings.registry import ENCODINGS, Bounds, Use, checked_row, type_problem
 from reference_impl.parquet.metadata.parquet_thrift import Encoding, Type
 
@@ -32,7 +33,6 @@ __all__ = [
     "decode_page_values",
     "decode_values",
     "encode_values",
-    "joined_values",
     "python_values",
 ]
 
@@ -103,16 +103,4 @@ def decode_page_values(
 
 def python_values(pieces: Sequence[Values]) -> list[object]:
     """The Python values of decoded pieces, one after the other."""
-    return as_list(joined_values(pieces))
-
-
-def joined_values(pieces: Sequence[Values]) -> Values:
-    """Decoded pieces one after the other: one array if they all are (one ``tolist()``
-    is then cheaper than one per page), else a list of Python values."""
-    arrays = [piece for piece in pieces if isinstance(piece, np.ndarray)]
-    if pieces and len(arrays) == len(pieces):
-        return np.concatenate(arrays)
-    values: list[object] = []
-    for piece in pieces:
-        values += piece.tolist() if isinstance(piece, np.ndarray) else piece
-    return values
+    return as_list(joined(pieces))
