@@ -4,7 +4,7 @@ JVM start-up costs seconds, so a process builds the session once and every
 Spark cell and the matrix job share it. Local mode (`local[*]`) by default; any
 master URL (a standalone cluster) runs the same code.
 
-In-driver cells run on several threads at once (`cell_runner.DriverPool`). The
+In-driver cells run on several threads at once (`cell_runner.run_in_driver_pool`). The
 Spark engines set SQL options for one call (`spark.conf.set`), which are a
 session's, so each such thread gets a child session of its own (`newSession()`:
 the same SparkContext and JVM, its own SQL configuration), bound with
