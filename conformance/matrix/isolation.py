@@ -5,6 +5,12 @@ costs about a second). If it dies mid-cell (a segfault, an abort, the memory
 limit) that cell is a `crash` with the exit status and the tail of stderr; if it
 does not answer within the time limit it is killed and the cell is a `timeout`.
 Either way a fresh worker takes the next cell and the run goes on.
+
+The matrix's Spark tasks share one worker per Python process (`kept_runner`):
+PySpark reuses its Python workers across tasks and jobs
+(`spark.python.worker.reuse`), so a worker, with the JVMs, node processes and
+adapters its engines started, serves every task of the run that lands on that
+process instead of starting afresh for each task of each phase.
 """
 
 from __future__ import annotations
@@ -29,6 +35,9 @@ from .cells import unfinished_record
 # BIT_PACKED levels of nested columns) and becomes a `timeout` cell.
 DEFAULT_TIMEOUT_S = 30.0
 DEFAULT_MEMORY_LIMIT_MB = 8_192
+# A worker's start-up (importing pyarrow, DuckDB, Spark's client...) is not a cell's work:
+# about 1 s on a quiet machine, 6-10 s measured at a load of 10 on 2 cores.
+STARTUP_TIMEOUT_S = 120.0
 STDERR_TAIL_CHARS = 2_000
 WORKER_MODULE = "conformance.matrix.worker"  # the matrix's cells; the fuzzer has its own
 _EOF = None  # what the reader thread queues when the worker's stdout closes
@@ -67,6 +76,7 @@ class IsolatedWorker:
         self._stdin = cast(IO[str], self._proc.stdin)
         self._stdout = cast(IO[str], self._proc.stdout)
         self._lines: queue.Queue = queue.Queue()
+        self._ready = False
         threading.Thread(target=self._pump, daemon=True).start()
 
     def _pump(self) -> None:
@@ -75,16 +85,22 @@ class IsolatedWorker:
         self._lines.put(_EOF)
 
     def call(self, request: dict, timeout_s: float) -> dict:
+        if not self._ready:
+            self._reply(STARTUP_TIMEOUT_S, "start")  # the READY line
+            self._ready = True
         try:
             self._stdin.write(json.dumps(request) + "\n")
             self._stdin.flush()
         except BrokenPipeError as exc:
             raise WorkerCrashed(self._death_notice()) from exc
+        return self._reply(timeout_s, "answer")
+
+    def _reply(self, timeout_s: float, awaited: str) -> dict:
         try:
             line = self._lines.get(timeout=timeout_s)
         except queue.Empty as exc:
             self.kill()
-            raise WorkerTimedOut(f"no answer within {timeout_s:g} s; worker killed") from exc
+            raise WorkerTimedOut(f"no {awaited} within {timeout_s:g} s; worker killed") from exc
         if line is _EOF:
             raise WorkerCrashed(self._death_notice())
         return json.loads(line)
@@ -96,6 +112,9 @@ class IsolatedWorker:
         self._stderr.seek(0)
         tail = self._stderr.read().decode("utf-8", "replace")[-STDERR_TAIL_CHARS:]
         return f"worker process {status}\nstderr tail:\n{tail}".rstrip()
+
+    def alive(self) -> bool:
+        return self._proc.poll() is None
 
     def kill(self) -> None:
         if self._proc.poll() is None:
@@ -122,6 +141,8 @@ class IsolatedRunner:
 
     def run(self, request: dict) -> dict:
         """The cell's result record; a crash or a hang of the worker is the cell's outcome."""
+        if self._worker is not None and not self._worker.alive():
+            self.close()  # it died between cells (a kept worker's idle time): not this cell's doing
         self._worker = self._worker or IsolatedWorker(self.workdir, self.memory_limit_mb)
         started = time.perf_counter()
         try:
@@ -137,6 +158,22 @@ class IsolatedRunner:
         if self._worker is not None:
             self._worker.close()
             self._worker = None
+
+
+# The runner this process keeps between the matrix's Spark tasks, with what it was made for.
+_kept: tuple[tuple, IsolatedRunner] | None = None
+
+
+def kept_runner(workdir: Path, timeout_s: float, memory_limit_mb: int | None) -> IsolatedRunner:
+    """This process's runner for cells of `workdir` under these limits, kept for the next
+    call (the next Spark task of the run); a runner kept for other ones is closed."""
+    global _kept
+    key = (str(workdir), timeout_s, memory_limit_mb)
+    if _kept is None or _kept[0] != key:
+        if _kept is not None:
+            _kept[1].close()
+        _kept = (key, IsolatedRunner(workdir, timeout_s, memory_limit_mb))
+    return _kept[1]
 
 
 def run_isolated(requests: Iterable[dict], workdir: Path, timeout_s: float = DEFAULT_TIMEOUT_S,

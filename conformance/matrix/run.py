@@ -2,7 +2,8 @@
 
 Two phases, each a Spark job over the cells of isolated engines (distributed
 with `mapPartitionsWithIndex`, each task running its cells in a supervised
-worker subprocess) followed by the cells of in-driver engines (Spark itself,
+worker subprocess, which the Python process keeps for its next task:
+`isolation.kept_runner`) followed by the cells of in-driver engines (Spark itself,
 which needs the run's SparkSession):
 
 1. write: every writer writes every selected case into `<run dir>/files/<writer>/`;
@@ -47,7 +48,7 @@ from .cells import (
     plan_writes,
     reads_per_write,
 )
-from .isolation import DEFAULT_MEMORY_LIMIT_MB, DEFAULT_TIMEOUT_S, run_isolated
+from .isolation import DEFAULT_MEMORY_LIMIT_MB, DEFAULT_TIMEOUT_S, kept_runner
 from .progress import ProgressCallback
 from .results import LoggedOutcomes, consolidate, logged, read_cell_logs, write_unavailable
 from .retries import Retries, retry_cells
@@ -201,8 +202,8 @@ class _PhaseRunner:
             self.config.memory_limit_mb
 
         def task(index, cells):
-            yield from logged(run_isolated(cells, Path(run_dir), timeout_s, memory_mb),
-                              Path(run_dir), f"{phase}-{index:04d}")
+            runner = kept_runner(Path(run_dir), timeout_s, memory_mb)
+            yield from logged(map(runner.run, cells), Path(run_dir), f"{phase}-{index:04d}")
 
         sc.setJobDescription(f"conformance {phase} phase: {len(requests)} cells")
         # Round-robin so every partition gets a mix of engines and cases.

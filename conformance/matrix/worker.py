@@ -1,8 +1,10 @@
 """The isolated worker: runs cells sent as JSON lines, one reply line per cell.
 
 Started by `isolation.IsolatedWorker` as `python -m conformance.matrix.worker
-WORKDIR`. The protocol channel is a private copy of stdout; the real fd 1 is
-pointed at stderr, so whatever an engine prints cannot corrupt a reply.
+WORKDIR`. Once its imports are done it says so with one `READY` line, so a
+cell's time limit counts the cell's work, not the worker's start-up. The
+protocol channel is a private copy of stdout; the real fd 1 is pointed at
+stderr, so whatever an engine prints cannot corrupt a reply.
 `serve` is that loop for any handler (the fuzzer's worker, `conformance.fuzz.worker`,
 answers its own requests with it).
 """
@@ -17,12 +19,16 @@ from pathlib import Path
 
 from .execute import run_cell
 
+READY = {"ready": True}  # the first line a worker writes, before any request
+
 
 def serve(handle: Callable[[dict, Path], dict]) -> None:
     """Answer each JSON request line on stdin with ``handle(request, WORKDIR)``'s JSON line."""
     workdir = Path(sys.argv[1])
     replies = os.fdopen(os.dup(sys.stdout.fileno()), "w", encoding="utf-8")
     os.dup2(sys.stderr.fileno(), sys.stdout.fileno())
+    replies.write(json.dumps(READY) + "\n")
+    replies.flush()
     for line in sys.stdin:
         reply = handle(json.loads(line), workdir)
         replies.write(json.dumps(reply) + "\n")

@@ -8,7 +8,7 @@ import pytest
 
 from conformance.cases import case_by_id
 from conformance.matrix.cells import subject
-from conformance.matrix.isolation import run_isolated
+from conformance.matrix.isolation import IsolatedRunner, kept_runner, run_isolated
 
 CRASHING = "tests.support.crashing_engine:CrashingEngine"
 
@@ -56,3 +56,31 @@ def test_memory_limit_turns_a_runaway_allocation_into_a_crash_or_error(tmp_path)
                             timeout_s=30, memory_limit_mb=64)
     assert result["outcome"] == "crash"
     assert "exited with status" in result["detail"] or "signal" in result["detail"]
+
+
+def test_a_worker_that_died_between_cells_is_replaced_and_the_next_cell_is_not_a_crash(tmp_path):
+    # A kept worker can die while idle between Spark tasks; the next cell is not to blame.
+    runner = IsolatedRunner(tmp_path, timeout_s=30, memory_limit_mb=None)
+    request = _read_request("physical/string-required", tmp_path)
+    try:
+        assert runner.run(request)["outcome"] == "error"
+        assert runner._worker is not None
+        runner._worker.kill()
+        assert runner.run(request)["outcome"] == "error"
+    finally:
+        runner.close()
+
+
+def test_the_kept_runner_serves_every_task_of_a_run_and_is_closed_for_the_next_run(tmp_path):
+    first_run, next_run = tmp_path / "first", tmp_path / "next"
+    first_run.mkdir(), next_run.mkdir()
+    runner = kept_runner(first_run, 30, None)
+    runner.run(_read_request("physical/string-required", first_run))
+    worker = runner._worker
+    assert kept_runner(first_run, 30, None) is runner and runner._worker is worker
+    other = kept_runner(next_run, 30, None)
+    try:
+        assert other is not runner
+        assert runner._worker is None and worker is not None and not worker.alive()
+    finally:
+        other.close()
