@@ -7,6 +7,9 @@ part in; `--cases` and `--engines` as `conformance run` takes them). For each ru
 * wall-clock seconds of the whole command and cells per second (all cells, and the cells that
   ran, i.e. not `skipped`);
 * the speed-up over the first master given (by default `local[1]`);
+* how many of the machine's cores were busy on average during the run (from `/proc/stat`,
+  whatever ran them: with `local[1]` the engines' own processes and threads keep more than
+  one busy, which bounds what `local[2]` can gain on the same machine: cpus / cores busy);
 * where the time went: the run's timeline (`_timeline.json` beside its results, docs/
   architecture.md, 'The matrix on Spark'): Spark start-up, each phase's isolated and in-driver
   cells, consolidating, the report;
@@ -23,6 +26,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import os
 import subprocess
 import sys
 import tempfile
@@ -42,6 +46,8 @@ CLUSTER = "cluster"
 RUN_TIMEOUT_S = 3 * 3600
 SKIPPED = "skipped"
 IN_PROCESS = "in-process Python engines"
+PROC_STAT = Path("/proc/stat")
+IDLE_FIELDS = (3, 4)  # idle and iowait, of the `cpu` line's user nice system idle iowait ...
 ENGINE_KINDS = {"java": "JVM adapters", "javascript": "node adapters",
                 "python": "Python protocol adapters"}
 
@@ -52,6 +58,7 @@ class MasterRun:
     wall_s: float
     cells: int
     ran: int  # cells not skipped
+    cores_busy: float | None = None  # the machine's, averaged over the run; None off Linux
     timeline: list[dict] = field(default_factory=list)
     cell_seconds: dict[str, float] = field(default_factory=dict)  # engine kind -> seconds
 
@@ -76,6 +83,21 @@ def engine_kind(name: str) -> str:
     return IN_PROCESS
 
 
+def cpu_ticks() -> tuple[int, int] | None:
+    """(busy, total) clock ticks of all the machine's cores since boot, or None off Linux."""
+    if not PROC_STAT.is_file():
+        return None
+    ticks = [int(t) for t in PROC_STAT.read_text().split("\n", 1)[0].split()[1:]]
+    total = sum(ticks)
+    return total - sum(ticks[i] for i in IDLE_FIELDS), total
+
+
+def cores_busy(before: tuple[int, int] | None, after: tuple[int, int] | None, cpus: int) -> float | None:
+    if before is None or after is None or after[1] == before[1]:
+        return None
+    return cpus * (after[0] - before[0]) / (after[1] - before[1])
+
+
 def run_once(master: str, options: argparse.Namespace, directory: Path) -> MasterRun:
     """One `conformance run` at `master` (a URL), timed from outside."""
     name = master.replace("[", "-").replace("]", "").replace("/", "_").replace(":", "_")
@@ -87,13 +109,16 @@ def run_once(master: str, options: argparse.Namespace, directory: Path) -> Maste
     if options.no_bad_files:
         command.append("--no-bad-files")
     progress(f"run at {master}: {' '.join(command[3:])}")
-    started = time.perf_counter()
+    started, ticks = time.perf_counter(), cpu_ticks()
     done = subprocess.run(command, capture_output=True, text=True, timeout=RUN_TIMEOUT_S,
                           cwd=Path(__file__).resolve().parents[1])
     wall = time.perf_counter() - started
+    busy = cores_busy(ticks, cpu_ticks(), os.cpu_count() or 1)  # /proc/stat counts them all
     if done.returncode not in (0, 1):  # 1: some cell failed, which is a finding, not an error
         raise RuntimeError(f"conformance run at {master} exited {done.returncode}:\n{done.stderr[-3000:]}")
-    return _measured(master, wall, directory / f"work-{name}")
+    run = _measured(master, wall, directory / f"work-{name}")
+    run.cores_busy = busy
+    return run
 
 
 def _measured(master: str, wall: float, workdir: Path) -> MasterRun:
@@ -132,14 +157,19 @@ def run_all(options: argparse.Namespace, directory: Path) -> list[MasterRun]:
 def summary_line(run: MasterRun, first: MasterRun | None) -> str:
     speedup = f"{first.wall_s / run.wall_s:.2f}x {first.master}" if first else "-"
     return (f"{run.master:<34} {run.wall_s:8.1f} s  {run.cells:7d} cells  {run.cells_per_s:7.1f} cells/s  "
-            f"{run.ran_per_s:7.1f} ran/s  speed-up {speedup}")
+            f"{run.ran_per_s:7.1f} ran/s  {_busy(run)} cores busy  speed-up {speedup}")
+
+
+def _busy(run: MasterRun) -> str:
+    return "-" if run.cores_busy is None else f"{run.cores_busy:.2f}"
 
 
 def report(runs: list[MasterRun]) -> str:
     """The markdown tables: the runs side by side, their timelines, their engine kinds."""
-    lines = ["| master | wall (s) | cells | cells/s | ran/s | speed-up |", "|---|---|---|---|---|---|"]
+    lines = ["| master | wall (s) | cells | cells/s | ran/s | cores busy | speed-up |",
+             "|---|---|---|---|---|---|---|"]
     lines += [f"| {r.master} | {r.wall_s:.1f} | {r.cells} | {r.cells_per_s:.1f} | {r.ran_per_s:.1f} | "
-              f"{runs[0].wall_s / r.wall_s:.2f}x |" for r in runs]
+              f"{_busy(r)} | {runs[0].wall_s / r.wall_s:.2f}x |" for r in runs]
     stages = list(dict.fromkeys(span["name"] for r in runs for span in r.timeline))
     lines += ["", "| stage (s) | " + " | ".join(r.master for r in runs) + " |",
               "|---|" + "---|" * len(runs)]

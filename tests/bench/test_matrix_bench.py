@@ -4,13 +4,14 @@ three tables and its JSON. No timing is asserted: figures come from the script i
 from __future__ import annotations
 
 import json
+import os
 import subprocess
 import sys
 from pathlib import Path
 
 import pytest
 
-from bench.matrix_bench import IN_PROCESS, engine_kind
+from bench.matrix_bench import IN_PROCESS, cores_busy, engine_kind
 
 pytestmark = [pytest.mark.slow, pytest.mark.spark]
 
@@ -27,6 +28,12 @@ def test_engine_kinds_follow_the_bundled_adapters_languages():
     assert engine_kind("validator") == IN_PROCESS
 
 
+def test_cores_busy_is_the_busy_share_of_the_ticks_times_the_cores():
+    # 2 cores; between the readings 300 of 400 ticks were busy: 1.5 cores on average.
+    assert cores_busy((1_000, 5_000), (1_300, 5_400), cpus=2) == 1.5
+    assert cores_busy(None, (1_300, 5_400), cpus=2) is None
+
+
 def test_one_master_prints_its_run_and_where_the_time_went(tmp_path):
     out = tmp_path / "figures.json"
     done = subprocess.run([sys.executable, "bench/matrix_bench.py", "--masters", "local[1]",
@@ -38,5 +45,6 @@ def test_one_master_prints_its_run_and_where_the_time_went(tmp_path):
     assert "| read: isolated cells |" in done.stdout and "| report |" in done.stdout
     [run] = json.loads(out.read_text())["runs"]
     assert run["master"] == "local[1]" and run["cells"] == run["ran"] == CELLS
+    assert run["cores_busy"] is None or 0 < run["cores_busy"] <= (os.cpu_count() or 1)
     assert set(run["cell_seconds"]) == {IN_PROCESS}
     assert [s["name"] for s in run["timeline"]][-1] == "report"
