@@ -41,7 +41,7 @@ from reference_impl.orc.streams.stripe_layout import (
 )
 
 __all__ = ["BLOOM_FILTER_KINDS", "UTC_BLOOM_ENCODING", "ColumnBloomFilters", "bloom_filter_streams",
-           "read_bloom_filters", "stripe_bloom_filters"]
+           "read_bloom_filters", "read_stripe_bloom_filters", "stripe_bloom_filters"]
 
 BLOOM_FILTER_KINDS = (StreamKind.BLOOM_FILTER, StreamKind.BLOOM_FILTER_UTF8)
 UTC_BLOOM_ENCODING = 1  # ColumnEncoding.bloom_encoding: "1 = ORC-135 (utc for timestamps)"
@@ -88,12 +88,13 @@ def read_bloom_filters(source: bytes | str | os.PathLike[str]) -> list[dict[tupl
     data = source if isinstance(source, bytes) else Path(source).read_bytes()
     tail = read_file_tail(data, decompress_stream)
     codec = StreamCodec.of(tail)
-    return [_stripe_filters(data, tail, number, codec.decompress, codec.compressed)
+    return [read_stripe_bloom_filters(data, tail, number, codec.decompress, codec.compressed)
             for number in range(len(tail.footer.stripes))]
 
 
-def _stripe_filters(data: bytes, tail: FileTail, number: int, decompress: Decompress,
-                    compressed: bool) -> dict[tuple[int, StreamKind], ColumnBloomFilters]:
+def read_stripe_bloom_filters(data: bytes, tail: FileTail, number: int, decompress: Decompress,
+                              compressed: bool) -> dict[tuple[int, StreamKind], ColumnBloomFilters]:
+    """:func:`read_bloom_filters` of stripe ``number`` alone."""
     information = tail.footer.stripes[number]
     stripe = read_stripe(data, information, number, len(tail.footer.types), tail.metadata_offset, decompress,
                          compressed)

@@ -58,7 +58,7 @@ from reference_impl.orc.streams.stripe_layout import (
 )
 
 __all__ = ["ENTRY_COUNT", "POSITION", "POSITION_COUNT", "ROW_INDEX_STREAM", "PositionCheck",
-           "check_positions", "check_row_index_positions"]
+           "check_positions", "check_row_index_positions", "check_stripe_positions"]
 
 S = StreamKind
 ROW_INDEX_STREAM = "row index stream"  # the column has a ROW_INDEX stream
@@ -98,23 +98,30 @@ def check_positions(data: bytes, tail: FileTail, stripes: Iterable[Sequence[obje
     """The checks of :func:`check_row_index_positions` for the file ``data`` whose stripes
     hold the values of type 0 ``stripes`` (reader.py, ``root_values``; a caller that has
     read them already passes them, so the file is decoded once)."""
+    return [check for number, rows in enumerate(stripes)
+            for check in check_stripe_positions(data, tail, number, rows)]
+
+
+def check_stripe_positions(data: bytes, tail: FileTail, number: int,
+                           rows: Sequence[object]) -> list[PositionCheck]:
+    """The checks of :func:`check_positions` for stripe ``number``, whose values of type 0
+    are ``rows``."""
     stride = tail.footer.row_index_stride or 0
     if not stride:
         return []
     root, codec = root_of(tail), StreamCodec.of(tail)
+    information = tail.footer.stripes[number]
+    footer = read_stripe_footer(data, tail, number, codec.decompress)
+    places = stream_places(information, footer, number)
+    indexes = read_row_indexes(data, places, codec.decompress)
+    groups = row_groups(root, _column_entries(root, rows), stride)
     results: list[PositionCheck] = []
-    for number, rows in enumerate(stripes):
-        information = tail.footer.stripes[number]
-        footer = read_stripe_footer(data, tail, number, codec.decompress)
-        places = stream_places(information, footer, number)
-        indexes = read_row_indexes(data, places, codec.decompress)
-        groups = row_groups(root, _column_entries(root, rows), stride)
-        for node in root.walk():
-            encoding = footer.columns[node.column_id].kind
-            column = _StripeColumn(number, node, ColumnEncodingKind.DIRECT if encoding is None else encoding,
-                                   [place for place in places if place.column == node.column_id
-                                    and place.kind not in INDEX_STREAM_KINDS | VIRTUAL_KINDS], data, codec)
-            results += column.check(indexes.get(node.column_id), groups[node.column_id], len(rows), stride)
+    for node in root.walk():
+        encoding = footer.columns[node.column_id].kind
+        column = _StripeColumn(number, node, ColumnEncodingKind.DIRECT if encoding is None else encoding,
+                               [place for place in places if place.column == node.column_id
+                                and place.kind not in INDEX_STREAM_KINDS | VIRTUAL_KINDS], data, codec)
+        results += column.check(indexes.get(node.column_id), groups[node.column_id], len(rows), stride)
     return results
 
 

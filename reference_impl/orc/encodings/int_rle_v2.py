@@ -82,6 +82,13 @@ SHORT_REPEAT_WIDTH_SHIFT = 3  # Short Repeat: 3 bits of value bytes - 1, 3 bits 
 SHORT_REPEAT_FIELD_MASK = 0x07
 MIN_REPEAT = 3
 MAX_REPEAT = 10
+MAX_VALUE_BYTES = 8  # Short Repeat: a value of 1 to 8 bytes
+# Scanning consecutive Short Repeat runs (_short_repeat_chain): the bytes scanned at once,
+# the runs taken in one loop turn (2^JUMP_LEVELS), and a count no read wants.
+SCAN_BYTES = 1 << 16  # its tables hold some 8-byte numbers per byte: a few MB
+JUMP_LEVELS = 4
+JUMP_RUNS = 1 << JUMP_LEVELS
+NO_RUN = 1 << 40
 PATCH_FIELD_SHIFT = 5  # Patched Base bytes 3 and 4: 3 bits, then 5 bits
 PATCH_LIST_LENGTH_MASK = 0x1F
 SHORT_REPEAT_HEADER = 1
@@ -148,27 +155,15 @@ class IntRleV2Reader(RunReader):
         return np.full(count, self._unzigzag(value), dtype=self.dtype)  # 8 bytes at most: a word
 
     def _whole_runs(self, wanted: int) -> np.ndarray | None:
-        """Consecutive Short Repeat runs, all of whose values are wanted, at once: a run
-        of a few values costs a loop turn here, not the arrays of a run of its own."""
+        """Consecutive Short Repeat runs, all of whose values are wanted, at once (at most
+        SCAN_BYTES of them; ``read`` asks again for more): a run of a few values costs no
+        loop turn of its own (``_short_repeat_chain``) and no arrays of its own."""
         if self._stepwise:
             return None
-        data, pos, total = self._data, self._pos, 0
-        values: list[int] = []
-        counts: list[int] = []
-        while pos < len(data) and data[pos] >> ENCODING_SHIFT == SubEncoding.SHORT_REPEAT:
-            size = (data[pos] >> SHORT_REPEAT_WIDTH_SHIFT & SHORT_REPEAT_FIELD_MASK) + 1
-            count = (data[pos] & SHORT_REPEAT_FIELD_MASK) + MIN_REPEAT
-            end = pos + SHORT_REPEAT_HEADER + size
-            if total + count > wanted or end > len(data):  # left to _short_repeat
-                break
-            values.append(int.from_bytes(data[pos + SHORT_REPEAT_HEADER:end], "big"))
-            counts.append(count)
-            total += count
-            pos = end
-        if not counts:
+        starts, self._pos = _short_repeat_chain(self._data, self._pos, wanted)
+        if not len(starts):
             return None
-        self._pos = pos
-        words = np.repeat(np.array(values, dtype=np.uint64), counts)
+        words = _short_repeat_words(np.frombuffer(self._data, dtype=np.uint8), starts)
         return zigzag_decoded_words(words) if self._signed else words
 
     def _direct(self, run_start: int, stepwise: bool) -> list[int] | np.ndarray:
@@ -318,6 +313,60 @@ def zigzag_decoded_words(values: np.ndarray) -> np.ndarray:
     """'Base 128 Varint' zigzag decoding of uint64 words: (n >> 1) ^ -(n & 1), as int64."""
     one = np.uint64(1)
     return ((values >> one) ^ (np.uint64(0) - (values & one))).view(np.int64)
+
+
+def _short_repeat_chain(data: bytes | memoryview, pos: int, wanted: int) -> tuple[np.ndarray, int]:
+    """The header places of the consecutive Short Repeat runs from ``pos`` whose values
+    are all wanted and that end in the stream, and the place after them.
+
+    Each header gives where the next run starts (its value takes 1 to 8 bytes), so the
+    runs form a chain. A table gives, for every byte of the scanned bytes, the run that
+    would follow a header there and its count (none where a header cannot start: another
+    sub-encoding, or a value cut off); tables of 2, 4, ... JUMP_RUNS runs are made from it
+    by doubling (a jump of 2k runs is two of k). The chain is walked JUMP_RUNS runs a
+    turn, then one run a turn for the last few; the runs inside each jump are then
+    followed all at once. The bytes scanned: at most SCAN_BYTES, and no more than the
+    wanted values' runs can take, so that a small read scans little."""
+    most = (wanted // MIN_REPEAT) * (SHORT_REPEAT_HEADER + MAX_VALUE_BYTES)
+    headers = np.frombuffer(data, dtype=np.uint8)[pos:pos + min(most, SCAN_BYTES)]
+    size = len(headers)
+    following = (np.arange(size) + SHORT_REPEAT_HEADER + 1
+                 + (headers >> SHORT_REPEAT_WIDTH_SHIFT & SHORT_REPEAT_FIELD_MASK))
+    starts_run = (headers >> ENCODING_SHIFT == SubEncoding.SHORT_REPEAT) & (following <= size)
+    # The place ``size`` stands for "no run": it follows itself and counts more than wanted.
+    step = np.append(np.where(starts_run, following, size), size)
+    count = np.append(np.where(starts_run, (headers & SHORT_REPEAT_FIELD_MASK).astype(np.int64) + MIN_REPEAT,
+                               NO_RUN), NO_RUN)
+    jump, jump_count = step, count
+    for _ in range(JUMP_LEVELS):
+        jump, jump_count = jump[jump], jump_count + jump_count[jump]
+    here, left = 0, wanted
+    jumps: list[int] = []
+    singles: list[int] = []
+    for table, counts, found in ((jump, jump_count, jumps), (step, count, singles)):
+        while (taken := counts.item(here)) <= left:
+            found.append(here)
+            left -= taken
+            here = table.item(here)
+    inside = [np.array(jumps, dtype=np.int64)]
+    for _ in range(JUMP_RUNS - 1):
+        inside.append(step[inside[-1]])
+    starts = np.concatenate([np.stack(inside, axis=1).ravel(), np.array(singles, dtype=np.int64)])
+    return starts + pos, pos + here
+
+
+def _short_repeat_words(data: np.ndarray, starts: np.ndarray) -> np.ndarray:
+    """The values of the Short Repeat runs whose headers lie at ``starts`` in ``data``,
+    each repeated its count of times, as uint64 words: each value's big-endian bytes
+    (1 to 8, after its header) shifted in one byte place at a time."""
+    headers = data[starts]
+    sizes = (headers >> SHORT_REPEAT_WIDTH_SHIFT & SHORT_REPEAT_FIELD_MASK) + 1
+    values = np.zeros(len(starts), dtype=np.uint64)
+    for place in range(MAX_VALUE_BYTES):
+        longer = sizes > place
+        byte = data[starts[longer] + SHORT_REPEAT_HEADER + place].astype(np.uint64)
+        values[longer] = values[longer] << np.uint64(BITS_PER_BYTE) | byte
+    return np.repeat(values, (headers & SHORT_REPEAT_FIELD_MASK) + MIN_REPEAT)
 
 
 def _run_length(header: bytes) -> int:

@@ -1,7 +1,8 @@
 """ColumnStatistics against the values they summarise (ORCv1.md, 'Column Statistics').
 
 The same checks at every level: the file's statistics (Footer), each stripe's (Metadata)
-and each row group's (the row index). The kinds of finding are listed in ``findings``.
+and each row group's (the row index), each against its values' summary (``column_summary``:
+a file's is its stripes' merged). The kinds of finding are listed in ``findings``.
 Decisions:
 
 * Bounds are compared under each type's order: integers, dates and decimals by value,
@@ -39,33 +40,33 @@ Decisions:
 from __future__ import annotations
 
 import math
-from collections.abc import Callable, Sequence
+from collections.abc import Callable
 from dataclasses import dataclass
-from decimal import Context, Decimal, InvalidOperation, localcontext
+from decimal import Decimal, InvalidOperation
 from fractions import Fraction
-from typing import NamedTuple, cast
+from typing import Any, NamedTuple
 
-from reference_impl.common.geospatial_bounds import parse_values
 from reference_impl.common.geospatial_checks import check_geospatial
-from reference_impl.orc.column_statistics import column_statistics, joined_nanos, stored_days
-from reference_impl.orc.column_values import ColumnValues
-from reference_impl.orc.columns.timestamp_columns import instant_nanos
+from reference_impl.orc.column_statistics import joined_nanos
 from reference_impl.orc.metadata.orc_proto import ColumnStatistics
 from reference_impl.orc.metadata.proto_enums import CalendarKind, TypeKind
 from reference_impl.orc.metadata.type_tree import GEOSPATIAL_KINDS, TypeNode
+from reference_impl.orc.validation.column_summary import (
+    INTEGER_KINDS,
+    STRING_KINDS,
+    TIMESTAMP_KINDS,
+    ColumnSummary,
+    DoubleSums,
+    Extremes,
+    utf8,
+)
 from reference_impl.orc.validation.findings import Finding, Place, show
 from reference_impl.orc.validation.writer_version import Fix
 
 __all__ = ["StatisticsContext", "StoredBytes", "check_bytes_on_disk", "check_statistics"]
 
 NANOS_PER_MILLI = 10**6
-# Enough digits for any sum of DECIMAL(38) values a file can hold: Python's default
-# context (28 digits) would round them.
-EXACT_DIGITS = 100
 DOUBLE_EPSILON = 2.0**-52
-INTEGER_KINDS = (TypeKind.BYTE, TypeKind.SHORT, TypeKind.INT, TypeKind.LONG)
-STRING_KINDS = (TypeKind.STRING, TypeKind.VARCHAR, TypeKind.CHAR)
-TIMESTAMP_KINDS = (TypeKind.TIMESTAMP, TypeKind.TIMESTAMP_INSTANT)
 INEXACT = ".inexact"  # a bound that is not the extreme: the kind's last part
 # The ColumnStatistics field each type's statistics belong in.
 TYPED_FIELD = {
@@ -93,16 +94,17 @@ class StatisticsContext:
     calendar: CalendarKind | None = None
 
 
-def check_statistics(recorded: ColumnStatistics, column: ColumnValues, place: Place,
+def check_statistics(recorded: ColumnStatistics, column: ColumnSummary, place: Place,
                      context: StatisticsContext) -> list[Finding]:
-    """Every finding about ``recorded``, the statistics of ``column``'s values at ``place``."""
+    """Every finding about ``recorded``, the statistics of the values ``column`` summarises
+    (column_summary.py) at ``place``."""
     findings = _counts(recorded, column, place) + _kind(recorded, column.node, place)
     upper_level = place.row_group is None
     if any(fix.distrusts_bounds(column.node, upper_level) for fix in context.fixes):
         return findings  # writer_version findings say why these are not checked
     check = _TYPED_CHECKS.get(column.node.kind)
     if check is not None:
-        findings += check(recorded, column, place, context)
+        findings += check(recorded, column, place)
     return findings
 
 
@@ -123,9 +125,9 @@ def check_bytes_on_disk(recorded: ColumnStatistics, stored: StoredBytes, place: 
                   f"data area and {stored.index_area} in the index area")]
 
 
-def _counts(recorded: ColumnStatistics, column: ColumnValues, place: Place) -> list[Finding]:
+def _counts(recorded: ColumnStatistics, column: ColumnSummary, place: Place) -> list[Finding]:
     findings = []
-    count = len(column.values)
+    count = column.count
     if recorded.number_of_values is not None and recorded.number_of_values != count:
         findings.append(place("statistics.number_of_values",
                               f"numberOfValues is {recorded.number_of_values}; the column holds {count} "
@@ -143,17 +145,15 @@ def _kind(recorded: ColumnStatistics, node: TypeNode, place: Place) -> list[Find
             for name in wrong]
 
 
-def _bounds(place: Place, kind: str, low: object, high: object, actual: Sequence[object],
-            key: Callable[[object], object] = lambda value: value) -> list[Finding]:
-    """A recorded minimum and maximum (either may be None) against the values ``actual``,
-    both compared through ``key``."""
-    if not actual:
+def _bounds(place: Place, kind: str, low: object, high: object, actual: Extremes | None,
+            key: Callable[[Any], object] = lambda value: value) -> list[Finding]:
+    """A recorded minimum and maximum (either may be None) against the ``actual`` extremes
+    of the values, a bound compared through ``key``."""
+    if actual is None:
         return []
-    keys = [key(value) for value in actual]
-    smallest, largest = min(keys), max(keys)  # type: ignore[type-var]
     findings = []
-    for name, bound, extreme, outside in (("minimum", low, smallest, lambda b, e: b > e),
-                                          ("maximum", high, largest, lambda b, e: b < e)):
+    for name, bound, extreme, outside in (("minimum", low, actual.low, lambda b, e: b > e),
+                                          ("maximum", high, actual.high, lambda b, e: b < e)):
         if bound is None:
             continue
         stated = key(bound)
@@ -178,112 +178,88 @@ def _sum(place: Place, kind: str, recorded: object, expected: object) -> list[Fi
                   f"the recorded sum {show(recorded)} is not {show(expected)}")]
 
 
-def _expected(column: ColumnValues, context: StatisticsContext) -> ColumnStatistics:
-    """The statistics the reference writer records for these values: their sums."""
-    return column_statistics(column.node, column.values, column.has_null, context.writer_timezone,
-                             context.calendar)
-
-
-def _integers(recorded: ColumnStatistics, column: ColumnValues, place: Place,
-              context: StatisticsContext) -> list[Finding]:
+def _integers(recorded: ColumnStatistics, column: ColumnSummary, place: Place) -> list[Finding]:
     stats = recorded.int_statistics
     if stats is None:
         return []
-    expected = _expected(column, context).int_statistics
-    total = expected.sum if expected else 0  # no values: the sum of nothing
-    return (_bounds(place, "integer", stats.minimum, stats.maximum, column.values)
+    total = column.running.int64_sum if column.running else 0  # no values: the sum of nothing
+    return (_bounds(place, "integer", stats.minimum, stats.maximum, column.extremes)
             + _sum(place, "integer", stats.sum, total))
 
 
-def _doubles(recorded: ColumnStatistics, column: ColumnValues, place: Place,
-             context: StatisticsContext) -> list[Finding]:
+def _doubles(recorded: ColumnStatistics, column: ColumnSummary, place: Place) -> list[Finding]:
     stats = recorded.double_statistics
     if stats is None:
         return []
-    numbers = [value for value in cast(list[float], column.values) if not math.isnan(value)]
     # A NaN bound bounds nothing; ORC's text is silent on NaN (ORC C++ writes one when a
     # NaN comes first), so it is not checked and not a finding.
     low = None if stats.minimum is None or math.isnan(stats.minimum) else stats.minimum
     high = None if stats.maximum is None or math.isnan(stats.maximum) else stats.maximum
-    findings = _bounds(place, "double", low, high, numbers)
-    if stats.sum is not None and not _double_sum_holds(stats.sum, cast(list[float], column.values)):
+    findings = _bounds(place, "double", low, high, column.extremes)
+    if stats.sum is not None and column.doubles and not _double_sum_holds(stats.sum, column.doubles):
         findings.append(place("statistics.double.sum",
                               f"the recorded sum {stats.sum!r} is not the sum of the values"))
     return findings
 
 
-def _double_sum_holds(recorded: float, values: list[float]) -> bool:
-    """Whether ``recorded`` is the sum of ``values`` added in some order, with or without
+def _double_sum_holds(recorded: float, sums: DoubleSums) -> bool:
+    """Whether ``recorded`` is the sum of the values added in some order, with or without
     their NaNs: the text says nothing of NaN, and writers do both (ORC C++ adds them, the
     reference leaves them out as from the bounds)."""
-    numbers = [value for value in values if not math.isnan(value)]
-    return _ieee_sum_holds(recorded, values) or _ieee_sum_holds(recorded, numbers)
+    return (sums.has_nan and math.isnan(recorded)) or _ieee_sum_holds(recorded, sums)
 
 
-def _ieee_sum_holds(recorded: float, values: list[float]) -> bool:
-    """Whether ``recorded`` is the IEEE sum of ``values`` added in some order: NaN when a
-    value is NaN or infinities of both signs meet, an infinity when one is there, else the
-    exact sum within the rounding of the additions."""
-    if not all(math.isfinite(value) for value in values):
-        infinities = {value for value in values if math.isinf(value)}
-        nan = any(math.isnan(value) for value in values) or len(infinities) > 1
-        return math.isnan(recorded) if nan else recorded in infinities
+def _ieee_sum_holds(recorded: float, sums: DoubleSums) -> bool:
+    """Whether ``recorded`` is the IEEE sum of the non-NaN values added in some order: NaN
+    when infinities of both signs meet, an infinity when one is there, else the exact sum
+    within the rounding of the additions."""
+    if sums.infinities:
+        return math.isnan(recorded) if len(sums.infinities) > 1 else recorded in sums.infinities
     if not math.isfinite(recorded):  # finite values whose sum overflowed: none is recorded
         return False
     try:
-        exact = math.fsum(values)
-        rounding = len(values) * DOUBLE_EPSILON * math.fsum(abs(value) for value in values)
+        exact = float(sums.exact)
+        rounding = sums.count * DOUBLE_EPSILON * float(sums.magnitude)
         return abs(recorded - exact) <= rounding
-    except OverflowError:  # partial sums past the largest double: the same test, exactly
-        exact_sum = sum(map(Fraction, values), Fraction(0))
-        bound = len(values) * Fraction(DOUBLE_EPSILON) * sum((Fraction(abs(v)) for v in values), Fraction(0))
-        return abs(Fraction(recorded) - exact_sum) <= bound
+    except OverflowError:  # sums past the largest double: the same test, exactly
+        bound = sums.count * Fraction(DOUBLE_EPSILON) * sums.magnitude
+        return abs(Fraction(recorded) - sums.exact) <= bound
 
 
-def _utf8(value: object) -> bytes:
-    return str(value).encode("utf-8")
-
-
-def _strings(recorded: ColumnStatistics, column: ColumnValues, place: Place,
-             context: StatisticsContext) -> list[Finding]:
+def _strings(recorded: ColumnStatistics, column: ColumnSummary, place: Place) -> list[Finding]:
     stats = recorded.string_statistics
     if stats is None:
         return []
-    values = column.values
-    findings = _bounds(place, "string", stats.minimum, stats.maximum, values, _utf8)
+    findings = _bounds(place, "string", stats.minimum, stats.maximum, column.extremes, utf8)
     # lower_bound and upper_bound are bounds by name: only their side is checked.
     findings += [finding for finding in _bounds(place, "string", stats.lower_bound, stats.upper_bound,
-                                                values, _utf8) if not finding.kind.endswith(INEXACT)]
-    return findings + _sum(place, "string", stats.sum, sum(len(_utf8(value)) for value in values))
+                                                column.extremes, utf8) if not finding.kind.endswith(INEXACT)]
+    return findings + _sum(place, "string", stats.sum, column.total)
 
 
-def _binary(recorded: ColumnStatistics, column: ColumnValues, place: Place,
-            context: StatisticsContext) -> list[Finding]:
+def _binary(recorded: ColumnStatistics, column: ColumnSummary, place: Place) -> list[Finding]:
     stats = recorded.binary_statistics
     if stats is None:
         return []
-    return _sum(place, "binary", stats.sum, sum(len(cast(bytes, value)) for value in column.values))
+    return _sum(place, "binary", stats.sum, column.total)
 
 
-def _booleans(recorded: ColumnStatistics, column: ColumnValues, place: Place,
-              context: StatisticsContext) -> list[Finding]:
+def _booleans(recorded: ColumnStatistics, column: ColumnSummary, place: Place) -> list[Finding]:
     stats = recorded.bucket_statistics
     if stats is None or len(stats.count) != 1:
         return []
-    trues = sum(1 for value in column.values if value)
+    trues = column.total
     if stats.count[0] == trues:
         return []
     return [place("statistics.boolean.count",
                   f"the recorded count of true values is {stats.count[0]}, not {trues}")]
 
 
-def _dates(recorded: ColumnStatistics, column: ColumnValues, place: Place,
-           context: StatisticsContext) -> list[Finding]:
+def _dates(recorded: ColumnStatistics, column: ColumnSummary, place: Place) -> list[Finding]:
     stats = recorded.date_statistics
     if stats is None:
         return []
-    days = stored_days(cast(list[int], column.values), context.calendar)
-    return _bounds(place, "date", stats.minimum, stats.maximum, days)
+    return _bounds(place, "date", stats.minimum, stats.maximum, column.extremes)
 
 
 def _decimal(text: object) -> Decimal:
@@ -293,8 +269,7 @@ def _decimal(text: object) -> Decimal:
         return Decimal("NaN")
 
 
-def _decimals(recorded: ColumnStatistics, column: ColumnValues, place: Place,
-              context: StatisticsContext) -> list[Finding]:
+def _decimals(recorded: ColumnStatistics, column: ColumnSummary, place: Place) -> list[Finding]:
     stats, node = recorded.decimal_statistics, column.node
     if stats is None or node.precision is None:  # a Hive 0.11 decimal carries its scale per value
         return []
@@ -303,38 +278,31 @@ def _decimals(recorded: ColumnStatistics, column: ColumnValues, place: Place,
                 if text is not None and _decimal(text).is_nan()]
     if findings:
         return findings
-    with localcontext(Context(prec=EXACT_DIGITS)):  # no rounding of 38-digit values or their sum
-        scale = node.scale or 0
-        values = [Decimal(cast(int, value)).scaleb(-scale) for value in column.values]
-        findings = _bounds(place, "decimal", stats.minimum, stats.maximum, values,
-                           lambda value: value if isinstance(value, Decimal) else _decimal(value))
-        total = sum(values, Decimal(0))
-        if stats.sum is not None and _decimal(stats.sum) != total:
-            findings.append(place("statistics.decimal.sum",
-                                  f"the recorded sum {stats.sum!r} is not {total}"))
+    findings = _bounds(place, "decimal", stats.minimum, stats.maximum, column.extremes,
+                       lambda value: value if isinstance(value, Decimal) else _decimal(value))
+    total = column.total
+    if stats.sum is not None and _decimal(stats.sum) != total:
+        findings.append(place("statistics.decimal.sum",
+                              f"the recorded sum {stats.sum!r} is not {total}"))
     return findings
 
 
-def _timestamps(recorded: ColumnStatistics, column: ColumnValues, place: Place,
-                context: StatisticsContext) -> list[Finding]:
+def _timestamps(recorded: ColumnStatistics, column: ColumnSummary, place: Place) -> list[Finding]:
     stats = recorded.timestamp_statistics
-    if stats is None:
-        return []
-    nanos = [instant_nanos(column.node, cast(int, value), context.writer_timezone) for value in column.values]
-    if not nanos:
+    if stats is None or column.extremes is None:
         return []
     # Milliseconds of an instant before 1970: ORC C++ truncates toward zero, the reference
     # floors; the text names neither, so a bound may be either of the extreme's.
-    smallest, largest = min(nanos), max(nanos)
+    smallest, largest = column.extremes.low, column.extremes.high
     low_ok = {smallest // NANOS_PER_MILLI, _toward_zero(smallest)}
     high_ok = {largest // NANOS_PER_MILLI, _toward_zero(largest)}
     findings = []
     if stats.minimum_utc is not None and stats.minimum_utc not in low_ok:
-        findings += _bounds(place, "timestamp", stats.minimum_utc, None, [min(low_ok)])
+        findings += _bounds(place, "timestamp", stats.minimum_utc, None, Extremes.of([min(low_ok)]))
     if stats.maximum_utc is not None and stats.maximum_utc not in high_ok:
-        findings += _bounds(place, "timestamp", None, stats.maximum_utc, [max(high_ok)])
+        findings += _bounds(place, "timestamp", None, stats.maximum_utc, Extremes.of([max(high_ok)]))
     return findings + _bounds(place, "timestamp.nanos", _joined(stats.minimum_utc, stats.minimum_nanos),
-                              _joined(stats.maximum_utc, stats.maximum_nanos), nanos)
+                              _joined(stats.maximum_utc, stats.maximum_nanos), column.extremes)
 
 
 def _joined(millis: int | None, nanos: int | None) -> int | None:
@@ -346,33 +314,29 @@ def _toward_zero(nanos: int) -> int:
     return -(-nanos // NANOS_PER_MILLI) if nanos < 0 else nanos // NANOS_PER_MILLI
 
 
-def _collections(recorded: ColumnStatistics, column: ColumnValues, place: Place,
-                 context: StatisticsContext) -> list[Finding]:
-    stats = recorded.collection_statistics
-    if stats is None or not column.values:
+def _collections(recorded: ColumnStatistics, column: ColumnSummary, place: Place) -> list[Finding]:
+    stats, sizes = recorded.collection_statistics, column.extremes
+    if stats is None or sizes is None:
         return []
-    sizes = [len(cast(list[object], value)) for value in column.values]
     findings = []
-    for name, stated, actual in (("min_children", stats.min_children, min(sizes)),
-                                 ("max_children", stats.max_children, max(sizes)),
-                                 ("total_children", stats.total_children, sum(sizes))):
+    for name, stated, actual in (("min_children", stats.min_children, sizes.low),
+                                 ("max_children", stats.max_children, sizes.high),
+                                 ("total_children", stats.total_children, column.total)):
         if stated is not None and stated != actual:
             findings.append(place(f"statistics.collection.{name}",
                                   f"{name} is {stated}, not {actual}"))
     return findings
 
 
-_Check = Callable[[ColumnStatistics, ColumnValues, Place, StatisticsContext], list[Finding]]
-def _geospatial(recorded: ColumnStatistics, column: ColumnValues, place: Place,
-                context: StatisticsContext) -> list[Finding]:
+def _geospatial(recorded: ColumnStatistics, column: ColumnSummary, place: Place) -> list[Finding]:
     stats = recorded.geospatial_statistics
-    geometries = parse_values(cast(list[bytes], column.values))
-    if stats is None or geometries is None:
+    if stats is None or column.geometries is None:
         return []
-    return check_geospatial(stats.geospatial_types, stats.bbox, geometries,
+    return check_geospatial(stats.geospatial_types, stats.bbox, column.geometries,
                             column.node.kind == TypeKind.GEOGRAPHY, place)
 
 
+_Check = Callable[[ColumnStatistics, ColumnSummary, Place], list[Finding]]
 _TYPED_CHECKS: dict[TypeKind, _Check] = {
     **dict.fromkeys(INTEGER_KINDS, _integers),
     **dict.fromkeys((TypeKind.FLOAT, TypeKind.DOUBLE), _doubles),

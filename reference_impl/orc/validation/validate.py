@@ -24,17 +24,18 @@ Decisions:
 from __future__ import annotations
 
 import os
+from dataclasses import dataclass, field
 from pathlib import Path
 
 from reference_impl.common.leniency import Breach, reading
-from reference_impl.orc.bloom_filter_index import read_bloom_filters
-from reference_impl.orc.column_values import column_labels, column_values
+from reference_impl.orc.bloom_filter_index import read_stripe_bloom_filters
+from reference_impl.orc.column_values import ColumnValues, column_labels, column_values
 from reference_impl.orc.columns.calendar import file_calendar
 from reference_impl.orc.metadata.file_tail import FileTail, read_file_tail
 from reference_impl.orc.metadata.orc_proto import ColumnStatistics, RowIndex
 from reference_impl.orc.metadata.type_tree import TypeNode
 from reference_impl.orc.reader import iter_stripes, root_of, root_values
-from reference_impl.orc.row_index_check import PositionCheck, check_positions
+from reference_impl.orc.row_index_check import PositionCheck, check_stripe_positions
 from reference_impl.orc.row_index_positions import read_row_indexes
 from reference_impl.orc.streams.compression import decompress_stream
 from reference_impl.orc.streams.stripe import INDEX_STREAM_KINDS
@@ -45,6 +46,7 @@ from reference_impl.orc.streams.stripe_layout import (
     stream_places,
 )
 from reference_impl.orc.validation.bloom_filter_checks import check_bloom_filters
+from reference_impl.orc.validation.column_summary import ColumnSummary, merged, summarise
 from reference_impl.orc.validation.findings import Finding, Place
 from reference_impl.orc.validation.statistics_checks import (
     StatisticsContext,
@@ -72,42 +74,83 @@ def validate(source: bytes | str | os.PathLike[str]) -> list[Finding]:
 
 def _findings(data: bytes) -> list[Finding]:
     tail = read_file_tail(data, decompress_stream)
-    root = root_of(tail)
-    labels = column_labels(root)
-    fixes = distrusted_fixes(tail.postscript, tail.footer)
-    findings = _writer_version_findings(tail, fixes)
-    stripe_rows = list(iter_stripes(data, tail))  # read once: every check below uses these
-    stripes = [root_values(root, rows) for rows in stripe_rows]
-    codec = StreamCodec.of(tail)
-    footers = [read_stripe_footer(data, tail, number, codec.decompress) for number in range(len(stripes))]
-    zones = [footer.writer_timezone or UTC for footer in footers]
-    calendar = file_calendar(tail.footer.calendar)
-    stripe_statistics = tail.metadata.stripe_stats if tail.metadata is not None else []
-    if tail.metadata is not None and len(stripe_statistics) != len(stripes):
+    checks = _StripeChecks(data, tail)
+    for _ in map(checks.stripe, iter_stripes(data, tail)):
+        pass  # map holds no stripe's rows: each is dropped before the next is read
+    findings = _writer_version_findings(tail, checks.fixes)
+    recorded = len(checks.stripe_statistics)
+    if tail.metadata is not None and recorded != checks.stripes:
         findings.append(WHOLE_FILE("statistics.stripe_count",
-                                   f"the Metadata holds statistics of {len(stripe_statistics)} stripes; "
-                                   f"the file has {len(stripes)}"))
-    stored = [_stored_bytes(stream_places(tail.footer.stripes[number], footer, number))
-              for number, footer in enumerate(footers)]
-    for number, (values, statistics) in enumerate(zip(stripes, stripe_statistics, strict=False)):
-        findings += _level(root, values, statistics.col_stats, labels, number,
-                           StatisticsContext(zones[number], fixes, calendar), stored[number])
-    file_context = StatisticsContext(zones[0] if zones else UTC, fixes, calendar)
-    findings += _level(root, [value for values in stripes for value in values], tail.footer.statistics,
-                       labels, None, file_context, _summed(stored))
-    stride = tail.footer.row_index_stride or 0
-    if stride:
-        for number, values in enumerate(stripes):
-            places = stream_places(tail.footer.stripes[number], footers[number], number)
-            indexes = read_row_indexes(data, places, codec.decompress)
-            findings += _row_groups(root, values, indexes, stride, labels, number,
-                                    StatisticsContext(zones[number], fixes, calendar))
-        for number, filters in enumerate(read_bloom_filters(data)):
-            findings += check_bloom_filters(root, stripes[number], stride, number, list(filters.values()),
-                                            footers[number].columns, labels, fixes)
-        findings += [_position_finding(check, labels) for check in check_positions(data, tail, stripes)
-                     if not check.passed]
-    return findings
+                                   f"the Metadata holds statistics of {recorded} stripes; "
+                                   f"the file has {checks.stripes}"))
+    file_context = StatisticsContext(checks.file_zone or UTC, checks.fixes, checks.calendar)
+    file_level = _level(tail.footer.statistics, checks.file_summaries, checks.labels, None, file_context,
+                        checks.stored)
+    return (findings + checks.stripe_level + file_level + checks.row_group_level + checks.bloom_filters
+            + checks.positions)
+
+
+@dataclass
+class _StripeChecks:
+    """The checks of one file, made one stripe at a time (:meth:`stripe`): each stripe's
+    findings, by kind of check, and what the file-level check needs of the stripes read so
+    far (their values' summaries, in the first stripe's writer zone, and their stored bytes)."""
+
+    data: bytes
+    tail: FileTail
+    stripes: int = 0
+    file_zone: str | None = None
+    stripe_level: list[Finding] = field(default_factory=list)
+    row_group_level: list[Finding] = field(default_factory=list)
+    bloom_filters: list[Finding] = field(default_factory=list)
+    positions: list[Finding] = field(default_factory=list)
+    stored: dict[int, StoredBytes] = field(default_factory=dict)
+
+    def __post_init__(self) -> None:
+        self.root = root_of(self.tail)
+        self.labels = column_labels(self.root)
+        self.fixes = distrusted_fixes(self.tail.postscript, self.tail.footer)
+        self.codec = StreamCodec.of(self.tail)
+        self.calendar = file_calendar(self.tail.footer.calendar)
+        self.stride = self.tail.footer.row_index_stride or 0
+        self.stripe_statistics = self.tail.metadata.stripe_stats if self.tail.metadata is not None else []
+        self.file_summaries = self._summaries(column_values(self.root, []), UTC)  # no stripe: no values
+
+    def stripe(self, rows: list[dict[str, object]]) -> None:
+        """Check the next stripe, whose rows are ``rows``, and add its summaries to the file's."""
+        number, data = self.stripes, self.data
+        self.stripes += 1
+        values = root_values(self.root, rows)
+        footer = read_stripe_footer(data, self.tail, number, self.codec.decompress)
+        zone = footer.writer_timezone or UTC
+        self.file_zone = self.file_zone or zone
+        context = StatisticsContext(zone, self.fixes, self.calendar)
+        columns = column_values(self.root, values)
+        summaries = self._summaries(columns, zone)
+        in_file_zone = summaries if zone == self.file_zone else self._summaries(columns, self.file_zone)
+        self.file_summaries = {column: merged(self.file_summaries[column], summary)
+                               for column, summary in in_file_zone.items()}
+        places = stream_places(self.tail.footer.stripes[number], footer, number)
+        stored = _stored_bytes(places)
+        self.stored = _summed([self.stored, stored])
+        if number < len(self.stripe_statistics):
+            self.stripe_level += _level(self.stripe_statistics[number].col_stats, summaries, self.labels,
+                                        number, context, stored)
+        if self.stride:
+            indexes = read_row_indexes(data, places, self.codec.decompress)
+            self.row_group_level += _row_groups(self.root, values, indexes, self.stride, self.labels, number,
+                                                context)
+            filters = read_stripe_bloom_filters(data, self.tail, number, self.codec.decompress,
+                                                self.codec.compressed)
+            self.bloom_filters += check_bloom_filters(self.root, values, self.stride, number,
+                                                      list(filters.values()), footer.columns, self.labels,
+                                                      self.fixes)
+            self.positions += [_position_finding(check, self.labels)
+                               for check in check_stripe_positions(data, self.tail, number, values)
+                               if not check.passed]
+
+    def _summaries(self, columns: dict[int, ColumnValues], zone: str) -> dict[int, ColumnSummary]:
+        return {column: summarise(values, zone, self.calendar) for column, values in columns.items()}
 
 
 def _row_groups(root: TypeNode, values: list[object], indexes: dict[int, RowIndex], stride: int,
@@ -120,8 +163,9 @@ def _row_groups(root: TypeNode, values: list[object], indexes: dict[int, RowInde
         for column_id, index in sorted(indexes.items()):
             entry = index.entry[group] if group < len(index.entry) else None
             if entry is not None and entry.statistics is not None and column_id in columns:
-                findings += check_statistics(entry.statistics, columns[column_id],
-                                             Place(labels[column_id], stripe, group), context)
+                summary = summarise(columns[column_id], context.writer_timezone, context.calendar)
+                place = Place(labels[column_id], stripe, group)
+                findings += check_statistics(entry.statistics, summary, place, context)
     return findings
 
 
@@ -132,16 +176,15 @@ def _position_finding(check: PositionCheck, labels: dict[int, str]) -> Finding:
                    f"{stream}the row index says {check.found}; the data holds {check.expected}")
 
 
-def _level(root: TypeNode, rows: list[object], recorded: list[ColumnStatistics], labels: dict[int, str],
+def _level(recorded: list[ColumnStatistics], summaries: dict[int, ColumnSummary], labels: dict[int, str],
            stripe: int | None, context: StatisticsContext, stored: dict[int, StoredBytes]) -> list[Finding]:
     """The findings about one level's statistics (one per column, by column id), whose
-    columns' streams store ``stored``."""
+    columns' values ``summaries`` summarise and whose streams store ``stored``."""
     findings = []
-    values = column_values(root, rows)
     for column_id, statistics in enumerate(recorded):
-        if column_id in values:
+        if column_id in summaries:
             place = Place(labels[column_id], stripe)
-            findings += check_statistics(statistics, values[column_id], place, context)
+            findings += check_statistics(statistics, summaries[column_id], place, context)
             findings += check_bytes_on_disk(statistics, stored.get(column_id, NO_BYTES), place)
     return findings
 

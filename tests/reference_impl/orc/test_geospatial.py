@@ -33,6 +33,7 @@ from reference_impl.orc.metadata.type_tree import struct as struct_of
 from reference_impl.orc.reader import read_orc
 from reference_impl.orc.streams.compression import decompress_stream
 from reference_impl.orc.streams.stripe_layout import StreamCodec, read_stripe_footer
+from reference_impl.orc.validation.column_summary import summarise
 from reference_impl.orc.validation.findings import NONCONFORMING, Place
 from reference_impl.orc.validation.statistics_checks import StatisticsContext, check_statistics
 from reference_impl.orc.validation.validate import validate
@@ -147,12 +148,14 @@ def test_the_validator_finds_a_repeated_type_code() -> None:
     column = ColumnValues(geometry(), [point(1, 2)], [point(1, 2)])
     recorded = ColumnStatistics(number_of_values=1, geospatial_statistics=GeospatialStatistics(
         bbox=BoundingBox(xmin=1.0, xmax=1.0, ymin=2.0, ymax=2.0), geospatial_types=[1, 1]))
-    findings = check_statistics(recorded, column, Place("1 g"), StatisticsContext("UTC", ()))
+    summary = summarise(column, "UTC", None)
+    findings = check_statistics(recorded, summary, Place("1 g"), StatisticsContext("UTC", ()))
     assert [(f.kind, f.severity) for f in findings] == [("geospatial_statistics.unique_types", NONCONFORMING)]
 
 
 def test_geospatial_statistics_on_a_binary_column_are_of_the_wrong_kind() -> None:
     column = ColumnValues(primitive(TypeKind.BINARY), [point(1, 2)], [point(1, 2)])
     recorded = ColumnStatistics(number_of_values=1, geospatial_statistics=GeospatialStatistics())
-    findings = check_statistics(recorded, column, Place("1 g"), StatisticsContext("UTC", ()))
+    summary = summarise(column, "UTC", None)
+    findings = check_statistics(recorded, summary, Place("1 g"), StatisticsContext("UTC", ()))
     assert [f.kind for f in findings] == ["statistics.kind"]

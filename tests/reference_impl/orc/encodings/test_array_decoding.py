@@ -90,6 +90,27 @@ def test_rle_v2_array_form_is_the_stepwise_form_on_any_bytes(signed: bool, encod
     assert stepwise == array
 
 
+@EXAMPLES
+@given(signed=st.booleans(),
+       runs=st.lists(st.tuples(st.integers(0, 7), st.integers(0, 7), st.binary(min_size=8, max_size=8)),
+                     min_size=40, max_size=120),  # 2 jumps of 16 runs and more
+       tail=st.binary(max_size=12), chunks=st.lists(st.integers(0, 400), max_size=6))
+def test_long_chains_of_short_repeat_runs_read_alike(signed: bool, runs: list[tuple[int, int, bytes]],
+                                                     tail: bytes, chunks: list[int]) -> None:
+    """More consecutive Short Repeat runs (built byte by byte: a header of value bytes - 1
+    and count - 3, then the value) than one jump of the array form's header scan takes,
+    then any bytes: a run of another sub-encoding, a cut-off value, or nothing."""
+    encoded = b"".join(bytes([size << 3 | count]) + value[:size + 1] for size, count, value in runs)
+    total = sum(count + 3 for _, count, _ in runs)
+    kept = []
+    for chunk in chunks:
+        kept.append(min(chunk, total - sum(kept)))
+    stepwise, array = _both_forms(encoded + tail, signed, [*kept, total - sum(kept), len(tail)])
+    assert stepwise == array
+    stepwise, array = _both_forms(encoded, signed, [*kept, total - sum(kept)])
+    assert stepwise == array and not isinstance(array, tuple)  # every value read, no error
+
+
 @pytest.mark.parametrize(("signed", "encoded"), [
     # Delta: base INT64_MAX, then +1: the words would wrap to INT64_MIN.
     (True, bytes([0xC0, 0x01]) + write_svarint((1 << 63) - 1) + write_svarint(1)),
