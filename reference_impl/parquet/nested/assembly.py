@@ -229,9 +229,12 @@ def _item_values(field: FieldLevels, cursors: list[_Cursor]) -> list[Any]:
     if field.node.is_leaf:
         values = cursors[field.leaf_indices.start].values
         return values.tolist() if isinstance(values, np.ndarray) else list(values)
-    names = [child.node.name for child in field.children]
-    columns = [_child_values(field, child, cursors) for child in field.children]
-    return [dict(zip(names, row, strict=True)) for row in zip(*columns, strict=True)]
+    columns = [(child.node.name, _child_values(field, child, cursors)) for child in field.children]
+    items: list[dict[str, Any]] = [{} for _ in columns[0][1]]
+    for name, column in columns:  # a child at a time: cheaper than a dict(zip(...)) per item
+        for item, value in zip(items, column, strict=True):
+            item[name] = value
+    return items
 
 
 def _child_values(field: FieldLevels, child: FieldLevels, cursors: list[_Cursor]) -> list[Any]:
