@@ -207,7 +207,7 @@ def decode_delta_binary_packed(
     # The first value stands alone; every further value needs one delta. The blocks
     # are read in turn (their headers and sizes are checked as they come), their
     # miniblocks unpacked all at once afterwards.
-    plan = _Miniblocks()
+    plan = _Miniblocks(header.values_per_miniblock)
     missing = max(count - 1, 0)
     while missing:  # each block yields at least one delta, so this ends
         missing -= _read_block(cursor, header, bits, min(missing, header.block_size), plan)
@@ -227,34 +227,49 @@ def _read_header(cursor: Cursor, bits: int, allow_example_sizes: bool) -> Header
 
 
 class _Miniblocks:
-    """The miniblocks read so far: where each starts in ``data``, its bit width, how many
-    of its values are wanted, and its block's min delta (modulo ``2**bits``)."""
+    """The blocks read so far: for each, where its first miniblock starts in ``data``, the
+    bit widths of the miniblocks holding wanted values, how many values it holds that are
+    wanted, and its min delta (modulo ``2**bits``). Every miniblock holds ``per_miniblock``."""
 
-    def __init__(self) -> None:
+    def __init__(self, per_miniblock: int) -> None:
+        self.per_miniblock = per_miniblock
         self.starts: list[int] = []
-        self.widths: list[int] = []
+        self.widths: list[bytes] = []
         self.counts: list[int] = []
         self.min_deltas: list[int] = []
 
-    def add(self, start: int, width: int, count: int, min_delta: int) -> None:
+    def add(self, start: int, widths: bytes, count: int, min_delta: int) -> None:
         self.starts.append(start)
-        self.widths.append(width)
+        self.widths.append(widths)
         self.counts.append(count)
         self.min_deltas.append(min_delta)
 
     def deltas(self, data: bytes | bytearray | memoryview, bits: int) -> np.ndarray:
         """Every delta (uint64, modulo ``2**bits``): min delta + the miniblock's relative delta.
-        Value ``j`` of a miniblock at byte ``s`` of width ``w`` is at stream bit ``8 s + j w``."""
-        counts = np.array(self.counts, dtype=np.int64)
-        if not len(counts):
+        Value ``j`` of a miniblock at byte ``s`` of width ``w`` is at stream bit ``8 s + j w``;
+        a block's miniblocks follow one another, ``per_miniblock * w / 8`` bytes each."""
+        if not self.counts:
             return np.zeros(0, dtype=np.uint64)
-        widths = np.repeat(np.array(self.widths, dtype=np.int64), counts)
-        first_of_miniblock = np.repeat(np.cumsum(counts) - counts, counts)
-        index_in_miniblock = np.arange(len(widths), dtype=np.int64) - first_of_miniblock
-        starts = np.repeat(np.array(self.starts, dtype=np.int64) * BITS_PER_BYTE, counts)
-        relative = unpack_bits_at(data, starts + index_in_miniblock * widths, widths)
+        per_miniblock = self.per_miniblock
+        block_counts = np.array(self.counts, dtype=np.int64)
+        miniblocks = np.array([len(widths) for widths in self.widths], dtype=np.int64)
+        first_miniblock = np.cumsum(miniblocks) - miniblocks  # each block's, among all miniblocks
+        widths = np.frombuffer(b"".join(self.widths), dtype=np.uint8).astype(np.int64)
+        sizes = widths * (per_miniblock // BITS_PER_BYTE)
+        before = np.cumsum(sizes) - sizes  # bytes of all miniblocks before each
+        block_starts = np.array(self.starts, dtype=np.int64)
+        starts = np.repeat(block_starts - before[first_miniblock], miniblocks) + before
+        # Full miniblocks but the last of each block, which holds the block's remaining values.
+        counts = np.full(len(widths), per_miniblock, dtype=np.int64)
+        last = first_miniblock + miniblocks - 1
+        counts[last] = block_counts - (miniblocks - 1) * per_miniblock
+        value_widths = np.repeat(widths, counts)
+        index_in_miniblock = np.arange(len(value_widths), dtype=np.int64) - np.repeat(
+            np.cumsum(counts) - counts, counts)
+        bit_positions = np.repeat(starts * BITS_PER_BYTE, counts) + index_in_miniblock * value_widths
+        relative = unpack_bits_at(data, bit_positions, value_widths)
         min_deltas = np.array(self.min_deltas, dtype=np.uint64)
-        return (relative + np.repeat(min_deltas, counts)) & _mask(bits)
+        return (relative + np.repeat(min_deltas, block_counts)) & _mask(bits)
 
 
 def _read_block(cursor: Cursor, header: Header, bits: int, wanted: int, plan: _Miniblocks) -> int:
@@ -266,21 +281,21 @@ def _read_block(cursor: Cursor, header: Header, bits: int, wanted: int, plan: _M
     per_miniblock = header.values_per_miniblock
     # Only the miniblocks holding wanted values are present; the rest of a last
     # block has widths (arbitrary, never checked) but no bytes.
-    needed = -(-wanted // per_miniblock)
-    for index in range(needed):
-        width = widths[index]
-        if width > bits:
-            raise cursor.fail(
-                f"miniblock {index} has bit width {width}, at most {bits} fit a {bits}-bit delta",
-                widths_at + index,
-            )
-        # A miniblock always has the bytes of a full miniblock (the padding included).
-        start = cursor.position
-        cursor.take(
-            packed_size(per_miniblock, width), f"miniblock {index} ({per_miniblock} values of {width} bits)"
+    used = bytes(widths[: -(-wanted // per_miniblock)])
+    if max(used) > bits:
+        index = next(index for index, width in enumerate(used) if width > bits)
+        raise cursor.fail(
+            f"miniblock {index} has bit width {used[index]}, at most {bits} fit a {bits}-bit delta",
+            widths_at + index,
         )
-        take = min(per_miniblock, wanted - index * per_miniblock)
-        plan.add(start, width, take, min_delta)  # padding values are never unpacked
+    # A miniblock always has the bytes of a full miniblock (the padding included).
+    start = cursor.position
+    if packed_size(per_miniblock, sum(used)) > cursor.remaining():
+        for index, width in enumerate(used):  # the first miniblock cut short is the error
+            what = f"miniblock {index} ({per_miniblock} values of {width} bits)"
+            cursor.take(packed_size(per_miniblock, width), what)
+    cursor.take(packed_size(per_miniblock, sum(used)), "the block's miniblocks")
+    plan.add(start, used, wanted, min_delta)  # padding values are never unpacked
     return wanted
 
 

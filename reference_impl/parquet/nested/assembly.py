@@ -47,6 +47,21 @@ cannot fail (:func:`records_fit`); when one does not, :func:`check_records`
 runs the walk, which raises the error naming the entry and the record
 (tests/reference_impl/nested/test_record_checks.py checks with Hypothesis that
 both agree).
+
+Assembling on whole arrays (what :func:`assemble_records` does once the levels fit).
+The *items* of a field F in one leaf under it are the entries that start an
+occurrence at or above F (repetition level at most ``rep(F)``) and define F
+(definition level at least ``def(F)``): one per present value of F, in order, the
+same number in every leaf under F. Each child C of a group F then gives one value
+per item of F, counted in C's own first leaf: a REQUIRED child its value; an
+OPTIONAL child its next value where the item defines C (validity: definition level
+at least ``def(C)``), else None; a REPEATED child the slice of its values between
+the item's offset and the next one, the offsets counting C's items before each
+item of F (the Dremel paper's "a new list entry where the repetition level is at
+most the list's"). A leaf's items are its values. The walk stays the definition
+(tests/reference_impl/nested/test_array_assembly.py checks with Hypothesis that
+both build the same records), and runs whenever the levels do not fit, to raise
+its error.
 """
 
 from __future__ import annotations
@@ -61,7 +76,7 @@ from reference_impl.parquet.errors import InvalidLevelData
 from reference_impl.parquet.metadata.parquet_thrift import FieldRepetitionType
 from reference_impl.parquet.schema.tree import FieldLevels, LeafColumn, SchemaNode, field_levels, leaf_columns
 
-__all__ = ["assemble_records", "check_records", "records_fit"]
+__all__ = ["assemble_records", "assemble_records_by_entry", "check_records", "records_fit"]
 
 REQUIRED = FieldRepetitionType.REQUIRED
 OPTIONAL = FieldRepetitionType.OPTIONAL
@@ -88,6 +103,23 @@ def assemble_records(
     ``expected_records`` (e.g. ``RowGroup.num_rows``) is checked when given;
     it is also the number of records of a schema without leaves.
     """
+    levels = field_levels(tree)
+    if _all_fields_have_leaves(levels) and records_fit(
+        tree, columns, expected_records=expected_records, offset=offset
+    ):
+        return _assemble_on_arrays(levels, _cursors(tree, columns, offset))
+    return assemble_records_by_entry(tree, columns, expected_records=expected_records, offset=offset)
+
+
+def assemble_records_by_entry(
+    tree: SchemaNode,
+    columns: Sequence[tuple[LeafValues, Levels | None, Levels | None]],
+    *,
+    expected_records: int | None = None,
+    offset: int | None = None,
+) -> list[dict[str, Any]]:
+    """:func:`assemble_records` one entry at a time: the definition (module docstring),
+    which raises InvalidLevelData naming the entry and the record."""
     cursors = _cursors(tree, columns, offset)
     record_count = _record_count(cursors, expected_records, offset)
     assembler = _Assembler(cursors, offset)
@@ -110,7 +142,7 @@ def check_records(
     """Raise what :func:`assemble_records` would raise on these columns, without building
     the records: on whole level arrays (module docstring), the walk only when they fail."""
     if not records_fit(tree, columns, expected_records=expected_records, offset=offset):
-        assemble_records(tree, columns, expected_records=expected_records, offset=offset)
+        assemble_records_by_entry(tree, columns, expected_records=expected_records, offset=offset)
 
 
 def records_fit(
@@ -174,6 +206,55 @@ def _projection(cursor: _Cursor, field: FieldLevels) -> tuple[np.ndarray, np.nda
         cursor.repetition_levels[starts],
         np.minimum(cursor.definition_levels[starts], field.definition_level),
     )
+
+
+# ---------------------------------------------------------------------------
+# Assembly on whole arrays: offsets and validity from the levels
+# ---------------------------------------------------------------------------
+
+
+def _all_fields_have_leaves(field: FieldLevels) -> bool:
+    """Items are counted in a leaf: a group without leaves (or a schema without
+    columns, whose records only ``expected_records`` counts) is left to the walk."""
+    return len(field.leaf_indices) > 0 and all(_all_fields_have_leaves(c) for c in field.children)
+
+
+def _assemble_on_arrays(root_field: FieldLevels, cursors: list[_Cursor]) -> list[dict[str, Any]]:
+    """The records of levels that fit (``records_fit``): the root's items are the records."""
+    return _item_values(root_field, cursors)
+
+
+def _item_values(field: FieldLevels, cursors: list[_Cursor]) -> list[Any]:
+    """One value per item of ``field`` (module docstring), in order."""
+    if field.node.is_leaf:
+        values = cursors[field.leaf_indices.start].values
+        return values.tolist() if isinstance(values, np.ndarray) else list(values)
+    columns = [(child.node.name, _child_values(field, child, cursors)) for child in field.children]
+    items: list[dict[str, Any]] = [{} for _ in columns[0][1]]
+    for name, column in columns:  # a child at a time: cheaper than a dict(zip(...)) per item
+        for item, value in zip(items, column, strict=True):
+            item[name] = value
+    return items
+
+
+def _child_values(field: FieldLevels, child: FieldLevels, cursors: list[_Cursor]) -> list[Any]:
+    """The value of ``child`` in each item of its group ``field``, counted in the child's
+    first leaf."""
+    cursor = cursors[child.leaf_indices.start]
+    defs, reps = cursor.definition_levels, cursor.repetition_levels
+    items = (reps <= field.repetition_level) & (defs >= field.definition_level)
+    values = _item_values(child, cursors)
+    repetition = child.node.repetition
+    if repetition == REQUIRED:
+        return values
+    if repetition == OPTIONAL:
+        validity = (defs[items] >= child.definition_level).tolist()
+        defined = iter(values)
+        return [next(defined) if valid else None for valid in validity]
+    child_items = (reps <= child.repetition_level) & (defs >= child.definition_level)
+    before = np.concatenate(([0], np.cumsum(child_items)))
+    offsets = [*before[np.flatnonzero(items)].tolist(), len(values)]
+    return [values[start:stop] for start, stop in zip(offsets[:-1], offsets[1:], strict=True)]
 
 
 # ---------------------------------------------------------------------------

@@ -43,11 +43,12 @@ from functools import cached_property
 
 import numpy as np
 
+from reference_impl.common.decoded_values import as_list, joined
 from reference_impl.common.leniency import Rule, Strength, breach
 from reference_impl.parquet.encodings.dictionary import decode_dictionary_entries, lookup_array
 from reference_impl.parquet.encodings.plain import Values
 from reference_impl.parquet.encodings.registry import Use, encodings_for
-from reference_impl.parquet.encodings.values import decode_page_values, python_values
+from reference_impl.parquet.encodings.values import decode_page_values
 from reference_impl.parquet.encryption.decryptor import ColumnDecryptor, decode_plaintext
 from reference_impl.parquet.errors import CorruptMetadata, CorruptPage, ParquetError, UnsupportedFeature
 from reference_impl.parquet.metadata.file_layout import MAGIC
@@ -142,7 +143,8 @@ class ChunkData:
     and every page it was read from (``pages``, in file order).
 
     ``pieces`` are the values page by page as decoded (``plain.Values``: numbers
-    stay arrays); ``values`` are the Python values, made on first use.
+    stay arrays); ``decoded`` are they end to end (one array where every piece is one),
+    ``values`` the Python values, both made on first use.
     A level array is all zeros when its maximum is 0 (the pages store none).
     """
 
@@ -152,8 +154,12 @@ class ChunkData:
     pages: list[PageExtent] = field(default_factory=list)
 
     @cached_property
+    def decoded(self) -> Values:
+        return joined(self.pieces)
+
+    @cached_property
     def values(self) -> list[object]:
-        return python_values(self.pieces)
+        return as_list(self.decoded)
 
 
 @contextmanager

@@ -37,6 +37,11 @@ __all__ = ["InvalidUtf8", "check_utf8", "invalid_utf8_values"]
 
 
 
+# Values joined at once for the ASCII test: bytes.join holds an 80-byte buffer record per
+# value meanwhile (80 MB for a million values), so the column is joined a batch at a time.
+ASCII_BATCH = 1 << 16
+
+
 @dataclass(frozen=True)
 class InvalidUtf8:
     """One value that is not UTF-8, and where it is."""
@@ -63,8 +68,9 @@ def invalid_utf8_values(leaf: LeafColumn, data: ChunkData) -> Iterator[InvalidUt
     if node.leaf_type not in BYTE_TYPES or not is_utf8_column(node.logical_type, node.converted_type):
         return
     # ASCII is UTF-8 (its first 128 code points, one byte each): a column of ASCII bytes,
-    # the common case, is checked at once; any other byte, value by value.
-    if b"".join(cast(list[bytes], data.values)).isascii():
+    # the common case, is checked a batch at a time; any other byte, value by value.
+    values = cast(list[bytes], data.values)
+    if all(b"".join(values[at : at + ASCII_BATCH]).isascii() for at in range(0, len(values), ASCII_BATCH)):
         return
     data_pages = 0
     for ordinal, extent in enumerate(data.pages):

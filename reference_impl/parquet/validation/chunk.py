@@ -16,6 +16,7 @@ from functools import cached_property
 
 import numpy as np
 
+from reference_impl.common.decoded_values import DecodedValues
 from reference_impl.parquet.encryption.decryptor import ColumnDecryptor
 from reference_impl.parquet.metadata.parquet_thrift import ColumnChunk, ColumnMetaData, FieldRepetitionType
 from reference_impl.parquet.pages.chunk_reader import ChunkData, PageExtent
@@ -53,6 +54,12 @@ class Chunk:
         if page is None:
             return self.data.values
         return self.data.values[page.values.start : page.values.stop]
+
+    def decoded(self, page: PageExtent | None = None) -> DecodedValues:
+        """``values`` as decoded: one numpy array where the column is fixed width."""
+        if page is None:
+            return self.data.decoded
+        return self.data.decoded[page.values.start : page.values.stop]
 
     def levels(self, kind: str, page: PageExtent | None = None) -> np.ndarray:
         levels = getattr(self.data, f"{kind}_levels")

@@ -112,9 +112,10 @@ def _check_index_page(state: Chunk, index: ColumnIndex, ordinal: int, page: Page
         ]
     if state.order.key is None:
         return findings
+    decoded = state.decoded(page)
     for field, role, raw in bounds:
         findings += check_bound(
-            Bound("column_index", field, role, state.order.key), raw, values, state.order, report
+            Bound("column_index", field, role, state.order.key), raw, decoded, state.order, report
         )
     return findings
 

@@ -16,6 +16,7 @@ from __future__ import annotations
 import math
 from collections.abc import Sequence
 
+from reference_impl.common.decoded_values import DecodedValues
 from reference_impl.parquet.metadata.parquet_thrift import Statistics
 from reference_impl.parquet.pages.chunk_reader import PageExtent
 from reference_impl.parquet.validation.bounds import Bound, check_bound
@@ -37,8 +38,9 @@ def check_statistics(
     findings = check_null_count(state, stats.null_count, page, report, f"{prefix}.null_count")
     findings += _check_distinct_count(stats.distinct_count, values, state.order, prefix, report)
     findings += check_nan_count(state, stats, page, prefix, report)
-    findings += _check_min_max_value(stats, values, state.order, prefix, report)
-    findings += _check_deprecated(stats, values, state.order, prefix, report)
+    decoded = state.decoded(page)
+    findings += _check_min_max_value(stats, decoded, state.order, prefix, report)
+    findings += _check_deprecated(stats, decoded, state.order, prefix, report)
     return findings
 
 
@@ -78,7 +80,7 @@ def _check_distinct_count(
 
 
 def _check_min_max_value(
-    stats: Statistics, values: Sequence[object], order: Order, prefix: str, report: Report
+    stats: Statistics, values: DecodedValues, order: Order, prefix: str, report: Report
 ) -> list[Finding]:
     if stats.min_value is None and stats.max_value is None:
         return []
@@ -109,7 +111,7 @@ def _check_min_max_value(
 
 
 def _check_deprecated(
-    stats: Statistics, values: Sequence[object], order: Order, prefix: str, report: Report
+    stats: Statistics, values: DecodedValues, order: Order, prefix: str, report: Report
 ) -> list[Finding]:
     if stats.min is None and stats.max is None:
         return []
