@@ -25,6 +25,7 @@ small: 0 -> 0, -1 -> 1, 1 -> 2, -2 -> 3, ...
 from __future__ import annotations
 
 from collections.abc import Callable
+from mmap import mmap
 
 __all__ = [
     "MAX_VARINT_BYTES_32",
@@ -59,7 +60,7 @@ def encode_uleb128(value: int) -> bytes:
 
 
 def decode_uleb128(
-    data: bytes | bytearray | memoryview,
+    data: bytes | bytearray | memoryview | mmap,
     pos: int,
     end: int,
     *,

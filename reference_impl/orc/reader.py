@@ -29,12 +29,12 @@ import os
 from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass, field
 from functools import cached_property
-from pathlib import Path
 
 import numpy as np
 
 from reference_impl.common.decoded_budget import budget_unit
 from reference_impl.common.decoded_values import as_list, joined
+from reference_impl.common.mapped_file import FileBytes, close_file, map_file, release_pages
 from reference_impl.orc.columns.calendar import file_calendar
 from reference_impl.orc.columns.present import ColumnValues
 from reference_impl.orc.columns.registry import build_reader
@@ -93,13 +93,17 @@ def read_orc(source: Source, keys: KeyProvider | None = None) -> OrcContents:
     ``keys`` holds reads as its true values, another as its masked ones ('Column
     Encryption'); its tail then holds the decrypted statistics."""
     stripes = open_orc(source, keys)
-    return stripes.joined(list(stripes))
+    contents = stripes.joined(list(stripes))
+    # Unmapped here once read; after an error, when the error (whose frames may still
+    # view the map) is dropped.
+    stripes.close()
+    return contents
 
 
 def open_orc(source: Source, keys: KeyProvider | None = None) -> OrcStripes:
     """The file's tail read (and its encryption variants opened with ``keys``, as
     :func:`read_orc` does), its stripes ready to be read one at a time."""
-    data = bytes(source) if isinstance(source, (bytes, bytearray, memoryview)) else Path(source).read_bytes()
+    data = bytes(source) if isinstance(source, (bytes, bytearray, memoryview)) else map_file(source)
     tail = read_file_tail(data, decompress_stream)
     tail, variants = open_variants(data, tail, root_of(tail), keys or KeyProvider(), _decompressor(tail))
     return OrcStripes(data, tail, tuple(variants))
@@ -109,9 +113,11 @@ def open_orc(source: Source, keys: KeyProvider | None = None) -> OrcStripes:
 class OrcStripes:
     """A file whose tail :func:`open_orc` has read: iterating gives each stripe in turn as
     :class:`OrcContents` (of that stripe's rows alone), so that a caller holds one decoded
-    stripe at a time (docs/architecture.md, 'Memory budget')."""
+    stripe at a time (docs/architecture.md, 'Memory budget'). A file read from a path is
+    mapped (``reference_impl/common/mapped_file.py``): its pages are released after each
+    stripe, and it is unmapped by :meth:`close`, or with this object."""
 
-    data: bytes
+    data: FileBytes
     tail: FileTail
     variants: tuple[OpenVariant, ...]
 
@@ -129,6 +135,10 @@ class OrcStripes:
         schema = schema_of(self.tail)
         columns = {name: joined([part.columns[name] for part in parts]) for name in schema.field_names}
         return OrcContents(self.tail, schema, columns, sum(part.row_count for part in parts))
+
+    def close(self) -> None:
+        """Unmap the file (a file given as bytes: nothing); no stripe can be read after."""
+        close_file(self.data)
 
 
 def root_of(tail: FileTail) -> TypeNode:
@@ -155,7 +165,7 @@ def _decompressor(tail: FileTail) -> Callable[[bytes, int], bytes]:
     return decompress
 
 
-def iter_stripes(data: bytes, tail: FileTail,
+def iter_stripes(data: FileBytes, tail: FileTail,
                  variants: Sequence[OpenVariant] = ()) -> Iterator[list[dict[str, object]]]:
     """The rows of each stripe of the file ``data`` in turn; the columns of ``variants``
     (encryption/encryption_variants.py, ``open_variants``) decrypted, the others as stored."""
@@ -163,7 +173,7 @@ def iter_stripes(data: bytes, tail: FileTail,
     yield from map(_stripe_rows, iter_stripe_columns(data, tail, variants))
 
 
-def iter_stripe_columns(data: bytes, tail: FileTail, variants: Sequence[OpenVariant] = ()
+def iter_stripe_columns(data: FileBytes, tail: FileTail, variants: Sequence[OpenVariant] = ()
                         ) -> Iterator[StripeColumns]:
     """:func:`iter_stripes` as each stripe's number of rows and top-level fields as columns."""
     check_file_rows(tail)
@@ -178,7 +188,7 @@ def iter_stripe_columns(data: bytes, tail: FileTail, variants: Sequence[OpenVari
 class _StripeReading:
     """What reading each stripe of one file needs, and the values read so far per column."""
 
-    data: bytes
+    data: FileBytes
     tail: FileTail
     variants: Sequence[OpenVariant]
     local_keys: list[tuple[int, dict[int, bytes]]]
@@ -196,6 +206,7 @@ class _StripeReading:
             if self.variants:
                 stripe_id, keys = self.local_keys[index]
                 decrypt_stripe(self.data, stripe, self.variants, stripe_id, keys, decompress, compressed)
+        release_pages(self.data)  # the stripe's streams are copies: its pages are read
         root = root_of(tail)
         version = "0.11" if file_version(tail.postscript) == OLDEST_VERSION else "0.12"
         rows = information.number_of_rows or 0

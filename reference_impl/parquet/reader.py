@@ -59,6 +59,7 @@ import numpy as np
 from reference_impl.common.decoded_budget import budget_unit, expect
 from reference_impl.common.decoded_values import joined
 from reference_impl.common.leniency import Rule, Strength, breach
+from reference_impl.common.mapped_file import FileBytes, close_file, map_file, release_pages
 from reference_impl.parquet.encodings.plain import Values
 from reference_impl.parquet.encodings.values import python_values
 from reference_impl.parquet.encryption.decryptor import (
@@ -241,7 +242,11 @@ def read_parquet(
     """
     row_groups = open_parquet(source, verify_checksums=verify_checksums, decryption=decryption,
                               columns=columns, decode_variants=decode_variants)
-    return row_groups.joined(list(row_groups))
+    contents = row_groups.joined(list(row_groups))
+    # Unmapped here once read; after an error, when the error (whose frames may still
+    # view the map) is dropped.
+    row_groups.close()
+    return contents
 
 
 def open_parquet(
@@ -274,9 +279,11 @@ class ParquetRowGroups:
     contents in turn (a :class:`ParquetContents` of that row group's rows alone, with the
     file's metadata), so that a caller holds one decoded row group at a time. Each row
     group's decompression is one unit of the decoded budget
-    (``reference_impl/common/decoded_budget.py``)."""
+    (``reference_impl/common/decoded_budget.py``). A file read from a path is mapped
+    (``reference_impl/common/mapped_file.py``): its pages are released after each row
+    group, and it is unmapped by :meth:`close`, or with this object."""
 
-    file: bytes
+    file: FileBytes
     metadata: FileMetaData
     footer_start: int
     decryptor: FileDecryptor | None
@@ -294,7 +301,13 @@ class ParquetRowGroups:
         """Row group ``index``, its decompression one unit of the decoded budget."""
         with budget_unit(f"row group {index}"):
             expect_decompressed(row_group, index, self.stored, self.footer_start)
-            return self._decoded(index, row_group)
+            contents = self._decoded(index, row_group)
+        release_pages(self.file)
+        return contents
+
+    def close(self) -> None:
+        """Unmap the file (a file given as bytes: nothing); no row group can be read after."""
+        close_file(self.file)
 
     def _decoded(self, index: int, row_group: RowGroup) -> ParquetContents:
         chunks = [
@@ -327,7 +340,7 @@ class ParquetRowGroups:
 
 
 def _read_chunk(
-    file: bytes,
+    file: FileBytes,
     leaf: LeafColumn,
     row_group: RowGroup,
     index: int,
@@ -435,12 +448,11 @@ def _row_group_offset(row_group: RowGroup, footer_start: int) -> int:
     return footer_start
 
 
-def _load(source: Source) -> bytes:
+def _load(source: Source) -> FileBytes:
     if isinstance(source, bytes | bytearray | memoryview):
         return bytes(source)
     if isinstance(source, str | os.PathLike):
-        with open(source, "rb") as file:
-            return file.read()
+        return map_file(source)
     return source.read()
 
 
@@ -450,7 +462,7 @@ def _load(source: Source) -> bytes:
 
 
 def read_footer(
-    file: bytes, *, decryption: FileDecryptionProperties | None = None
+    file: FileBytes, *, decryption: FileDecryptionProperties | None = None
 ) -> tuple[FileMetaData, int]:
     """Check the framing and decode the FileMetaData; return it and where it starts.
 
@@ -462,7 +474,7 @@ def read_footer(
 
 
 def read_footer_with_decryptor(
-    file: bytes, *, decryption: FileDecryptionProperties | None = None
+    file: FileBytes, *, decryption: FileDecryptionProperties | None = None
 ) -> tuple[FileMetaData, int, FileDecryptor | None]:
     """:func:`read_footer`, and the file's decryptor (None for a plaintext file).
 

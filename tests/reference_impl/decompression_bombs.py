@@ -1,6 +1,7 @@
 """Decompression bombs, built with the reference writers: a few hundred bytes of Brotli
 (Parquet) or Zstandard (ORC) that expand to megabytes, telling the truth about their
-sizes (docs/architecture.md, 'Memory budget')."""
+sizes (docs/architecture.md, 'Memory budget'). bench/bomb_bench.py builds larger ones
+with the same functions."""
 
 from __future__ import annotations
 
@@ -22,22 +23,22 @@ DECOMPRESSED = VALUE_BYTES * VALUES
 ORC_BLOCK_SIZE = 64 << 10  # ORC: many chunks of a small block size
 
 
-def zero_strings() -> list[dict[str, bytes]]:
-    value = bytes(VALUE_BYTES)  # one object: the writer's input costs 1 MiB
-    return [{COLUMN: value}] * VALUES
+def zero_strings(value_bytes: int = VALUE_BYTES, values: int = VALUES) -> list[dict[str, bytes]]:
+    value = bytes(value_bytes)  # one object: the writer's input costs one value
+    return [{COLUMN: value}] * values
 
 
-def parquet_bomb() -> bytes:
+def parquet_bomb(value_bytes: int = VALUE_BYTES, values: int = VALUES) -> bytes:
     """One BYTE_ARRAY column, PLAIN, BROTLI, one value a page, no statistics."""
     tree = root([leaf(COLUMN, md.Type.BYTE_ARRAY, repetition=md.FieldRepetitionType.REQUIRED)])
     sink = io.BytesIO()
-    write_table(sink, tree, zero_strings(), WriterOptions(codec=md.CompressionCodec.BROTLI,
-                                                          page_byte_limit=VALUE_BYTES, statistics=False))
+    options = WriterOptions(codec=md.CompressionCodec.BROTLI, page_byte_limit=value_bytes, statistics=False)
+    write_table(sink, tree, zero_strings(value_bytes, values), options)
     return sink.getvalue()
 
 
-def orc_bomb() -> bytes:
+def orc_bomb(value_bytes: int = VALUE_BYTES, values: int = VALUES) -> bytes:
     """One BINARY column, ZSTD, in chunks of ORC_BLOCK_SIZE, one stripe."""
     schema = type_tree.struct([(COLUMN, type_tree.primitive(TypeKind.BINARY))])
-    return write_orc(schema, zero_strings(), OrcWriterOptions(compression=CompressionKind.ZSTD,
-                                                              compression_block_size=ORC_BLOCK_SIZE))
+    options = OrcWriterOptions(compression=CompressionKind.ZSTD, compression_block_size=ORC_BLOCK_SIZE)
+    return write_orc(schema, zero_strings(value_bytes, values), options)

@@ -38,13 +38,32 @@ VARINT_PAYLOAD_BITS = 7
 VARINT_CONTINUES = 0x80
 VARINT_PAYLOAD = VARINT_CONTINUES - 1
 SHORT_VARINT_BYTES = 9  # 63 bits: a word holds them, and int64 their zigzag decoding
+# Varints decoded at once: the arrays that locate them take several times the values'
+# size, so a stripe is decoded in batches of this many (docs/architecture.md, 'Memory budget').
+SHORT_VARINT_BATCH = 1 << 16
 INT64_DIGITS = 18  # 10 ** 18 < 2 ** 63
 
 
 def short_varints(cursor: ByteCursor, count: int) -> np.ndarray | None:
     """The next ``count`` signed varints of ``cursor`` as int64, if each has at most
     SHORT_VARINT_BYTES bytes; else None, and the cursor has not moved."""
-    data = np.frombuffer(cursor.stream.data, dtype=np.uint8, offset=cursor.position)
+    start = cursor.position
+    words = np.empty(count, dtype=np.int64)
+    for first in range(0, count, SHORT_VARINT_BATCH):
+        batch = _short_varint_batch(cursor, min(SHORT_VARINT_BATCH, count - first))
+        if batch is None:
+            cursor.position = start
+            return None
+        words[first:first + len(batch)] = batch
+    return words
+
+
+def _short_varint_batch(cursor: ByteCursor, count: int) -> np.ndarray | None:
+    """:func:`short_varints` of at most SHORT_VARINT_BATCH values: None if one is longer
+    (the cursor then may have moved)."""
+    available = len(cursor.stream.data) - cursor.position
+    data = np.frombuffer(cursor.stream.data, dtype=np.uint8, offset=cursor.position,
+                         count=min(available, count * SHORT_VARINT_BYTES))  # room for count short ones
     ends = np.flatnonzero(data < VARINT_CONTINUES)[:count]
     if len(ends) < count:
         return None

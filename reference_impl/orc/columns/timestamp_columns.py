@@ -174,18 +174,27 @@ class TimestampReader(ColumnReader):
         bits; else None (and :meth:`_value`, value by value, reads or refuses them)."""
         if self._offset is None or not len(seconds):
             return None
-        signed = encoded.view(np.int64)
-        mantissa = signed >> np.int64(ZEROS_BITS)  # arithmetic shift: decode_nanos's >>
         limit = INT64_MAX // NANOS_PER_SECOND - abs(self._epoch) - abs(self._offset) - 1
-        if (np.abs(mantissa).max() >= NANOS_PER_SECOND or seconds.min() < -limit
-                or seconds.max() > limit):
+        if seconds.min() < -limit or seconds.max() > limit:
             return None
-        nanos = mantissa * ZERO_SCALES[signed & np.int64(ZEROS_MASK)]
-        if np.abs(nanos).max() >= NANOS_PER_SECOND:
+        signed = encoded.view(np.int64)
+        nanos = signed >> np.int64(ZEROS_BITS)  # the mantissa; arithmetic shift: decode_nanos's >>
+        if not _within_a_second(nanos):
             return None
-        instant = seconds + self._epoch
+        codes = signed.astype(np.uint8) & np.uint8(ZEROS_MASK)  # the low bits, a byte each
+        for code in range(1, ZEROS_MASK + 1):  # no array of scales beside the values
+            np.multiply(nanos, ZERO_SCALES[code], out=nanos, where=codes == code)
+        if not _within_a_second(nanos):
+            return None
+        # The values are made in place in ``seconds`` (read for this call alone): a stripe
+        # holds one array of its size more, not one per step (docs/architecture.md, 'Memory budget').
+        instant = seconds
+        instant += self._epoch
         instant -= (instant < 0) & (nanos > MAX_SUB_MILLISECOND_NANOS)
-        return (instant + self._offset) * NANOS_PER_SECOND + nanos
+        instant += self._offset
+        instant *= NANOS_PER_SECOND
+        instant += nanos
+        return instant
 
     def _value(self, number: int, stored: int, nanos: int) -> int:
         if abs(nanos) >= NANOS_PER_SECOND:
@@ -199,6 +208,11 @@ class TimestampReader(ColumnReader):
             seconds += utc_offset(self._zone, seconds)
         days, second_of_day = divmod(seconds, SECONDS_PER_DAY)
         return ((self._days(days) * SECONDS_PER_DAY + second_of_day) * NANOS_PER_SECOND) + nanos
+
+
+def _within_a_second(nanos: np.ndarray) -> bool:
+    """Whether every one of ``nanos`` lies strictly between minus and plus one second."""
+    return bool(nanos.min() > -NANOS_PER_SECOND and nanos.max() < NANOS_PER_SECOND)
 
 
 def write_timestamps(node: TypeNode, values: list[object], settings: WriteSettings) -> ColumnOutput:

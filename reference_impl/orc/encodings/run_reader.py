@@ -87,19 +87,20 @@ class RunReader:
 
     def read(self, count: int) -> np.ndarray:
         """The next ``count`` values; CorruptRle if the stream holds fewer."""
-        chunks = []
+        # Filled run by run: the runs are not held beside their join (a stripe's values twice).
+        values = np.empty(count, dtype=self.dtype)
         done = 0
         while done < count:
             whole_runs = self._whole_runs(count - done) if self._used == len(self._run) else None
             if whole_runs is not None:
-                chunks.append(whole_runs)
+                values[done:done + len(whole_runs)] = whole_runs
                 done += len(whole_runs)
                 continue
             take = self._fill(count - done)
-            chunks.append(self._run[self._used:self._used + take])
+            values[done:done + take] = self._run[self._used:self._used + take]
             self._used += take
             done += take
-        return np.concatenate(chunks) if chunks else np.empty(0, dtype=self.dtype)
+        return values
 
     def skip(self, count: int) -> None:
         """Pass over ``count`` values; CorruptRle if the stream holds fewer."""

@@ -38,6 +38,7 @@ import random
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 
+from reference_impl.common.mapped_file import FileBytes
 from reference_impl.orc.encryption.data_masks import NULLIFY, check_mask, mask_values
 from reference_impl.orc.encryption.encryption_keys import (
     KeyProvider,
@@ -253,7 +254,7 @@ class OpenVariant:
 
 
 def open_variants(
-    data: bytes, tail: FileTail, root: TypeNode, keys: KeyProvider, decompress: Decompress
+    data: FileBytes, tail: FileTail, root: TypeNode, keys: KeyProvider, decompress: Decompress
 ) -> tuple[FileTail, list[OpenVariant]]:
     """The variants ``keys`` open (the first for each root, 'Encryption'), and ``tail`` with
     their decrypted file and stripe statistics in place of the masked ones."""
@@ -304,7 +305,7 @@ def _master(described: EncryptionKey, keys: KeyProvider, where: str, offset: int
 
 
 def _decrypted_statistics(
-    data: bytes, tail: FileTail, variants: Sequence[OpenVariant], decompress: Decompress
+    data: FileBytes, tail: FileTail, variants: Sequence[OpenVariant], decompress: Decompress
 ) -> FileTail:
     footer, encryption = tail.footer, tail.footer.encryption
     assert encryption is not None  # open_variants returns before this otherwise
@@ -439,7 +440,7 @@ def _expect_keys(listed: int, variants: int, index: int, offset: int) -> None:
 
 
 def decrypt_stripe(
-    data: bytes,
+    data: FileBytes,
     stripe: StripeStreams,
     variants: Sequence[OpenVariant],
     stripe_id: int,

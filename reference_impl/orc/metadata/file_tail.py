@@ -20,6 +20,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import TypeVar
 
+from reference_impl.common.mapped_file import FileBytes
 from reference_impl.orc.errors import BadMagic, CorruptProtobuf, CorruptTail, UnsupportedFeature
 from reference_impl.orc.metadata.orc_proto import Footer, Metadata, PostScript, ProtoMessage, decode, encode
 from reference_impl.orc.metadata.proto_enums import CompressionKind
@@ -77,7 +78,7 @@ def file_version(postscript: PostScript) -> tuple[int, int]:
 # -- reading ------------------------------------------------------------------------
 
 
-def read_file_tail(data: bytes | memoryview, decompress: Decompress) -> FileTail:
+def read_file_tail(data: FileBytes | memoryview, decompress: Decompress) -> FileTail:
     """The tail of the whole file ``data``; ``decompress(data, kind, block_size,
     file_offset)`` undoes the file's compression (and is called for NONE too)."""
     if bytes(data[:HEADER_LENGTH]) != MAGIC:
@@ -100,7 +101,7 @@ def read_file_tail(data: bytes | memoryview, decompress: Decompress) -> FileTail
     return FileTail(postscript, footer, metadata, len(data), footer_offset, metadata_offset)
 
 
-def _postscript_offset(data: bytes | memoryview) -> int:
+def _postscript_offset(data: FileBytes | memoryview) -> int:
     """ORCv1.md, 'Postscript': "The final byte of the file contains the serialized length
     of the Postscript"; the PostScript cannot reach back into the header."""
     length_offset = len(data) - POSTSCRIPT_LENGTH_BYTES

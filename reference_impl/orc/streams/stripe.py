@@ -39,6 +39,7 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass, replace
 from typing import Protocol
 
+from reference_impl.common.mapped_file import FileBytes
 from reference_impl.orc.errors import CorruptMetadata, CorruptStream
 from reference_impl.orc.metadata.orc_proto import (
     ColumnEncoding,
@@ -191,7 +192,7 @@ class StripeStreams:
         self.footer = replace(self.footer, columns=replaced)
 
 
-def read_stripe(data: bytes, information: StripeInformation, index: int, column_count: int,
+def read_stripe(data: FileBytes, information: StripeInformation, index: int, column_count: int,
                 tail_start: int, decompress: Decompress, compressed: bool) -> StripeStreams:
     """Stripe number ``index`` of ``data`` (the whole file), whose tail starts at ``tail_start``."""
     where = f"stripe {index}"
@@ -222,7 +223,7 @@ def _bounds(information: StripeInformation, tail_start: int, where: str) -> tupl
     return (start, *lengths)
 
 
-def _locate(data: bytes, listed: Sequence[Stream], start: int, index_length: int, data_length: int,
+def _locate(data: FileBytes, listed: Sequence[Stream], start: int, index_length: int, data_length: int,
             column_count: int, where: str, decompress: Decompress,
             compressed: bool) -> tuple[StreamsByKey, StreamsByKey]:
     """(data streams, index streams), each checked to lie in its area."""

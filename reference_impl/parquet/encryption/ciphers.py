@@ -36,6 +36,7 @@ from cryptography.exceptions import InvalidTag
 from cryptography.hazmat.primitives.ciphers import Cipher, algorithms, modes
 from cryptography.hazmat.primitives.ciphers.aead import AESGCM
 
+from reference_impl.common.mapped_file import FileBytes
 from reference_impl.parquet.errors import CorruptMetadata, DecryptionFailed, TruncatedFile
 
 __all__ = [
@@ -141,7 +142,7 @@ class Module:
     tag: bytes  # empty for a CTR module
 
 
-def read_module(data: bytes, start: int, end: int, *, tagged: bool, what: str) -> Module:
+def read_module(data: FileBytes, start: int, end: int, *, tagged: bool, what: str) -> Module:
     """Split the module at ``data[start:]``, which must end by ``end``.
 
     The length field is checked against the bytes available before it is used:

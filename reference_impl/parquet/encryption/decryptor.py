@@ -33,6 +33,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from reference_impl.common.mapped_file import FileBytes
 from reference_impl.parquet.encryption.ciphers import (
     MODULE_LENGTH,
     NONCE_LENGTH,
@@ -198,7 +199,7 @@ class ColumnDecryptor:
 
     def open(
         self,
-        data: bytes,
+        data: FileBytes,
         start: int,
         end: int,
         module_type: ModuleType,
@@ -221,7 +222,7 @@ class ColumnDecryptor:
 
 
 def read_encrypted_footer(
-    file: bytes, footer_start: int, length_at: int, properties: FileDecryptionProperties | None
+    file: FileBytes, footer_start: int, length_at: int, properties: FileDecryptionProperties | None
 ) -> tuple[FileMetaData, FileDecryptor]:
     """'5.3' encrypted footer: FileCryptoMetaData then the footer module, in [footer_start, length_at)."""
     crypto, module_start = deserialize(FileCryptoMetaData, file, start=footer_start, end=length_at)
@@ -240,7 +241,7 @@ def read_encrypted_footer(
 
 
 def verify_plaintext_footer(
-    file: bytes,
+    file: FileBytes,
     metadata: FileMetaData,
     footer_start: int,
     footer_end: int,

@@ -21,6 +21,7 @@ from __future__ import annotations
 import struct
 from dataclasses import dataclass
 from enum import IntEnum
+from mmap import mmap
 
 from reference_impl.common.varint import (
     decode_uleb128,
@@ -243,7 +244,7 @@ class CompactReader:
 
     def __init__(
         self,
-        data: bytes | bytearray | memoryview,
+        data: bytes | bytearray | memoryview | mmap,
         *,
         start: int = 0,
         end: int | None = None,

@@ -44,6 +44,7 @@ from __future__ import annotations
 import dataclasses
 from dataclasses import dataclass
 from enum import IntEnum
+from mmap import mmap
 from typing import Any, ClassVar, TypeVar
 
 from reference_impl.common.leniency import Rule, Strength, breach
@@ -658,7 +659,7 @@ def serialize(value: ThriftStruct) -> bytes:
 
 def deserialize(
     struct_class: type[S],
-    data: bytes | bytearray | memoryview,
+    data: bytes | bytearray | memoryview | mmap,
     *,
     start: int = 0,
     end: int | None = None,

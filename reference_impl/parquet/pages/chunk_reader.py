@@ -45,6 +45,7 @@ import numpy as np
 
 from reference_impl.common.decoded_values import as_list, joined
 from reference_impl.common.leniency import Rule, Strength, breach
+from reference_impl.common.mapped_file import FileBytes, in_place, owned
 from reference_impl.parquet.encodings.dictionary import decode_dictionary_entries, lookup_array
 from reference_impl.parquet.encodings.plain import Values
 from reference_impl.parquet.encodings.registry import Use, encodings_for
@@ -235,7 +236,7 @@ def chunk_range(meta: ColumnMetaData) -> tuple[int, int]:
 class _ChunkReader:
     def __init__(
         self,
-        file: bytes,
+        file: FileBytes,
         leaf: LeafColumn,
         meta: ColumnMetaData,
         where: str,
@@ -244,6 +245,7 @@ class _ChunkReader:
         crypto: ColumnDecryptor | None = None,
     ) -> None:
         self.file = file
+        self.in_place = in_place(file)  # what an uncompressed page is decoded from
         self.data_end = data_end  # where the data region ends: the footer's start
         self.crypto = crypto
         self.data_pages = 0  # data pages read so far: the page ordinal of the AADs
@@ -323,7 +325,7 @@ class _ChunkReader:
                     position,
                 )
             self.check_crc(header, body_start, body_end, position)
-            body = Content(self.file, body_start, body_end, True, body_start)
+            body = Content(self.in_place, body_start, body_end, True, body_start)
         else:
             header, body = self.encrypted_page(position, chunk_end)
             body_start, body_end = body.stored_at, body.stored_at + header.compressed_page_size
@@ -595,12 +597,14 @@ class _ChunkReader:
         )
 
     def add_values(self, values: Values) -> None:
-        self.pieces.append(values)
+        self.pieces.append(owned(values, self.file))
         self.value_count += len(values)
 
     def add_levels(self, count: int, definition: np.ndarray | None, repetition: np.ndarray | None) -> None:
-        self.definition.append(definition if definition is not None else np.zeros(count, dtype=np.uint8))
-        self.repetition.append(repetition if repetition is not None else np.zeros(count, dtype=np.uint8))
+        self.definition.append(owned(definition, self.file) if definition is not None
+                               else np.zeros(count, dtype=np.uint8))
+        self.repetition.append(owned(repetition, self.file) if repetition is not None
+                               else np.zeros(count, dtype=np.uint8))
         self.entries += count
 
 
@@ -611,7 +615,7 @@ def _joined(pieces: Sequence[np.ndarray], count: int) -> np.ndarray:
 
 
 def read_column_chunk(
-    file: bytes,
+    file: FileBytes,
     leaf: LeafColumn,
     chunk: ColumnChunk,
     num_rows: int,

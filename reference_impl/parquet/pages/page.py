@@ -31,6 +31,7 @@ from collections.abc import Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass
 
+from reference_impl.common.mapped_file import FileBytes
 from reference_impl.parquet.errors import CorruptPage, ParquetError
 from reference_impl.parquet.metadata.parquet_thrift import (
     CompressionCodec,
@@ -175,7 +176,7 @@ def data_page_v2(
 
 
 def read_page_header(
-    file: bytes, position: int, chunk_end: int, *, region: str = "its column chunk"
+    file: FileBytes, position: int, chunk_end: int, *, region: str = "its column chunk"
 ) -> tuple[PageHeader, int, int]:
     """The header at ``position``; return it, where its body starts and ends.
 
@@ -211,7 +212,7 @@ class Content:
     ones in the message.
     """
 
-    data: bytes
+    data: bytes | memoryview
     start: int
     end: int
     in_file: bool
@@ -230,7 +231,7 @@ class Content:
 
 
 def page_content(
-    file: bytes,
+    file: bytes | memoryview,
     start: int,
     end: int,
     uncompressed_size: int,
@@ -256,5 +257,5 @@ def page_content(
                 where,
             )
         return Content(file, start, end, in_file, where)
-    data = decompress(codec, file[start:end], uncompressed_size, base_offset=where)
+    data = decompress(codec, bytes(file[start:end]), uncompressed_size, base_offset=where)
     return Content(data, 0, len(data), False, where)
