@@ -135,7 +135,7 @@ def _measured(master: str, wall: float, workdir: Path) -> MasterRun:
     outcomes = table.column("outcome").to_pylist()
     timeline = read_timeline(results) or {"spans": []}
     return MasterRun(master, wall, len(outcomes), sum(o != SKIPPED for o in outcomes),
-                     timeline["spans"], dict(seconds))
+                     timeline=timeline["spans"], cell_seconds=dict(seconds))
 
 
 def run_all(options: argparse.Namespace, directory: Path) -> list[MasterRun]:
