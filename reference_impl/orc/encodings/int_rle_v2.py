@@ -84,8 +84,11 @@ MIN_REPEAT = 3
 MAX_REPEAT = 10
 MAX_VALUE_BYTES = 8  # Short Repeat: a value of 1 to 8 bytes
 # Scanning consecutive Short Repeat runs (_short_repeat_chain): the bytes scanned at once,
-# the runs taken in one loop turn (2^JUMP_LEVELS), and a count no read wants.
+# the runs taken in one loop turn (2^JUMP_LEVELS), and a count no read wants. The bytes
+# scanned start small and double while the chain runs to their end, so that a lone Short
+# Repeat run among runs of other kinds costs a scan of its own size, not of SCAN_BYTES.
 SCAN_BYTES = 1 << 16  # its tables hold some 8-byte numbers per byte: a few MB
+FIRST_SCAN_BYTES = 1 << 8
 JUMP_LEVELS = 4
 JUMP_RUNS = 1 << JUMP_LEVELS
 NO_RUN = 1 << 40
@@ -118,6 +121,7 @@ class IntRleV2Reader(RunReader):
         super().__init__(data, base_offset=base_offset, start=start)
         self._signed = signed
         self._stepwise = stepwise
+        self._scan_bytes = FIRST_SCAN_BYTES
 
     @property
     def buffered(self) -> int:
@@ -158,13 +162,20 @@ class IntRleV2Reader(RunReader):
         """Consecutive Short Repeat runs, all of whose values are wanted, at once (at most
         SCAN_BYTES of them; ``read`` asks again for more): a run of a few values costs no
         loop turn of its own (``_short_repeat_chain``) and no arrays of its own."""
-        if self._stepwise:
+        if self._stepwise or not self._at_short_repeat():
             return None
-        starts, self._pos = _short_repeat_chain(self._data, self._pos, wanted)
+        start = self._pos
+        starts, self._pos = _short_repeat_chain(self._data, start, wanted, self._scan_bytes)
+        cut_by_scan = self._pos - start > self._scan_bytes - SHORT_REPEAT_HEADER - MAX_VALUE_BYTES
+        self._scan_bytes = min(2 * self._scan_bytes, SCAN_BYTES) if cut_by_scan else FIRST_SCAN_BYTES
         if not len(starts):
             return None
         words = _short_repeat_words(np.frombuffer(self._data, dtype=np.uint8), starts)
         return zigzag_decoded_words(words) if self._signed else words
+
+    def _at_short_repeat(self) -> bool:
+        data, pos = self._data, self._pos
+        return pos < len(data) and data[pos] >> ENCODING_SHIFT == SubEncoding.SHORT_REPEAT
 
     def _direct(self, run_start: int, stepwise: bool) -> list[int] | np.ndarray:
         header = self._header(run_start, TWO_BYTE_HEADER, "Direct")
@@ -315,7 +326,8 @@ def zigzag_decoded_words(values: np.ndarray) -> np.ndarray:
     return ((values >> one) ^ (np.uint64(0) - (values & one))).view(np.int64)
 
 
-def _short_repeat_chain(data: bytes | memoryview, pos: int, wanted: int) -> tuple[np.ndarray, int]:
+def _short_repeat_chain(data: bytes | memoryview, pos: int, wanted: int,
+                        scan_bytes: int = SCAN_BYTES) -> tuple[np.ndarray, int]:
     """The header places of the consecutive Short Repeat runs from ``pos`` whose values
     are all wanted and that end in the stream, and the place after them.
 
@@ -325,10 +337,10 @@ def _short_repeat_chain(data: bytes | memoryview, pos: int, wanted: int) -> tupl
     sub-encoding, or a value cut off); tables of 2, 4, ... JUMP_RUNS runs are made from it
     by doubling (a jump of 2k runs is two of k). The chain is walked JUMP_RUNS runs a
     turn, then one run a turn for the last few; the runs inside each jump are then
-    followed all at once. The bytes scanned: at most SCAN_BYTES, and no more than the
+    followed all at once. The bytes scanned: at most ``scan_bytes``, and no more than the
     wanted values' runs can take, so that a small read scans little."""
     most = (wanted // MIN_REPEAT) * (SHORT_REPEAT_HEADER + MAX_VALUE_BYTES)
-    headers = np.frombuffer(data, dtype=np.uint8)[pos:pos + min(most, SCAN_BYTES)]
+    headers = np.frombuffer(data, dtype=np.uint8)[pos:pos + min(most, scan_bytes)]
     size = len(headers)
     following = (np.arange(size) + SHORT_REPEAT_HEADER + 1
                  + (headers >> SHORT_REPEAT_WIDTH_SHIFT & SHORT_REPEAT_FIELD_MASK))
