@@ -222,22 +222,26 @@ def _decode_byte_arrays(
             f"prefixes, only {bounds.end - bounds.position} remain",
             bounds.offset(),
         )
-    source = data if isinstance(data, bytes) else bytes(data)  # slices of bytes are bytes
+    # The values are slices of a bytes object (slices of bytes are bytes). A page read in
+    # place from a mapped file is a view of the whole file: only its own range is copied,
+    # and positions in the loop count from that range's start (`shift`).
+    shift = 0 if isinstance(data, bytes) else bounds.position
+    source = data if isinstance(data, bytes) else bytes(data[bounds.position:bounds.end])
     prefix_size, read_length = BYTE_ARRAY_LENGTH.size, BYTE_ARRAY_LENGTH.unpack_from
-    position, end = bounds.position, bounds.end
+    position, end = bounds.position - shift, bounds.end - shift
     values: list[object] = []
     # The claims of _Bounds, inline (this loop runs once per value); a claim that fails
     # is made through _Bounds, which raises its error.
     for index in range(count):
         if prefix_size > end - position:
-            bounds.position = position
+            bounds.position = position + shift
             bounds.claim(prefix_size, f"the length of value {index}")
         (length,) = read_length(source, position)
         value_at = position + prefix_size
         if length > end - value_at:
-            bounds.position = value_at
+            bounds.position = value_at + shift
             bounds.claim(length, f"value {index} (length {length})")
         position = value_at + length
         values.append(source[value_at:position])
-    bounds.position = position
-    return values, position
+    bounds.position = position + shift
+    return values, bounds.position

@@ -99,3 +99,22 @@ def test_a_truncated_file_fails_from_a_path_as_from_its_bytes(tmp_path: Path, cu
             read(truncated)
         failure = (type(from_bytes.value), str(from_bytes.value))
         assert (type(from_path.value), str(from_path.value)) == failure
+
+
+def test_a_byte_array_value_past_its_page_fails_from_a_path_as_from_its_bytes(tmp_path: Path) -> None:
+    # An uncompressed PLAIN BYTE_ARRAY page is decoded in place, as a view of the whole
+    # mapped file: the value's bounds and the error's offset are the page's, not the file's.
+    path = tmp_path / "strings.parquet"
+    words = [b"alpha", b"beta", b"gamma"]
+    pq.write_table(pa.table({"word": pa.array(words, pa.binary())}), path, compression="NONE",
+                   use_dictionary=False, write_statistics=False)
+    whole = bytearray(path.read_bytes())
+    length_at = whole.index(b"beta") - 4  # the 4-byte little-endian length before b"beta"
+    whole[length_at:length_at + 4] = (1 << 20).to_bytes(4, "little")  # past the page's end
+    path.write_bytes(bytes(whole))
+    with pytest.raises(ParquetError) as from_bytes:
+        read_parquet(bytes(whole))
+    with pytest.raises(ParquetError) as from_path:
+        read_parquet(path)
+    assert "value 1 (length 1048576)" in str(from_bytes.value)
+    assert (type(from_path.value), str(from_path.value)) == (type(from_bytes.value), str(from_bytes.value))
