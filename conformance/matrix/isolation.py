@@ -117,12 +117,12 @@ class IsolatedWorker:
         return self._proc.poll() is None
 
     def kill(self) -> None:
-        if self._proc.poll() is None:
+        if self.alive():
             self._proc.kill()
             self._proc.wait()
 
     def close(self) -> None:
-        if self._proc.poll() is None:
+        if self.alive():
             self._stdin.close()
             try:
                 self._proc.wait(timeout=10)
