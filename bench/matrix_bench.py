@@ -116,12 +116,10 @@ def run_once(master: str, options: argparse.Namespace, directory: Path) -> Maste
     busy = cores_busy(ticks, cpu_ticks(), os.cpu_count() or 1)  # /proc/stat counts them all
     if done.returncode not in (0, 1):  # 1: some cell failed, which is a finding, not an error
         raise RuntimeError(f"conformance run at {master} exited {done.returncode}:\n{done.stderr[-3000:]}")
-    run = _measured(master, wall, directory / f"work-{name}")
-    run.cores_busy = busy
-    return run
+    return _measured(master, wall, directory / f"work-{name}", busy)
 
 
-def _measured(master: str, wall: float, workdir: Path) -> MasterRun:
+def _measured(master: str, wall: float, workdir: Path, busy: float | None) -> MasterRun:
     import pyarrow.parquet as pq
 
     from conformance.matrix.timeline import read_timeline
@@ -135,7 +133,7 @@ def _measured(master: str, wall: float, workdir: Path) -> MasterRun:
     outcomes = table.column("outcome").to_pylist()
     timeline = read_timeline(results) or {"spans": []}
     return MasterRun(master, wall, len(outcomes), sum(o != SKIPPED for o in outcomes),
-                     timeline=timeline["spans"], cell_seconds=dict(seconds))
+                     cores_busy=busy, timeline=timeline["spans"], cell_seconds=dict(seconds))
 
 
 def run_all(options: argparse.Namespace, directory: Path) -> list[MasterRun]:
