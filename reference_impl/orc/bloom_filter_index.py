@@ -21,6 +21,7 @@ import os
 from dataclasses import dataclass
 from pathlib import Path
 
+from reference_impl.common.mapped_file import FileBytes
 from reference_impl.orc.bloom_filter import BloomFilterBits, value_hash
 from reference_impl.orc.columns.registry import ColumnStreamsOut
 from reference_impl.orc.errors import CorruptStream
@@ -92,7 +93,7 @@ def read_bloom_filters(source: bytes | str | os.PathLike[str]) -> list[dict[tupl
             for number in range(len(tail.footer.stripes))]
 
 
-def read_stripe_bloom_filters(data: bytes, tail: FileTail, number: int, decompress: Decompress,
+def read_stripe_bloom_filters(data: FileBytes, tail: FileTail, number: int, decompress: Decompress,
                               compressed: bool) -> dict[tuple[int, StreamKind], ColumnBloomFilters]:
     """:func:`read_bloom_filters` of stripe ``number`` alone."""
     information = tail.footer.stripes[number]
@@ -101,7 +102,7 @@ def read_stripe_bloom_filters(data: bytes, tail: FileTail, number: int, decompre
     return stripe_bloom_filters(data, stream_places(information, stripe.footer, number), number, decompress)
 
 
-def stripe_bloom_filters(data: bytes, places: list[StreamPlace], number: int,
+def stripe_bloom_filters(data: FileBytes, places: list[StreamPlace], number: int,
                          decompress: Decompress) -> dict[tuple[int, StreamKind], ColumnBloomFilters]:
     """By (column id, stream kind), the Bloom filters of stripe ``number``, whose streams
     lie at ``places``, read without the rest of the stripe."""

@@ -30,6 +30,7 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
+from reference_impl.common.mapped_file import FileBytes
 from reference_impl.orc.column_values import column_values
 from reference_impl.orc.columns.registry import ColumnStreamsOut
 from reference_impl.orc.errors import CorruptStream, OrcError
@@ -102,7 +103,7 @@ def check_positions(data: bytes, tail: FileTail, stripes: Iterable[Sequence[obje
             for check in check_stripe_positions(data, tail, number, rows)]
 
 
-def check_stripe_positions(data: bytes, tail: FileTail, number: int,
+def check_stripe_positions(data: FileBytes, tail: FileTail, number: int,
                            rows: Sequence[object]) -> list[PositionCheck]:
     """The checks of :func:`check_positions` for stripe ``number``, whose values of type 0
     are ``rows``."""
@@ -138,7 +139,7 @@ class _StripeColumn:
     """One column of one stripe: its streams, decompressed, and their chunks."""
 
     def __init__(self, stripe: int, node: TypeNode, encoding: ColumnEncodingKind | int,
-                 places: list[StreamPlace], data: bytes, codec: StreamCodec) -> None:
+                 places: list[StreamPlace], data: FileBytes, codec: StreamCodec) -> None:
         self.stripe = stripe
         self.node = node
         self.codec = codec

@@ -31,6 +31,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from enum import IntEnum
 
+from reference_impl.common.mapped_file import FileBytes
 from reference_impl.orc.columns.column_streams import DICTIONARY_ENCODINGS
 from reference_impl.orc.columns.registry import column_kind
 from reference_impl.orc.errors import CorruptMetadata, CorruptStream
@@ -139,7 +140,8 @@ def split_positions(entry: RowIndexEntry, layout: list[tuple[StreamKind, Positio
     return found
 
 
-def read_row_indexes(data: bytes, places: list[StreamPlace], decompress: Decompress) -> dict[int, RowIndex]:
+def read_row_indexes(data: FileBytes, places: list[StreamPlace],
+                     decompress: Decompress) -> dict[int, RowIndex]:
     """By column id, the ROW_INDEX of each column of a stripe that has one."""
     return {column: decode(RowIndex, stream, base_offset=place.offset)
             for column, (place, stream) in read_index_streams(data, places, S.ROW_INDEX, decompress).items()}

@@ -20,6 +20,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from dataclasses import dataclass
 
+from reference_impl.common.mapped_file import FileBytes
 from reference_impl.orc.errors import CorruptMetadata, CorruptStream
 from reference_impl.orc.metadata.file_tail import DEFAULT_COMPRESSION_BLOCK_SIZE, FileTail
 from reference_impl.orc.metadata.orc_proto import StripeFooter, StripeInformation, decode
@@ -42,7 +43,7 @@ class StreamPlace:
     offset: int  # absolute file offset of its first stored byte
     length: int
 
-    def stored(self, data: bytes) -> bytes:
+    def stored(self, data: FileBytes) -> bytes:
         return data[self.offset:self.offset + self.length]
 
 
@@ -70,7 +71,7 @@ class StreamCodec:
         return read_chunks(stored, self.kind, self.block_size, offset)
 
 
-def read_stripe_footer(data: bytes, tail: FileTail, number: int, decompress: Decompress) -> StripeFooter:
+def read_stripe_footer(data: FileBytes, tail: FileTail, number: int, decompress: Decompress) -> StripeFooter:
     """The StripeFooter of stripe ``number`` of the file ``data``."""
     information = tail.footer.stripes[number]
     start = information.offset or 0
@@ -104,7 +105,7 @@ def stream_places(information: StripeInformation, footer: StripeFooter, number: 
     return places
 
 
-def read_index_streams(data: bytes, places: list[StreamPlace], kind: StreamKind,
+def read_index_streams(data: FileBytes, places: list[StreamPlace], kind: StreamKind,
                        decompress: Decompress) -> dict[int, tuple[StreamPlace, bytes]]:
     """By column id, each ``kind`` stream's place and decompressed bytes."""
     return {place.column: (place, decompress(place.stored(data), place.offset))

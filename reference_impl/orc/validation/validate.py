@@ -25,9 +25,9 @@ from __future__ import annotations
 
 import os
 from dataclasses import dataclass, field
-from pathlib import Path
 
 from reference_impl.common.leniency import Breach, reading
+from reference_impl.common.mapped_file import FileBytes, close_file, map_file
 from reference_impl.orc.bloom_filter_index import read_stripe_bloom_filters
 from reference_impl.orc.column_values import ColumnValues, column_labels, column_values
 from reference_impl.orc.columns.calendar import file_calendar
@@ -66,13 +66,16 @@ NO_BYTES = StoredBytes(0, 0)  # a column without streams in a stripe
 def validate(source: bytes | str | os.PathLike[str]) -> list[Finding]:
     """Every finding about ``source``'s metadata (see the module docstring); raises the
     reader's OrcError when the file cannot be read."""
-    data = bytes(source) if isinstance(source, bytes | bytearray) else Path(source).read_bytes()
+    data = bytes(source) if isinstance(source, bytes | bytearray) else map_file(source)
     with reading() as breaches:
         findings = _findings(data)
+    # Unmapped once checked; after an error, when the error (whose frames may still view
+    # the map) is dropped, as the reader does.
+    close_file(data)
     return _breach_findings(breaches) + findings
 
 
-def _findings(data: bytes) -> list[Finding]:
+def _findings(data: FileBytes) -> list[Finding]:
     tail = read_file_tail(data, decompress_stream)
     checks = _StripeChecks(data, tail)
     for _ in map(checks.stripe, iter_stripes(data, tail)):
@@ -96,7 +99,7 @@ class _StripeChecks:
     findings, by kind of check, and what the file-level check needs of the stripes read so
     far (their values' summaries, in the first stripe's writer zone, and their stored bytes)."""
 
-    data: bytes
+    data: FileBytes
     tail: FileTail
     stripes: int = 0
     file_zone: str | None = None
