@@ -137,6 +137,10 @@ def _decimals(rng: Any, rows: int) -> tuple[Any, list[object]]:
     return array, unscaled.tolist()
 
 
+ROW_INDEX_STRIDE = 10_000  # rows per row group: ORC's writers' default (ORCv1.md, 'Row Group Index')
+VALUE_COLUMN_ID = 1  # COLUMN's ORC column id: 0 is the root struct ('Type Information')
+
+
 @dataclass(frozen=True)
 class OrcShape(Shape):
     """An ORC column: the ColumnEncoding pyarrow writes, and for an integer column the
@@ -145,12 +149,15 @@ class OrcShape(Shape):
     column_encoding: str = "DIRECT"  # orc_proto.proto ColumnEncoding.Kind
     sub_encoding: str | None = None
     dictionary_threshold: float = NEVER_DICTIONARY
+    bloom_filter: bool = False  # ORCv1.md 'Bloom Filter Index': one filter per row group
 
 
 def orc_shape(name: str, column_encoding: str, make: Any, sub_encoding: str | None = None,
-              dictionary_threshold: float = NEVER_DICTIONARY) -> OrcShape:
+              dictionary_threshold: float = NEVER_DICTIONARY, bloom_filter: bool = False) -> OrcShape:
     encoding = column_encoding if sub_encoding is None else f"{column_encoding}, RLE v2 {sub_encoding}"
-    return OrcShape(name, encoding, make, column_encoding, sub_encoding, dictionary_threshold)
+    if bloom_filter:
+        encoding += ", Bloom filters"
+    return OrcShape(name, encoding, make, column_encoding, sub_encoding, dictionary_threshold, bloom_filter)
 
 
 SHAPES = (
@@ -165,6 +172,10 @@ SHAPES = (
     orc_shape("boolean", "DIRECT", _booleans),
     orc_shape("timestamp", "DIRECT_V2", _timestamps),
     orc_shape("decimal_18_4", "DIRECT_V2", _decimals),
+    # what `validate` checks a Bloom filter by: every value of the row group tests present
+    orc_shape("bigint_bloom_filter", "DIRECT_V2", _random_bigints, "DIRECT", bloom_filter=True),
+    orc_shape("string_bloom_filter", "DICTIONARY_V2", _repeated_strings,
+              dictionary_threshold=ALWAYS_DICTIONARY, bloom_filter=True),
 )
 ALL_FILES = tuple(BenchFile(shape, codec) for shape in SHAPES for codec in COMPRESSIONS)
 
@@ -180,7 +191,11 @@ def pyarrow_write(bench_file: BenchFile, table: Any, path: Path, parts: int = 1)
     stripe_size = {} if parts == 1 else {"stripe_size": max(1, table.nbytes // parts)}
     pyarrow.orc.write_table(table, str(path), compression=COMPRESSIONS[bench_file.codec],
                             dictionary_key_size_threshold=_shape(bench_file).dictionary_threshold,
-                            **stripe_size)
+                            bloom_filter_columns=_bloom_filter_columns(bench_file), **stripe_size)
+
+
+def _bloom_filter_columns(bench_file: BenchFile) -> list[int]:
+    return [VALUE_COLUMN_ID] if _shape(bench_file).bloom_filter else []
 
 
 def pyarrow_read(path: Path) -> Any:
@@ -212,8 +227,11 @@ def reference_write(bench_file: BenchFile, table: tuple[Any, list[dict[str, obje
     from reference_impl.orc.writer import write_orc
     from reference_impl.orc.writer_options import OrcWriterOptions
 
+    bloom_filter = _shape(bench_file).bloom_filter
     options = OrcWriterOptions(compression=CompressionKind[bench_file.codec.upper()],
-                               dictionary_key_threshold=_shape(bench_file).dictionary_threshold)
+                               dictionary_key_threshold=_shape(bench_file).dictionary_threshold,
+                               bloom_filter_columns=frozenset({COLUMN} if bloom_filter else ()),
+                               row_index_stride=ROW_INDEX_STRIDE if bloom_filter else 0)
     schema, rows = table
     path.write_bytes(write_orc(schema, rows, options))
 

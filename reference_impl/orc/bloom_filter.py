@@ -22,24 +22,34 @@ What the text leaves out, as ORC Java and ORC C++ write it and as their files sh
 
 No library gives ORC's Murmur3 variant (``mmh3`` computes Murmur3 x64_128), so it is
 written out here from its constants.
+
+The functions of one value spell the text's steps out; ``value_hashes`` and
+``BloomFilterBits.contain`` take a row group's values at once, with numpy's wrapping
+64-bit arithmetic for the long-hashed kinds (each distinct value of the others hashed by
+``value_hash``), and tests/reference_impl/orc/test_bloom_filter.py holds them to the one-
+value forms bit for bit.
 """
 
 from __future__ import annotations
 
 import math
 import struct
-from collections.abc import Iterable
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 from typing import Any
+
+import numpy as np
 
 from reference_impl.orc.metadata.proto_enums import TypeKind
 from reference_impl.orc.metadata.type_tree import TypeNode
 
 __all__ = ["DEFAULT_FPP", "HASHED_KINDS", "BloomFilterBits", "bloom_filter_size", "decimal_text",
-           "murmur3_64", "thomas_wang_64", "value_hash"]
+           "murmur3_64", "thomas_wang_64", "thomas_wang_64_array", "value_hash", "value_hashes"]
 
 BITS_PER_WORD = 64  # 'Bloom Filter Index': the bitset is "a repeating sequence of longs"
-BYTES_PER_WORD = BITS_PER_WORD // 8
+BITS_PER_BYTE = 8
+BYTE_INDEX_SHIFT = 3  # bit p is bit p % 8 of byte p >> 3
+BYTES_PER_WORD = BITS_PER_WORD // BITS_PER_BYTE
 WORD_INDEX_SHIFT = 6  # "The LSB 6 bits identifies the long index within bitset"
 DEFAULT_FPP = 0.05  # ORC C++'s default false-positive probability (ORC Java's is 0.01)
 
@@ -101,6 +111,23 @@ def thomas_wang_64(key: int) -> int:
     key = (key + (key << 2) + (key << 4)) & UINT64
     key ^= _arithmetic_shift(key, 28)
     return (key + (key << 31)) & UINT64
+
+
+def thomas_wang_64_array(keys: np.ndarray) -> np.ndarray:
+    """:func:`thomas_wang_64` of each long of ``keys`` (int64), as uint64: the same steps in
+    numpy's wrapping 64-bit arithmetic, ``>>`` arithmetic on the int64 view as in Java."""
+    key = keys.astype(np.int64).view(np.uint64)
+    key = ~key + (key << 21)
+    key ^= _arithmetic_shift_array(key, 24)
+    key = key + (key << 3) + (key << 8)
+    key ^= _arithmetic_shift_array(key, 14)
+    key = key + (key << 2) + (key << 4)
+    key ^= _arithmetic_shift_array(key, 28)
+    return key + (key << 31)
+
+
+def _arithmetic_shift_array(key: np.ndarray, bits: int) -> np.ndarray:
+    return (key.view(np.int64) >> bits).view(np.uint64)
 
 
 def _rotate_left(value: int, bits: int) -> int:
@@ -176,6 +203,36 @@ def value_hash(node: TypeNode, value: Any) -> int:
     raise ValueError(f"{node.describe()} has no Bloom filter hash in 'Bloom Filter Index'")
 
 
+def value_hashes(node: TypeNode, values: Sequence[Any]) -> np.ndarray:
+    """:func:`value_hash` of each of ``values`` (uint64)."""
+    keys = _long_keys(node, values)
+    if keys is not None:
+        return thomas_wang_64_array(keys)
+    hashes = {value: value_hash(node, value) for value in set(values)}
+    return np.fromiter((hashes[value] for value in values), dtype=np.uint64, count=len(values))
+
+
+def _long_keys(node: TypeNode, values: Sequence[Any]) -> np.ndarray | None:
+    """The longs Thomas Wang's hash takes for ``values`` (as :func:`value_hash` makes
+    them), or None for a kind hashed by Murmur3 or a value past a long."""
+    kind = node.kind
+    try:
+        if kind in INTEGER_KINDS:
+            return np.array(values, dtype=np.int64)
+        if kind in TIMESTAMP_KINDS:
+            return np.array(values, dtype=np.int64) // NANOS_PER_MILLI
+    except OverflowError:
+        return None
+    if kind not in (TypeKind.DOUBLE, TypeKind.FLOAT):
+        return None
+    doubles = np.array(values, dtype=np.float64)
+    if kind == TypeKind.FLOAT:
+        with np.errstate(over="ignore", invalid="ignore"):  # past FLOAT's range: infinity, as _as_float
+            doubles = doubles.astype(np.float32).astype(np.float64)
+    doubles[np.isnan(doubles)] = math.nan  # Double.doubleToLongBits: one NaN
+    return doubles.view(np.int64)
+
+
 @dataclass
 class BloomFilterBits:
     """A Bloom filter: ``num_hash_functions`` (k) and its bits, little-endian bytes (the
@@ -215,6 +272,19 @@ class BloomFilterBits:
     def might_contain(self, base_hash: int) -> bool:
         """False: no value with this hash was added; True: one may have been."""
         return all(self.bits[position // 8] >> position % 8 & 1 for position in self.positions(base_hash))
+
+    def contain(self, base_hashes: np.ndarray) -> np.ndarray:
+        """:meth:`might_contain` of each of ``base_hashes`` (uint64), as a bool array."""
+        hash1 = (base_hashes & np.uint64(UINT32)).astype(np.uint32).view(np.int32).astype(np.int64)
+        hash2 = (base_hashes >> np.uint64(HALF_BITS)).astype(np.uint32).view(np.int32).astype(np.int64)
+        bits = np.frombuffer(self.bits, dtype=np.uint8)
+        found = np.ones(len(base_hashes), dtype=bool)
+        for k in range(1, self.num_hash_functions + 1):
+            combined = (hash1 + k * hash2).astype(np.int32)  # Java's int: wraps at 32 bits
+            position = np.where(combined < 0, ~combined, combined).astype(np.int64) % self.num_bits
+            found &= (bits[position >> BYTE_INDEX_SHIFT] >> (position & (BITS_PER_BYTE - 1)).astype(np.uint8)
+                      & 1).astype(bool)
+        return found
 
     def words(self) -> list[int]:
         """The bitset as the original BLOOM_FILTER stores it: unsigned 64-bit longs."""

@@ -134,6 +134,8 @@ def test_each_orc_file_has_the_encoding_it_is_named_after(full_runs):
         streams = [stream for stream in file_streams(path.read_bytes()) if stream.column == 1]  # 0: the root
         shape = bench_file.shape
         assert {stream.encoding for stream in streams} == {ColumnEncodingKind[shape.column_encoding]}, path
+        filters = {s.kind for s in streams} & {StreamKind.BLOOM_FILTER, StreamKind.BLOOM_FILTER_UTF8}
+        assert bool(filters) == shape.bloom_filter, path
         if shape.sub_encoding is not None:
             data = next(stream.data for stream in streams if stream.kind == StreamKind.DATA)
             runs = Counter(encoding.name for encoding in sub_encodings(data, ROWS[name], signed=True))

@@ -20,7 +20,7 @@ from __future__ import annotations
 import math
 from collections.abc import Sequence
 
-from reference_impl.orc.bloom_filter import HASHED_KINDS, value_hash
+from reference_impl.orc.bloom_filter import HASHED_KINDS, value_hashes
 from reference_impl.orc.bloom_filter_index import ColumnBloomFilters
 from reference_impl.orc.column_values import ColumnValues, column_values
 from reference_impl.orc.metadata.orc_proto import ColumnEncoding
@@ -62,8 +62,9 @@ def _check_stream(node: TypeNode, stream: ColumnBloomFilters, groups: list[dict[
     findings = []
     for group, (bits, columns) in enumerate(zip(stream.filters, groups, strict=True)):
         values = columns[node.column_id].values
-        absent = [value for value in values if not _is_nan(value)
-                  and not bits.might_contain(value_hash(node, value))]
+        probed = [value for value in values if not _is_nan(value)]
+        present = bits.contain(value_hashes(node, probed))
+        absent = [value for value, there in zip(probed, present, strict=True) if not there]
         if absent:
             findings.append(Place(place.column, place.stripe, group)(
                 "bloom_filter.absent",

@@ -28,7 +28,7 @@ from dataclasses import dataclass, field
 
 from reference_impl.common.leniency import Breach, reading
 from reference_impl.common.mapped_file import FileBytes, close_file, map_file
-from reference_impl.orc.bloom_filter_index import read_stripe_bloom_filters
+from reference_impl.orc.bloom_filter_index import stripe_bloom_filters
 from reference_impl.orc.column_values import ColumnValues, column_labels, column_values
 from reference_impl.orc.columns.calendar import file_calendar
 from reference_impl.orc.metadata.file_tail import FileTail, read_file_tail
@@ -143,8 +143,7 @@ class _StripeChecks:
             indexes = read_row_indexes(data, places, self.codec.decompress)
             self.row_group_level += _row_groups(self.root, values, indexes, self.stride, self.labels, number,
                                                 context)
-            filters = read_stripe_bloom_filters(data, self.tail, number, self.codec.decompress,
-                                                self.codec.compressed)
+            filters = stripe_bloom_filters(data, places, number, self.codec.decompress)
             self.bloom_filters += check_bloom_filters(self.root, values, self.stride, number,
                                                       list(filters.values()), footer.columns, self.labels,
                                                       self.fixes)

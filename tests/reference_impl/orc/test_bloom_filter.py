@@ -13,6 +13,7 @@ from __future__ import annotations
 import io
 import math
 
+import numpy as np
 import pyarrow.orc
 import pyorc
 import pytest
@@ -25,7 +26,9 @@ from reference_impl.orc.bloom_filter import (
     decimal_text,
     murmur3_64,
     thomas_wang_64,
+    thomas_wang_64_array,
     value_hash,
+    value_hashes,
 )
 from reference_impl.orc.bloom_filter_index import read_bloom_filters
 from reference_impl.orc.errors import CorruptStream, InvalidValue
@@ -189,6 +192,51 @@ def test_no_value_added_ever_tests_absent(values: list[tuple[TypeNode, object]],
     bits = BloomFilterBits.empty(entries, fpp)
     bits.add_all(value_hash(node, value) for node, value in values)
     assert all(bits.might_contain(value_hash(node, value)) for node, value in values)
+
+
+# --- the array forms agree with the one-value forms bit for bit --------------------------------
+
+# Each kind's values, wider than its writers' (every long, floats past FLOAT's range, NaN of
+# any sign and payload, timestamps past a long of nanoseconds) so that each branch of
+# value_hashes runs.
+EXPONENT_ALL_ONES = 0x7FF << 52
+NANS = st.builds(lambda sign, payload: float(np.array([sign << 63 | EXPONENT_ALL_ONES | payload],
+                                                      dtype=np.uint64).view(np.float64)[0]),
+                 st.integers(0, 1), st.integers(1, 2**52 - 1))
+FLOATS = st.lists(st.floats() | NANS)
+ONE_KIND_VALUES = st.one_of(
+    st.tuples(st.just(primitive(K.LONG)), st.lists(st.integers(-(2**63), 2**63 - 1))),
+    st.tuples(st.just(primitive(K.BOOLEAN)), st.lists(st.booleans())),
+    st.tuples(st.just(primitive(K.DATE)), st.lists(st.integers(-(2**31), 2**31 - 1))),
+    st.tuples(st.just(primitive(K.DOUBLE)), FLOATS),
+    st.tuples(st.just(primitive(K.FLOAT)), FLOATS),
+    st.tuples(st.just(primitive(K.TIMESTAMP)), st.lists(st.integers(-(2**64), 2**64))),
+    st.tuples(st.just(primitive(K.STRING)), st.lists(st.text(max_size=20))),
+    st.tuples(st.just(primitive(K.BINARY)), st.lists(st.binary(max_size=20))),
+    st.tuples(st.just(decimal(38, 6)), st.lists(st.integers(-(10**38) + 1, 10**38 - 1))),
+)
+
+
+@settings(max_examples=300, deadline=None)
+@given(kind_values=ONE_KIND_VALUES)
+def test_value_hashes_are_value_hash_of_each_value(kind_values: tuple[TypeNode, list[object]]) -> None:
+    node, values = kind_values
+    assert value_hashes(node, values).tolist() == [value_hash(node, value) for value in values]
+
+
+@settings(max_examples=200, deadline=None)
+@given(keys=st.lists(st.integers(-(2**63), 2**63 - 1), max_size=50))
+def test_thomas_wang_64_array_is_thomas_wang_64_of_each_long(keys: list[int]) -> None:
+    assert thomas_wang_64_array(np.array(keys, dtype=np.int64)).tolist() == [thomas_wang_64(k) for k in keys]
+
+
+@settings(max_examples=200, deadline=None)
+@given(bits=st.binary(min_size=1, max_size=64), k=st.integers(1, 12),
+       hashes=st.lists(st.integers(0, 2**64 - 1), max_size=50))
+def test_contain_is_might_contain_of_each_hash(bits: bytes, k: int, hashes: list[int]) -> None:
+    bloom = BloomFilterBits(k, bytearray(bits))
+    found = bloom.contain(np.array(hashes, dtype=np.uint64))
+    assert found.tolist() == [bloom.might_contain(h) for h in hashes]
 
 
 ROW_SCHEMA = struct({"n": primitive(K.LONG), "s": primitive(K.STRING), "x": primitive(K.DOUBLE)})
