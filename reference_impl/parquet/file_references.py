@@ -17,6 +17,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from reference_impl.common.leniency import reading
+from reference_impl.common.mapped_file import FileBytes, close_file, map_file
 from reference_impl.parquet.encryption.properties import FileDecryptionProperties
 from reference_impl.parquet.metadata.parquet_thrift import FileMetaData
 from reference_impl.parquet.reader import read_footer_with_decryptor, read_parquet
@@ -50,15 +51,19 @@ def file_groups(node: SchemaNode, path: str = "") -> Iterator[tuple[str, SchemaN
 
 
 def file_references(
-    source: str | os.PathLike | bytes, *, decryption: FileDecryptionProperties | None = None
+    source: str | os.PathLike | FileBytes, *, decryption: FileDecryptionProperties | None = None
 ) -> list[FileReference]:
-    """Every non-null FILE value of ``source``, in row order, resolved against its bytes."""
-    file = source if isinstance(source, bytes) else _read_bytes(source)
+    """Every non-null FILE value of ``source``, in row order, resolved against its bytes
+    (a path mapped, as the reader maps it)."""
+    file = map_file(source) if isinstance(source, str | os.PathLike) else source
     metadata, footer_start, _ = read_footer_with_decryptor(file, decryption=decryption)
-    return list(_references(file, metadata, footer_start, decryption))
+    references = list(_references(file, metadata, footer_start, decryption))
+    if file is not source:
+        close_file(file)  # unmapped once read; after an error, when the error is dropped
+    return references
 
 
-def _references(file: bytes, metadata: FileMetaData, footer_start: int,
+def _references(file: FileBytes, metadata: FileMetaData, footer_start: int,
                  decryption: FileDecryptionProperties | None) -> Iterator[FileReference]:
     tree = schema_tree_from_elements(metadata.schema, offset=footer_start)
     tops_named = {path.split(".")[0] for path, _ in file_groups(tree)}
@@ -76,8 +81,3 @@ def _references(file: bytes, metadata: FileMetaData, footer_start: int,
                     value = {name: raw.get(name) for name in typed_fields(group.node)}
                     yield FileReference(ordinal, row, path, value, resolve(value, file))
         first_row += row_group.num_rows
-
-
-def _read_bytes(path: str | os.PathLike) -> bytes:
-    with open(path, "rb") as stream:
-        return stream.read()

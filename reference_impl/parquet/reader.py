@@ -48,6 +48,7 @@ for it: the caller decides with the block.
 
 from __future__ import annotations
 
+import mmap
 import os
 from collections.abc import Iterator, Sequence
 from dataclasses import dataclass, field, replace
@@ -108,7 +109,7 @@ __all__ = [
     "values_with_nulls",
 ]
 
-Source = str | os.PathLike[str] | bytes | bytearray | memoryview | BinaryIO
+Source = str | os.PathLike[str] | FileBytes | bytearray | memoryview | BinaryIO
 
 # A file's row count is the sum of its row groups'; 0 there, beside row groups
 # that hold rows, is a count the writer never filled in, not a second answer.
@@ -270,7 +271,8 @@ def open_parquet(
     by_path = {leaf.dotted_path: leaf for leaf in all_leaves}
     stored = [by_path[leaf.dotted_path] for leaf in leaf_columns(tree)]  # with the file's column ordinals
     return ParquetRowGroups(file, metadata, footer_start, decryptor, tree, stored, verify_checksums,
-                            decode_variants and has_variant(tree))
+                            decode_variants and has_variant(tree),
+                            mapped_here=isinstance(source, str | os.PathLike))
 
 
 @dataclass(eq=False)
@@ -281,7 +283,8 @@ class ParquetRowGroups:
     group's decompression is one unit of the decoded budget
     (``reference_impl/common/decoded_budget.py``). A file read from a path is mapped
     (``reference_impl/common/mapped_file.py``): its pages are released after each row
-    group, and it is unmapped by :meth:`close`, or with this object."""
+    group, and it is unmapped by :meth:`close`, or with this object; a file given mapped
+    (``validate`` reads its own map again) is left to its caller to unmap."""
 
     file: FileBytes
     metadata: FileMetaData
@@ -291,6 +294,7 @@ class ParquetRowGroups:
     stored: list[LeafColumn]  # the leaves read, with the file's column ordinals
     verify_checksums: bool
     variants: bool  # decode and check the VARIANT values
+    mapped_here: bool  # from a path, by open_parquet: close() unmaps it
 
     def __iter__(self) -> Iterator[ParquetContents]:
         # No name holds a row group given out: the caller's dropping it frees it.
@@ -306,8 +310,10 @@ class ParquetRowGroups:
         return contents
 
     def close(self) -> None:
-        """Unmap the file (a file given as bytes: nothing); no row group can be read after."""
-        close_file(self.file)
+        """Unmap the file mapped here (a file given as bytes or mapped: nothing); no row
+        group can be read after."""
+        if self.mapped_here:
+            close_file(self.file)
 
     def _decoded(self, index: int, row_group: RowGroup) -> ParquetContents:
         chunks = [
@@ -449,6 +455,8 @@ def _row_group_offset(row_group: RowGroup, footer_start: int) -> int:
 
 
 def _load(source: Source) -> FileBytes:
+    if isinstance(source, mmap.mmap):
+        return source  # mapped by the caller, read in place
     if isinstance(source, bytes | bytearray | memoryview):
         return bytes(source)
     if isinstance(source, str | os.PathLike):

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import io
 import zlib
+from pathlib import Path
 
 import pytest
 
@@ -153,6 +154,18 @@ def test_a_conforming_file_has_no_finding_and_its_references_resolve() -> None:
     refs = [(r.row, r.resolution.kind, r.resolution.data) for r in file_references(data)]
     assert refs == [(0, "self", MAGIC), (1, "inline", b"abc"), (2, "external", None)]
     assert read_parquet(data).records[0]["f"]["offset"] == 0  # the reader reads on
+
+
+def test_a_path_is_validated_and_resolved_as_its_bytes(tmp_path: Path) -> None:
+    # A path is mapped (reference_impl/common/mapped_file.py); validate's FILE check reads
+    # that map again, and a self-reference's bytes are cut from it.
+    data = _file([{"offset": 0, "size": 4, "checksum": b"CRC32:00000000"}, {"offset": 10**9, "size": 1}])
+    path = tmp_path / "file.parquet"
+    path.write_bytes(data)
+    assert [f.kind for f in validate(path)] == [f.kind for f in validate(data)] == [
+        "file.checksum", "file.self_reference_range"]
+    refs = [(r.row, r.resolution.kind, r.resolution.data) for r in file_references(path)]
+    assert refs == [(0, "self", MAGIC), (1, "self", None)]
 
 
 def test_validate_names_the_rule_the_row_and_the_sentence() -> None:

@@ -27,7 +27,9 @@ lies in bytes ``k // 8`` to ``(k + w - 1) // 8``; those bytes, read as one
 little-endian integer and shifted right by ``k % 8``, hold it in their low ``w``
 bits. It takes any bit position and width per value, so that
 DELTA_BINARY_PACKED can unpack the miniblocks of a whole page, each of its own
-width, in one call. :func:`unpack_bits` is its form for equal widths back to back.
+width, in one call. :func:`unpack_bits`, for equal widths back to back (the hybrid's
+bit-packed runs), reads the same way a group of 8 values at a time, every group at once,
+from 64-bit words rather than from bytes.
 """
 
 from __future__ import annotations
@@ -69,8 +71,10 @@ def unpack_bits(data: bytes | memoryview, bit_width: int, count: int) -> np.ndar
 
     Returns an unsigned numpy array (uint64). The caller checks ``len(data)``
     against :func:`packed_size` first, so no length here comes from a file.
-    Works a group of 8 values (``bit_width`` whole bytes) at a time: value ``j`` of
-    every group lies at the same bits of its group's bytes.
+    Works a group of 8 values (``bit_width`` whole bytes) at a time, every group at
+    once: a group's bytes are read as little-endian 64-bit words, and value ``j``, at
+    bit ``k = j * bit_width`` of its group, is word ``k // 64`` shifted right by
+    ``k % 64``, with the low bits of the next word above it when it crosses into that.
     """
     needed = _checked_size(data, bit_width, count)
     if bit_width == 0 or count == 0:
@@ -78,17 +82,19 @@ def unpack_bits(data: bytes | memoryview, bit_width: int, count: int) -> np.ndar
     groups = -(-count // VALUES_PER_GROUP)
     packed = np.zeros(groups * bit_width, dtype=np.uint8)  # the last group padded with zeros
     packed[:needed] = np.frombuffer(data, dtype=np.uint8, count=needed)
-    rows = packed.reshape(groups, bit_width)  # row g: the bytes of values 8g to 8g + 7
-    values = np.empty((groups, VALUES_PER_GROUP), dtype=np.uint64)
-    for j in range(VALUES_PER_GROUP):
-        first_bit = j * bit_width
-        first_byte = first_bit // BITS_PER_BYTE
-        values[:, j] = _assemble(
-            lambda k, first=first_byte: rows[:, first + k],  # type: ignore[misc]
-            first_bit % BITS_PER_BYTE,
-            _span(first_bit % BITS_PER_BYTE, bit_width),
-            np.uint64(bit_width),
-        )
+    # Row g: the bytes of values 8g to 8g + 7, then zero bytes up to a whole word and one
+    # word more, which a value in the group's last word reads as its next.
+    group_words = -(-bit_width // WORD_BYTES) + 1
+    rows = np.zeros((groups, group_words * WORD_BYTES), dtype=np.uint8)
+    rows[:, :bit_width] = packed.reshape(groups, bit_width)
+    words = rows.view("<u8")
+    first_bits = np.arange(VALUES_PER_GROUP) * bit_width  # of each value in its group
+    word, shifts = first_bits // WORD_BITS, (first_bits % WORD_BITS).astype(np.uint64)
+    values = words[:, word] >> shifts
+    # The next word's low bits above the value's first ones, shifted in two steps since a
+    # shift by 64 (a value starting on a word boundary) is undefined.
+    values |= (words[:, word + 1] << np.uint64(1)) << (np.uint64(WORD_BITS - 1) - shifts)
+    values &= ALL_ONES >> np.uint64(WORD_BITS - bit_width)
     return values.reshape(-1)[:count]
 
 

@@ -32,7 +32,7 @@ from collections.abc import Sequence
 import numpy as np
 
 from reference_impl.common.varint import decode_uleb128, encode_uleb128
-from reference_impl.parquet.encodings.bit_packing import BITS_PER_BYTE, pack_bits, unpack_bits, unpack_bits_at
+from reference_impl.parquet.encodings.bit_packing import pack_bits, unpack_bits
 from reference_impl.parquet.errors import InvalidLevelData, ParquetError
 
 __all__ = [
@@ -49,9 +49,6 @@ VALUES_PER_GROUP = 8  # "we always bit-pack a multiple of 8 values at a time"
 MAX_RUN_LENGTH = (1 << 31) - 1  # runs are "in the range [1, 2**31 - 1]"
 MAX_GROUPS_PER_RUN = MAX_RUN_LENGTH // VALUES_PER_GROUP
 MAX_HYBRID_BIT_WIDTH = 32  # levels and dictionary indices both fit in 32 bits
-# A bit-packed run of at least this many wanted values is unpacked on its own: cheaper
-# than computing the bit position of each of its values.
-LONG_RUN = 1024
 VARINT_CONTINUES = 0x80  # a ULEB128 byte at or above this is followed by another
 # A run of equal values shorter than this is cheaper inside a bit-packed run
 # (at most bit_width bits per value) than as an RLE run (a header byte plus a
@@ -236,23 +233,29 @@ class _Runs:
         self.counts.append(count)
 
     def values(self, data: bytes | bytearray | memoryview, bit_width: int) -> np.ndarray:
-        """Every wanted value: a bit-packed run's ``j``-th at stream bit ``8 start + j w``,
-        an RLE run's repeated. Long bit-packed runs are unpacked one by one, a group of 8
-        values at a time (``unpack_bits``); the short ones all together."""
+        """Every wanted value: an RLE run's repeated, a bit-packed run's unpacked. Only the
+        last run can be cut short (it ends the values asked for), so every other bit-packed
+        run is whole groups of 8: their bytes joined are one bit-packed stream, whose values
+        are the bit-packed runs' values in order, unpacked in one step (``unpack_bits``)."""
+        if all(self.packed):  # only bit-packed runs: Arrow writes most pages of indices so
+            return self._unpacked(data, bit_width)
         counts = np.array(self.counts, dtype=np.int64)
-        long_run = np.array(self.packed, dtype=bool) & (counts >= LONG_RUN)
-        short = np.repeat(np.array(self.packed, dtype=bool) & ~long_run, counts)
+        packed = np.array(self.packed, dtype=bool)
         values = np.repeat(np.array(self.starts_or_values, dtype=np.uint64), counts)
-        run_starts = np.cumsum(counts) - counts  # where each run's values go
-        if short.any():
-            index_in_run = np.flatnonzero(short) - np.repeat(run_starts, counts)[short]
-            bit_positions = values[short].astype(np.int64) * BITS_PER_BYTE + index_in_run * bit_width
-            widths = np.full(len(bit_positions), bit_width, dtype=np.int64)
-            values[short] = unpack_bits_at(data, bit_positions, widths)
-        for run in np.flatnonzero(long_run).tolist():
-            start, count, at = self.starts_or_values[run], self.counts[run], int(run_starts[run])
-            values[at : at + count] = unpack_bits(memoryview(data)[start:], bit_width, count)
+        if packed.any():
+            values[np.repeat(packed, counts)] = self._unpacked(data, bit_width)
         return values
+
+    def _unpacked(self, data: bytes | bytearray | memoryview, bit_width: int) -> np.ndarray:
+        """The values of every bit-packed run, back to back: each run's wanted groups of 8
+        (``bit_width`` bytes each) cut from ``data`` and joined."""
+        view = memoryview(data)
+        runs = [(start, count) for packed, start, count
+                in zip(self.packed, self.starts_or_values, self.counts, strict=True) if packed]
+        joined = b"".join(
+            view[start : start + -(-count // VALUES_PER_GROUP) * bit_width] for start, count in runs
+        )
+        return unpack_bits(joined, bit_width, sum(count for _, count in runs))
 
 
 def _read_bit_packed_run(

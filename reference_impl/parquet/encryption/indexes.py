@@ -18,6 +18,7 @@ from __future__ import annotations
 
 from dataclasses import replace
 
+from reference_impl.common.mapped_file import FileBytes
 from reference_impl.parquet.encryption.decryptor import ColumnDecryptor, decode_plaintext
 from reference_impl.parquet.encryption.modules import ModuleType
 from reference_impl.parquet.errors import CorruptMetadata, ParquetError
@@ -48,7 +49,7 @@ def _label(where: str, what: str) -> str:
 
 
 def _open_at(
-    file: bytes,
+    file: FileBytes,
     crypto: ColumnDecryptor,
     module_type: ModuleType,
     offset: int | None,
@@ -66,7 +67,7 @@ def _open_at(
     return plain, module
 
 
-def _read_index_of(file: bytes, crypto: ColumnDecryptor, struct_class, module_type: ModuleType,
+def _read_index_of(file: FileBytes, crypto: ColumnDecryptor, struct_class, module_type: ModuleType,
                    offset: int | None, length: int | None, what: str):
     """An encrypted ColumnIndex or OffsetIndex, decrypted and decoded (None when there is none)."""
     if offset is None and length is None:
@@ -76,7 +77,7 @@ def _read_index_of(file: bytes, crypto: ColumnDecryptor, struct_class, module_ty
 
 
 def read_column_index_of(
-    file: bytes, chunk: ColumnChunk, crypto: ColumnDecryptor | None, *, where: str = ""
+    file: FileBytes, chunk: ColumnChunk, crypto: ColumnDecryptor | None, *, where: str = ""
 ) -> ColumnIndex | None:
     if crypto is None:
         return read_column_index(file, chunk, where=where)
@@ -90,7 +91,7 @@ def read_column_index_of(
 
 
 def read_offset_index_of(
-    file: bytes, chunk: ColumnChunk, crypto: ColumnDecryptor | None, *, where: str = ""
+    file: FileBytes, chunk: ColumnChunk, crypto: ColumnDecryptor | None, *, where: str = ""
 ) -> OffsetIndex | None:
     if crypto is None:
         return read_offset_index(file, chunk, where=where)
@@ -104,7 +105,7 @@ def read_offset_index_of(
 
 
 def read_bloom_filter_of(
-    file: bytes, meta: ColumnMetaData, crypto: ColumnDecryptor | None, *, where: str = ""
+    file: FileBytes, meta: ColumnMetaData, crypto: ColumnDecryptor | None, *, where: str = ""
 ) -> SplitBlockBloomFilter | None:
     if crypto is None:
         return read_bloom_filter(file, meta, where=where)

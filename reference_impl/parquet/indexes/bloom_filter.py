@@ -60,6 +60,7 @@ from functools import lru_cache
 import numpy as np
 import xxhash
 
+from reference_impl.common.mapped_file import FileBytes
 from reference_impl.parquet.encodings.plain import encode_plain
 from reference_impl.parquet.errors import CorruptMetadata, ParquetError, UnsupportedFeature
 from reference_impl.parquet.metadata.parquet_thrift import (
@@ -317,7 +318,9 @@ def serialize_bloom_filter(bloom: SplitBlockBloomFilter) -> bytes:
     return serialize(header) + bloom.bitset()
 
 
-def read_bloom_filter(file: bytes, meta: ColumnMetaData, *, where: str = "") -> SplitBlockBloomFilter | None:
+def read_bloom_filter(
+    file: FileBytes, meta: ColumnMetaData, *, where: str = ""
+) -> SplitBlockBloomFilter | None:
     """The column chunk's Bloom filter, or ``None`` if it has none.
 
     ``file`` is the whole file; ``where`` (e.g. "row group 0, column a") prefixes
@@ -334,7 +337,7 @@ def read_bloom_filter(file: bytes, meta: ColumnMetaData, *, where: str = "") -> 
         raise type(error)(prefix + error.message, error.offset) from error
 
 
-def _read_at(file: bytes, offset: int, length: int | None) -> SplitBlockBloomFilter:
+def _read_at(file: FileBytes, offset: int, length: int | None) -> SplitBlockBloomFilter:
     size = len(file)
     if not 0 <= offset < size:
         raise CorruptMetadata(

@@ -45,6 +45,7 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import Any, TypeVar
 
+from reference_impl.common.mapped_file import FileBytes
 from reference_impl.parquet.errors import CorruptMetadata
 from reference_impl.parquet.metadata.parquet_thrift import (
     BoundaryOrder,
@@ -238,7 +239,7 @@ def check_location(file_size: int, offset: int | None, length: int | None, what:
 
 
 def _read_struct(
-    file: bytes, struct_class: type[S], offset: int | None, length: int | None, what: str
+    file: FileBytes, struct_class: type[S], offset: int | None, length: int | None, what: str
 ) -> S | None:
     """Decode the struct at ``offset``/``length`` after checking they fit in ``file``."""
     if offset is None and length is None:
@@ -252,7 +253,7 @@ def _read_struct(
     return value
 
 
-def read_column_index(file: bytes, chunk: ColumnChunk, *, where: str = "") -> ColumnIndex | None:
+def read_column_index(file: FileBytes, chunk: ColumnChunk, *, where: str = "") -> ColumnIndex | None:
     """The chunk's ColumnIndex, or None when it has none.
 
     CorruptMetadata if its location does not fit in the file, the Thrift ends
@@ -283,7 +284,7 @@ def check_column_index(index: ColumnIndex, what: str, at: int | None) -> None:
             raise CorruptMetadata(f"{what}: {len(histograms)} {name} entries for {pages} pages", at)
 
 
-def read_offset_index(file: bytes, chunk: ColumnChunk, *, where: str = "") -> OffsetIndex | None:
+def read_offset_index(file: FileBytes, chunk: ColumnChunk, *, where: str = "") -> OffsetIndex | None:
     """The chunk's OffsetIndex, or None when it has none.
 
     Besides the checks of ``read_column_index``: page locations must lie in the

@@ -611,7 +611,7 @@ class _ChunkReader:
 def _joined(pieces: Sequence[np.ndarray], count: int) -> np.ndarray:
     if not pieces:
         return np.zeros(count, dtype=np.int64)
-    return np.concatenate([piece.astype(np.int64, copy=False) for piece in pieces])
+    return np.concatenate(pieces, dtype=np.int64)
 
 
 def read_column_chunk(

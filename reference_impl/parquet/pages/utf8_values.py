@@ -35,11 +35,11 @@ from reference_impl.parquet.statistics.column_statistics import is_utf8_column
 
 __all__ = ["InvalidUtf8", "check_utf8", "invalid_utf8_values"]
 
-
-
 # Values joined at once for the ASCII test: bytes.join holds an 80-byte buffer record per
-# value meanwhile (80 MB for a million values), so the column is joined a batch at a time.
-ASCII_BATCH = 1 << 16
+# value meanwhile (80 MB for a million values), so the column is joined a batch at a time;
+# a batch of 16,384 holds 1.3 MB, well under the values it checks (a batch of 65,536 was
+# the largest part of a streamed read's peak above its row group: bench/README.md).
+ASCII_BATCH = 1 << 14
 
 
 @dataclass(frozen=True)

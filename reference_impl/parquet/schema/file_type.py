@@ -31,6 +31,7 @@ from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
+from reference_impl.common.mapped_file import FileBytes
 from reference_impl.parquet.metadata.parquet_thrift import (
     ConvertedType,
     FieldRepetitionType,
@@ -227,7 +228,7 @@ class Resolution:
     size: int | None = None
 
 
-def resolve(value: Mapping[str, Any], file: bytes | None = None) -> Resolution:
+def resolve(value: Mapping[str, Any], file: FileBytes | None = None) -> Resolution:
     """The 'Resolution' table for one value (a dict by field name, strings as text or
     UTF-8 bytes); a self-reference is read from ``file`` when given and inside it."""
     if _is_set(value, "inline"):

@@ -17,6 +17,7 @@ from functools import cached_property
 import numpy as np
 
 from reference_impl.common.decoded_values import DecodedValues
+from reference_impl.common.mapped_file import FileBytes
 from reference_impl.parquet.encryption.decryptor import ColumnDecryptor
 from reference_impl.parquet.metadata.parquet_thrift import ColumnChunk, ColumnMetaData, FieldRepetitionType
 from reference_impl.parquet.pages.chunk_reader import ChunkData, PageExtent
@@ -32,7 +33,7 @@ __all__ = ["Chunk"]
 class Chunk:
     """One column chunk, its decoded data and how to compare its values."""
 
-    file: bytes
+    file: FileBytes
     leaf: LeafColumn
     chunk: ColumnChunk
     data: ChunkData

@@ -14,6 +14,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from reference_impl.common.mapped_file import FileBytes
 from reference_impl.parquet.errors import ChecksumMismatch, ParquetError
 from reference_impl.parquet.metadata.file_layout import MAGIC
 from reference_impl.parquet.metadata.parquet_thrift import ColumnChunk
@@ -36,7 +37,7 @@ def check_crcs(state: Chunk) -> list[Finding]:
 
 
 def crc_of_undecodable_chunk(
-    file: bytes, chunk: ColumnChunk, footer_start: int, report: Report
+    file: FileBytes, chunk: ColumnChunk, footer_start: int, report: Report
 ) -> list[Finding]:
     """CRC findings of a chunk whose pages cannot be decoded, walking its page headers only.
 
@@ -59,7 +60,7 @@ def crc_of_undecodable_chunk(
     return _crc_findings(file, pages, report)
 
 
-def _crc_findings(file: bytes, pages: list[tuple[int, int, int, Any]], report: Report) -> list[Finding]:
+def _crc_findings(file: FileBytes, pages: list[tuple[int, int, int, Any]], report: Report) -> list[Finding]:
     """A finding per page (offset, body start, end, header) whose stored crc is wrong."""
     findings = []
     data_ordinal = 0

@@ -28,6 +28,7 @@ sentence with its strength.
 
 from __future__ import annotations
 
+from reference_impl.common.mapped_file import FileBytes
 from reference_impl.parquet.encryption.properties import FileDecryptionProperties
 from reference_impl.parquet.file_references import file_groups, file_references
 from reference_impl.parquet.reader import read_footer_with_decryptor
@@ -47,7 +48,7 @@ SCHEMA_ROW_GROUP = 0  # schema findings are the file's; they are reported at the
 ENCRYPTED = FileProblem("file.self_reference_encrypted", "a self-reference in an encrypted file")
 
 
-def check_file_type(file: bytes, *, decryption: FileDecryptionProperties | None = None) -> list[Finding]:
+def check_file_type(file: FileBytes, *, decryption: FileDecryptionProperties | None = None) -> list[Finding]:
     """The findings about every FILE group of ``file`` and its values (none when it has none)."""
     metadata, footer_start, decryptor = read_footer_with_decryptor(file, decryption=decryption)
     groups = list(file_groups(schema_tree_from_elements(metadata.schema, offset=footer_start)))

@@ -45,6 +45,7 @@ import os
 
 from reference_impl.common.decoded_budget import budget_unit
 from reference_impl.common.leniency import reading
+from reference_impl.common.mapped_file import FileBytes, close_file, map_file, release_pages
 from reference_impl.parquet.encryption.decryptor import ColumnDecryptor
 from reference_impl.parquet.encryption.properties import FileDecryptionProperties
 from reference_impl.parquet.errors import CorruptMetadata, ParquetError
@@ -101,12 +102,18 @@ def validate(
 
     Raises the reader's ParquetError when the file cannot be read.
     """
-    file = source if isinstance(source, bytes) else _read_bytes(source)
+    file = source if isinstance(source, bytes) else map_file(source)
     with reading() as breaches:
-        return _findings(file, decryption, RuleFindings(breaches))
+        findings = _findings(file, decryption, RuleFindings(breaches))
+    # Unmapped once checked; after an error, when the error (whose frames may still view
+    # the map) is dropped, as the reader does.
+    close_file(file)
+    return findings
 
 
-def _findings(file: bytes, decryption: FileDecryptionProperties | None, rules: RuleFindings) -> list[Finding]:
+def _findings(
+    file: FileBytes, decryption: FileDecryptionProperties | None, rules: RuleFindings
+) -> list[Finding]:
     metadata, footer_start, decryptor = read_footer_with_decryptor(file, decryption=decryption)
     check_file_num_rows(metadata, footer_start)
     tree = schema_tree_from_elements(metadata.schema, offset=footer_start)
@@ -131,6 +138,7 @@ def _findings(file: bytes, decryption: FileDecryptionProperties | None, rules: R
                 findings += chunk_findings + rules.at(leaf.dotted_path, ordinal)
                 decoded.append(data)
         _check_records(tree, decoded, row_group, footer_start)
+        release_pages(file)  # as the reader does after each row group
     findings += check_variant_shredding(file, decryption=decryption)
     findings += check_file_type(file, decryption=decryption)
     return findings + rules.at()
@@ -147,13 +155,8 @@ def _check_records(
         check_row_group(tree, chunks, row_group, footer_start)  # the walk's errors, no records
 
 
-def _read_bytes(path: str | os.PathLike) -> bytes:
-    with open(path, "rb") as stream:
-        return stream.read()
-
-
 def _validate_chunk(
-    file: bytes,
+    file: FileBytes,
     leaf: LeafColumn,
     chunk: ColumnChunk,
     num_rows: int,

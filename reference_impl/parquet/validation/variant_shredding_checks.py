@@ -26,6 +26,7 @@ from __future__ import annotations
 from typing import Any
 
 from reference_impl.common.leniency import reading
+from reference_impl.common.mapped_file import FileBytes
 from reference_impl.parquet.encryption.properties import FileDecryptionProperties
 from reference_impl.parquet.errors import ParquetError
 from reference_impl.parquet.reader import open_parquet, read_footer_with_decryptor
@@ -66,7 +67,7 @@ class _Breaches:
 
 
 def check_variant_shredding(
-    file: bytes, *, decryption: FileDecryptionProperties | None = None
+    file: FileBytes, *, decryption: FileDecryptionProperties | None = None
 ) -> list[Finding]:
     """The findings about every VARIANT column of ``file`` (none when it has none)."""
     metadata, footer_start, _ = read_footer_with_decryptor(file, decryption=decryption)

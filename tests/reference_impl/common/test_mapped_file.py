@@ -78,6 +78,15 @@ def test_parquet_path_reads_as_its_bytes_and_gives_out_no_view_of_the_map(tmp_pa
     assert [v for part in parts for v in part.data["value"]] == VALUES
 
 
+def test_a_map_given_to_the_parquet_reader_is_read_in_place_and_left_open(tmp_path: Path) -> None:
+    # validate maps a path once and reads that map again (VARIANT and FILE checks).
+    mapped = map_file(_parquet(tmp_path))
+    assert read_parquet(mapped).data["value"] == VALUES
+    assert read_parquet(mapped).data["value"] == VALUES  # not read to its end, as a stream
+    assert not mapped.closed
+    close_file(mapped)
+
+
 def test_orc_path_reads_as_its_bytes(tmp_path: Path) -> None:
     path = _orc(tmp_path)
     from_bytes = read_orc(path.read_bytes()).columns["value"]

@@ -7,7 +7,8 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from reference_impl.parquet.encodings.bit_packing import pack_bits, unpack_bits
+from reference_impl.common.varint import encode_uleb128
+from reference_impl.parquet.encodings.bit_packing import pack_bits, unpack_bits, unpack_bits_by_bit
 from reference_impl.parquet.encodings.rle_hybrid import (
     bit_width_for,
     decode_rle_hybrid,
@@ -155,8 +156,7 @@ def test_every_truncation_is_refused() -> None:
 def test_long_and_short_bit_packed_runs_together(
     bit_width: int, parts: list[tuple[int, bool]], seed: int
 ) -> None:
-    # Noise of up to 1500 values makes bit-packed runs on both sides of LONG_RUN (unpacked
-    # on their own or together with the short ones), between RLE runs.
+    # Noise of up to 1500 values makes short and long bit-packed runs, between RLE runs.
     rng = np.random.default_rng(seed)
     values: list[int] = []
     for length, repeated in parts:
@@ -166,3 +166,39 @@ def test_long_and_short_bit_packed_runs_together(
     decoded, end = decode_rle_hybrid(encoded, bit_width, len(values))
     assert decoded.tolist() == values
     assert end == len(encoded)
+
+
+# A run as a test builds it: bit-packed (its groups, and a seed for their bytes: any bits
+# at all) or RLE (its length and repeated value).
+packed_runs = st.tuples(st.integers(1, 70), st.integers(0, 2**32 - 1))
+rle_runs = st.tuples(st.integers(1, 50), st.integers(0, 2**32 - 1))
+
+
+@given(
+    st.integers(0, 32),
+    st.lists(st.one_of(packed_runs.map(lambda r: (True, r)), rle_runs.map(lambda r: (False, r))),
+             min_size=1, max_size=8),
+    st.integers(0, 2**32 - 1),
+)
+@FAST
+def test_runs_as_arrow_writes_them_agree_with_a_run_by_run_reading(
+    bit_width: int, runs: list[tuple[bool, tuple[int, int]]], cut: int
+) -> None:
+    # Arrow writes dictionary indices as bit-packed runs of at most 63 groups back to back,
+    # which the decoder unpacks together. Expected: each run on its own, its values read
+    # bit by bit (unpack_bits_by_bit), the last wanted run cut short at `count`.
+    encoded, expected, ends = bytearray(), [], []
+    for packed, (size, seed) in runs:
+        if packed:
+            body = np.random.default_rng(seed).bytes(size * bit_width)  # 8 values: bit_width bytes
+            encoded += encode_uleb128(size << 1 | 1) + body
+            expected += unpack_bits_by_bit(body, bit_width, size * 8).tolist()
+        else:
+            value = seed % (1 << bit_width)
+            encoded += encode_uleb128(size << 1) + value.to_bytes(-(-bit_width // 8), "little")
+            expected += [value] * size
+        ends.append((len(expected), len(encoded)))
+    count = 1 + cut % len(expected)
+    values, position = decode_rle_hybrid(bytes(encoded), bit_width, count)
+    assert values.tolist() == expected[:count]
+    assert position == next(end for produced, end in ends if produced >= count)
