@@ -4,6 +4,7 @@ docs/adapter-kit.md), and one line in the team's pytest.ini."""
 
 from __future__ import annotations
 
+import os
 import re
 import subprocess
 import sys
@@ -28,8 +29,11 @@ def team_project(tmp_path: Path, adapter: str | None = None) -> Path:
 
 
 def run_pytest(project: Path, *args: str) -> subprocess.CompletedProcess:
+    """The team's own pytest run, without this run's PYTEST_ADDOPTS (-n 2 would print no
+    verbose test lines)."""
+    environment = {key: value for key, value in os.environ.items() if key != "PYTEST_ADDOPTS"}
     return subprocess.run([sys.executable, "-m", "pytest", "-v", "-p", "no:cacheprovider", *args],
-                          cwd=project, capture_output=True, text=True, timeout=RUN_LIMIT_S)
+                          cwd=project, capture_output=True, text=True, timeout=RUN_LIMIT_S, env=environment)
 
 
 def outcomes(output: str) -> dict[str, str]:
