@@ -6,26 +6,28 @@ from __future__ import annotations
 
 from collections.abc import Callable, Set
 
-from hypothesis import find, given, settings
+from hypothesis import Phase, find, settings
 from hypothesis import strategies as st
+from hypothesis.errors import NoSuchExample
 
 from conformance.cases import Case
 
-RARE_BRANCH_BUDGET = 2_000  # examples `find` may try for a branch the plain draws missed
-
 
 def reach_every_branch(cases: st.SearchStrategy[Case], branches: Callable[[Case], set[str]],
-                       targets: Set[str], draws: int) -> None:
-    """Draw `draws` cases (derandomized) and collect their `branches`; then search for each
-    target none of them reached. Raises hypothesis's NoSuchExample for an unreachable one."""
+                       targets: Set[str], max_draws: int) -> None:
+    """Draw cases (derandomized) until their `branches` have reached every target, at most
+    `max_draws` of them; fail naming the targets none of them reached."""
     seen: set[str] = set()
 
-    @settings(max_examples=draws, derandomize=True, database=None)
-    @given(cases)
-    def draw(case):
+    def all_reached(case: Case) -> bool:
         seen.update(branches(case))
+        return seen >= targets
 
-    draw()
-    budget = settings(max_examples=RARE_BRANCH_BUDGET, derandomize=True, database=None)
-    for target in sorted(set(targets) - seen):
-        find(cases, lambda case, target=target: target in branches(case), settings=budget)
+    # `find` stops at the first case that satisfies it: here, the one that reaches the last
+    # target. Generation only: the example found is not wanted, so it is not shrunk.
+    budget = settings(max_examples=max_draws, derandomize=True, database=None, phases=[Phase.generate])
+    try:
+        find(cases, all_reached, settings=budget)
+    except NoSuchExample:
+        missed = ", ".join(sorted(set(targets) - seen))
+        raise AssertionError(f"not reached in {max_draws} derandomized draws: {missed}") from None
