@@ -187,6 +187,9 @@ def orc_values(t: DataType) -> st.SearchStrategy | None:
 
 
 HYBRID_GAP = (days(1582, 10, 5), days(1582, 10, 14))  # days the hybrid calendar lacks
+# `writable` kept, by calendar and zone: the same one for the same options, so that the value
+# strategies built with it are found again (`values` keeps them by it).
+WRITABLE_KEPT = 64
 NANOS_PER_DAY = SECONDS_PER_DAY * NANOS_PER_SECOND
 
 
@@ -203,16 +206,16 @@ def wall_clock_exists(wall_nanos: int, zone: str) -> bool:
     return instant + utc_offset(z, instant) == seconds
 
 
-def option_edges(t: DataType, options: OrcWriteOptions) -> list[int]:
+def option_edges(t: DataType, calendar: str | None, zone: str | None) -> list[int]:
     """The catalogue's edges of the drawn calendar and writer zone (edge_values.py): the days
     around 1582-10-15 (or the last nanosecond of each), and the zone's moments, as wall
     clocks for TIMESTAMP and instants for TIMESTAMP_INSTANT."""
     edges: list[int] = []
-    if options.calendar is not None:
-        dates = BOTH_CALENDARS + (PROLEPTIC_ONLY if options.calendar == "PROLEPTIC_GREGORIAN" else [])
+    if calendar is not None:
+        dates = BOTH_CALENDARS + (PROLEPTIC_ONLY if calendar == "PROLEPTIC_GREGORIAN" else [])
         edges += dates if t.kind == "date" else [last_nano_of(d) for d in dates]
-    if t.kind == "timestamp" and options.writer_timezone in ZONE_MOMENTS:
-        _, moments = ZONE_MOMENTS[options.writer_timezone]
+    if t.kind == "timestamp" and zone in ZONE_MOMENTS:
+        _, moments = ZONE_MOMENTS[zone]
         edges += [moment_wall_and_instant(m)[1 if t.utc else 0] for m in moments]
     return edges
 
@@ -220,17 +223,21 @@ def option_edges(t: DataType, options: OrcWriteOptions) -> list[int]:
 def writable(options: OrcWriteOptions) -> Callable[[DataType], st.SearchStrategy | None]:
     """`orc_values` with the edges of `options` often, without what a file of `options`
     cannot hold (the module docstring)."""
+    return _writable(options.calendar, options.writer_timezone)
+
+
+@functools.lru_cache(maxsize=WRITABLE_KEPT)
+def _writable(calendar: str | None, zone: str | None) -> Callable[[DataType], st.SearchStrategy | None]:
     def special(t: DataType) -> st.SearchStrategy | None:
         own = orc_values(t)
         if own is None or t.kind not in ("date", "timestamp"):
             return own
-        edges = option_edges(t, options)
+        edges = option_edges(t, calendar, zone)
         if edges:
             own = st.one_of(st.sampled_from(edges), own)
-        if options.calendar == "JULIAN_GREGORIAN":
+        if calendar == "JULIAN_GREGORIAN":
             per_day = 1 if t.kind == "date" else NANOS_PER_DAY
             own = own.filter(lambda v: not HYBRID_GAP[0] <= v // per_day <= HYBRID_GAP[1])
-        zone = options.writer_timezone
         if zone is not None and t.kind == "timestamp" and not t.utc:
             own = own.filter(lambda v: wall_clock_exists(v, zone))
         return own
@@ -291,10 +298,13 @@ def column_types(supports: Supports = everything) -> st.SearchStrategy[DataType]
     return st.one_of(trees, deep_types(leaves, chains, MAX_DEPTH)) if chains else trees
 
 
+def schemas(supports: Supports = everything) -> st.SearchStrategy[Schema]:
+    return _columns(column_types(supports))
+
+
 @st.composite
-def schemas(draw, supports: Supports = everything) -> Schema:
+def _columns(draw, types: st.SearchStrategy[DataType]) -> Schema:
     names = draw(st.lists(FIELD_NAMES, min_size=1, max_size=MAX_COLUMNS, unique=True))
-    types = column_types(supports)
     return Schema(tuple(Field(f"c{name}", draw(types), draw(st.booleans())) for name in names))
 
 
@@ -397,10 +407,16 @@ def _title(schema: Schema, options: OrcWriteOptions) -> str:
     return f"ORC property example: {columns}; file version {options.file_version}, {options.codec}"
 
 
-@st.composite
-def cases(draw, supports: Supports = everything) -> Case:
+def cases(supports: Supports = everything) -> st.SearchStrategy[Case]:
     """A whole ORC case: schema, rows and write options, with id ``property/<digest>``."""
-    schema = draw(schemas(supports))
+    # The schema strategy is built once: building and validating a recursive strategy costs
+    # more than drawing from it.
+    return _cases(schemas(supports), supports)
+
+
+@st.composite
+def _cases(draw, schemas: st.SearchStrategy[Schema], supports: Supports) -> Case:
+    schema = draw(schemas)
     options = draw(write_options(supports))
     case = Case(f"{AREA}/example", _title(schema, options), spec_sections(schema, options), schema,
                 draw(rows(schema, options)), options, format=FORMAT)

@@ -17,6 +17,7 @@ files the pair is meant to exchange rather than on rejected draws.
 from __future__ import annotations
 
 import dataclasses
+import functools
 from collections.abc import Callable, Sequence
 
 from hypothesis import strategies as st
@@ -81,7 +82,7 @@ def _scalars(physical_types: tuple[str, ...], supports: Supports) -> st.SearchSt
     """Scalar types of the supported physical types (chosen first, rather than filtered out
     after the draw) whose every tag is supported."""
     supported = tuple(p for p in physical_types if supports(f"physical:{p}"))
-    return scalar_types_on(supported).filter(lambda t: all(map(supports, type_tags(t))))
+    return scalar_types_on(supported, lambda t: all(map(supports, type_tags(t))))
 
 
 def _leaf_types(physical_types: tuple[str, ...], supports: Supports) -> st.SearchStrategy[DataType]:
@@ -92,7 +93,7 @@ def _leaf_types(physical_types: tuple[str, ...], supports: Supports) -> st.Searc
 
 def _map_keys(physical_types: tuple[str, ...], supports: Supports) -> st.SearchStrategy[DataType]:
     # A key is REQUIRED and primitive ("Maps"): not UNKNOWN (always null), not VARIANT (a group).
-    return _scalars(physical_types, supports).filter(lambda t: t.kind != "variant")
+    return _scalars(physical_types, lambda tag: tag != "type:VARIANT" and supports(tag))
 
 
 def _structs(children: st.SearchStrategy[DataType]) -> st.SearchStrategy[DataType]:
@@ -179,13 +180,17 @@ def _required_lists(t: DataType) -> DataType:
     return t
 
 
-@st.composite
-def schemas(draw, physical_types: tuple[str, ...], nested_style: str,
-            supports: Supports = everything) -> Schema:
-    names = draw(st.lists(FIELD_NAMES, min_size=1, max_size=MAX_COLUMNS, unique=True))
+def schemas(physical_types: tuple[str, ...], nested_style: str,
+            supports: Supports = everything) -> st.SearchStrategy[Schema]:
     types = column_types(physical_types, nested_style, supports)
     if nested_style == "unannotated":
         types = types.filter(lambda t: _fits_unannotated(t, True)).map(_required_lists)
+    return _columns(types, nested_style)
+
+
+@st.composite
+def _columns(draw, types: st.SearchStrategy[DataType], nested_style: str) -> Schema:
+    names = draw(st.lists(FIELD_NAMES, min_size=1, max_size=MAX_COLUMNS, unique=True))
     fields = []
     for name in names:
         t = draw(types)
@@ -274,13 +279,21 @@ def _title(schema: Schema, options: WriteOptions) -> str:
             f"{options.codec}, page v{options.page_version}")
 
 
-@st.composite
-def cases(draw, supports: Supports = everything) -> Case:
+def cases(supports: Supports = everything) -> st.SearchStrategy[Case]:
     """A whole case: schema, rows and write options, with id ``property/<digest>``."""
+    # Each schema strategy is built on its first draw and kept: building and validating a
+    # recursive strategy costs more than drawing from it.
+    schema_strategies = functools.cache(functools.partial(schemas, supports=supports))
+    return _cases(supports, schema_strategies)
+
+
+@st.composite
+def _cases(draw, supports: Supports,
+           schema_strategies: Callable[[tuple[str, ...], str], st.SearchStrategy[Schema]]) -> Case:
     encoding = _choices(draw, (*ENCODINGS, None), lambda e: e and f"encoding:{e}", supports)
     styles = [s for s in NESTED_STYLES if s == "standard" or supports(f"legacy:{s}")]
     nested_style = draw(st.one_of(st.just("standard"), st.sampled_from(styles)))
-    schema = draw(schemas(ENCODING_PHYSICAL[encoding], nested_style, supports))
+    schema = draw(schema_strategies(ENCODING_PHYSICAL[encoding], nested_style))
     options = draw(write_options(encoding, nested_style, supports))
     case = Case(f"{AREA}/example", _title(schema, options), spec_sections(schema, options), schema,
                 draw(rows(schema)), options)

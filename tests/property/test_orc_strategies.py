@@ -39,6 +39,9 @@ from .orc_strategies import (
 )
 
 DRAWS = 150
+# At most, for every branch and edge: all are reached in 273 to 889 cases (8 seeds), 143
+# derandomized.
+MAX_BRANCH_DRAWS = 2_000
 GREGORIAN_START = days(1582, 10, 15)
 NANOS_PER_HOUR = 3_600 * NANOS_PER_SECOND
 STANDARD_TIME_BEFORE = days(1883, 11, 18) * 86_400 * NANOS_PER_SECOND  # the first zones' adoption
@@ -188,7 +191,7 @@ def test_every_drawn_case_validates_and_round_trips_through_json(case):
 
 
 def test_every_branch_and_value_edge_of_the_orc_strategies_is_reached():
-    reach_every_branch(cases(), branches, TARGETS, DRAWS)
+    reach_every_branch(cases(), branches, TARGETS, MAX_BRANCH_DRAWS)
 
 
 REFUSED = ("type:UNION", "type:CHAR", "type:TIMESTAMP_INSTANT", "codec:LZO", "version:0.11",

@@ -18,7 +18,8 @@ from conformance.values import DataType
 from . import orc_strategies, strategies
 from .branch_coverage import reach_every_branch
 
-DRAWS = 200
+# At most: every shape is reached in 29 to 125 Parquet cases and 71 to 152 ORC cases (6 seeds).
+MAX_DRAWS = 500
 DEEP = 4  # nested levels (list, map, struct, union) of one column's type tree
 TARGETS = frozenset({
     "null:list", "null:map", "null:struct", "null:list element", "null:struct in list",
@@ -87,8 +88,8 @@ def branches(case: Case) -> set[str]:
 
 
 def test_the_parquet_case_strategies_reach_every_shape():
-    reach_every_branch(strategies.cases(), branches, TARGETS, DRAWS)
+    reach_every_branch(strategies.cases(), branches, TARGETS, MAX_DRAWS)
 
 
 def test_the_orc_case_strategies_reach_every_shape():
-    reach_every_branch(orc_strategies.cases(), branches, ORC_TARGETS, DRAWS)
+    reach_every_branch(orc_strategies.cases(), branches, ORC_TARGETS, MAX_DRAWS)

@@ -11,7 +11,9 @@ from conformance.values import types as T
 from .branch_coverage import reach_every_branch
 from .strategies import cases
 
-DRAWS = 200
+# Every branch is reached in 139 to 465 cases (8 seeds), 214 derandomized with this module alone
+# (more with all of tests/property imported: `reach_every_branch`).
+MAX_DRAWS = 400
 ORC_ONLY_KINDS = ("char", "varchar", "union")
 WRITER_DEFAULT = "encoding:writer default"
 TARGETS = frozenset({
@@ -42,4 +44,4 @@ def branches(case: Case) -> set[str]:
 
 
 def test_every_branch_of_the_case_strategies_is_reached():
-    reach_every_branch(cases(), branches, TARGETS, DRAWS)
+    reach_every_branch(cases(), branches, TARGETS, MAX_DRAWS)

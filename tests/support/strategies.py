@@ -9,6 +9,8 @@ reaching one of the edges.
 
 from __future__ import annotations
 
+import dataclasses
+import functools
 import json
 import math
 import struct
@@ -24,12 +26,12 @@ from conformance.values.codec import INTERVAL_FIELD_MAX, float_from_bits, int_ra
 from reference_impl.parquet.metadata.parquet_thrift import Type
 from reference_impl.parquet.schema.type_rules import decimal_max_precision
 
-TIME_UNITS = st.sampled_from(T.TIME_UNITS)
 # The most digits a DECIMAL may have on each physical type (LogicalTypes.md, 'DECIMAL'); on
 # FIXED_LEN_BYTE_ARRAY and BYTE_ARRAY the strategies' own bound (16 bytes; Arrow's decimal128).
 INT32_DECIMAL_DIGITS = decimal_max_precision(Type.INT32, None) or 0
 INT64_DECIMAL_DIGITS = decimal_max_precision(Type.INT64, None) or 0
 DECIMAL_MAX_DIGITS = 38
+MAX_FIXED_LENGTH = 20  # bytes of a drawn FIXED_LEN_BYTE_ARRAY
 
 
 EDGE_SHARE = 3  # of every EDGE_SHARE + 1 draws of a scalar, about this many are edges
@@ -40,43 +42,81 @@ def _edged(edges, uniform: st.SearchStrategy) -> st.SearchStrategy:
     return st.one_of(*[st.sampled_from(list(edges))] * EDGE_SHARE, uniform)
 
 
-def _decimals(physical: str, max_precision: int):
+Accept = Callable[[T.DataType], bool]  # whether a scalar type may be drawn
+
+
+@dataclasses.dataclass(frozen=True)
+class TypeGroup:
+    """Scalar types drawn as one branch: each of `types` equally often, or by `draw` (a
+    strategy over exactly `types`) where their draw leans to some."""
+
+    types: tuple[T.DataType, ...]
+    draw: st.SearchStrategy[T.DataType] | None = None
+
+    def accepted(self, accept: Accept) -> st.SearchStrategy[T.DataType] | None:
+        """The group's types `accept` takes (None: none), known before the draw, so that a
+        draw is never thrown away for an unaccepted type."""
+        kept = tuple(filter(accept, self.types))
+        if not kept:
+            return None
+        if self.draw is None:
+            return st.sampled_from(kept)
+        return self.draw if len(kept) == len(self.types) else self.draw.filter(accept)
+
+
+def _decimals(physical: str, max_precision: int) -> TypeGroup:
     """DECIMAL types; the largest precision and the scales 0 and = precision are edges."""
-    return _edged([max_precision], st.integers(1, max_precision)).flatmap(
+    draw = _edged([max_precision], st.integers(1, max_precision)).flatmap(
         lambda p: _edged([0, p], st.integers(0, p)).map(lambda s: T.decimal(p, s, physical)))
+    types = tuple(T.decimal(p, s, physical) for p in range(1, max_precision + 1) for s in range(p + 1))
+    return TypeGroup(types, draw)
 
 
-# Scalar types by the physical type they are stored as (parquet.thrift `enum Type`);
-# VARIANT is a group of two BYTE_ARRAY leaves. UNKNOWN is left out: its values are
-# always null, so it fits nullable fields only (see `values`).
-SCALAR_TYPES_BY_PHYSICAL = {
-    "BOOLEAN": st.just(T.boolean()),
-    "INT32": st.one_of(st.builds(T.integer, st.sampled_from([8, 16, 32]), st.booleans()),
-                       st.just(T.date()), st.builds(T.time, st.just("ms"), st.booleans()),
-                       _decimals("INT32", INT32_DECIMAL_DIGITS)),
-    "INT64": st.one_of(st.builds(T.integer, st.just(64), st.booleans()),
-                       st.builds(T.time, st.sampled_from(["us", "ns"]), st.booleans()),
-                       st.builds(T.timestamp, TIME_UNITS, st.booleans()),
-                       _decimals("INT64", INT64_DECIMAL_DIGITS)),
-    "INT96": st.just(T.int96()),
-    "FLOAT": st.just(T.floating(32)),
-    "DOUBLE": st.just(T.floating(64)),
+def _group(*types: T.DataType) -> TypeGroup:
+    return TypeGroup(types)
+
+
+# Scalar types by the physical type they are stored as (parquet.thrift `enum Type`), in
+# groups drawn equally often; VARIANT is a group of two BYTE_ARRAY leaves. UNKNOWN is left
+# out: its values are always null, so it fits nullable fields only (see `values`).
+SCALAR_TYPES_BY_PHYSICAL: dict[str, tuple[TypeGroup, ...]] = {
+    "BOOLEAN": (_group(T.boolean()),),
+    "INT32": (_group(*(T.integer(bits, signed) for bits in (8, 16, 32) for signed in (True, False))),
+              _group(T.date()), _group(T.time("ms", True), T.time("ms", False)),
+              _decimals("INT32", INT32_DECIMAL_DIGITS)),
+    "INT64": (_group(T.integer(64, True), T.integer(64, False)),
+              _group(*(T.time(unit, utc) for unit in ("us", "ns") for utc in (True, False))),
+              _group(*(T.timestamp(unit, utc) for unit in T.TIME_UNITS for utc in (True, False))),
+              _decimals("INT64", INT64_DECIMAL_DIGITS)),
+    "INT96": (_group(T.int96()),),
+    "FLOAT": (_group(T.floating(32)),),
+    "DOUBLE": (_group(T.floating(64)),),
     # The unannotated and STRING types as often as all the others together, so that their
     # edges are drawn often: the other annotations' values are documents of their own.
-    "BYTE_ARRAY": st.one_of(
-        st.sampled_from([T.binary(), T.string()]),
-        st.sampled_from([T.enum(), T.json_type(), T.bson(), T.variant(), T.geometry(),
-                         T.geometry("EPSG:4326"), T.geography(), T.geography("OGC:CRS84", "VINCENTY")]),
+    "BYTE_ARRAY": (
+        _group(T.binary(), T.string()),
+        _group(T.enum(), T.json_type(), T.bson(), T.variant(), T.geometry(),
+               T.geometry("EPSG:4326"), T.geography(), T.geography("OGC:CRS84", "VINCENTY")),
         _decimals("BYTE_ARRAY", DECIMAL_MAX_DIGITS)),
-    "FIXED_LEN_BYTE_ARRAY": st.one_of(
-        st.integers(1, 20).map(T.fixed), st.just(T.floating(16)), st.sampled_from([T.uuid(), T.interval()]),
-        _decimals("FIXED_LEN_BYTE_ARRAY", DECIMAL_MAX_DIGITS)),
+    "FIXED_LEN_BYTE_ARRAY": (
+        _group(*map(T.fixed, range(1, MAX_FIXED_LENGTH + 1))), _group(T.floating(16)),
+        _group(T.uuid(), T.interval()), _decimals("FIXED_LEN_BYTE_ARRAY", DECIMAL_MAX_DIGITS)),
 }
 
 
-def scalar_types_on(physical_types) -> st.SearchStrategy:
-    """Scalar types stored as one of `physical_types`."""
-    return st.one_of(*(SCALAR_TYPES_BY_PHYSICAL[p] for p in physical_types))
+def _everything(t: T.DataType) -> bool:
+    return True
+
+
+def scalar_types_on(physical_types, accept: Accept = _everything) -> st.SearchStrategy:
+    """Scalar types stored as one of `physical_types` that `accept` takes: each physical type
+    equally often, then each of its groups that holds one."""
+    on_physical = []
+    for physical in physical_types:
+        groups = [s for g in SCALAR_TYPES_BY_PHYSICAL[physical] if (s := g.accepted(accept)) is not None]
+        if groups:
+            on_physical.append(st.one_of(groups))
+    return st.one_of(on_physical)
 
 
 scalar_types = scalar_types_on(SCALAR_TYPES_BY_PHYSICAL)
@@ -134,15 +174,12 @@ def _texts(max_size: int = 20):
 
 
 def _instants(unit: str):
-    """Counts of `unit` since the epoch: a named day's midnight or the unit before it (a day
-    drawn first, so each is drawn often), the epoch's neighbours and the INT64 ends, or any."""
-    per_day = E.SECONDS_PER_DAY * T.UNITS_PER_SECOND[unit]
+    """Counts of `unit` since the epoch: a named day's midnight or the unit before it, or the
+    epoch's neighbours (`calendar_instants`, often), the INT64 ends, or any."""
     lo, hi = int_range(64, True)
-    midnights = st.builds(lambda day, before: day * per_day - before,
-                          st.sampled_from(list(E.DATE_EDGE_DAYS.values())), st.sampled_from([0, 1]))
+    named = st.sampled_from(E.calendar_instants(unit))
     ends = st.sampled_from([lo, lo + 1, -1, 0, 1, hi - 1, hi])
-    return st.one_of(*[midnights.filter(lambda v: lo <= v <= hi)] * (EDGE_SHARE - 1), ends,
-                     st.integers(lo, hi))
+    return st.one_of(*[named] * (EDGE_SHARE - 1), ends, st.integers(lo, hi))
 
 
 def _days():
@@ -170,10 +207,16 @@ SECONDS_PER_DAY = 86_400
 Special = Callable[[T.DataType], st.SearchStrategy | None]
 
 
+# Value strategies kept, by (type, nullable, special): building one (and Hypothesis's
+# validation of it) costs more than drawing from it, and a type recurs in many draws.
+VALUE_STRATEGIES_KEPT = 4_096
+
+
 def _common(t: T.DataType) -> None:
     return None
 
 
+@functools.lru_cache(maxsize=VALUE_STRATEGIES_KEPT)
 def values(t: T.DataType, nullable: bool = True, special: Special = _common):
     """Canonical values of `t`; None included when nullable. `special` overrides the
     strategy of the scalar types it returns one for, at every level of nesting."""
