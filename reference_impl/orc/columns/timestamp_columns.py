@@ -203,7 +203,8 @@ class TimestampReader(ColumnReader):
         (docs/architecture.md, 'Memory budget')."""
         instant = seconds
         instant += self._epoch
-        instant -= (instant < 0) & (nanos > MAX_SUB_MILLISECOND_NANOS)
+        if instant.min() < 0:  # no arrays of flags for the legacy adjustment after 1970
+            instant -= (instant < 0) & (nanos > MAX_SUB_MILLISECOND_NANOS)
         instant += self._offset
         instant *= NANOS_PER_SECOND
         instant += nanos

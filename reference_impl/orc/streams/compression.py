@@ -46,6 +46,8 @@ from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from typing import Final
 
+import numpy as np
+
 from reference_impl.common import raw_codecs as raw
 from reference_impl.common.decoded_budget import budget_unit, charge, room
 from reference_impl.orc.errors import (
@@ -67,6 +69,7 @@ RAW_DEFLATE_WBITS = -zlib.MAX_WBITS  # negative: no zlib header nor trailer
 ZLIB_LEVEL = zlib.Z_DEFAULT_COMPRESSION
 ZSTD_LEVEL = 3
 BROTLI_QUALITY = 8
+GROWTH = 1.25  # a stream's buffer grows by this factor at least: few reallocations, little room over
 
 
 @dataclass(frozen=True)
@@ -95,14 +98,22 @@ def decompressed_in_place(data: memoryview, kind: CompressionKind | int, block_s
                           offset: int) -> bytes | memoryview:
     """:func:`decompress_stream` with no second copy of the stream: without a codec,
     ``data`` itself (a view of the file stays one); else each chunk decompressed onto the
-    end of one buffer, viewed read-only (the chunks are not held beside their join)."""
+    end of one buffer, viewed read-only (the chunks are not held beside their join), which
+    grows by GROWTH and is cut to the stream's size at the end."""
     kind = _known_kind(kind)
     if kind is CompressionKind.NONE:
         return data
-    joined = bytearray()
+    joined = np.empty(0, dtype=np.uint8)
+    size = 0
     for chunk in _decompressed_chunks(data, kind, block_size, offset):
-        joined += chunk.data
-    return memoryview(joined).toreadonly()
+        end = size + len(chunk.data)
+        if end > len(joined):  # grown in place where the allocator can (realloc)
+            joined.resize(max(end, int(len(joined) * GROWTH)), refcheck=False)
+        joined[size:end] = np.frombuffer(chunk.data, dtype=np.uint8)
+        size = end
+    joined.resize(size, refcheck=False)  # no room left over beside the stream while it is read
+    joined.flags.writeable = False
+    return joined.data
 
 
 def _decompressed_chunks(data: bytes | memoryview, kind: CompressionKind, block_size: int,
