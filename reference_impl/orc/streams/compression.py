@@ -107,8 +107,8 @@ def decompressed_in_place(data: memoryview, kind: CompressionKind | int, block_s
     size = 0
     for chunk in _decompressed_chunks(data, kind, block_size, offset):
         end = size + len(chunk.data)
-        if end > len(joined):  # grown in place where the allocator can (realloc)
-            joined.resize(max(end, int(len(joined) * GROWTH)), refcheck=False)
+        if end > len(joined):  # grown in place where the allocator can (realloc), never past the budget
+            joined.resize(max(end, min(int(len(joined) * GROWTH), end + room())), refcheck=False)
         joined[size:end] = np.frombuffer(chunk.data, dtype=np.uint8)
         size = end
     joined.resize(size, refcheck=False)  # no room left over beside the stream while it is read
