@@ -165,7 +165,7 @@ def _encodings(footer: StripeFooter) -> list[dict[str, Any]]:
     return [record({"column": column, **plain(encoding)}) for column, encoding in enumerate(footer.columns)]
 
 
-def _decompressed(stripe: StripeStreams, place: StreamPlace) -> bytes:
+def _decompressed(stripe: StripeStreams, place: StreamPlace) -> bytes | memoryview:
     """The stream's bytes as the stripe reader decompressed them (a virtual encryption
     stream's as stored)."""
     virtual = stripe.virtual_stream(StreamKind(place.kind)) if place.kind in VIRTUAL_KINDS else None

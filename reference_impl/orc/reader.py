@@ -56,8 +56,8 @@ from reference_impl.orc.metadata.file_tail import (
 from reference_impl.orc.metadata.proto_enums import CompressionKind, TypeKind
 from reference_impl.orc.metadata.type_tree import ROOT_FIELD, TypeNode, from_types, row_struct
 from reference_impl.orc.row_counts import check_file_rows, check_file_values, check_stripe_rows
-from reference_impl.orc.streams.compression import decompress_stream
-from reference_impl.orc.streams.stripe import HEADER_LENGTH, read_stripe
+from reference_impl.orc.streams.compression import decompress_stream, decompressed_in_place
+from reference_impl.orc.streams.stripe import HEADER_LENGTH, DecompressInPlace, read_stripe
 
 __all__ = ["ROOT_FIELD", "OrcContents", "OrcStripes", "iter_stripe_columns", "iter_stripes", "open_orc",
            "read_orc", "root_of", "root_values", "schema_of"]
@@ -156,12 +156,25 @@ def root_values(root: TypeNode, rows: list[dict[str, object]]) -> list[object]:
     return list(rows) if root.kind == TypeKind.STRUCT else [row[ROOT_FIELD] for row in rows]
 
 
+def _codec(tail: FileTail) -> tuple[CompressionKind, int]:
+    """The file's compression kind and block size."""
+    return (CompressionKind(tail.postscript.compression or CompressionKind.NONE),
+            tail.postscript.compression_block_size or DEFAULT_COMPRESSION_BLOCK_SIZE)
+
+
 def _decompressor(tail: FileTail) -> Callable[[bytes, int], bytes]:
-    kind = CompressionKind(tail.postscript.compression or CompressionKind.NONE)
-    block_size = tail.postscript.compression_block_size or DEFAULT_COMPRESSION_BLOCK_SIZE
+    kind, block_size = _codec(tail)
 
     def decompress(raw: bytes, offset: int) -> bytes:
         return decompress_stream(raw, kind, block_size, offset)
+    return decompress
+
+
+def _in_place_decompressor(tail: FileTail) -> DecompressInPlace:
+    kind, block_size = _codec(tail)
+
+    def decompress(stored: memoryview, offset: int) -> bytes | memoryview:
+        return decompressed_in_place(stored, kind, block_size, offset)
     return decompress
 
 
@@ -202,11 +215,11 @@ class _StripeReading:
         decompress = _decompressor(tail)
         with budget_unit(f"stripe {index}"):  # the stripe's streams are decompressed in here
             stripe = read_stripe(self.data, information, index, len(tail.footer.types),
-                                 tail.encrypted_statistics_offset, decompress, compressed)
+                                 tail.encrypted_statistics_offset, decompress, compressed,
+                                 _in_place_decompressor(tail))
             if self.variants:
                 stripe_id, keys = self.local_keys[index]
                 decrypt_stripe(self.data, stripe, self.variants, stripe_id, keys, decompress, compressed)
-        release_pages(self.data)  # the stripe's streams are copies: its pages are read
         root = root_of(tail)
         version = "0.11" if file_version(tail.postscript) == OLDEST_VERSION else "0.12"
         rows = information.number_of_rows or 0
@@ -215,6 +228,7 @@ class _StripeReading:
                             else (None, {ROOT_FIELD: reader.read_column(rows)}))
         stripe.check_consumed()
         check_stripe_rows(tail, stripe)
+        release_pages(self.data)  # the stripe's pages are read (its data streams viewed them)
         for column, count in stripe.values_read.items():
             self.values_read[column] = self.values_read.get(column, 0) + count
         if present is not None and not present.all():

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import itertools
 from collections.abc import Sequence
+from typing import TypeVar
 
 import numpy as np
 
@@ -19,9 +20,23 @@ from reference_impl.orc.errors import InvalidValue
 from reference_impl.orc.metadata.proto_enums import StreamKind
 from reference_impl.orc.metadata.type_tree import TypeNode
 
-__all__ = ["BinaryReader", "LengthPrefixedValues", "length_prefixed_streams", "write_binary"]
+__all__ = ["BinaryReader", "LengthPrefixedValues", "cut", "length_prefixed_streams", "write_binary"]
 
 INT64_LIMIT = 1 << 63  # the lengths are added in int64
+# Offsets made Python ints at once when a block is cut into values: all of them would be
+# some 36 bytes a value beside the values (docs/architecture.md, 'Memory budget').
+CUT_BATCH = 1 << 16
+
+Block = TypeVar("Block", bytes, str)
+
+
+def cut(block: Block, starts: np.ndarray) -> list[Block]:
+    """``block`` cut at ``starts`` (each value's start, then the end), in order."""
+    values: list[Block] = []
+    for first in range(0, len(starts) - 1, CUT_BATCH):
+        bounds = starts[first:first + CUT_BATCH + 1].tolist()
+        values += [block[start:end] for start, end in itertools.pairwise(bounds)]
+    return values
 
 
 class LengthPrefixedValues:
@@ -32,21 +47,19 @@ class LengthPrefixedValues:
         self._contents = streams.cursor(contents)
 
     def read(self, count: int) -> list[bytes]:
-        block, starts = self.read_block(count)
-        return [block[start:end] for start, end in zip(starts[:-1], starts[1:], strict=True)]
+        return cut(*self.read_block(count))
 
-    def read_block(self, count: int) -> tuple[bytes, list[int]]:
+    def read_block(self, count: int) -> tuple[bytes, np.ndarray]:
         """The contents of the next ``count`` values at once, and where each starts in it
-        (``count + 1`` offsets, the last the end)."""
+        (``count + 1`` offsets, the last the end, as int64)."""
         lengths = self._lengths.read(count)
-        if count and int(lengths.max()) * count >= INT64_LIMIT:  # an int64 sum could wrap
-            starts = [0, *itertools.accumulate(lengths.tolist())]
-        else:
-            starts = np.concatenate(([0], np.cumsum(lengths, dtype=np.int64))).tolist()
-        if starts[-1] > self._contents.remaining:
+        wraps = bool(count) and int(lengths.max()) * count >= INT64_LIMIT  # an int64 sum could wrap
+        end = sum(lengths.tolist()) if wraps else int(lengths.sum(dtype=np.int64))
+        if end > self._contents.remaining:
             for length in lengths.tolist():  # taken one by one: the error names the first too long
                 self._contents.take(length)
-        return self._contents.take(starts[-1]), starts
+        # The stream holds them all: their sum is below 2^63.
+        return self._contents.take(end), np.concatenate(([0], np.cumsum(lengths, dtype=np.int64)))
 
 
 class BinaryReader(ColumnReader):

@@ -44,7 +44,7 @@ class _Reader(Protocol):
     def skip(self, count: int) -> None: ...
 
 
-RunReaderFactory = Callable[[bytes], _Reader]  # a decoder over a stream's bytes
+RunReaderFactory = Callable[[bytes | memoryview], _Reader]  # a decoder over a stream's bytes
 
 
 class StreamValues:
@@ -92,7 +92,8 @@ class ByteCursor:
         end = self.position + length
         if end > len(self.stream.data):
             raise self._short(f"{length} more bytes at byte {self.position}")
-        chunk = self.stream.data[self.position:end]
+        # bytes, never a view: what a column gives out holds no stream (nor the mapped file)
+        chunk = bytes(self.stream.data[self.position:end])
         self.position = end
         return chunk
 

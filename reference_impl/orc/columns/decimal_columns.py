@@ -40,7 +40,7 @@ VARINT_PAYLOAD = VARINT_CONTINUES - 1
 SHORT_VARINT_BYTES = 9  # 63 bits: a word holds them, and int64 their zigzag decoding
 # Varints decoded at once: the arrays that locate them take several times the values'
 # size, so a stripe is decoded in batches of this many (docs/architecture.md, 'Memory budget').
-SHORT_VARINT_BATCH = 1 << 16
+SHORT_VARINT_BATCH = 1 << 14
 INT64_DIGITS = 18  # 10 ** 18 < 2 ** 63
 
 
@@ -110,18 +110,31 @@ class DecimalReader(ColumnReader):
     def read_values(self, count: int) -> list[object] | np.ndarray:
         words = short_varints(self._data, count)
         unscaled = [self._data.svarint() for _ in range(count)] if words is None else []
-        scales = self._scales.read(count)
+        scales = self._read_scales(count)
         if words is not None:
-            if (scales == (self.streams.node.scale or 0)).all() and not self._too_wide(words):
+            if scales is None and not self._too_wide(words):
                 return words
             unscaled = words.tolist()
+        stored = [self.streams.node.scale or 0] * count if scales is None else scales.tolist()
         values: list[object] = []
-        for number, (value, scale) in enumerate(zip(unscaled, scales.tolist(), strict=True)):
+        for number, (value, scale) in enumerate(zip(unscaled, stored, strict=True)):
             try:
                 values.append(rescale(value, scale, self.streams.node))
             except ValueError as error:
                 raise self.value_error(InvalidValue, number, str(error)) from error
         return values
+
+    def _read_scales(self, count: int) -> np.ndarray | None:
+        """The next ``count`` scales of the SECONDARY stream; None when each is the column's.
+        Read a batch at a time: the scales of values stored at the column's scale (the
+        usual case) are not held beside the values (docs/architecture.md, 'Memory budget')."""
+        scale = self.streams.node.scale or 0
+        for first in range(0, count, SHORT_VARINT_BATCH):
+            batch = self._scales.read(min(SHORT_VARINT_BATCH, count - first))
+            if not batch.min() == scale == batch.max():
+                rest = self._scales.read(count - first - len(batch))
+                return np.concatenate((np.full(first, scale, dtype=batch.dtype), batch, rest))
+        return None
 
     def _too_wide(self, words: np.ndarray) -> bool:
         """Whether a value at the column's scale may exceed its precision (int64 holds
@@ -129,7 +142,7 @@ class DecimalReader(ColumnReader):
         precision = self.streams.node.precision
         if precision is None or precision > INT64_DIGITS or not len(words):
             return False
-        return bool(np.abs(words).max() >= DECIMAL_BASE ** precision)
+        return max(-int(words.min()), int(words.max())) >= DECIMAL_BASE ** precision
 
 
 def write_decimals(node: TypeNode, values: list[object], settings: WriteSettings) -> ColumnOutput:

@@ -34,9 +34,9 @@ class IntegerReader(ColumnReader):
 
     def read_values(self, count: int) -> np.ndarray:
         values = self._data.read(count)
-        outside = np.flatnonzero((values < self._range.start) | (values >= self._range.stop))
-        if outside.size:
-            number = int(outside[0])
+        low, high = self._range.start, self._range.stop
+        if len(values) and not (low <= values.min() and values.max() < high):  # no flag arrays otherwise
+            number = int(np.flatnonzero((values < low) | (values >= high))[0])
             raise self.value_error(InvalidValue, number, f"{values[number]} is outside the "
                                    f"{INTEGER_BITS[self.streams.node.kind]}-bit range")
         return values

@@ -20,9 +20,12 @@ the threshold (ORC writers' dictionary key size threshold), unless told otherwis
 
 from __future__ import annotations
 
+import itertools
+from typing import cast
+
 import numpy as np
 
-from reference_impl.orc.columns.binary_columns import LengthPrefixedValues, length_prefixed_streams
+from reference_impl.orc.columns.binary_columns import LengthPrefixedValues, cut, length_prefixed_streams
 from reference_impl.orc.columns.column_streams import (
     DICTIONARY_ENCODINGS,
     ColumnOutput,
@@ -46,6 +49,7 @@ class StringReader(ColumnReader):
             self._dictionary = entries.read(streams.dictionary_size)
             self._texts = _entry_texts(self._dictionary, streams.node.maximum_length)
             self._valid = np.array([text is not None for text in self._texts], dtype=bool)
+            self._all_valid = bool(self._valid.all())
             self._references = streams.integers(StreamKind.DATA, signed=False)
         else:
             self._direct = LengthPrefixedValues(streams, StreamKind.DATA)
@@ -58,7 +62,7 @@ class StringReader(ColumnReader):
         limit = self.streams.node.maximum_length
         if not block.isascii():
             return [self._text(number, block[start:end])
-                    for number, (start, end) in enumerate(zip(starts[:-1], starts[1:], strict=True))]
+                    for number, (start, end) in enumerate(itertools.pairwise(starts.tolist()))]
         # ASCII: one character a byte, so the text is cut where the bytes are.
         if limit is not None and count:
             lengths = np.diff(starts)
@@ -67,22 +71,27 @@ class StringReader(ColumnReader):
                 number = int(too_long[0])
                 self._text(number, block[starts[number]:starts[number + 1]])
         text = block.decode("ascii")
-        return [text[start:end] for start, end in zip(starts[:-1], starts[1:], strict=True)]
+        del block  # the text replaces it
+        return cast(list[object], cut(text, starts))
 
     def _look_up(self, count: int) -> np.ndarray:
         assert self._dictionary is not None
         size = len(self._dictionary)
-        references = self._references.read(count)
-        outside = np.flatnonzero(references >= size)
-        if outside.size:
-            number = int(outside[0])
-            raise self.value_error(CorruptStream, number, f"dictionary reference {references[number]}; "
+        stored = self._references.read(count)
+        if count and stored.max() >= size:
+            number = int(np.flatnonzero(stored >= size)[0])
+            raise self.value_error(CorruptStream, number, f"dictionary reference {stored[number]}; "
                                    f"the dictionary has {size} entries")
+        # The references in the narrowest type that holds the dictionary's numbers: the
+        # 64-bit ones are not held beside the values (docs/architecture.md, 'Memory budget').
+        references = stored.astype(np.min_scalar_type(size))
+        del stored
         values = self._texts[references]
-        bad = np.flatnonzero(~self._valid[references])
-        if bad.size:  # an entry that is no text: its first row raises what _text says
-            number = int(bad[0])
-            self._text(number, self._dictionary[references[number]])
+        if not self._all_valid:  # an entry that is no text: its first row raises what _text says
+            bad = np.flatnonzero(~self._valid[references])
+            if bad.size:
+                number = int(bad[0])
+                self._text(number, self._dictionary[references[number]])
         return values
 
     def _text(self, number: int, value: bytes) -> str:

@@ -55,7 +55,8 @@ from reference_impl.orc.errors import InvalidValue, UnsupportedFeature
 from reference_impl.orc.metadata.proto_enums import StreamKind, TypeKind
 from reference_impl.orc.metadata.type_tree import TypeNode
 
-__all__ = ["TimestampReader", "decode_nanos", "encode_nanos", "instant_nanos", "write_timestamps"]
+__all__ = ["TimestampReader", "decode_nanos", "decoded_nanos_words", "encode_nanos", "instant_nanos",
+           "write_timestamps"]
 
 NANOS_PER_SECOND = 10**9
 SECONDS_PER_DAY = 86400
@@ -73,6 +74,9 @@ TIMESTAMP_BITS = 64  # DATA's seconds and SECONDARY's values are 64-bit
 VALUE_BITS = 94
 UNSIGNED_64 = (1 << TIMESTAMP_BITS) - 1
 INT64_MAX = (1 << (TIMESTAMP_BITS - 1)) - 1
+# SECONDARY values decoded at once: their 64-bit words and the arrays that decode them are
+# held for a batch, the nanoseconds (a 32-bit number each) for the whole read.
+NANOS_BATCH = 1 << 14
 # What a SECONDARY value's zeros code z multiplies its mantissa by (decode_nanos).
 ZERO_SCALES = np.array([1] + [DECIMAL_BASE ** (zeros + 1) for zeros in range(1, ZEROS_MASK + 1)],
                        dtype=np.int64)
@@ -160,37 +164,47 @@ class TimestampReader(ColumnReader):
 
     def read_values(self, count: int) -> list[object] | np.ndarray:
         seconds = self._seconds.read(count)
-        encoded = self._nanos.read(count)
-        words = self._value_words(seconds, encoded)
-        if words is not None:
-            return words
-        nanos = [decode_nanos(value) for value in encoded.tolist()]
+        nanos = self._read_nanos(count)
+        if isinstance(nanos, np.ndarray) and self._in_words(seconds):
+            return self._value_words(seconds, nanos)
+        fractions = nanos.tolist() if isinstance(nanos, np.ndarray) else nanos
         return [self._value(number, stored, fraction)
-                for number, (stored, fraction) in enumerate(zip(seconds.tolist(), nanos, strict=True))]
+                for number, (stored, fraction) in enumerate(zip(seconds.tolist(), fractions, strict=True))]
 
-    def _value_words(self, seconds: np.ndarray, encoded: np.ndarray) -> np.ndarray | None:
-        """:meth:`_value` of every value in int64 arrays, where the zone has one offset and
-        every value is a valid nanosecond part and a second whose nanoseconds fit 64
-        bits; else None (and :meth:`_value`, value by value, reads or refuses them)."""
+    def _read_nanos(self, count: int) -> np.ndarray | list[int]:
+        """:func:`decode_nanos` of the next ``count`` SECONDARY values: an int32 array when
+        each is within a second (the usual case), else a list. Read a batch at a time, so
+        that the 64-bit words are not held beside the values (docs/architecture.md,
+        'Memory budget')."""
+        nanos = np.empty(count, dtype=np.int32)
+        for first in range(0, count, NANOS_BATCH):
+            encoded = self._nanos.read(min(NANOS_BATCH, count - first))
+            decoded = decoded_nanos_words(encoded)
+            if decoded is None or not _within_a_second(decoded):
+                rest = self._nanos.read(count - first - len(encoded)).tolist()
+                batch = decoded.tolist() if decoded is not None else [decode_nanos(value)
+                                                                      for value in encoded.tolist()]
+                return nanos[:first].tolist() + batch + [decode_nanos(value) for value in rest]
+            nanos[first:first + len(decoded)] = decoded
+        return nanos
+
+    def _in_words(self, seconds: np.ndarray) -> bool:
+        """Whether :meth:`_value_words` gives every value of valid nanosecond parts: the
+        zone has one offset and every second's nanoseconds fit 64 bits (else :meth:`_value`,
+        value by value, reads them)."""
         if self._offset is None or not len(seconds):
-            return None
+            return False
         limit = INT64_MAX // NANOS_PER_SECOND - abs(self._epoch) - abs(self._offset) - 1
-        if seconds.min() < -limit or seconds.max() > limit:
-            return None
-        signed = encoded.view(np.int64)
-        nanos = signed >> np.int64(ZEROS_BITS)  # the mantissa; arithmetic shift: decode_nanos's >>
-        if not _within_a_second(nanos):
-            return None
-        codes = signed.astype(np.uint8) & np.uint8(ZEROS_MASK)  # the low bits, a byte each
-        for code in range(1, ZEROS_MASK + 1):  # no array of scales beside the values
-            np.multiply(nanos, ZERO_SCALES[code], out=nanos, where=codes == code)
-        if not _within_a_second(nanos):
-            return None
-        # The values are made in place in ``seconds`` (read for this call alone): a stripe
-        # holds one array of its size more, not one per step (docs/architecture.md, 'Memory budget').
+        return bool(seconds.min() >= -limit and seconds.max() <= limit)
+
+    def _value_words(self, seconds: np.ndarray, nanos: np.ndarray) -> np.ndarray:
+        """:meth:`_value` of every value in int64 arrays, made in place in ``seconds`` (read
+        for this call alone): a stripe holds one array of its size more, not one per step
+        (docs/architecture.md, 'Memory budget')."""
         instant = seconds
         instant += self._epoch
-        instant -= (instant < 0) & (nanos > MAX_SUB_MILLISECOND_NANOS)
+        if instant.min() < 0:  # no arrays of flags for the legacy adjustment after 1970
+            instant -= (instant < 0) & (nanos > MAX_SUB_MILLISECOND_NANOS)
         instant += self._offset
         instant *= NANOS_PER_SECOND
         instant += nanos
@@ -213,6 +227,20 @@ class TimestampReader(ColumnReader):
 def _within_a_second(nanos: np.ndarray) -> bool:
     """Whether every one of ``nanos`` lies strictly between minus and plus one second."""
     return bool(nanos.min() > -NANOS_PER_SECOND and nanos.max() < NANOS_PER_SECOND)
+
+
+def decoded_nanos_words(encoded: np.ndarray) -> np.ndarray | None:
+    """:func:`decode_nanos` of each SECONDARY value, made in place in ``encoded``'s words
+    (read for this call alone) as int64; None, with ``encoded`` as it was, when a mantissa
+    is a second or more (its nanoseconds might not fit 64 bits)."""
+    signed = encoded.view(np.int64)
+    if len(signed) and not _within_a_second(np.array([signed.min(), signed.max()]) >> ZEROS_BITS):
+        return None  # an arithmetic shift keeps the order: the extremes' mantissas are the extremes
+    codes = signed.astype(np.uint8) & np.uint8(ZEROS_MASK)  # the low bits, a byte each
+    signed >>= np.int64(ZEROS_BITS)  # the mantissa; arithmetic shift: decode_nanos's >>
+    for code in range(1, ZEROS_MASK + 1):  # no array of scales beside the values
+        np.multiply(signed, ZERO_SCALES[code], out=signed, where=codes == code)
+    return signed
 
 
 def write_timestamps(node: TypeNode, values: list[object], settings: WriteSettings) -> ColumnOutput:

@@ -47,7 +47,8 @@ class BooleanRleReader:
         missing = count - len(taken)
         if missing:
             bits = np.unpackbits(self._bytes.read(-(-missing // BITS_PER_BYTE))).view(bool)
-            taken = np.concatenate((taken, bits[:missing]))
+            # No copy when no bit was buffered (a whole column read at once): a view of the bits.
+            taken = np.concatenate((taken, bits[:missing])) if len(taken) else bits[:missing]
             self._bits = bits[missing:]
         return taken
 

@@ -170,8 +170,9 @@ class IntRleV2Reader(RunReader):
         self._scan_bytes = min(2 * self._scan_bytes, SCAN_BYTES) if cut_by_scan else FIRST_SCAN_BYTES
         if not len(starts):
             return None
-        words = _short_repeat_words(np.frombuffer(self._data, dtype=np.uint8), starts)
-        return zigzag_decoded_words(words) if self._signed else words
+        words, counts = _short_repeat_words(np.frombuffer(self._data, dtype=np.uint8), starts)
+        # Decoded once per run, then repeated: no arrays of the values' size but theirs.
+        return np.repeat(zigzag_decoded_words(words) if self._signed else words, counts)
 
     def _at_short_repeat(self) -> bool:
         data, pos = self._data, self._pos
@@ -367,10 +368,10 @@ def _short_repeat_chain(data: bytes | memoryview, pos: int, wanted: int,
     return starts + pos, pos + here
 
 
-def _short_repeat_words(data: np.ndarray, starts: np.ndarray) -> np.ndarray:
-    """The values of the Short Repeat runs whose headers lie at ``starts`` in ``data``,
-    each repeated its count of times, as uint64 words: each value's big-endian bytes
-    (1 to 8, after its header) shifted in one byte place at a time."""
+def _short_repeat_words(data: np.ndarray, starts: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """The value and the count of each Short Repeat run whose header lies at ``starts`` in
+    ``data``, the values as uint64 words: each value's big-endian bytes (1 to 8, after its
+    header) shifted in one byte place at a time."""
     headers = data[starts]
     sizes = (headers >> SHORT_REPEAT_WIDTH_SHIFT & SHORT_REPEAT_FIELD_MASK) + 1
     values = np.zeros(len(starts), dtype=np.uint64)
@@ -378,7 +379,7 @@ def _short_repeat_words(data: np.ndarray, starts: np.ndarray) -> np.ndarray:
         longer = sizes > place
         byte = data[starts[longer] + SHORT_REPEAT_HEADER + place].astype(np.uint64)
         values[longer] = values[longer] << np.uint64(BITS_PER_BYTE) | byte
-    return np.repeat(values, (headers & SHORT_REPEAT_FIELD_MASK) + MIN_REPEAT)
+    return values, (headers & SHORT_REPEAT_FIELD_MASK) + MIN_REPEAT
 
 
 def _run_length(header: bytes) -> int:

@@ -42,9 +42,11 @@ own unit) as its cap, and charged what it gave; a chunk the room cannot hold is
 from __future__ import annotations
 
 import zlib
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from typing import Final
+
+import numpy as np
 
 from reference_impl.common import raw_codecs as raw
 from reference_impl.common.decoded_budget import budget_unit, charge, room
@@ -56,7 +58,7 @@ from reference_impl.orc.errors import (
 )
 from reference_impl.orc.metadata.proto_enums import CompressionKind
 
-__all__ = ["Chunk", "compress_stream", "decompress_stream", "read_chunks"]
+__all__ = ["Chunk", "compress_stream", "decompress_stream", "decompressed_in_place", "read_chunks"]
 
 HEADER_BYTES = 3
 HEADER_BYTE_ORDER: Final = "little"
@@ -67,6 +69,7 @@ RAW_DEFLATE_WBITS = -zlib.MAX_WBITS  # negative: no zlib header nor trailer
 ZLIB_LEVEL = zlib.Z_DEFAULT_COMPRESSION
 ZSTD_LEVEL = 3
 BROTLI_QUALITY = 8
+GROWTH = 1.25  # a stream's buffer grows by this factor at least: few reallocations, little room over
 
 
 @dataclass(frozen=True)
@@ -82,21 +85,48 @@ def read_chunks(data: bytes | memoryview, kind: CompressionKind | int, block_siz
     kind = _known_kind(kind)
     if kind is CompressionKind.NONE:
         return [Chunk(offset, True, bytes(data))] if len(data) else []
-    if block_size < 1:
-        raise CorruptMetadata(f"a {kind.name} file needs a compression block size, found {block_size}")
-    chunks = []
-    pos = 0
-    with budget_unit(f"the stream at byte {offset}"):
-        while pos < len(data):
-            chunk, pos = _read_chunk(data, pos, kind, block_size, offset)
-            chunks.append(chunk)
-    return chunks
+    return list(_decompressed_chunks(data, kind, block_size, offset))
 
 
 def decompress_stream(data: bytes | memoryview, kind: CompressionKind | int, block_size: int,
                       offset: int) -> bytes:
     """The stream's bytes, its chunks decompressed and joined."""
     return b"".join(chunk.data for chunk in read_chunks(data, kind, block_size, offset))
+
+
+def decompressed_in_place(data: memoryview, kind: CompressionKind | int, block_size: int,
+                          offset: int) -> bytes | memoryview:
+    """:func:`decompress_stream` with no second copy of the stream: without a codec,
+    ``data`` itself (a view of the file stays one); else each chunk decompressed onto the
+    end of one buffer, viewed read-only (the chunks are not held beside their join), which
+    grows by GROWTH and is cut to the stream's size at the end."""
+    kind = _known_kind(kind)
+    if kind is CompressionKind.NONE:
+        return data
+    joined = np.empty(0, dtype=np.uint8)
+    size = 0
+    for chunk in _decompressed_chunks(data, kind, block_size, offset):
+        end = size + len(chunk.data)
+        if end > len(joined):  # grown in place where the allocator can (realloc), never past the budget
+            joined.resize(max(end, min(int(len(joined) * GROWTH), end + room())), refcheck=False)
+        joined[size:end] = np.frombuffer(chunk.data, dtype=np.uint8)
+        size = end
+    joined.resize(size, refcheck=False)  # no room left over beside the stream while it is read
+    joined.flags.writeable = False
+    return joined.data
+
+
+def _decompressed_chunks(data: bytes | memoryview, kind: CompressionKind, block_size: int,
+                         offset: int) -> Iterator[Chunk]:
+    """The chunks of a stream of codec ``kind`` in turn, the stream one unit of the
+    decoded budget."""
+    if block_size < 1:
+        raise CorruptMetadata(f"a {kind.name} file needs a compression block size, found {block_size}")
+    pos = 0
+    with budget_unit(f"the stream at byte {offset}"):
+        while pos < len(data):
+            chunk, pos = _read_chunk(data, pos, kind, block_size, offset)
+            yield chunk
 
 
 def compress_stream(data: bytes, kind: CompressionKind | int, block_size: int, *,

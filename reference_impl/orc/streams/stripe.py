@@ -68,8 +68,10 @@ VIRTUAL_KINDS = frozenset({StreamKind.ENCRYPTED_INDEX, StreamKind.ENCRYPTED_DATA
 MAX_VALUES_PER_BYTE = 1024
 
 # decompress_stream(data, kind, block_size, offset) and compress_stream(data, kind, block_size,
-# keep_original): 'Compression', streams/compression.py.
+# keep_original): 'Compression', streams/compression.py. A data stream may be decompressed
+# in place instead (decompressed_in_place): a view of the file's bytes, or of one buffer.
 Decompress = Callable[[bytes, int], bytes]
+DecompressInPlace = Callable[[memoryview, int], bytes | memoryview]
 Compress = Callable[[bytes], bytes]
 
 
@@ -80,7 +82,7 @@ class StreamBytes:
     column: int
     kind: int
     offset: int  # absolute file offset of its first (compressed) byte
-    data: bytes
+    data: bytes | memoryview  # a memoryview: read in place (read_stripe's ``in_place``)
     compressed: bool
     # Values to pass over before the first one is read: a row index position's values (or
     # bits) into the run that ``data`` starts with ('Row Group Index'); 0 from a stream's start.
@@ -193,8 +195,12 @@ class StripeStreams:
 
 
 def read_stripe(data: FileBytes, information: StripeInformation, index: int, column_count: int,
-                tail_start: int, decompress: Decompress, compressed: bool) -> StripeStreams:
-    """Stripe number ``index`` of ``data`` (the whole file), whose tail starts at ``tail_start``."""
+                tail_start: int, decompress: Decompress, compressed: bool,
+                in_place: DecompressInPlace | None = None) -> StripeStreams:
+    """Stripe number ``index`` of ``data`` (the whole file), whose tail starts at ``tail_start``.
+    The data streams are decompressed with ``in_place`` when given (so they may view
+    ``data``, which then stays open while they are held), else with ``decompress`` as the
+    footer and the index streams are."""
     where = f"stripe {index}"
     start, index_length, data_length, footer_length = _bounds(information, tail_start, where)
     footer_start = start + index_length + data_length
@@ -203,8 +209,9 @@ def read_stripe(data: FileBytes, information: StripeInformation, index: int, col
     if len(footer.columns) != column_count:
         raise CorruptMetadata(f"{where}'s footer has {len(footer.columns)} column encodings for "
                               f"{column_count} columns", footer_start)
+    decompress_data = in_place or (lambda stored, offset: decompress(bytes(stored), offset))
     streams, index_streams = _locate(data, footer.streams, start, index_length, data_length, column_count,
-                                     where, decompress, compressed)
+                                     where, (decompress, decompress_data), compressed)
     stripe = StripeStreams(index, information, footer, streams, index_streams)
     rows = information.number_of_rows or 0
     if rows > stripe.row_budget:
@@ -224,10 +231,13 @@ def _bounds(information: StripeInformation, tail_start: int, where: str) -> tupl
 
 
 def _locate(data: FileBytes, listed: Sequence[Stream], start: int, index_length: int, data_length: int,
-            column_count: int, where: str, decompress: Decompress,
+            column_count: int, where: str, decompressors: tuple[Decompress, DecompressInPlace],
             compressed: bool) -> tuple[StreamsByKey, StreamsByKey]:
-    """(data streams, index streams), each checked to lie in its area."""
+    """(data streams, index streams), each checked to lie in its area; ``decompressors``
+    are those of the index and of the data streams."""
     found: tuple[StreamsByKey, StreamsByKey] = ({}, {})
+    decompress, decompress_data = decompressors
+    view = memoryview(data)
     position = start
     data_start = start + index_length
     end = data_start + data_length
@@ -245,10 +255,15 @@ def _locate(data: FileBytes, listed: Sequence[Stream], start: int, index_length:
         streams = found[in_index]
         if (column, kind) in streams:
             raise CorruptStream(f"{what} is listed twice", position)
-        raw = data[position:position + length]
-        streams[(column, kind)] = (
-            StreamBytes(column, kind, position, raw, compressed=False) if kind in VIRTUAL_KINDS
-            else StreamBytes(column, kind, position, decompress(raw, position), compressed))
+        stored = view[position:position + length]
+        if kind in VIRTUAL_KINDS:
+            streams[(column, kind)] = StreamBytes(column, kind, position, bytes(stored), compressed=False)
+        elif in_index:
+            streams[(column, kind)] = StreamBytes(column, kind, position, decompress(bytes(stored), position),
+                                                  compressed)
+        else:
+            streams[(column, kind)] = StreamBytes(column, kind, position, decompress_data(stored, position),
+                                                  compressed)
         position += length
     if position != end:
         raise CorruptStream(f"{where}'s streams add up to {position - start} bytes; index_length + "

@@ -5,9 +5,12 @@ from __future__ import annotations
 
 import struct as pystruct
 
+import numpy as np
 import pytest
+from hypothesis import given
+from hypothesis import strategies as st
 
-from reference_impl.orc.columns.timestamp_columns import decode_nanos, encode_nanos
+from reference_impl.orc.columns.timestamp_columns import decode_nanos, decoded_nanos_words, encode_nanos
 from reference_impl.orc.metadata.proto_enums import ColumnEncodingKind, StreamKind, TypeKind
 from reference_impl.orc.metadata.type_tree import (
     char,
@@ -114,6 +117,27 @@ def test_decimal_varints_and_rescaled_scales() -> None:
 
 def test_date_days_since_1970() -> None:
     assert read_column(primitive(TypeKind.DATE), [(S.DATA, bytes([0xFE, 0x01, 0x02]))], DIRECT, 2) == [-1, 1]
+
+
+WORD = 1 << 64
+NANOS = 10**9
+# SECONDARY values: any 64-bit word, or a valid nanosecond part (negative ones included) as written.
+SECONDARY_WORDS = st.one_of(st.integers(0, WORD - 1),
+                            st.integers(-NANOS + 1, NANOS - 1).map(lambda nanos: encode_nanos(nanos) % WORD))
+
+
+@given(st.lists(SECONDARY_WORDS, max_size=20))
+def test_nanos_in_words_are_decode_nanos(encoded: list[int]) -> None:
+    """The array form (decoded_nanos_words) agrees with decode_nanos, the text's steps, bit
+    for bit; it declines (None, the words untouched) exactly when a mantissa is a second
+    or more."""
+    words = np.array(encoded, dtype=np.uint64)
+    decoded = decoded_nanos_words(words)
+    mantissas = [(value - WORD if value >= WORD // 2 else value) >> 3 for value in encoded]
+    if any(abs(mantissa) >= NANOS for mantissa in mantissas):
+        assert decoded is None and words.tolist() == encoded
+    else:
+        assert decoded is not None and decoded.tolist() == [decode_nanos(value) for value in encoded]
 
 
 def test_timestamp_nanos_examples_from_the_spec() -> None:
