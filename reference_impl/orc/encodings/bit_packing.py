@@ -149,7 +149,10 @@ def unpack_array(data: bytes | memoryview, pos: int, width: int, count: int, *,
     padded = np.zeros(end - pos + WORD_BYTES, dtype=np.uint8)  # every value has 8 bytes from its first
     padded[:end - pos] = np.frombuffer(data, dtype=np.uint8, count=end - pos, offset=pos)
     first_bits = np.arange(count, dtype=np.uint64) * np.uint64(width)
-    windows = np.lib.stride_tricks.sliding_window_view(padded, WORD_BYTES)
+    # every byte's 8-byte window, as a strided view (numpy's sliding_window_view costs
+    # microseconds of checks a call, most of a short run's time)
+    windows = np.ndarray((len(padded) - WORD_BYTES + 1, WORD_BYTES), dtype=np.uint8, buffer=padded,
+                         strides=(1, 1))
     byte = np.uint64(BITS_PER_BYTE)
     words = windows[first_bits // byte].view(">u8").ravel().astype(np.uint64)
     return (words << (first_bits % byte)) >> np.uint64(WORD_BITS - width), end
