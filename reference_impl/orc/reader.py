@@ -26,7 +26,7 @@ counts agree (row_counts.py).
 from __future__ import annotations
 
 import os
-from collections.abc import Callable, Iterator, Sequence
+from collections.abc import Iterator, Sequence
 from dataclasses import dataclass, field
 from functools import cached_property
 
@@ -48,16 +48,16 @@ from reference_impl.orc.encryption.encryption_variants import (
 )
 from reference_impl.orc.errors import CorruptMetadata, InvalidValue
 from reference_impl.orc.metadata.file_tail import (
-    DEFAULT_COMPRESSION_BLOCK_SIZE,
     FileTail,
     file_version,
     read_file_tail,
 )
-from reference_impl.orc.metadata.proto_enums import CompressionKind, TypeKind
+from reference_impl.orc.metadata.proto_enums import TypeKind
 from reference_impl.orc.metadata.type_tree import ROOT_FIELD, TypeNode, from_types, row_struct
 from reference_impl.orc.row_counts import check_file_rows, check_file_values, check_stripe_rows
-from reference_impl.orc.streams.compression import decompress_stream, decompressed_in_place
-from reference_impl.orc.streams.stripe import HEADER_LENGTH, DecompressInPlace, read_stripe
+from reference_impl.orc.streams.compression import decompress_stream
+from reference_impl.orc.streams.stripe import HEADER_LENGTH, read_stripe
+from reference_impl.orc.streams.stripe_layout import StreamCodec
 
 __all__ = ["ROOT_FIELD", "OrcContents", "OrcStripes", "iter_stripe_columns", "iter_stripes", "open_orc",
            "read_orc", "root_of", "root_values", "schema_of"]
@@ -105,7 +105,8 @@ def open_orc(source: Source, keys: KeyProvider | None = None) -> OrcStripes:
     :func:`read_orc` does), its stripes ready to be read one at a time."""
     data = bytes(source) if isinstance(source, (bytes, bytearray, memoryview)) else map_file(source)
     tail = read_file_tail(data, decompress_stream)
-    tail, variants = open_variants(data, tail, root_of(tail), keys or KeyProvider(), _decompressor(tail))
+    tail, variants = open_variants(data, tail, root_of(tail), keys or KeyProvider(),
+                                   StreamCodec.of(tail).decompress)
     return OrcStripes(data, tail, tuple(variants))
 
 
@@ -156,28 +157,6 @@ def root_values(root: TypeNode, rows: list[dict[str, object]]) -> list[object]:
     return list(rows) if root.kind == TypeKind.STRUCT else [row[ROOT_FIELD] for row in rows]
 
 
-def _codec(tail: FileTail) -> tuple[CompressionKind, int]:
-    """The file's compression kind and block size."""
-    return (CompressionKind(tail.postscript.compression or CompressionKind.NONE),
-            tail.postscript.compression_block_size or DEFAULT_COMPRESSION_BLOCK_SIZE)
-
-
-def _decompressor(tail: FileTail) -> Callable[[bytes, int], bytes]:
-    kind, block_size = _codec(tail)
-
-    def decompress(raw: bytes, offset: int) -> bytes:
-        return decompress_stream(raw, kind, block_size, offset)
-    return decompress
-
-
-def _in_place_decompressor(tail: FileTail) -> DecompressInPlace:
-    kind, block_size = _codec(tail)
-
-    def decompress(stored: memoryview, offset: int) -> bytes | memoryview:
-        return decompressed_in_place(stored, kind, block_size, offset)
-    return decompress
-
-
 def iter_stripes(data: FileBytes, tail: FileTail,
                  variants: Sequence[OpenVariant] = ()) -> Iterator[list[dict[str, object]]]:
     """The rows of each stripe of the file ``data`` in turn; the columns of ``variants``
@@ -211,15 +190,15 @@ class _StripeReading:
         """Stripe ``index``'s row count and columns, its decompression one unit of the
         decoded budget."""
         tail, information = self.tail, self.tail.footer.stripes[index]
-        compressed = (tail.postscript.compression or CompressionKind.NONE) != CompressionKind.NONE
-        decompress = _decompressor(tail)
+        codec = StreamCodec.of(tail)
         with budget_unit(f"stripe {index}"):  # the stripe's streams are decompressed in here
             stripe = read_stripe(self.data, information, index, len(tail.footer.types),
-                                 tail.encrypted_statistics_offset, decompress, compressed,
-                                 _in_place_decompressor(tail))
+                                 tail.encrypted_statistics_offset, codec.decompress, codec.compressed,
+                                 codec.decompress_in_place)
             if self.variants:
                 stripe_id, keys = self.local_keys[index]
-                decrypt_stripe(self.data, stripe, self.variants, stripe_id, keys, decompress, compressed)
+                decrypt_stripe(self.data, stripe, self.variants, stripe_id, keys, codec.decompress,
+                               codec.compressed)
         root = root_of(tail)
         version = "0.11" if file_version(tail.postscript) == OLDEST_VERSION else "0.12"
         rows = information.number_of_rows or 0

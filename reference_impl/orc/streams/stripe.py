@@ -209,9 +209,11 @@ def read_stripe(data: FileBytes, information: StripeInformation, index: int, col
     if len(footer.columns) != column_count:
         raise CorruptMetadata(f"{where}'s footer has {len(footer.columns)} column encodings for "
                               f"{column_count} columns", footer_start)
-    decompress_data = in_place or (lambda stored, offset: decompress(bytes(stored), offset))
+    def copied(stored: memoryview, offset: int) -> bytes:
+        return decompress(bytes(stored), offset)
+
     streams, index_streams = _locate(data, footer.streams, start, index_length, data_length, column_count,
-                                     where, (decompress, decompress_data), compressed)
+                                     where, (in_place or copied, copied), compressed)
     stripe = StripeStreams(index, information, footer, streams, index_streams)
     rows = information.number_of_rows or 0
     if rows > stripe.row_budget:
@@ -231,12 +233,11 @@ def _bounds(information: StripeInformation, tail_start: int, where: str) -> tupl
 
 
 def _locate(data: FileBytes, listed: Sequence[Stream], start: int, index_length: int, data_length: int,
-            column_count: int, where: str, decompressors: tuple[Decompress, DecompressInPlace],
+            column_count: int, where: str, decompressors: tuple[DecompressInPlace, DecompressInPlace],
             compressed: bool) -> tuple[StreamsByKey, StreamsByKey]:
     """(data streams, index streams), each checked to lie in its area; ``decompressors``
-    are those of the index and of the data streams."""
+    are those of the data and of the index streams, in that order (as ``found``)."""
     found: tuple[StreamsByKey, StreamsByKey] = ({}, {})
-    decompress, decompress_data = decompressors
     view = memoryview(data)
     position = start
     data_start = start + index_length
@@ -256,14 +257,9 @@ def _locate(data: FileBytes, listed: Sequence[Stream], start: int, index_length:
         if (column, kind) in streams:
             raise CorruptStream(f"{what} is listed twice", position)
         stored = view[position:position + length]
-        if kind in VIRTUAL_KINDS:
-            streams[(column, kind)] = StreamBytes(column, kind, position, bytes(stored), compressed=False)
-        elif in_index:
-            streams[(column, kind)] = StreamBytes(column, kind, position, decompress(bytes(stored), position),
-                                                  compressed)
-        else:
-            streams[(column, kind)] = StreamBytes(column, kind, position, decompress_data(stored, position),
-                                                  compressed)
+        streams[(column, kind)] = (
+            StreamBytes(column, kind, position, bytes(stored), compressed=False) if kind in VIRTUAL_KINDS
+            else StreamBytes(column, kind, position, decompressors[in_index](stored, position), compressed))
         position += length
     if position != end:
         raise CorruptStream(f"{where}'s streams add up to {position - start} bytes; index_length + "

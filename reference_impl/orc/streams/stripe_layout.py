@@ -25,7 +25,12 @@ from reference_impl.orc.errors import CorruptMetadata, CorruptStream
 from reference_impl.orc.metadata.file_tail import DEFAULT_COMPRESSION_BLOCK_SIZE, FileTail
 from reference_impl.orc.metadata.orc_proto import StripeFooter, StripeInformation, decode
 from reference_impl.orc.metadata.proto_enums import CompressionKind, StreamKind
-from reference_impl.orc.streams.compression import Chunk, decompress_stream, read_chunks
+from reference_impl.orc.streams.compression import (
+    Chunk,
+    decompress_stream,
+    decompressed_in_place,
+    read_chunks,
+)
 from reference_impl.orc.streams.stripe import HEADER_LENGTH
 
 __all__ = ["Decompress", "StreamCodec", "StreamPlace", "read_index_streams", "read_stripe_footer",
@@ -66,6 +71,10 @@ class StreamCodec:
     def decompress(self, stored: bytes, offset: int) -> bytes:
         """A stream's (or a footer's) bytes, from its stored bytes at file ``offset``."""
         return decompress_stream(stored, self.kind, self.block_size, offset)
+
+    def decompress_in_place(self, stored: memoryview, offset: int) -> bytes | memoryview:
+        """:meth:`decompress` with no second copy of the stream (``decompressed_in_place``)."""
+        return decompressed_in_place(stored, self.kind, self.block_size, offset)
 
     def chunks(self, stored: bytes, offset: int) -> list[Chunk]:
         return read_chunks(stored, self.kind, self.block_size, offset)
