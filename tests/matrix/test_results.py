@@ -7,8 +7,9 @@ import pyarrow.parquet as pq
 import pytest
 
 from conformance.cases import case_by_id
+from conformance.matrix import results
 from conformance.matrix.cells import RESULT_SCHEMA, result_record, subject
-from conformance.matrix.results import consolidate, logged, read_cell_logs
+from conformance.matrix.results import CellLog, consolidate, logged, read_cell_logs
 
 
 def _record(i: int, outcome: str = "pass") -> dict:
@@ -38,6 +39,25 @@ def test_cells_finished_before_an_interrupt_are_kept(tmp_path):
     rows = duckdb.sql(f"select cell_id, features from '{results}/*.parquet' order by cell_id").fetchall()
     assert rows[0][0] == "read/w/r/0"
     assert "type:INT(32,signed)" in rows[0][1]
+
+
+def test_each_cell_is_readable_at_once_and_fsynced_by_interval_and_at_close(tmp_path, monkeypatch):
+    synced, clock = [], [100.0]
+    monkeypatch.setattr(results.os, "fsync", synced.append)
+    monkeypatch.setattr(results.time, "monotonic", lambda: clock[0])
+    log = CellLog(tmp_path, "read-0000")
+    for i in range(3):  # within one interval: flushed (another process reads it), not fsynced
+        log.append(_record(i))
+        assert len(read_cell_logs(tmp_path)) == i + 1
+    assert synced == []
+    clock[0] += results.FSYNC_INTERVAL_S
+    log.append(_record(3))
+    assert len(synced) == 1
+    log.append(_record(4))
+    assert len(synced) == 1
+    log.close()
+    assert len(synced) == 2
+    assert len(read_cell_logs(tmp_path)) == 5
 
 
 def test_a_cell_run_twice_keeps_its_last_result(tmp_path):
