@@ -122,15 +122,15 @@ def run_once(master: str, options: argparse.Namespace, directory: Path) -> Maste
 def _measured(master: str, wall: float, workdir: Path, busy: float | None) -> MasterRun:
     import pyarrow.parquet as pq
 
-    from conformance.matrix.timeline import read_timeline
+    from conformance.matrix.timeline import cell_seconds, read_timeline
 
     results = next(workdir.glob("*/results"))
-    table = pq.read_table(results, columns=["phase", "writer", "reader", "outcome", "duration_s"])
+    records = pq.read_table(results, columns=["phase", "writer", "reader", "outcome",
+                                                "duration_s"]).to_pylist()
     seconds: dict[str, float] = defaultdict(float)
-    for phase, writer, reader, duration in zip(*(table.column(c).to_pylist() for c in (
-            "phase", "writer", "reader", "duration_s")), strict=True):
-        seconds[engine_kind(writer if phase == "write" else reader)] += duration or 0.0
-    outcomes = table.column("outcome").to_pylist()
+    for engine, (_, engine_seconds) in cell_seconds(records).items():
+        seconds[engine_kind(engine)] += engine_seconds
+    outcomes = [record["outcome"] for record in records]
     timeline = read_timeline(results) or {"spans": []}
     return MasterRun(master, wall, len(outcomes), sum(o != SKIPPED for o in outcomes),
                      cores_busy=busy, timeline=timeline["spans"], cell_seconds=dict(seconds))

@@ -500,6 +500,7 @@ def _run(args) -> int:
     from conformance.engines import DEFAULT_ENGINES
     from conformance.formats import FORMATS
     from conformance.matrix.run import RunConfig, run_matrix
+    from conformance.matrix.timeline import cell_seconds_line
     from conformance.report import exit_code, write_reports
 
     try:
@@ -541,6 +542,7 @@ def _run(args) -> int:
           f"report {args.report / 'index.html'}")
     print(_outcome_line(result.records))
     print(f"time: {result.timeline.summary()}")
+    print(f"cell time: {cell_seconds_line(result.records)}")
     if result.interrupted:
         print("interrupted: the results and report hold the cells finished so far",
               file=sys.stderr)

@@ -5,6 +5,10 @@ distributed and in-driver cells, consolidating the results, writing the reports)
 span: its name, when it started after the run began, and how long it took. The spans are
 saved beside the results as `_timeline.json`; `bench/matrix_bench.py` reads them to say
 where the main job's time goes, next to the cells per second.
+
+Within the cell stages, `cell_seconds` says which engines the time went to: the sum of
+each engine's cells' `duration_s` (cell-seconds: work, not wall time, since cells run at
+once on every task slot), which `conformance run` prints after the stages.
 """
 
 from __future__ import annotations
@@ -12,11 +16,13 @@ from __future__ import annotations
 import contextlib
 import json
 import time
-from collections.abc import Iterator
+from collections import defaultdict
+from collections.abc import Iterable, Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
 
 TIMELINE_FILE = "_timeline.json"  # "_": not part of the results dataset (pyarrow skips it)
+TOP_ENGINES = 6  # how many engines the printed line names, most cell-seconds first
 
 
 @dataclass
@@ -51,6 +57,32 @@ class Timeline:
     def summary(self) -> str:
         """One line: each span's seconds, in the order they ran."""
         return "; ".join(f"{span.name} {span.seconds:.1f} s" for span in self.spans)
+
+
+def cell_engine(record: dict) -> str:
+    """The engine a cell's time is spent in: a write's writer, a read's reader (with its
+    mode: ``spark:filter``, ``validator``)."""
+    return record["writer"] if record["phase"] == "write" else record["reader"]
+
+
+def cell_seconds(records: Iterable[dict]) -> dict[str, tuple[int, float]]:
+    """Engine -> (cells, cell-seconds) of the records, the most cell-seconds first."""
+    totals: dict[str, list] = defaultdict(lambda: [0, 0.0])
+    for record in records:
+        total = totals[cell_engine(record)]
+        total[0] += 1
+        total[1] += record["duration_s"] or 0.0
+    return {engine: (cells, seconds) for engine, (cells, seconds)
+            in sorted(totals.items(), key=lambda item: -item[1][1])}
+
+
+def cell_seconds_line(records: Iterable[dict]) -> str:
+    """One line: all the cell-seconds, then the `TOP_ENGINES` engines that took most."""
+    by_engine = cell_seconds(records)
+    total = sum(seconds for _, seconds in by_engine.values())
+    top = [f"{engine} {seconds:.1f} s ({cells} cell{'' if cells == 1 else 's'})"
+           for engine, (cells, seconds) in list(by_engine.items())[:TOP_ENGINES]]
+    return f"{total:.1f} s in all; " + "; ".join(top)
 
 
 def read_timeline(results_dir: Path) -> dict | None:

@@ -76,3 +76,8 @@ def test_conformance_run_prints_progress_lines_without_a_terminal(tmp_path):
     # 1 write, the reference's read and the validator's check.
     assert re.fullmatch(r"progress: 3/3 cells \(100%\): 3 pass; [\d.]+ cells/s; done in (\d+m)?\d+s",
                         lines[-1])
+    # Where the cells' time went: the reference wrote once and read once, the validator checked.
+    cell_time = next(line for line in done.stdout.splitlines() if line.startswith("cell time: "))
+    assert re.fullmatch(r"cell time: [\d.]+ s in all; (reference [\d.]+ s \(2 cells\); "
+                        r"validator [\d.]+ s \(1 cell\)|validator [\d.]+ s \(1 cell\); "
+                        r"reference [\d.]+ s \(2 cells\))", cell_time), cell_time
