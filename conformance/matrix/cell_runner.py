@@ -8,7 +8,7 @@ matrix (`run`) and golden verification (`conformance.golden.verify`) alike.
   a watchdog. When the limit runs out, the cell's Spark jobs (its job group) are
   cancelled and the cell is a `timeout`; a cell that does not stop even then (a
   hang outside Spark) is left behind on its daemon thread, and the run goes on.
-  The matrix runs its in-driver cells on as many threads as Spark has task slots
+  The matrix runs its in-driver cells on two threads per Spark task slot
   (`run_in_driver_pool`), each cell on a child session of its own
   (`spark_session.bind_session`), so they use every core as the isolated cells do.
 """

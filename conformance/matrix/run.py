@@ -57,6 +57,10 @@ from .timeline import Timeline
 
 PROGRESS_POLL_S = 0.5
 TASKS_PER_CORE = 2  # a few large partitions: each Spark task costs ~50 ms of overhead
+# In-driver cells at once per task slot: a Spark cell spends much of its time waiting on
+# its small jobs (scheduling, planning in the JVM), so two per slot keep the slots busier
+# (bench/README.md, 'matrix_bench.py').
+IN_DRIVER_CELLS_PER_SLOT = 2
 
 
 @dataclass
@@ -186,8 +190,7 @@ class _PhaseRunner:
         local = [r for r in requests if r["engine"] in in_driver]
         with self.timeline.span(f"{phase}: isolated cells"):
             results = self._distributed(phase, distributed)
-        # As many in-driver cells at once as Spark has task slots (cell_runner).
-        threads = self.spark.sparkContext.defaultParallelism
+        threads = self.spark.sparkContext.defaultParallelism * IN_DRIVER_CELLS_PER_SLOT
         with self.timeline.span(f"{phase}: in-driver cells"):
             results += list(logged(run_in_driver_pool(local, self.run_dir, self.config.timeout_s,
                                                       threads), self.run_dir, f"{phase}-driver"))
