@@ -126,14 +126,18 @@ class OrcStripes:
         # map holds no stripe given out: the caller's dropping it frees it.
         return map(self.contents, iter_stripe_columns(self.data, self.tail, self.variants))
 
+    @cached_property
+    def schema(self) -> TypeNode:
+        return schema_of(self.tail)
+
     def contents(self, stripe: StripeColumns) -> OrcContents:
         """One stripe's columns as contents of this file."""
         count, columns = stripe
-        return OrcContents(self.tail, schema_of(self.tail), columns, count)
+        return OrcContents(self.tail, self.schema, columns, count)
 
     def joined(self, parts: Sequence[OrcContents]) -> OrcContents:
         """The stripes ``parts`` end to end (none: the file's schema and no rows)."""
-        schema = schema_of(self.tail)
+        schema = self.schema
         columns = {name: joined([part.columns[name] for part in parts]) for name in schema.field_names}
         return OrcContents(self.tail, schema, columns, sum(part.row_count for part in parts))
 
@@ -186,11 +190,19 @@ class _StripeReading:
     local_keys: list[tuple[int, dict[int, bytes]]]
     values_read: dict[int, int] = field(default_factory=dict)
 
+    # The file's codec and type tree, built for its first stripe and reused for the others.
+    @cached_property
+    def codec(self) -> StreamCodec:
+        return StreamCodec.of(self.tail)
+
+    @cached_property
+    def root(self) -> TypeNode:
+        return root_of(self.tail)
+
     def columns(self, index: int) -> StripeColumns:
         """Stripe ``index``'s row count and columns, its decompression one unit of the
         decoded budget."""
-        tail, information = self.tail, self.tail.footer.stripes[index]
-        codec = StreamCodec.of(tail)
+        tail, information, codec = self.tail, self.tail.footer.stripes[index], self.codec
         with budget_unit(f"stripe {index}"):  # the stripe's streams are decompressed in here
             stripe = read_stripe(self.data, information, index, len(tail.footer.types),
                                  tail.encrypted_statistics_offset, codec.decompress, codec.compressed,
@@ -199,7 +211,7 @@ class _StripeReading:
                 stripe_id, keys = self.local_keys[index]
                 decrypt_stripe(self.data, stripe, self.variants, stripe_id, keys, codec.decompress,
                                codec.compressed)
-        root = root_of(tail)
+        root = self.root
         version = "0.11" if file_version(tail.postscript) == OLDEST_VERSION else "0.12"
         rows = information.number_of_rows or 0
         reader = build_reader(root, stripe, version, file_calendar(tail.footer.calendar))
