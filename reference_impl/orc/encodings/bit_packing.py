@@ -125,7 +125,9 @@ def unpack(data: bytes | memoryview, pos: int, width: int, count: int, *,
 
 WORD_BITS = 64
 WORD_BYTES = WORD_BITS // BITS_PER_BYTE
-NATIVE_WORD_BYTES = (1, 2, 4, 8)  # byte widths numpy reads as one big-endian integer each
+# The byte widths numpy reads as one big-endian integer each, and their dtypes (made once:
+# numpy parses a dtype's name on every call given one)
+NATIVE_WORD_DTYPES = {size: np.dtype(f">u{size}") for size in (1, 2, 4, 8)}
 # A value of at most this many bits lies within the 8 bytes from its first byte, however
 # many bits of that byte precede it.
 GATHERED_WIDTH = WORD_BITS - BITS_PER_BYTE + 1
@@ -142,8 +144,9 @@ def unpack_array(data: bytes | memoryview, pos: int, width: int, count: int, *,
     end = _checked_end(data, pos, width, count, base_offset, what)
     if width == 0 or count == 0:
         return np.zeros(count, dtype=np.uint64), end
-    if width % BITS_PER_BYTE == 0 and width // BITS_PER_BYTE in NATIVE_WORD_BYTES:
-        packed = np.frombuffer(data, dtype=f">u{width // BITS_PER_BYTE}", count=count, offset=pos)
+    if width % BITS_PER_BYTE == 0 and width // BITS_PER_BYTE in NATIVE_WORD_DTYPES:
+        packed = np.frombuffer(data, dtype=NATIVE_WORD_DTYPES[width // BITS_PER_BYTE], count=count,
+                               offset=pos)
         return packed.astype(np.uint64), end
     if width > GATHERED_WIDTH:  # no such width in the table
         return np.array(unpack(data, pos, width, count)[0], dtype=np.uint64), end

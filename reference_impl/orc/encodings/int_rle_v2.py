@@ -120,6 +120,7 @@ class IntRleV2Reader(RunReader):
         self.dtype = int_dtype(signed)
         super().__init__(data, base_offset=base_offset, start=start)
         self._signed = signed
+        self._bounds = int64_bounds(signed)
         self._stepwise = stepwise
         self._scan_bytes = FIRST_SCAN_BYTES
 
@@ -251,9 +252,9 @@ class IntRleV2Reader(RunReader):
         patched: dict[int, int] = {}
         for index, high_bits in patches:
             patched[index] = patched.get(index, int(values[index])) | high_bits
-        if not (self._fits(base) and self._fits(base + (1 << patched_width) - 1)):
+        if not self._fit(base, base + (1 << patched_width) - 1):
             largest = max([int(values.max()), *patched.values()])
-            if not (self._fits(base + int(values.min())) and self._fits(base + largest)):
+            if not self._fit(base + int(values.min()), base + largest):
                 return None
         words = np.add(values, np.uint64(base % WORD), out=values)
         if patched:
@@ -291,7 +292,7 @@ class IntRleV2Reader(RunReader):
 
     def _arithmetic_words(self, base: int, delta: int, length: int) -> np.ndarray | None:
         """base, base + delta, ... (``length`` values) in words; None unless in range."""
-        if not (self._fits(base) and self._fits(base + (length - 1) * delta)):
+        if not self._fit(base, base + (length - 1) * delta):
             return None
         steps = np.arange(length, dtype=np.uint64) * np.uint64(delta % WORD)
         return (steps + np.uint64(base % WORD)).view(self.dtype)
@@ -307,7 +308,7 @@ class IntRleV2Reader(RunReader):
         else:
             total = int(sums[-1]) if len(sums) else 0
         second = base + first_delta
-        if not (self._fits(base) and self._fits(second + direction * total)):
+        if not self._fit(base, second + direction * total):
             return None
         words[0], words[1] = base % WORD, second % WORD
         if direction > 0:
@@ -316,9 +317,10 @@ class IntRleV2Reader(RunReader):
             np.subtract(np.uint64(second % WORD), sums, out=sums)
         return words.view(self.dtype)
 
-    def _fits(self, value: int) -> bool:
-        low, high = int64_bounds(self._signed)
-        return low <= value <= high
+    def _fit(self, one: int, other: int) -> bool:
+        """Both values lie in the 64-bit range of the stream's integers."""
+        low, high = self._bounds
+        return low <= one <= high and low <= other <= high
 
     def _unzigzag(self, value: int) -> int:
         return zigzag_decode(value) if self._signed else value
