@@ -35,6 +35,7 @@ import numpy as np
 from reference_impl.common.decoded_budget import budget_unit
 from reference_impl.common.decoded_values import as_list, joined
 from reference_impl.common.mapped_file import FileBytes, close_file, map_file, release_pages
+from reference_impl.orc.bloom_filter_index import BLOOM_FILTER_KINDS
 from reference_impl.orc.columns.calendar import file_calendar
 from reference_impl.orc.columns.present import ColumnValues
 from reference_impl.orc.columns.registry import build_reader
@@ -64,6 +65,9 @@ __all__ = ["ROOT_FIELD", "OrcContents", "OrcStripes", "iter_stripe_columns", "it
 
 
 OLDEST_VERSION = (0, 11)
+# 'Bloom Filter Index': the filters let a reader skip row groups; one that reads every
+# value does not decompress them (the validator checks them: validation/bloom_filter_checks.py).
+UNREAD_INDEX_KINDS = frozenset(BLOOM_FILTER_KINDS)
 
 
 @dataclass(frozen=True)
@@ -194,7 +198,7 @@ class _StripeReading:
         with budget_unit(f"stripe {index}"):  # the stripe's streams are decompressed in here
             stripe = read_stripe(self.data, information, index, len(tail.footer.types),
                                  tail.encrypted_statistics_offset, codec.decompress, codec.compressed,
-                                 codec.decompress_in_place)
+                                 codec.decompress_in_place, unread=UNREAD_INDEX_KINDS)
             if self.variants:
                 stripe_id, keys = self.local_keys[index]
                 decrypt_stripe(self.data, stripe, self.variants, stripe_id, keys, codec.decompress,

@@ -196,11 +196,13 @@ class StripeStreams:
 
 def read_stripe(data: FileBytes, information: StripeInformation, index: int, column_count: int,
                 tail_start: int, decompress: Decompress, compressed: bool,
-                in_place: DecompressInPlace | None = None) -> StripeStreams:
+                in_place: DecompressInPlace | None = None, unread: frozenset[int] = frozenset()
+                ) -> StripeStreams:
     """Stripe number ``index`` of ``data`` (the whole file), whose tail starts at ``tail_start``.
     The data streams are decompressed with ``in_place`` when given (so they may view
     ``data``, which then stays open while they are held), else with ``decompress`` as the
-    footer and the index streams are."""
+    footer and the index streams are. Index streams of the kinds ``unread`` (which the
+    caller does not read) are kept as stored, a view of ``data``: not decompressed."""
     where = f"stripe {index}"
     start, index_length, data_length, footer_length = _bounds(information, tail_start, where)
     footer_start = start + index_length + data_length
@@ -213,7 +215,7 @@ def read_stripe(data: FileBytes, information: StripeInformation, index: int, col
         return decompress(bytes(stored), offset)
 
     streams, index_streams = _locate(data, footer.streams, start, index_length, data_length, column_count,
-                                     where, (in_place or copied, copied), compressed)
+                                     where, (in_place or copied, copied), compressed, unread)
     stripe = StripeStreams(index, information, footer, streams, index_streams)
     rows = information.number_of_rows or 0
     if rows > stripe.row_budget:
@@ -234,9 +236,10 @@ def _bounds(information: StripeInformation, tail_start: int, where: str) -> tupl
 
 def _locate(data: FileBytes, listed: Sequence[Stream], start: int, index_length: int, data_length: int,
             column_count: int, where: str, decompressors: tuple[DecompressInPlace, DecompressInPlace],
-            compressed: bool) -> tuple[StreamsByKey, StreamsByKey]:
+            compressed: bool, unread: frozenset[int]) -> tuple[StreamsByKey, StreamsByKey]:
     """(data streams, index streams), each checked to lie in its area; ``decompressors``
-    are those of the data and of the index streams, in that order (as ``found``)."""
+    are those of the data and of the index streams, in that order (as ``found``); the
+    ``unread`` index kinds are kept as stored, in place."""
     found: tuple[StreamsByKey, StreamsByKey] = ({}, {})
     view = memoryview(data)
     position = start
@@ -259,6 +262,7 @@ def _locate(data: FileBytes, listed: Sequence[Stream], start: int, index_length:
         stored = view[position:position + length]
         streams[(column, kind)] = (
             StreamBytes(column, kind, position, bytes(stored), compressed=False) if kind in VIRTUAL_KINDS
+            else StreamBytes(column, kind, position, stored, compressed=False) if in_index and kind in unread
             else StreamBytes(column, kind, position, decompressors[in_index](stored, position), compressed))
         position += length
     if position != end:
