@@ -27,11 +27,10 @@ from reference_impl.orc.encodings.boolean_rle import BooleanRleReader
 from reference_impl.orc.encodings.byte_rle import ByteRleReader
 from reference_impl.orc.encodings.int_rle_v1 import IntRleV1Reader, encode_ints_v1
 from reference_impl.orc.encodings.int_rle_v2 import IntRleV2Reader, SubEncoding, encode_ints_v2
-from reference_impl.orc.encodings.run_reader import StreamData
 from reference_impl.orc.errors import CorruptStream, DecompressionFailed, OrcError
 from reference_impl.orc.metadata.proto_enums import CalendarKind, ColumnEncodingKind, StreamKind
 from reference_impl.orc.metadata.type_tree import TypeNode
-from reference_impl.orc.streams.compression import ChunkedStream
+from reference_impl.orc.streams.stream_window import REST, StreamData, StreamWindow
 from reference_impl.orc.streams.stripe import StreamBytes, StripeStreams
 from reference_impl.orc.varint import VARINT_BITS, read_svarint
 
@@ -92,33 +91,19 @@ class ByteCursor:
     def __init__(self, stream: StreamBytes, where: str) -> None:
         self.stream = stream
         self._where = where
-        data = stream.data
-        # the chunks not yet in the window ``_data`` (None: the whole stream is in it)
-        self._chunks = data.chunks() if isinstance(data, ChunkedStream) else None
-        self._data: bytes | memoryview = b"" if isinstance(data, ChunkedStream) else data
-        self._dropped = 0  # bytes of the stream before the window ``_data``
-        self._at = 0  # the cursor's place in the window
+        self._window = StreamWindow(stream.readable())
+        self._at = 0  # the cursor's place in the window's data
 
     @property
     def position(self) -> int:
         """The cursor's byte offset in the stream."""
-        return self._dropped + self._at
+        return self._window.start + self._at
 
     def window(self, wanted: int) -> tuple[bytes | memoryview, int]:
-        """The window and the cursor's place in it, with ``wanted`` bytes after the place
-        (or as many as the stream has left)."""
-        if self._chunks is not None and len(self._data) - self._at < wanted:
-            pieces = [self._data[self._at:]]
-            size = len(pieces[0])
-            while size < wanted and (chunk := next(self._chunks, None)) is not None:
-                pieces.append(chunk)
-                size += len(chunk)
-            if size < wanted:
-                self._chunks = None
-            self._dropped += self._at
-            self._at = 0
-            self._data = b"".join(pieces)
-        return self._data, self._at
+        """The window's bytes and the cursor's place in them, with ``wanted`` bytes after
+        the place (or as many as the stream has left)."""
+        self._at = self._window.hold(self._at, wanted)
+        return self._window.data, self._at
 
     def has(self, length: int) -> bool:
         """Whether ``length`` more bytes follow the cursor."""
@@ -133,18 +118,19 @@ class ByteCursor:
         if not self.has(length):
             raise self._short(f"{length} more bytes at byte {self.position}")
         # bytes, never a view: what a column gives out holds no stream (nor the mapped file)
-        chunk = bytes(self._data[self._at:self._at + length])
+        chunk = bytes(self._window.data[self._at:self._at + length])
         self._at += length
         return chunk
 
     def leftover(self) -> tuple[str, int] | None:
-        left = len(self._data) - self._at + sum(len(chunk) for chunk in self._chunks or ())
+        data, at = self.window(REST)
+        left = len(data) - at
         return (f"{left} bytes from byte {self.position}", self.position) if left else None
 
     def svarint(self) -> int:
         data, at = self.window(MAX_VARINT_BYTES)
         try:
-            value, end = read_svarint(data, at, self._dropped)
+            value, end = read_svarint(data, at, self._window.start)
         except OrcError as error:
             raise relocated(error, self.stream, self._where) from error
         self._at = end
@@ -152,7 +138,7 @@ class ByteCursor:
 
     def _short(self, wanted: str) -> CorruptStream:
         """The stream ends before ``wanted`` (:meth:`has` has read it to its end)."""
-        length = self._dropped + len(self._data)
+        length = self._window.start + len(self._window.data)
         return CorruptStream(f"{self._where}, {StreamKind(self.stream.kind).name} stream of "
                              f"{length} bytes ends before {wanted}", self.stream.file_offset(length))
 
@@ -194,8 +180,7 @@ class ColumnStreams:
     def _values(self, kind: StreamKind, reader: RunReaderFactory) -> StreamValues:
         """A reader of the ``kind`` stream, whose consumption the stripe checks at its end."""
         stream = self.raw(kind)
-        data = stream.data.chunks() if isinstance(stream.data, ChunkedStream) else stream.data
-        values = StreamValues(reader(data), stream, self.where)
+        values = StreamValues(reader(stream.readable()), stream, self.where)
         self.stripe.opened(self.where, stream, values)
         return values
 

@@ -19,7 +19,7 @@ from collections.abc import Sequence
 import numpy as np
 
 from reference_impl.orc.encodings.byte_rle import ByteRleReader, encode_bytes
-from reference_impl.orc.encodings.run_reader import StreamData
+from reference_impl.orc.streams.stream_window import StreamData
 
 __all__ = ["BooleanRleReader", "decode_booleans", "encode_booleans"]
 

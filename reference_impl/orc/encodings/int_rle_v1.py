@@ -24,12 +24,12 @@ import numpy as np
 from reference_impl.common.leniency import Rule, Strength, breach
 from reference_impl.orc.encodings.run_reader import (
     RunReader,
-    StreamData,
     check_encodable,
     int64_bounds,
     int_dtype,
 )
 from reference_impl.orc.errors import CorruptRle
+from reference_impl.orc.streams.stream_window import StreamData
 from reference_impl.orc.varint import read_svarint, read_uvarint, write_svarint, write_uvarint
 
 __all__ = ["IntRleV1Reader", "decode_ints_v1", "encode_ints_v1"]

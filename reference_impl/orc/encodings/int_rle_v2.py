@@ -43,12 +43,12 @@ from reference_impl.orc.encodings.run_reader import (
     INT64_MAX,
     INT64_MIN,
     RunReader,
-    StreamData,
     check_encodable,
     int64_bounds,
     int_dtype,
 )
 from reference_impl.orc.errors import CorruptRle
+from reference_impl.orc.streams.stream_window import StreamData
 from reference_impl.orc.varint import (
     read_svarint,
     read_uvarint,

@@ -9,9 +9,9 @@ corrupt header can make it allocate). A run is decoded into a numpy array of the
 reader's ``dtype`` and ``read`` returns one array: the values at array speed.
 
 A compressed stream may be given as its decompressed chunks ('Compression'), which the
-reader takes in turn: it holds a window of WINDOW_BYTES from the next run on (or the
-rest of the stream), never the whole stream beside its values. Positions and offsets are
-the stream's all the same.
+reader takes in turn (streams/stream_window.py): it holds WINDOW_BYTES of the stream from
+its next run on (or the rest of the stream), not the whole stream beside its values.
+Positions and offsets are the stream's all the same.
 
 Integer streams hold 64-bit values (ORCv1.md, 'SmallInt, Int, and BigInt Columns'): a
 decoded value outside the signed or unsigned 64-bit range can only come from corrupt
@@ -20,11 +20,10 @@ data, so it is :class:`CorruptRle` rather than a silently wrapped number.
 
 from __future__ import annotations
 
-from collections.abc import Iterator
-
 import numpy as np
 
 from reference_impl.orc.errors import CorruptRle
+from reference_impl.orc.streams.stream_window import REST, StreamData, StreamWindow
 
 INT64_MIN = -(1 << 63)
 INT64_MAX = (1 << 63) - 1
@@ -34,8 +33,6 @@ UINT64_MAX = (1 << 64) - 1
 # an 8-byte base, 512 values and 31 patches of 64 bits, under 5 KB; and RLE v2's scan of
 # Short Repeat headers, SCAN_BYTES), so a decoder finds the window's end only at the stream's.
 WINDOW_BYTES = 1 << 16
-# A stream's bytes, or its decompressed chunks in turn (compression.py's ChunkedStream.chunks).
-StreamData = bytes | memoryview | Iterator[bytes]
 
 
 def int64_bounds(signed: bool) -> tuple[int, int]:
@@ -61,12 +58,11 @@ class RunReader:
     dtype: np.dtype = np.dtype(np.int64)
 
     def __init__(self, data: StreamData, *, base_offset: int = 0, start: int = 0) -> None:
-        self._chunks = data if isinstance(data, Iterator) else None  # those not yet in the window
-        self._data: bytes | memoryview = b"" if isinstance(data, Iterator) else data
+        self._window = StreamWindow(data)
+        self._data = self._window.data  # the stream's bytes from ``_window.start`` on
         if not 0 <= start <= len(self._data):
             raise CorruptRle(f"start {start} lies outside the {len(self._data)} bytes of the stream",
                              base_offset + start)
-        self._dropped = 0  # bytes of the stream before the window: ``_data`` begins after them
         self._base_offset = base_offset  # the offset of ``_data[0]``: moves with the window
         self._pos = start
         self._run_start = start  # byte offset of the run in self._run
@@ -76,15 +72,15 @@ class RunReader:
     @property
     def position(self) -> int:
         """The byte offset in the stream of the next run not yet decoded."""
-        return self._dropped + self._pos
+        return self._window.start + self._pos
 
     @property
     def run_position(self) -> tuple[int, int]:
         """Where the next value lies as a row index records it: the byte offset of its run
         and how many values of that run precede it."""
         if self._used == len(self._run):
-            return self._dropped + self._pos, 0
-        return self._dropped + self._run_start, self._used
+            return self._window.start + self._pos, 0
+        return self._window.start + self._run_start, self._used
 
     @property
     def exhausted(self) -> bool:
@@ -98,10 +94,11 @@ class RunReader:
         byte offset where that starts; None when nothing is left."""
         if self._used < len(self._run):
             left = len(self._run) - self._used
-            start = self._dropped + self._run_start
+            start = self._window.start + self._run_start
             return f"{left} more values of the run at byte {start}", start
-        left = len(self._data) - self._pos + sum(len(chunk) for chunk in self._chunks or ())
-        start = self._dropped + self._pos
+        self._refill(REST)
+        left = len(self._data) - self._pos
+        start = self._window.start + self._pos
         return (f"{left} bytes from byte {start}", start) if left else None
 
     def read(self, count: int) -> np.ndarray:
@@ -142,24 +139,13 @@ class RunReader:
             self._used = 0
         return min(wanted, len(self._run) - self._used)
 
-    def _refill(self) -> None:
-        """Given the stream's chunks: keep WINDOW_BYTES of it (or all that is left) from
-        ``_pos``, the next run's first byte, on; the bytes before it are dropped."""
-        if self._chunks is None or len(self._data) - self._pos >= WINDOW_BYTES:
-            return
-        pieces = [self._data[self._pos:]]
-        size = len(pieces[0])
-        while size < WINDOW_BYTES:
-            chunk = next(self._chunks, None)
-            if chunk is None:
-                self._chunks = None
-                break
-            pieces.append(chunk)
-            size += len(chunk)
-        self._dropped += self._pos
-        self._base_offset += self._pos
-        self._pos = 0
-        self._data = b"".join(pieces)
+    def _refill(self, wanted: int = WINDOW_BYTES) -> None:
+        """Hold ``wanted`` bytes of the stream (or all that is left) from ``_pos``, the next
+        run's first byte, on; the bytes before it are dropped."""
+        start = self._window.start
+        self._pos = self._window.hold(self._pos, wanted)
+        self._data = self._window.data
+        self._base_offset += self._window.start - start
 
     def _decode_run(self) -> np.ndarray:
         raise NotImplementedError

@@ -52,6 +52,7 @@ from reference_impl.orc.metadata.orc_proto import (
 )
 from reference_impl.orc.metadata.proto_enums import StreamKind
 from reference_impl.orc.streams.compression import ChunkedStream
+from reference_impl.orc.streams.stream_window import StreamData
 
 __all__ = ["HEADER_LENGTH", "INDEX_STREAM_KINDS", "Consumable", "StreamBytes", "StreamOutput",
            "StripeStreams", "read_stripe", "write_stripe"]
@@ -90,6 +91,10 @@ class StreamBytes:
     # Values to pass over before the first one is read: a row index position's values (or
     # bits) into the run that ``data`` starts with ('Row Group Index'); 0 from a stream's start.
     skip: int = 0
+
+    def readable(self) -> StreamData:
+        """What a reader takes: its bytes, or a stream left to it as its chunks in turn."""
+        return self.data.chunks() if isinstance(self.data, ChunkedStream) else self.data
 
     def whole(self) -> bytes | memoryview:
         """Its decompressed bytes at once (a stream left to its reader is decompressed now)."""
