@@ -48,6 +48,7 @@ from reference_impl.orc.encodings.run_reader import (
     int_dtype,
 )
 from reference_impl.orc.errors import CorruptRle
+from reference_impl.orc.streams.stream_window import StreamData
 from reference_impl.orc.varint import (
     read_svarint,
     read_uvarint,
@@ -115,7 +116,7 @@ class IntRleV2Reader(RunReader):
     is decoded stepwise, which raises the error the stepwise reader raises.
     """
 
-    def __init__(self, data: bytes | memoryview, *, base_offset: int = 0, start: int = 0,
+    def __init__(self, data: StreamData, *, base_offset: int = 0, start: int = 0,
                  signed: bool, stepwise: bool = False) -> None:
         self.dtype = int_dtype(signed)
         super().__init__(data, base_offset=base_offset, start=start)
