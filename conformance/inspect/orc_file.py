@@ -170,8 +170,8 @@ def _decompressed(stripe: StripeStreams, place: StreamPlace) -> bytes | memoryvi
     stream's as stored)."""
     virtual = stripe.virtual_stream(StreamKind(place.kind)) if place.kind in VIRTUAL_KINDS else None
     if virtual is not None:
-        return virtual.data
-    return next(stream.data for stream in stripe.streams_of(place.column) if stream.kind == place.kind)
+        return virtual.whole()
+    return next(stream.whole() for stream in stripe.streams_of(place.column) if stream.kind == place.kind)
 
 
 def _stream(place: StreamPlace, decompressed: int) -> dict[str, Any]:

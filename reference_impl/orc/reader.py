@@ -35,6 +35,7 @@ import numpy as np
 from reference_impl.common.decoded_budget import budget_unit
 from reference_impl.common.decoded_values import as_list, joined
 from reference_impl.common.mapped_file import FileBytes, close_file, map_file, release_pages
+from reference_impl.orc.bloom_filter_index import BLOOM_FILTER_KINDS
 from reference_impl.orc.columns.calendar import file_calendar
 from reference_impl.orc.columns.present import ColumnValues
 from reference_impl.orc.columns.registry import build_reader
@@ -64,6 +65,10 @@ __all__ = ["ROOT_FIELD", "OrcContents", "OrcStripes", "iter_stripe_columns", "it
 
 
 OLDEST_VERSION = (0, 11)
+# 'Bloom Filter Index': the filters let a reader skip row groups; one that reads every
+# value does not decompress them (the validator checks them: validation/bloom_filter_checks.py).
+UNREAD_INDEX_KINDS = frozenset(BLOOM_FILTER_KINDS)
+LENGTH_KINDS = frozenset({TypeKind.LIST, TypeKind.MAP})
 
 
 @dataclass(frozen=True)
@@ -126,14 +131,18 @@ class OrcStripes:
         # map holds no stripe given out: the caller's dropping it frees it.
         return map(self.contents, iter_stripe_columns(self.data, self.tail, self.variants))
 
+    @cached_property
+    def schema(self) -> TypeNode:
+        return schema_of(self.tail)
+
     def contents(self, stripe: StripeColumns) -> OrcContents:
         """One stripe's columns as contents of this file."""
         count, columns = stripe
-        return OrcContents(self.tail, schema_of(self.tail), columns, count)
+        return OrcContents(self.tail, self.schema, columns, count)
 
     def joined(self, parts: Sequence[OrcContents]) -> OrcContents:
         """The stripes ``parts`` end to end (none: the file's schema and no rows)."""
-        schema = schema_of(self.tail)
+        schema = self.schema
         columns = {name: joined([part.columns[name] for part in parts]) for name in schema.field_names}
         return OrcContents(self.tail, schema, columns, sum(part.row_count for part in parts))
 
@@ -186,26 +195,37 @@ class _StripeReading:
     local_keys: list[tuple[int, dict[int, bytes]]]
     values_read: dict[int, int] = field(default_factory=dict)
 
+    # The file's codec and type tree, built for its first stripe and reused for the others.
+    @cached_property
+    def codec(self) -> StreamCodec:
+        return StreamCodec.of(self.tail)
+
+    @cached_property
+    def root(self) -> TypeNode:
+        return root_of(self.tail)
+
     def columns(self, index: int) -> StripeColumns:
         """Stripe ``index``'s row count and columns, its decompression one unit of the
         decoded budget."""
-        tail, information = self.tail, self.tail.footer.stripes[index]
-        codec = StreamCodec.of(tail)
-        with budget_unit(f"stripe {index}"):  # the stripe's streams are decompressed in here
+        tail, information, codec = self.tail, self.tail.footer.stripes[index], self.codec
+        # The stripe's streams are decompressed in here, a compressed one as it is read.
+        with budget_unit(f"stripe {index}"):
             stripe = read_stripe(self.data, information, index, len(tail.footer.types),
                                  tail.encrypted_statistics_offset, codec.decompress, codec.compressed,
-                                 codec.decompress_in_place)
+                                 codec.decompress_lazily, unread=UNREAD_INDEX_KINDS)
+            if _has_lengths(tail):  # checked against the decompressed size (StripeStreams.value_budget)
+                stripe.decompress_whole()
             if self.variants:
                 stripe_id, keys = self.local_keys[index]
                 decrypt_stripe(self.data, stripe, self.variants, stripe_id, keys, codec.decompress,
                                codec.compressed)
-        root = root_of(tail)
-        version = "0.11" if file_version(tail.postscript) == OLDEST_VERSION else "0.12"
-        rows = information.number_of_rows or 0
-        reader = build_reader(root, stripe, version, file_calendar(tail.footer.calendar))
-        present, columns = (reader.read_fields(rows) if isinstance(reader, StructReader)
-                            else (None, {ROOT_FIELD: reader.read_column(rows)}))
-        stripe.check_consumed()
+            root = self.root
+            version = "0.11" if file_version(tail.postscript) == OLDEST_VERSION else "0.12"
+            rows = information.number_of_rows or 0
+            reader = build_reader(root, stripe, version, file_calendar(tail.footer.calendar))
+            present, columns = (reader.read_fields(rows) if isinstance(reader, StructReader)
+                                else (None, {ROOT_FIELD: reader.read_column(rows)}))
+            stripe.check_consumed()
         check_stripe_rows(tail, stripe)
         release_pages(self.data)  # the stripe's pages are read (its data streams viewed them)
         for column, count in stripe.values_read.items():
@@ -214,6 +234,11 @@ class _StripeReading:
             raise InvalidValue(f"stripe {index}, row {int(np.argmin(present))}: the root struct is null",
                                information.offset)
         return rows, columns
+
+
+def _has_lengths(tail: FileTail) -> bool:
+    """Whether a column of the file is a LIST or MAP (whose lengths a stripe's size bounds)."""
+    return any(node.kind in LENGTH_KINDS for node in tail.footer.types)
 
 
 def _check_stripe_places(tail: FileTail) -> None:

@@ -62,7 +62,7 @@ def check_stripe_rows(tail: FileTail, stripe: StripeStreams) -> None:
     if stride:
         for (column, kind), stream in stripe.index_streams.items():
             if kind == StreamKind.ROW_INDEX:
-                entries = len(decode(RowIndex, stream.data, stream.file_offset(0)).entry)
+                entries = len(decode(RowIndex, stream.whole(), stream.file_offset(0)).entry)
                 expected = -(-rows // stride)
                 if entries != expected:
                     raise CorruptMetadata(f"stripe {stripe.index}, column {column}: the ROW_INDEX has "

@@ -11,7 +11,13 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
-from reference_impl.common.varint import decode_uleb128, encode_uleb128, zigzag_decode, zigzag_encode
+from reference_impl.common.varint import (
+    CONTINUATION_BIT,
+    decode_uleb128,
+    encode_uleb128,
+    zigzag_decode,
+    zigzag_encode,
+)
 from reference_impl.orc.errors import CorruptStream
 
 __all__ = ["read_svarint", "read_uvarint", "write_svarint", "write_uvarint", "zigzag_decode",
@@ -26,6 +32,8 @@ def read_uvarint(data: bytes | memoryview, pos: int, base_offset: int = 0,
                  error: Callable[[str, int], Exception] = CorruptStream) -> tuple[int, int]:
     """The unsigned varint at ``data[pos:]`` and the position after it; ``base_offset`` is
     the file offset of ``data[0]``, for the error's offset."""
+    if pos < len(data) and data[pos] < CONTINUATION_BIT:
+        return data[pos], pos + 1  # a one-byte varint (small values, most lengths): nothing to check
     return decode_uleb128(data, pos, len(data), bits=VARINT_BITS, error=error, what="varint",
                           base_offset=base_offset)
 

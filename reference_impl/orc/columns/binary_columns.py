@@ -55,7 +55,7 @@ class LengthPrefixedValues:
         lengths = self._lengths.read(count)
         wraps = bool(count) and int(lengths.max()) * count >= INT64_LIMIT  # an int64 sum could wrap
         end = sum(lengths.tolist()) if wraps else int(lengths.sum(dtype=np.int64))
-        if end > self._contents.remaining:
+        if not self._contents.has(end):
             for length in lengths.tolist():  # taken one by one: the error names the first too long
                 self._contents.take(length)
         # The stream holds them all: their sum is below 2^63.

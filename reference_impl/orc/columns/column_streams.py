@@ -9,7 +9,10 @@ ColumnEncoding).
 The read side hands out positioned readers over the stripe's decompressed streams and
 turns their errors into ones that name the column, the stripe, the stream and the
 absolute byte offset (exact for an uncompressed stream; the stream's start for a
-compressed one, where a position in the decompressed bytes has no file offset).
+compressed one, where a position in the decompressed bytes has no file offset). A
+compressed stream is read a chunk at a time (streams/compression.py, ``ChunkedStream``):
+the RLE readers and :class:`ByteCursor` hold a window of it, not the whole; a chunk that
+does not decompress is the codec's error, with its own offset.
 """
 
 from __future__ import annotations
@@ -24,16 +27,19 @@ from reference_impl.orc.encodings.boolean_rle import BooleanRleReader
 from reference_impl.orc.encodings.byte_rle import ByteRleReader
 from reference_impl.orc.encodings.int_rle_v1 import IntRleV1Reader, encode_ints_v1
 from reference_impl.orc.encodings.int_rle_v2 import IntRleV2Reader, SubEncoding, encode_ints_v2
-from reference_impl.orc.errors import CorruptStream, OrcError
+from reference_impl.orc.errors import CorruptStream, DecompressionFailed, OrcError
 from reference_impl.orc.metadata.proto_enums import CalendarKind, ColumnEncodingKind, StreamKind
 from reference_impl.orc.metadata.type_tree import TypeNode
+from reference_impl.orc.streams.stream_window import REST, StreamData, StreamWindow
 from reference_impl.orc.streams.stripe import StreamBytes, StripeStreams
-from reference_impl.orc.varint import read_svarint
+from reference_impl.orc.varint import VARINT_BITS, read_svarint
 
 __all__ = ["V2_ENCODINGS", "ByteCursor", "ColumnStreams", "StreamValues", "WriteSettings"]
 
 V2_ENCODINGS = frozenset({ColumnEncodingKind.DIRECT_V2, ColumnEncodingKind.DICTIONARY_V2})
 DICTIONARY_ENCODINGS = frozenset({ColumnEncodingKind.DICTIONARY, ColumnEncodingKind.DICTIONARY_V2})
+VARINT_PAYLOAD_BITS = 7  # 'Base 128 Varint'
+MAX_VARINT_BYTES = -(-VARINT_BITS // VARINT_PAYLOAD_BITS)  # the most a varint reader looks at
 
 
 class _Reader(Protocol):
@@ -44,7 +50,7 @@ class _Reader(Protocol):
     def skip(self, count: int) -> None: ...
 
 
-RunReaderFactory = Callable[[bytes | memoryview], _Reader]  # a decoder over a stream's bytes
+RunReaderFactory = Callable[[StreamData], _Reader]  # a decoder over a stream's bytes or chunks
 
 
 class StreamValues:
@@ -62,6 +68,8 @@ class StreamValues:
                 self._reader.skip(self._skip)
                 self._skip = 0
             return self._reader.read(count)
+        except DecompressionFailed:
+            raise  # a chunk's: its message and offset are the chunk's already
         except OrcError as error:
             raise relocated(error, self._stream, self._where) from error
 
@@ -77,41 +85,62 @@ def relocated(error: OrcError, stream: StreamBytes, where: str) -> OrcError:
 
 
 class ByteCursor:
-    """Raw bytes of a stream taken in order (string contents, IEEE floats, decimal varints)."""
+    """Raw bytes of a stream taken in order (string contents, IEEE floats, decimal varints);
+    a compressed one a chunk at a time, in a window that holds what is being taken."""
 
     def __init__(self, stream: StreamBytes, where: str) -> None:
         self.stream = stream
         self._where = where
-        self.position = 0
+        self._window = StreamWindow(stream.readable())
+        self._at = 0  # the cursor's place in the window's data
 
     @property
-    def remaining(self) -> int:
-        return len(self.stream.data) - self.position
+    def position(self) -> int:
+        """The cursor's byte offset in the stream."""
+        return self._window.start + self._at
+
+    def window(self, wanted: int) -> tuple[bytes | memoryview, int]:
+        """The window's bytes and the cursor's place in them, with ``wanted`` bytes after
+        the place (or as many as the stream has left)."""
+        self._at = self._window.hold(self._at, wanted)
+        return self._window.data, self._at
+
+    def has(self, length: int) -> bool:
+        """Whether ``length`` more bytes follow the cursor."""
+        data, at = self.window(length)
+        return len(data) - at >= length
+
+    def advance(self, length: int) -> None:
+        """Move past ``length`` bytes of the window (read from :meth:`window`)."""
+        self._at += length
 
     def take(self, length: int) -> bytes:
-        end = self.position + length
-        if end > len(self.stream.data):
+        if not self.has(length):
             raise self._short(f"{length} more bytes at byte {self.position}")
         # bytes, never a view: what a column gives out holds no stream (nor the mapped file)
-        chunk = bytes(self.stream.data[self.position:end])
-        self.position = end
+        chunk = bytes(self._window.data[self._at:self._at + length])
+        self._at += length
         return chunk
 
     def leftover(self) -> tuple[str, int] | None:
-        left = len(self.stream.data) - self.position
+        data, at = self.window(REST)
+        left = len(data) - at
         return (f"{left} bytes from byte {self.position}", self.position) if left else None
 
     def svarint(self) -> int:
+        data, at = self.window(MAX_VARINT_BYTES)
         try:
-            value, self.position = read_svarint(self.stream.data, self.position)
+            value, end = read_svarint(data, at, self._window.start)
         except OrcError as error:
             raise relocated(error, self.stream, self._where) from error
+        self._at = end
         return value
 
     def _short(self, wanted: str) -> CorruptStream:
+        """The stream ends before ``wanted`` (:meth:`has` has read it to its end)."""
+        length = self._window.start + len(self._window.data)
         return CorruptStream(f"{self._where}, {StreamKind(self.stream.kind).name} stream of "
-                             f"{len(self.stream.data)} bytes ends before {wanted}",
-                             self.stream.file_offset(len(self.stream.data)))
+                             f"{length} bytes ends before {wanted}", self.stream.file_offset(length))
 
 
 class ColumnStreams:
@@ -151,7 +180,7 @@ class ColumnStreams:
     def _values(self, kind: StreamKind, reader: RunReaderFactory) -> StreamValues:
         """A reader of the ``kind`` stream, whose consumption the stripe checks at its end."""
         stream = self.raw(kind)
-        values = StreamValues(reader(stream.data), stream, self.where)
+        values = StreamValues(reader(stream.readable()), stream, self.where)
         self.stripe.opened(self.where, stream, values)
         return values
 

@@ -44,39 +44,37 @@ SHORT_VARINT_BATCH = 1 << 14
 INT64_DIGITS = 18  # 10 ** 18 < 2 ** 63
 
 
-def short_varints(cursor: ByteCursor, count: int) -> np.ndarray | None:
-    """The next ``count`` signed varints of ``cursor`` as int64, if each has at most
-    SHORT_VARINT_BYTES bytes; else None, and the cursor has not moved."""
-    start = cursor.position
+def short_varints(cursor: ByteCursor, count: int) -> np.ndarray:
+    """The next signed varints of ``cursor``, at most ``count``, as int64, up to the first of
+    more than SHORT_VARINT_BYTES bytes (or the stream's end): the cursor is then at it."""
     words = np.empty(count, dtype=np.int64)
-    for first in range(0, count, SHORT_VARINT_BATCH):
-        batch = _short_varint_batch(cursor, min(SHORT_VARINT_BATCH, count - first))
-        if batch is None:
-            cursor.position = start
-            return None
-        words[first:first + len(batch)] = batch
+    done = 0
+    while done < count:
+        wanted = min(SHORT_VARINT_BATCH, count - done)
+        batch = _short_varint_batch(cursor, wanted)
+        words[done:done + len(batch)] = batch
+        done += len(batch)
+        if len(batch) < wanted:
+            return words[:done]
     return words
 
 
-def _short_varint_batch(cursor: ByteCursor, count: int) -> np.ndarray | None:
-    """:func:`short_varints` of at most SHORT_VARINT_BATCH values: None if one is longer
-    (the cursor then may have moved)."""
-    available = len(cursor.stream.data) - cursor.position
-    data = np.frombuffer(cursor.stream.data, dtype=np.uint8, offset=cursor.position,
-                         count=min(available, count * SHORT_VARINT_BYTES))  # room for count short ones
+def _short_varint_batch(cursor: ByteCursor, count: int) -> np.ndarray:
+    """:func:`short_varints` of at most SHORT_VARINT_BATCH values."""
+    room = count * SHORT_VARINT_BYTES  # for count short ones
+    window, at = cursor.window(room)
+    data = np.frombuffer(window, dtype=np.uint8, offset=at, count=min(len(window) - at, room))
     ends = np.flatnonzero(data < VARINT_CONTINUES)[:count]
-    if len(ends) < count:
-        return None
     starts = np.concatenate(([0], ends[:-1] + 1))
     lengths = ends - starts + 1
-    if count and lengths.max() > SHORT_VARINT_BYTES:
-        return None
+    long = np.flatnonzero(lengths > SHORT_VARINT_BYTES)
+    count = int(long[0]) if len(long) else len(ends)  # those before the first long one
     words = np.zeros(count, dtype=np.uint64)
-    for byte in range(int(lengths.max()) if count else 0):  # the byte-th byte of each varint
-        has = lengths > byte
-        payload = (data[starts[has] + byte] & VARINT_PAYLOAD).astype(np.uint64)
+    for byte in range(int(lengths[:count].max()) if count else 0):  # the byte-th byte of each varint
+        has = lengths[:count] > byte
+        payload = (data[starts[:count][has] + byte] & VARINT_PAYLOAD).astype(np.uint64)
         words[has] |= payload << np.uint64(VARINT_PAYLOAD_BITS * byte)
-    cursor.position += int(ends[-1]) + 1 if count else 0
+    cursor.advance(int(ends[count - 1]) + 1 if count else 0)
     return zigzag_decoded_words(words)
 
 
@@ -109,9 +107,10 @@ class DecimalReader(ColumnReader):
 
     def read_values(self, count: int) -> list[object] | np.ndarray:
         words = short_varints(self._data, count)
-        unscaled = [self._data.svarint() for _ in range(count)] if words is None else []
+        short = len(words) == count
+        unscaled = [] if short else words.tolist() + [self._data.svarint() for _ in range(count - len(words))]
         scales = self._read_scales(count)
-        if words is not None:
+        if short:
             if scales is None and not self._too_wide(words):
                 return words
             unscaled = words.tolist()

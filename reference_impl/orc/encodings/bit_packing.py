@@ -26,6 +26,7 @@ packs each value into a big-endian 64-bit word.
 from __future__ import annotations
 
 from collections.abc import Sequence
+from functools import lru_cache
 
 import numpy as np
 
@@ -124,7 +125,9 @@ def unpack(data: bytes | memoryview, pos: int, width: int, count: int, *,
 
 WORD_BITS = 64
 WORD_BYTES = WORD_BITS // BITS_PER_BYTE
-NATIVE_WORD_BYTES = (1, 2, 4, 8)  # byte widths numpy reads as one big-endian integer each
+# The byte widths numpy reads as one big-endian integer each, and their dtypes (made once:
+# numpy parses a dtype's name on every call given one)
+NATIVE_WORD_DTYPES = {size: np.dtype(f">u{size}") for size in (1, 2, 4, 8)}
 # A value of at most this many bits lies within the 8 bytes from its first byte, however
 # many bits of that byte precede it.
 GATHERED_WIDTH = WORD_BITS - BITS_PER_BYTE + 1
@@ -141,18 +144,28 @@ def unpack_array(data: bytes | memoryview, pos: int, width: int, count: int, *,
     end = _checked_end(data, pos, width, count, base_offset, what)
     if width == 0 or count == 0:
         return np.zeros(count, dtype=np.uint64), end
-    if width % BITS_PER_BYTE == 0 and width // BITS_PER_BYTE in NATIVE_WORD_BYTES:
-        packed = np.frombuffer(data, dtype=f">u{width // BITS_PER_BYTE}", count=count, offset=pos)
+    if width % BITS_PER_BYTE == 0 and width // BITS_PER_BYTE in NATIVE_WORD_DTYPES:
+        packed = np.frombuffer(data, dtype=NATIVE_WORD_DTYPES[width // BITS_PER_BYTE], count=count,
+                               offset=pos)
         return packed.astype(np.uint64), end
     if width > GATHERED_WIDTH:  # no such width in the table
         return np.array(unpack(data, pos, width, count)[0], dtype=np.uint64), end
-    padded = np.zeros(end - pos + WORD_BYTES, dtype=np.uint8)  # every value has 8 bytes from its first
-    padded[:end - pos] = np.frombuffer(data, dtype=np.uint8, count=end - pos, offset=pos)
+    first_bytes, skipped_bits, windows_needed = _gather_plan(width, count)
+    source, start = data, pos
+    if pos + windows_needed + WORD_BYTES - 1 > len(data):  # the last windows pass the data's end
+        source, start = bytes(data[pos:end]) + bytes(WORD_BYTES), 0
+    # every byte's 8-byte window as one big-endian word: a view with a stride of one byte
+    windows = np.ndarray((windows_needed,), dtype=">u8", buffer=source, offset=start, strides=(1,))
+    return (windows[first_bytes] << skipped_bits) >> np.uint64(WORD_BITS - width), end
+
+
+@lru_cache(maxsize=len(FIXED_WIDTHS) * 4)
+def _gather_plan(width: int, count: int) -> tuple[np.ndarray, np.ndarray, int]:
+    """For ``count`` values of ``width`` bits: each one's first byte, the bits before it in
+    that byte, and the windows those bytes need. The same for every run of that width
+    and length (most runs have 512 values), so made once; read-only, as they are shared."""
     first_bits = np.arange(count, dtype=np.uint64) * np.uint64(width)
-    # every byte's 8-byte window, as a strided view (numpy's sliding_window_view costs
-    # microseconds of checks a call, most of a short run's time)
-    windows = np.ndarray((len(padded) - WORD_BYTES + 1, WORD_BYTES), dtype=np.uint8, buffer=padded,
-                         strides=(1, 1))
-    byte = np.uint64(BITS_PER_BYTE)
-    words = windows[first_bits // byte].view(">u8").ravel().astype(np.uint64)
-    return (words << (first_bits % byte)) >> np.uint64(WORD_BITS - width), end
+    first_bytes = (first_bits // np.uint64(BITS_PER_BYTE)).astype(np.intp)
+    skipped_bits = first_bits % np.uint64(BITS_PER_BYTE)
+    first_bytes.flags.writeable = skipped_bits.flags.writeable = False
+    return first_bytes, skipped_bits, int(first_bytes[-1]) + 1

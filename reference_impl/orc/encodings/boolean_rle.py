@@ -19,6 +19,7 @@ from collections.abc import Sequence
 import numpy as np
 
 from reference_impl.orc.encodings.byte_rle import ByteRleReader, encode_bytes
+from reference_impl.orc.streams.stream_window import StreamData
 
 __all__ = ["BooleanRleReader", "decode_booleans", "encode_booleans"]
 
@@ -27,7 +28,7 @@ HIGH_BIT = BITS_PER_BYTE - 1
 
 
 class BooleanRleReader:
-    def __init__(self, data: bytes | memoryview, *, base_offset: int = 0, start: int = 0) -> None:
+    def __init__(self, data: StreamData, *, base_offset: int = 0, start: int = 0) -> None:
         self._bytes = ByteRleReader(data, base_offset=base_offset, start=start)
         self._bits = np.empty(0, dtype=bool)  # the unread bits of the last byte read
 

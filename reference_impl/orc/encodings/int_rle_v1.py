@@ -22,8 +22,14 @@ from collections.abc import Callable, Iterator, Sequence
 import numpy as np
 
 from reference_impl.common.leniency import Rule, Strength, breach
-from reference_impl.orc.encodings.run_reader import RunReader, check_encodable, int64_bounds, int_dtype
+from reference_impl.orc.encodings.run_reader import (
+    RunReader,
+    check_encodable,
+    int64_bounds,
+    int_dtype,
+)
 from reference_impl.orc.errors import CorruptRle
+from reference_impl.orc.streams.stream_window import StreamData
 from reference_impl.orc.varint import read_svarint, read_uvarint, write_svarint, write_uvarint
 
 __all__ = ["IntRleV1Reader", "decode_ints_v1", "encode_ints_v1"]
@@ -51,7 +57,7 @@ WRAPPING_RUN = Rule(
 
 
 class IntRleV1Reader(RunReader):
-    def __init__(self, data: bytes | memoryview, *, base_offset: int = 0, start: int = 0,
+    def __init__(self, data: StreamData, *, base_offset: int = 0, start: int = 0,
                  signed: bool) -> None:
         self.dtype = int_dtype(signed)
         super().__init__(data, base_offset=base_offset, start=start)

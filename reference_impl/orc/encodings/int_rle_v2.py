@@ -48,6 +48,7 @@ from reference_impl.orc.encodings.run_reader import (
     int_dtype,
 )
 from reference_impl.orc.errors import CorruptRle
+from reference_impl.orc.streams.stream_window import StreamData
 from reference_impl.orc.varint import (
     read_svarint,
     read_uvarint,
@@ -115,11 +116,12 @@ class IntRleV2Reader(RunReader):
     is decoded stepwise, which raises the error the stepwise reader raises.
     """
 
-    def __init__(self, data: bytes | memoryview, *, base_offset: int = 0, start: int = 0,
+    def __init__(self, data: StreamData, *, base_offset: int = 0, start: int = 0,
                  signed: bool, stepwise: bool = False) -> None:
         self.dtype = int_dtype(signed)
         super().__init__(data, base_offset=base_offset, start=start)
         self._signed = signed
+        self._bounds = int64_bounds(signed)
         self._stepwise = stepwise
         self._scan_bytes = FIRST_SCAN_BYTES
 
@@ -209,7 +211,7 @@ class IntRleV2Reader(RunReader):
                                     patch_count, base_offset=self._base_offset, what="patch entries")
         patches = self._patches(_run_length(header), entries, width, patch_width, pos)
         if not stepwise:
-            return self._patched_words(base, words, patches)
+            return self._patched_words(base, words, patches, width + patch_width)
         for index, high_bits in patches:
             values[index] |= high_bits
         return [base + value for value in values]
@@ -242,18 +244,22 @@ class IntRleV2Reader(RunReader):
             patches.append((index, (entry & patch_mask) << width))
         return patches
 
-    def _patched_words(self, base: int, values: np.ndarray,
-                       patches: list[tuple[int, int]]) -> np.ndarray | None:
-        """Base plus the patched values in words; None unless all lie in the 64-bit range."""
+    def _patched_words(self, base: int, values: np.ndarray, patches: list[tuple[int, int]],
+                       patched_width: int) -> np.ndarray | None:
+        """Base plus the patched values in words; None unless all lie in the 64-bit range.
+        ``values`` (a fresh array) becomes the words; the patched values are below
+        2^``patched_width``, so their extremes need not be looked for when the whole range
+        from the base up fits."""
         patched: dict[int, int] = {}
         for index, high_bits in patches:
             patched[index] = patched.get(index, int(values[index])) | high_bits
-        largest = max([int(values.max()), *patched.values()])
-        if not (self._fits(base + int(values.min())) and self._fits(base + largest)):
-            return None
-        words = values + np.uint64(base % WORD)
-        for index, value in patched.items():
-            words[index] = (base + value) % WORD
+        if not self._fit(base, base + (1 << patched_width) - 1):
+            largest = max([int(values.max()), *patched.values()])
+            if not self._fit(base + int(values.min()), base + largest):
+                return None
+        words = np.add(values, np.uint64(base % WORD), out=values)
+        if patched:
+            words[list(patched)] = [(base + value) % WORD for value in patched.values()]
         return words.view(self.dtype)
 
     def _delta(self, run_start: int, stepwise: bool) -> list[int] | np.ndarray | None:
@@ -287,7 +293,7 @@ class IntRleV2Reader(RunReader):
 
     def _arithmetic_words(self, base: int, delta: int, length: int) -> np.ndarray | None:
         """base, base + delta, ... (``length`` values) in words; None unless in range."""
-        if not (self._fits(base) and self._fits(base + (length - 1) * delta)):
+        if not self._fit(base, base + (length - 1) * delta):
             return None
         steps = np.arange(length, dtype=np.uint64) * np.uint64(delta % WORD)
         return (steps + np.uint64(base % WORD)).view(self.dtype)
@@ -296,17 +302,26 @@ class IntRleV2Reader(RunReader):
                          width: int) -> np.ndarray | None:
         """The running sum of base, first delta and ``direction`` × deltas in words; None
         unless in range. The sequence is monotonic: its ends are its extremes."""
-        total = int(deltas.sum()) if width <= EXACT_SUM_WIDTH else sum(deltas.tolist())
-        if not (self._fits(base) and self._fits(base + first_delta + direction * total)):
+        words = np.empty(len(deltas) + 2, dtype=np.uint64)
+        sums = np.add.accumulate(deltas, out=words[2:])  # the deltas' running sums, in words
+        if width > EXACT_SUM_WIDTH:
+            total = sum(deltas.tolist())  # the words may have wrapped
+        else:
+            total = int(sums[-1]) if len(sums) else 0
+        second = base + first_delta
+        if not self._fit(base, second + direction * total):
             return None
-        steps = np.empty(len(deltas) + 2, dtype=np.uint64)
-        steps[0], steps[1] = base % WORD, first_delta % WORD
-        steps[2:] = deltas if direction > 0 else np.uint64(0) - deltas
-        return np.cumsum(steps, dtype=np.uint64).view(self.dtype)
+        words[0], words[1] = base % WORD, second % WORD
+        if direction > 0:
+            np.add(sums, np.uint64(second % WORD), out=sums)
+        else:
+            np.subtract(np.uint64(second % WORD), sums, out=sums)
+        return words.view(self.dtype)
 
-    def _fits(self, value: int) -> bool:
-        low, high = int64_bounds(self._signed)
-        return low <= value <= high
+    def _fit(self, one: int, other: int) -> bool:
+        """Both values lie in the 64-bit range of the stream's integers."""
+        low, high = self._bounds
+        return low <= one <= high and low <= other <= high
 
     def _unzigzag(self, value: int) -> int:
         return zigzag_decode(value) if self._signed else value

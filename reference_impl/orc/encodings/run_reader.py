@@ -8,6 +8,11 @@ can ``skip``. At most one run is decoded ahead of what was asked for (the bound 
 corrupt header can make it allocate). A run is decoded into a numpy array of the
 reader's ``dtype`` and ``read`` returns one array: the values at array speed.
 
+A compressed stream may be given as its decompressed chunks ('Compression'), which the
+reader takes in turn (streams/stream_window.py): it holds WINDOW_BYTES of the stream from
+its next run on (or the rest of the stream), not the whole stream beside its values.
+Positions and offsets are the stream's all the same.
+
 Integer streams hold 64-bit values (ORCv1.md, 'SmallInt, Int, and BigInt Columns'): a
 decoded value outside the signed or unsigned 64-bit range can only come from corrupt
 data, so it is :class:`CorruptRle` rather than a silently wrapped number.
@@ -18,10 +23,16 @@ from __future__ import annotations
 import numpy as np
 
 from reference_impl.orc.errors import CorruptRle
+from reference_impl.orc.streams.stream_window import REST, StreamData, StreamWindow
 
 INT64_MIN = -(1 << 63)
 INT64_MAX = (1 << 63) - 1
 UINT64_MAX = (1 << 64) - 1
+# A reader given a stream's chunks keeps this many of its bytes from the next run on:
+# more than a run of any encoding takes (RLE v2's longest, Patched Base: 4 header bytes,
+# an 8-byte base, 512 values and 31 patches of 64 bits, under 5 KB; and RLE v2's scan of
+# Short Repeat headers, SCAN_BYTES), so a decoder finds the window's end only at the stream's.
+WINDOW_BYTES = 1 << 16
 
 
 def int64_bounds(signed: bool) -> tuple[int, int]:
@@ -46,12 +57,13 @@ class RunReader:
 
     dtype: np.dtype = np.dtype(np.int64)
 
-    def __init__(self, data: bytes | memoryview, *, base_offset: int = 0, start: int = 0) -> None:
-        if not 0 <= start <= len(data):
-            raise CorruptRle(f"start {start} lies outside the {len(data)} bytes of the stream",
+    def __init__(self, data: StreamData, *, base_offset: int = 0, start: int = 0) -> None:
+        self._window = StreamWindow(data)
+        self._data = self._window.data  # the stream's bytes from ``_window.start`` on
+        if not 0 <= start <= len(self._data):
+            raise CorruptRle(f"start {start} lies outside the {len(self._data)} bytes of the stream",
                              base_offset + start)
-        self._data = data
-        self._base_offset = base_offset
+        self._base_offset = base_offset  # the offset of ``_data[0]``: moves with the window
         self._pos = start
         self._run_start = start  # byte offset of the run in self._run
         self._run: np.ndarray = np.empty(0, dtype=self.dtype)
@@ -59,20 +71,22 @@ class RunReader:
 
     @property
     def position(self) -> int:
-        """The byte offset in ``data`` of the next run not yet decoded."""
-        return self._pos
+        """The byte offset in the stream of the next run not yet decoded."""
+        return self._window.start + self._pos
 
     @property
     def run_position(self) -> tuple[int, int]:
         """Where the next value lies as a row index records it: the byte offset of its run
         and how many values of that run precede it."""
         if self._used == len(self._run):
-            return self._pos, 0
-        return self._run_start, self._used
+            return self._window.start + self._pos, 0
+        return self._window.start + self._run_start, self._used
 
     @property
     def exhausted(self) -> bool:
-        """No byte and no buffered value left."""
+        """No byte and no buffered value left (the window moved on if it was used up)."""
+        if self._used == len(self._run):
+            self._refill()
         return self._used == len(self._run) and self._pos >= len(self._data)
 
     def leftover(self) -> tuple[str, int] | None:
@@ -80,10 +94,12 @@ class RunReader:
         byte offset where that starts; None when nothing is left."""
         if self._used < len(self._run):
             left = len(self._run) - self._used
-            return f"{left} more values of the run at byte {self._run_start}", self._run_start
-        if self._pos < len(self._data):
-            return f"{len(self._data) - self._pos} bytes from byte {self._pos}", self._pos
-        return None
+            start = self._window.start + self._run_start
+            return f"{left} more values of the run at byte {start}", start
+        self._refill(REST)
+        left = len(self._data) - self._pos
+        start = self._window.start + self._pos
+        return (f"{left} bytes from byte {start}", start) if left else None
 
     def read(self, count: int) -> np.ndarray:
         """The next ``count`` values; CorruptRle if the stream holds fewer."""
@@ -91,6 +107,8 @@ class RunReader:
         values = np.empty(count, dtype=self.dtype)
         done = 0
         while done < count:
+            if self._used == len(self._run):
+                self._refill()
             whole_runs = self._whole_runs(count - done) if self._used == len(self._run) else None
             if whole_runs is not None:
                 values[done:done + len(whole_runs)] = whole_runs
@@ -113,12 +131,21 @@ class RunReader:
         """How many of ``wanted`` values the current run still gives, decoding a new run
         when it is used up."""
         if self._used == len(self._run):
+            self._refill()
             if self._pos >= len(self._data):
                 raise CorruptRle(f"the stream ends {wanted} values short", self._offset(self._pos))
             self._run_start = self._pos
             self._run = self._decode_run()
             self._used = 0
         return min(wanted, len(self._run) - self._used)
+
+    def _refill(self, wanted: int = WINDOW_BYTES) -> None:
+        """Hold ``wanted`` bytes of the stream (or all that is left) from ``_pos``, the next
+        run's first byte, on; the bytes before it are dropped."""
+        start = self._window.start
+        self._pos = self._window.hold(self._pos, wanted)
+        self._data = self._window.data
+        self._base_offset += self._window.start - start
 
     def _decode_run(self) -> np.ndarray:
         raise NotImplementedError

@@ -487,4 +487,4 @@ def _virtual_start(stripe: StripeStreams, kind: StreamKind) -> int:
 
 def _virtual_length(stripe: StripeStreams, kind: StreamKind) -> int:
     found = stripe.virtual_stream(kind)
-    return len(found.data) if found is not None else 0
+    return len(found.whole()) if found is not None else 0

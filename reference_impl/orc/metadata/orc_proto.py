@@ -10,7 +10,9 @@ orc_proto.proto gives it, so a class reads like the .proto::
     }                                           length: ... = proto_field(3, UINT64)
 
 :func:`field_table` reads those declarations back; :func:`encode` and :func:`decode`
-walk the table and there is no per-message code. The semantics are proto2's
+walk the table and there is no per-message code. What decoding derives from a
+declaration (its wire type, its name in errors) is derived once, as the table is: one
+file's tail and stripes decode the same fields thousands of times. The semantics are proto2's
 (orc_proto.proto starts ``syntax = "proto2"``), in the protobuf wire format of
 ``protobuf_wire``:
 
@@ -36,6 +38,7 @@ from __future__ import annotations
 import dataclasses
 from dataclasses import dataclass
 from enum import Enum, IntEnum
+from functools import cached_property
 from typing import Any, TypeVar
 
 from reference_impl.common.leniency import Rule, Strength, breach
@@ -51,16 +54,17 @@ from reference_impl.orc.metadata.proto_enums import (
     TypeKind,
 )
 from reference_impl.orc.metadata.protobuf_wire import (
+    LEN,
+    Record,
     ScalarType,
     ScalarValue,
-    WireField,
     WireType,
     decode_packed,
     decode_scalar,
     encode_len_field,
     encode_packed_field,
     encode_scalar_field,
-    iter_fields,
+    iter_records,
 )
 
 __all__ = [
@@ -137,30 +141,47 @@ M = TypeVar("M", bound=ProtoMessage)
 
 @dataclass(frozen=True)
 class FieldSpec:
-    """One line of a message's declaration in orc_proto.proto."""
+    """One line of a message's declaration in orc_proto.proto; what the codec derives from
+    it is derived once (cached: a file's tail and stripes decode the same fields by the
+    thousand)."""
 
     number: int
     name: str
     proto_type: ProtoType
     label: Label
     packed: bool
+    message: str  # the declaring message's name, for errors
 
-    @property
+    @cached_property
     def message_type(self) -> type[ProtoMessage] | None:
         proto_type = self.proto_type
         return proto_type if isinstance(proto_type, type) and issubclass(proto_type, ProtoMessage) else None
 
-    @property
+    @cached_property
     def enum_type(self) -> type[IntEnum] | None:
         proto_type = self.proto_type
         return proto_type if isinstance(proto_type, type) and issubclass(proto_type, IntEnum) else None
 
-    @property
+    @cached_property
     def scalar(self) -> ScalarType:
         """The wire-level scalar type (an enum is an int32); not for message fields."""
         if isinstance(self.proto_type, ScalarType):
             return self.proto_type
         return ScalarType.ENUM
+
+    @cached_property
+    def wire_type(self) -> WireType:
+        """The wire type of one value (a packed field's values come in one LEN record)."""
+        return LEN if self.message_type is not None else self.scalar.wire_type
+
+    @cached_property
+    def repeated(self) -> bool:
+        return self.label is Label.REPEATED
+
+    @cached_property
+    def where(self) -> str:
+        """The field as errors name it."""
+        return f"{self.message}.{self.name} (field {self.number})"
 
 
 def proto_field(number: int, proto_type: ProtoType, *, repeated: bool = False, packed: bool = False) -> Any:
@@ -188,7 +209,7 @@ def _read_declarations(cls: type[ProtoMessage]) -> dict[int, FieldSpec]:
     specs = []
     for field in dataclasses.fields(cls):  # type: ignore[arg-type]
         number, proto_type, label, packed = field.metadata[PROTO_METADATA_KEY]
-        spec = FieldSpec(number, field.name, proto_type, label, packed)
+        spec = FieldSpec(number, field.name, proto_type, label, packed, cls.__name__)
         if packed and (label is not Label.REPEATED or spec.message_type or not spec.scalar.packable):
             raise TypeError(f"{cls.__name__}.{field.name}: only repeated numeric fields are packed")
         specs.append(spec)
@@ -243,21 +264,23 @@ def decode(cls: type[M], data: bytes | memoryview, base_offset: int = 0, *, leni
     type is skipped under :data:`FIELD_WIRE_TYPE` (in nested messages too)."""
     table = field_table(cls)
     values: dict[str, Any] = {}
-    for record in iter_fields(data, base_offset):
-        spec = table.get(record.number)
+    for record in iter_records(data, base_offset):
+        spec = table.get(record[0])  # the record's field number
         if spec is None:
             continue  # a field of a newer version of orc_proto.proto
-        where = f"{cls.__name__}.{spec.name} (field {spec.number})"
         try:
-            value = _decode_record(spec, record, where, lenient)
+            value = _decode_record(spec, record, lenient)
         except WrongWireType as error:
             if not lenient:
                 raise CorruptProtobuf(error.message, error.offset) from None
             breach(FIELD_WIRE_TYPE, f"{error.message}; skipped", error.offset)
             continue
         previous = values.get(spec.name)
-        if spec.label is Label.REPEATED:
-            values[spec.name] = (previous or []) + value
+        if spec.repeated:  # each record's list is a new one: the first is extended in place
+            if previous is None:
+                values[spec.name] = value
+            else:
+                previous += value
         elif previous is not None and spec.message_type is not None:
             values[spec.name] = _merge(previous, value)
         else:
@@ -269,35 +292,31 @@ class WrongWireType(CorruptProtobuf):
     """A known field arrived with a wire type its declared type cannot have."""
 
 
-def _decode_record(spec: FieldSpec, record: WireField, where: str, lenient: bool) -> Any:
-    """The value of one record: a list of values for a repeated field."""
-    repeated = spec.label is Label.REPEATED
-    if spec.message_type is not None:
-        _expect_wire_type(record, WireType.LEN, where)
-        assert isinstance(record.value, bytes)  # LEN values are bytes
-        message = decode(spec.message_type, record.value, record.value_offset, lenient=lenient)
-        return [message] if repeated else message
-    scalar = spec.scalar
-    if repeated and scalar.packable and record.wire_type == WireType.LEN:
-        assert isinstance(record.value, bytes)  # LEN values are bytes
-        packed = decode_packed(scalar, record.value, record.value_offset, where)
-        return [_as_enum(spec, value) for value in packed]
-    _expect_wire_type(record, scalar.wire_type, where)
-    value = _as_enum(spec, decode_scalar(scalar, record.value, where, record.value_offset))
-    return [value] if repeated else value
+def _decode_record(spec: FieldSpec, record: Record, lenient: bool) -> Any:
+    """The value of one record: a (new) list of values for a repeated field."""
+    _, wire_type, raw, offset, value_offset = record
+    message_type, enum_type = spec.message_type, spec.enum_type
+    if message_type is None and spec.repeated and spec.scalar.packable and wire_type is LEN:
+        assert isinstance(raw, bytes)  # LEN values are bytes
+        packed = decode_packed(spec.scalar, raw, value_offset, spec.where)
+        return [_as_enum(enum_type, value) for value in packed] if enum_type else packed
+    if wire_type is not spec.wire_type:
+        raise WrongWireType(f"{spec.where}: wire type {wire_type.name}, its type needs "
+                            f"{spec.wire_type.name}", offset)
+    value: Any
+    if message_type is not None:
+        assert isinstance(raw, bytes)  # LEN values are bytes
+        value = decode(message_type, raw, value_offset, lenient=lenient)
+    else:
+        value = decode_scalar(spec.scalar, raw, spec.where, value_offset)
+        if enum_type is not None:
+            value = _as_enum(enum_type, value)
+    return [value] if spec.repeated else value
 
 
-def _expect_wire_type(record: WireField, expected: WireType, where: str) -> None:
-    if record.wire_type != expected:
-        raise WrongWireType(f"{where}: wire type {record.wire_type.name}, its type needs {expected.name}",
-                              record.offset)
-
-
-def _as_enum(spec: FieldSpec, value: ScalarValue) -> Any:
-    enum_type = spec.enum_type
-    if enum_type is None or not isinstance(value, int) or value not in enum_type._value2member_map_:
-        return value  # not an enum, or a number a newer version added: kept as an int
-    return enum_type(value)
+def _as_enum(enum_type: type[IntEnum], value: ScalarValue) -> Any:
+    """The member numbered ``value``; a number a newer version added is kept as an int."""
+    return enum_type._value2member_map_.get(value, value)
 
 
 def _merge(old: M, new: M) -> M:

@@ -30,14 +30,18 @@ from __future__ import annotations
 
 import struct
 from collections.abc import Iterator
-from dataclasses import dataclass
 from enum import Enum, IntEnum
-from typing import cast
+from functools import cached_property
+from typing import NamedTuple, cast
 
+from reference_impl.common.varint import CONTINUATION_BIT
 from reference_impl.orc.errors import CorruptProtobuf
 from reference_impl.orc.varint import read_uvarint, write_uvarint, zigzag_decode, zigzag_encode
 
 __all__ = [
+    "LEN",
+    "VARINT",
+    "Record",
     "ScalarType",
     "ScalarValue",
     "WireField",
@@ -50,6 +54,7 @@ __all__ = [
     "encode_scalar",
     "encode_scalar_field",
     "iter_fields",
+    "iter_records",
 ]
 
 
@@ -63,6 +68,10 @@ class WireType(IntEnum):
 
 
 SUPPORTED_WIRE_TYPES = frozenset({WireType.VARINT, WireType.I64, WireType.LEN, WireType.I32})
+# The members by number, and as plain names: the loops below meet them once a record, and
+# both the enum's call and an attribute of an Enum class go through its metaclass.
+_WIRE_TYPES = tuple(WireType)
+VARINT, LEN = WireType.VARINT, WireType.LEN
 
 WIRE_TYPE_BITS = 3
 WIRE_TYPE_MASK = (1 << WIRE_TYPE_BITS) - 1
@@ -81,8 +90,7 @@ DOUBLE_FORMAT = struct.Struct("<d")
 FIXED64_FORMAT = struct.Struct("<Q")
 
 
-@dataclass(frozen=True)
-class WireField:
+class WireField(NamedTuple):
     """One record of a message: ``value`` is an int for VARINT, else the raw bytes."""
 
     number: int
@@ -92,58 +100,80 @@ class WireField:
     value_offset: int  # absolute offset of the value's first byte (after a LEN's length)
 
 
+Record = tuple[int, WireType, int | bytes, int, int]  # a WireField's fields, in its order
+
+
 # -- reading ------------------------------------------------------------------------
 
 
-def _read_varint(data: bytes | memoryview, pos: int, base_offset: int, what: str) -> tuple[int, int]:
+# The records' names in errors, formatted with the field number only when one is raised:
+# the loops below read every record.
+FIELD_WHAT = "field {}"
+LENGTH_WHAT = "field {} length"
+
+
+def _read_varint(data: bytes | memoryview, pos: int, base_offset: int, what: str,
+                 *args: object) -> tuple[int, int]:
+    """The varint at ``data[pos:]`` and the position after it; ``what``, with ``args``
+    formatted in, names it in an error."""
+    if pos < len(data) and data[pos] < CONTINUATION_BIT:
+        return data[pos], pos + 1  # one byte (most keys and lengths): no width to check
     try:
         value, end = read_uvarint(data, pos, base_offset, error=CorruptProtobuf)
     except CorruptProtobuf as exc:
-        raise CorruptProtobuf(f"{what}: {exc.message}", exc.offset) from None
+        raise CorruptProtobuf(f"{what.format(*args)}: {exc.message}", exc.offset) from None
     if end - pos > MAX_VARINT_BYTES or value >= UINT64_LIMIT:
-        raise CorruptProtobuf(f"{what}: varint wider than 64 bits", base_offset + pos)
+        raise CorruptProtobuf(f"{what.format(*args)}: varint wider than 64 bits", base_offset + pos)
     return value, end
 
 
-def _read_key(data: bytes | memoryview, pos: int, base_offset: int) -> tuple[int, WireType, int]:
-    key, end = _read_varint(data, pos, base_offset, "field key")
+def _bad_key(key: int, offset: int) -> CorruptProtobuf:
+    """The error of a key whose field number or wire type is out of range."""
     number, wire_type = key >> WIRE_TYPE_BITS, key & WIRE_TYPE_MASK
     if key > MAX_KEY or number < MIN_FIELD_NUMBER:
-        raise CorruptProtobuf(f"field key {key}: field number {number} is out of range", base_offset + pos)
-    if wire_type not in SUPPORTED_WIRE_TYPES:
-        raise CorruptProtobuf(f"field {number}: wire type {wire_type} is not VARINT, I64, LEN or I32 "
-                              "(orc_proto.proto declares no groups)", base_offset + pos)
-    return number, WireType(wire_type), end
+        return CorruptProtobuf(f"field key {key}: field number {number} is out of range", offset)
+    return CorruptProtobuf(f"field {number}: wire type {wire_type} is not VARINT, I64, LEN or I32 "
+                           "(orc_proto.proto declares no groups)", offset)
 
 
-def _take(data: bytes | memoryview, pos: int, count: int, base_offset: int, what: str) -> bytes:
+def _take(data: bytes | memoryview, pos: int, count: int, base_offset: int, what: str,
+          *args: object) -> bytes:
     if count > len(data) - pos:
-        raise CorruptProtobuf(f"{what}: {count} byte(s) claimed, only {len(data) - pos} remain",
-                              base_offset + pos)
+        raise CorruptProtobuf(f"{what.format(*args)}: {count} byte(s) claimed, only {len(data) - pos} "
+                              "remain", base_offset + pos)
     return bytes(data[pos:pos + count])
 
 
 def iter_fields(data: bytes | memoryview, base_offset: int = 0) -> Iterator[WireField]:
     """The records of the message that is all of ``data``; ``base_offset`` is the file
     offset of ``data[0]``."""
-    pos = 0
-    while pos < len(data):
+    return map(WireField._make, iter_records(data, base_offset))
+
+
+def iter_records(data: bytes | memoryview, base_offset: int = 0) -> Iterator[Record]:
+    """:func:`iter_fields` as plain tuples of WireField's fields: the codec takes every
+    record apart at once, and a named tuple costs more to build than its decoding."""
+    pos, end = 0, len(data)
+    while pos < end:
         key_pos = pos
-        number, wire_type, pos = _read_key(data, pos, base_offset)
-        what = f"field {number}"
+        key, pos = _read_varint(data, pos, base_offset, "field key")
+        number, type_number = key >> WIRE_TYPE_BITS, key & WIRE_TYPE_MASK
+        if key > MAX_KEY or number < MIN_FIELD_NUMBER or type_number not in SUPPORTED_WIRE_TYPES:
+            raise _bad_key(key, base_offset + key_pos)
+        wire_type = _WIRE_TYPES[type_number]
         value: int | bytes
-        if wire_type == WireType.VARINT:
+        if wire_type is VARINT:
             value_pos = pos
-            value, pos = _read_varint(data, pos, base_offset, what)
-        elif wire_type == WireType.LEN:
-            length, value_pos = _read_varint(data, pos, base_offset, f"{what} length")
-            value = _take(data, value_pos, length, base_offset, what)
+            value, pos = _read_varint(data, pos, base_offset, FIELD_WHAT, number)
+        elif wire_type is LEN:
+            length, value_pos = _read_varint(data, pos, base_offset, LENGTH_WHAT, number)
+            value = _take(data, value_pos, length, base_offset, FIELD_WHAT, number)
             pos = value_pos + length
         else:
             value_pos = pos
-            value = _take(data, pos, FIXED_BYTES[wire_type], base_offset, what)
+            value = _take(data, pos, FIXED_BYTES[wire_type], base_offset, FIELD_WHAT, number)
             pos += FIXED_BYTES[wire_type]
-        yield WireField(number, wire_type, value, base_offset + key_pos, base_offset + value_pos)
+        yield number, wire_type, value, base_offset + key_pos, base_offset + value_pos
 
 
 # -- scalar types -------------------------------------------------------------------
@@ -168,14 +198,20 @@ class ScalarType(Enum):
     STRING = "string"
     BYTES = "bytes"
 
-    @property
+    # Cached: the codec asks these of every field it decodes.
+    @cached_property
     def wire_type(self) -> WireType:
         return _SCALAR_WIRE_TYPES.get(self, WireType.VARINT)
 
-    @property
+    @cached_property
     def packable(self) -> bool:
         """Only numeric scalars may be packed; a LEN value cannot be."""
         return self.wire_type != WireType.LEN
+
+    @cached_property
+    def integer_range(self) -> tuple[int, int]:
+        """The least and greatest value of an integer type (bool and enum included)."""
+        return _INTEGER_RANGES[self]
 
 
 _SCALAR_WIRE_TYPES = {
@@ -184,6 +220,12 @@ _SCALAR_WIRE_TYPES = {
     ScalarType.STRING: WireType.LEN,
     ScalarType.BYTES: WireType.LEN,
 }
+
+
+# How a varint's bits become the value (as tuples of the members: see _WIRE_TYPES).
+_TWOS_COMPLEMENT = (ScalarType.INT32, ScalarType.ENUM)
+_ZIGZAG = (ScalarType.SINT32, ScalarType.SINT64)
+_BOOL = ScalarType.BOOL
 
 
 def _signed(value: int, bits: int) -> int:
@@ -196,14 +238,14 @@ def decode_scalar(scalar: ScalarType, value: int | bytes, where: str, offset: in
     """The value of one record of type ``scalar``; ``value`` matches its wire type."""
     if isinstance(value, bytes):
         return _decode_bytes_scalar(scalar, value, where, offset)
-    if scalar in (ScalarType.INT32, ScalarType.ENUM):
+    if scalar in _TWOS_COMPLEMENT:
         value = _signed(value, 64)
-    elif scalar in (ScalarType.SINT32, ScalarType.SINT64):
+    elif scalar in _ZIGZAG:
         value = zigzag_decode(value)
-    low, high = _INTEGER_RANGES[scalar]
+    low, high = scalar.integer_range
     if not low <= value <= high:
         raise CorruptProtobuf(f"{where}: {value} is out of range for {scalar.value}", offset)
-    return bool(value) if scalar == ScalarType.BOOL else value
+    return bool(value) if scalar is _BOOL else value
 
 
 def _decode_bytes_scalar(scalar: ScalarType, value: bytes, where: str, offset: int) -> ScalarValue:
@@ -226,15 +268,15 @@ def decode_packed(scalar: ScalarType, payload: bytes, base_offset: int, where: s
     """The values of a packed repeated field: its LEN payload is the values' records
     without keys, back to back."""
     values: list[int | float] = []
-    pos = 0
-    while pos < len(payload):
+    pos, end = 0, len(payload)
+    while pos < end:
         value_pos = pos
         raw: int | bytes
-        if scalar.wire_type == WireType.VARINT:
-            raw, pos = _read_varint(payload, pos, base_offset, where)
+        if scalar.wire_type is VARINT:
+            raw, pos = _read_varint(payload, pos, base_offset, "{}", where)
         else:
             size = FIXED_BYTES[scalar.wire_type]
-            raw = _take(payload, pos, size, base_offset, f"{where}: packed element")
+            raw = _take(payload, pos, size, base_offset, "{}: packed element", where)
             pos += size
         # Packable scalars are numeric (the caller checks ``packable``).
         values.append(cast(int | float, decode_scalar(scalar, raw, where, base_offset + value_pos)))

@@ -31,6 +31,10 @@ file offset. Output buffers are never larger than the block size, nor than the c
 bytes could expand to, so a lying header allocates nothing. An unknown kind number is
 :class:`UnsupportedFeature`.
 
+A stream may also be left to its reader (:class:`ChunkedStream`): the readers take its
+chunks in turn as they move through it (encodings/run_reader.py, columns/column_streams.py),
+so that a reader need not hold a compressed stream whole beside its values.
+
 The decoded budget (``reference_impl/common/decoded_budget.py``; docs/architecture.md,
 'Memory budget'): neither the block size (any uint64 the PostScript says) nor the number
 of chunks of a stream is bounded by the format, so each chunk is decompressed with at
@@ -58,7 +62,8 @@ from reference_impl.orc.errors import (
 )
 from reference_impl.orc.metadata.proto_enums import CompressionKind
 
-__all__ = ["Chunk", "compress_stream", "decompress_stream", "decompressed_in_place", "read_chunks"]
+__all__ = ["Chunk", "ChunkedStream", "compress_stream", "decompress_stream", "decompressed_in_place",
+           "read_chunks"]
 
 HEADER_BYTES = 3
 HEADER_BYTE_ORDER: Final = "little"
@@ -114,6 +119,37 @@ def decompressed_in_place(data: memoryview, kind: CompressionKind | int, block_s
     joined.resize(size, refcheck=False)  # no room left over beside the stream while it is read
     joined.flags.writeable = False
     return joined.data
+
+
+@dataclass(frozen=True)
+class ChunkedStream:
+    """A compressed stream decompressed a chunk at a time as its reader moves through it
+    (:meth:`chunks`), so that no more than a window of it is held beside its values."""
+
+    stored: memoryview  # the stream's stored bytes, chunk headers included
+    kind: CompressionKind
+    block_size: int
+    offset: int  # the file offset of stored[0]
+
+    def chunks(self) -> Iterator[bytes]:
+        """Each chunk's decompressed bytes in turn, charged to the decoded budget's open unit."""
+        return (chunk.data for chunk in _decompressed_chunks(self.stored, self.kind, self.block_size,
+                                                             self.offset))
+
+    def whole(self) -> bytes | memoryview:
+        """All its bytes at once (:func:`decompressed_in_place`)."""
+        return decompressed_in_place(self.stored, self.kind, self.block_size, self.offset)
+
+    def body_bytes(self) -> int:
+        """Its chunks' stored bodies, from their headers alone: what an original chunk holds,
+        and less than a compressed one gives when it is smaller than its original (as
+        writers store it)."""
+        pos, total = 0, 0
+        while pos < len(self.stored):
+            length, _ = _header(self.stored, pos, self.offset)
+            total += length
+            pos += HEADER_BYTES + length
+        return total
 
 
 def _decompressed_chunks(data: bytes | memoryview, kind: CompressionKind, block_size: int,

@@ -51,6 +51,8 @@ from reference_impl.orc.metadata.orc_proto import (
     encode,
 )
 from reference_impl.orc.metadata.proto_enums import StreamKind
+from reference_impl.orc.streams.compression import ChunkedStream
+from reference_impl.orc.streams.stream_window import StreamData
 
 __all__ = ["HEADER_LENGTH", "INDEX_STREAM_KINDS", "Consumable", "StreamBytes", "StreamOutput",
            "StripeStreams", "read_stripe", "write_stripe"]
@@ -68,10 +70,11 @@ VIRTUAL_KINDS = frozenset({StreamKind.ENCRYPTED_INDEX, StreamKind.ENCRYPTED_DATA
 MAX_VALUES_PER_BYTE = 1024
 
 # decompress_stream(data, kind, block_size, offset) and compress_stream(data, kind, block_size,
-# keep_original): 'Compression', streams/compression.py. A data stream may be decompressed
-# in place instead (decompressed_in_place): a view of the file's bytes, or of one buffer.
+# keep_original): 'Compression', streams/compression.py. A data stream may be left to its
+# reader instead (StreamCodec.decompress_lazily): a view of the file's bytes, or a
+# ChunkedStream that the reader decompresses a chunk at a time.
 Decompress = Callable[[bytes, int], bytes]
-DecompressInPlace = Callable[[memoryview, int], bytes | memoryview]
+DecompressLazily = Callable[[memoryview, int], bytes | memoryview | ChunkedStream]
 Compress = Callable[[bytes], bytes]
 
 
@@ -82,11 +85,20 @@ class StreamBytes:
     column: int
     kind: int
     offset: int  # absolute file offset of its first (compressed) byte
-    data: bytes | memoryview  # a memoryview: read in place (read_stripe's ``in_place``)
+    # a memoryview: read in place; a ChunkedStream: decompressed as read (read_stripe's ``lazily``)
+    data: bytes | memoryview | ChunkedStream
     compressed: bool
     # Values to pass over before the first one is read: a row index position's values (or
     # bits) into the run that ``data`` starts with ('Row Group Index'); 0 from a stream's start.
     skip: int = 0
+
+    def readable(self) -> StreamData:
+        """What a reader takes: its bytes, or a stream left to it as its chunks in turn."""
+        return self.data.chunks() if isinstance(self.data, ChunkedStream) else self.data
+
+    def whole(self) -> bytes | memoryview:
+        """Its decompressed bytes at once (a stream left to its reader is decompressed now)."""
+        return self.data.whole() if isinstance(self.data, ChunkedStream) else self.data
 
     def file_offset(self, position: int | None) -> int:
         """The file offset of ``position`` in :attr:`data`: exact when the stream is stored
@@ -125,9 +137,18 @@ class StripeStreams:
 
     @property
     def row_budget(self) -> int:
-        """More rows than this stripe's streams and footer can hold (see MAX_VALUES_PER_BYTE)."""
-        stored = sum(len(stream.data) for stream in self._streams.values())
+        """More rows than this stripe's streams and footer can hold (see MAX_VALUES_PER_BYTE).
+        A stream left to its reader counts its chunks' stored bodies (``body_bytes``): a
+        compressed chunk gives more, so a count that exceeds this may still fit the
+        decompressed sizes, which :meth:`decompress_whole` makes exact."""
+        stored = sum(_least_length(stream.data) for stream in self._streams.values())
         return MAX_VALUES_PER_BYTE * (stored + (self.information.footer_length or 0) + 1)
+
+    def decompress_whole(self) -> None:
+        """Decompress every stream left to its reader (a ChunkedStream) at once."""
+        for key, stream in self._streams.items():
+            if isinstance(stream.data, ChunkedStream):
+                self._streams[key] = replace(stream, data=stream.data.whole())
 
     def streams_of(self, column: int) -> list[StreamBytes]:
         """The streams the footer lists for ``column``, index streams included; in a stripe
@@ -196,11 +217,13 @@ class StripeStreams:
 
 def read_stripe(data: FileBytes, information: StripeInformation, index: int, column_count: int,
                 tail_start: int, decompress: Decompress, compressed: bool,
-                in_place: DecompressInPlace | None = None) -> StripeStreams:
+                lazily: DecompressLazily | None = None, unread: frozenset[int] = frozenset()
+                ) -> StripeStreams:
     """Stripe number ``index`` of ``data`` (the whole file), whose tail starts at ``tail_start``.
-    The data streams are decompressed with ``in_place`` when given (so they may view
-    ``data``, which then stays open while they are held), else with ``decompress`` as the
-    footer and the index streams are."""
+    The data streams are left to their readers by ``lazily`` when given (so they may view
+    ``data``, which then stays open while they are held), else decompressed with
+    ``decompress`` as the footer and the index streams are. Index streams of the kinds
+    ``unread`` (which the caller does not read) are kept as stored, a view of ``data``."""
     where = f"stripe {index}"
     start, index_length, data_length, footer_length = _bounds(information, tail_start, where)
     footer_start = start + index_length + data_length
@@ -213,9 +236,11 @@ def read_stripe(data: FileBytes, information: StripeInformation, index: int, col
         return decompress(bytes(stored), offset)
 
     streams, index_streams = _locate(data, footer.streams, start, index_length, data_length, column_count,
-                                     where, (in_place or copied, copied), compressed)
+                                     where, (lazily or copied, copied), compressed, unread)
     stripe = StripeStreams(index, information, footer, streams, index_streams)
     rows = information.number_of_rows or 0
+    if rows > stripe.row_budget:  # perhaps by the stored sizes only: then by the decompressed ones
+        stripe.decompress_whole()
     if rows > stripe.row_budget:
         raise CorruptMetadata(f"{where} claims {rows} rows; its streams and footer can hold at most "
                               f"{stripe.row_budget}", start)
@@ -233,10 +258,11 @@ def _bounds(information: StripeInformation, tail_start: int, where: str) -> tupl
 
 
 def _locate(data: FileBytes, listed: Sequence[Stream], start: int, index_length: int, data_length: int,
-            column_count: int, where: str, decompressors: tuple[DecompressInPlace, DecompressInPlace],
-            compressed: bool) -> tuple[StreamsByKey, StreamsByKey]:
+            column_count: int, where: str, decompressors: tuple[DecompressLazily, DecompressLazily],
+            compressed: bool, unread: frozenset[int]) -> tuple[StreamsByKey, StreamsByKey]:
     """(data streams, index streams), each checked to lie in its area; ``decompressors``
-    are those of the data and of the index streams, in that order (as ``found``)."""
+    are those of the data and of the index streams, in that order (as ``found``); the
+    ``unread`` index kinds are kept as stored, in place."""
     found: tuple[StreamsByKey, StreamsByKey] = ({}, {})
     view = memoryview(data)
     position = start
@@ -259,6 +285,7 @@ def _locate(data: FileBytes, listed: Sequence[Stream], start: int, index_length:
         stored = view[position:position + length]
         streams[(column, kind)] = (
             StreamBytes(column, kind, position, bytes(stored), compressed=False) if kind in VIRTUAL_KINDS
+            else StreamBytes(column, kind, position, stored, compressed=False) if in_index and kind in unread
             else StreamBytes(column, kind, position, decompressors[in_index](stored, position), compressed))
         position += length
     if position != end:
@@ -266,6 +293,11 @@ def _locate(data: FileBytes, listed: Sequence[Stream], start: int, index_length:
                             f"data_length is {end - start}", start)
     data_streams, index_streams = found
     return data_streams, index_streams
+
+
+def _least_length(data: bytes | memoryview | ChunkedStream) -> int:
+    """A stream's length, or the least a stream left to its reader decompresses to."""
+    return data.body_bytes() if isinstance(data, ChunkedStream) else len(data)
 
 
 def _kind_number(kind: int | None) -> int:

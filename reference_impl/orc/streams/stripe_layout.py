@@ -11,8 +11,8 @@ Checks (naming the stripe and the byte offset): the stripe lies between the 3-by
 header and the file tail and its footer is one ColumnEncoding per column
 (:class:`CorruptMetadata`); a
 stream that reaches past the stripe's index and data areas is :class:`CorruptStream`.
-streams/stripe.py's ``read_stripe`` makes the full set of checks as it decompresses
-every data stream.
+streams/stripe.py's ``read_stripe`` makes the full set of checks, and the columns'
+readers decompress the data streams as they read them.
 """
 
 from __future__ import annotations
@@ -25,12 +25,7 @@ from reference_impl.orc.errors import CorruptMetadata, CorruptStream
 from reference_impl.orc.metadata.file_tail import DEFAULT_COMPRESSION_BLOCK_SIZE, FileTail
 from reference_impl.orc.metadata.orc_proto import StripeFooter, StripeInformation, decode
 from reference_impl.orc.metadata.proto_enums import CompressionKind, StreamKind
-from reference_impl.orc.streams.compression import (
-    Chunk,
-    decompress_stream,
-    decompressed_in_place,
-    read_chunks,
-)
+from reference_impl.orc.streams.compression import Chunk, ChunkedStream, decompress_stream, read_chunks
 from reference_impl.orc.streams.stripe import HEADER_LENGTH
 
 __all__ = ["Decompress", "StreamCodec", "StreamPlace", "read_index_streams", "read_stripe_footer",
@@ -72,9 +67,12 @@ class StreamCodec:
         """A stream's (or a footer's) bytes, from its stored bytes at file ``offset``."""
         return decompress_stream(stored, self.kind, self.block_size, offset)
 
-    def decompress_in_place(self, stored: memoryview, offset: int) -> bytes | memoryview:
-        """:meth:`decompress` with no second copy of the stream (``decompressed_in_place``)."""
-        return decompressed_in_place(stored, self.kind, self.block_size, offset)
+    def decompress_lazily(self, stored: memoryview, offset: int) -> memoryview | ChunkedStream:
+        """A data stream as its reader takes it: without a codec its stored bytes (a view of the
+        file), else decompressed a chunk at a time as it is read (:class:`ChunkedStream`)."""
+        if not self.compressed:
+            return stored
+        return ChunkedStream(stored, self.kind, self.block_size, offset)
 
     def chunks(self, stored: bytes, offset: int) -> list[Chunk]:
         return read_chunks(stored, self.kind, self.block_size, offset)

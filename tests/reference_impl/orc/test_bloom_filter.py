@@ -31,11 +31,14 @@ from reference_impl.orc.bloom_filter import (
     value_hashes,
 )
 from reference_impl.orc.bloom_filter_index import read_bloom_filters
-from reference_impl.orc.errors import CorruptStream, InvalidValue
+from reference_impl.orc.errors import CorruptStream, DecompressionFailed, InvalidValue
+from reference_impl.orc.metadata.file_tail import read_file_tail
 from reference_impl.orc.metadata.orc_proto import BloomFilter, encode
-from reference_impl.orc.metadata.proto_enums import StreamKind
+from reference_impl.orc.metadata.proto_enums import CompressionKind, StreamKind
 from reference_impl.orc.metadata.type_tree import TypeNode, decimal, list_of, numbered, primitive, struct
 from reference_impl.orc.reader import read_orc
+from reference_impl.orc.streams.compression import HEADER_BYTES, decompress_stream
+from reference_impl.orc.streams.stripe_layout import StreamCodec, read_stripe_footer, stream_places
 from reference_impl.orc.writer import write_orc
 from reference_impl.orc.writer_options import OrcWriterOptions
 from tests.reference_impl.orc.orc_samples import K
@@ -330,3 +333,22 @@ def test_a_filter_in_the_other_kinds_field_is_corrupt() -> None:
     relabelled = _replace_first(_file(), bytes([0x08, UTF8, 0x10, 1]), bytes([0x08, ORIGINAL, 0x10, 1]))
     with pytest.raises(CorruptStream, match="stripe 0, BLOOM_FILTER of column 1, row group 0"):
         read_bloom_filters(relabelled)
+
+
+# --- the reader's use ------------------------------------------------------------------------------
+
+def test_a_reader_of_every_value_leaves_the_filters_compressed() -> None:
+    """read_orc does not decompress the Bloom filters (reader.py, UNREAD_INDEX_KINDS): a
+    filter stream whose chunk does not inflate fails the filters' reader, not the values'."""
+    written = _file(compression=CompressionKind.ZLIB)
+    file = bytearray(written)
+    tail = read_file_tail(bytes(file), decompress_stream)
+    footer = read_stripe_footer(bytes(file), tail, 0, StreamCodec.of(tail).decompress)
+    [place] = [p for p in stream_places(tail.footer.stripes[0], footer, 0) if p.kind == UTF8]
+    body = place.length - HEADER_BYTES  # one compressed chunk of bytes no inflater takes
+    chunk = (body << 1).to_bytes(HEADER_BYTES, "little") + b"\xff" * body
+    file[place.offset:place.offset + place.length] = chunk
+    assert read_orc(bytes(file)).rows == read_orc(written).rows
+    with pytest.raises(DecompressionFailed) as raised:
+        read_bloom_filters(bytes(file))
+    assert raised.value.offset == place.offset
