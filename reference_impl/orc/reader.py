@@ -195,7 +195,8 @@ class _StripeReading:
     local_keys: list[tuple[int, dict[int, bytes]]]
     values_read: dict[int, int] = field(default_factory=dict)
 
-    # The file's codec and type tree, built for its first stripe and reused for the others.
+    # What the file's stripes share (codec, type tree, whether it has lengths), made for its
+    # first stripe and reused for the others.
     @cached_property
     def codec(self) -> StreamCodec:
         return StreamCodec.of(self.tail)
@@ -203,6 +204,11 @@ class _StripeReading:
     @cached_property
     def root(self) -> TypeNode:
         return root_of(self.tail)
+
+    @cached_property
+    def has_lengths(self) -> bool:
+        """Whether a column of the file is a LIST or MAP (whose lengths a stripe's size bounds)."""
+        return any(node.kind in LENGTH_KINDS for node in self.tail.footer.types)
 
     def columns(self, index: int) -> StripeColumns:
         """Stripe ``index``'s row count and columns, its decompression one unit of the
@@ -213,7 +219,7 @@ class _StripeReading:
             stripe = read_stripe(self.data, information, index, len(tail.footer.types),
                                  tail.encrypted_statistics_offset, codec.decompress, codec.compressed,
                                  codec.decompress_lazily, unread=UNREAD_INDEX_KINDS)
-            if _has_lengths(tail):  # checked against the decompressed size (StripeStreams.value_budget)
+            if self.has_lengths:  # checked against the decompressed size (StripeStreams.value_budget)
                 stripe.decompress_whole()
             if self.variants:
                 stripe_id, keys = self.local_keys[index]
@@ -234,11 +240,6 @@ class _StripeReading:
             raise InvalidValue(f"stripe {index}, row {int(np.argmin(present))}: the root struct is null",
                                information.offset)
         return rows, columns
-
-
-def _has_lengths(tail: FileTail) -> bool:
-    """Whether a column of the file is a LIST or MAP (whose lengths a stripe's size bounds)."""
-    return any(node.kind in LENGTH_KINDS for node in tail.footer.types)
 
 
 def _check_stripe_places(tail: FileTail) -> None:

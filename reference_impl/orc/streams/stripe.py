@@ -241,9 +241,9 @@ def read_stripe(data: FileBytes, information: StripeInformation, index: int, col
     rows = information.number_of_rows or 0
     if rows > stripe.row_budget:  # perhaps by the stored sizes only: then by the decompressed ones
         stripe.decompress_whole()
-    if rows > stripe.row_budget:
-        raise CorruptMetadata(f"{where} claims {rows} rows; its streams and footer can hold at most "
-                              f"{stripe.row_budget}", start)
+        if rows > stripe.row_budget:
+            raise CorruptMetadata(f"{where} claims {rows} rows; its streams and footer can hold at "
+                                  f"most {stripe.row_budget}", start)
     return stripe
 
 
