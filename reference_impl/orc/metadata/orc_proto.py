@@ -279,7 +279,7 @@ def decode(cls: type[M], data: bytes | memoryview, base_offset: int = 0, *, leni
     type is skipped under :data:`FIELD_WIRE_TYPE` (in nested messages too)."""
     table = field_table(cls)
     values: dict[str, Any] = {}
-    bounds: dict[int, array[int]] = {}  # of the records of compact fields, by field number
+    compact = False  # whether a compact field's bounds are among the values
     for record in iter_records(data, base_offset):
         spec = table.get(record[0])  # the record's field number
         if spec is None:
@@ -294,10 +294,10 @@ def decode(cls: type[M], data: bytes | memoryview, base_offset: int = 0, *, leni
         previous = values.get(spec.name)
         if spec.repeated:  # each record's list is a new one: the first is extended in place
             if spec.compact:  # checked above; only where its value lies is kept
-                spans = bounds.get(spec.number)
-                if spans is None:
-                    spans = bounds[spec.number] = _bounds_array(len(data))
-                spans.extend(_value_bounds(record, base_offset))
+                if previous is None:
+                    previous = values[spec.name] = _bounds_array(len(data))
+                    compact = True
+                previous.extend(_value_bounds(record, base_offset))
             elif previous is None:
                 values[spec.name] = value
             else:
@@ -306,13 +306,20 @@ def decode(cls: type[M], data: bytes | memoryview, base_offset: int = 0, *, leni
             values[spec.name] = _merge(previous, value)
         else:
             values[spec.name] = value
-    if bounds:
-        whole = bytes(data)  # not a view: a view would hold what it views
-        for number, spans in bounds.items():
-            spec = table[number]
-            assert spec.message_type is not None  # only message fields are compact
-            values[spec.name] = RecordSequence(spec.message_type, whole, base_offset, spans, lenient)
+    if compact:
+        _compact_sequences(table, values, bytes(data), base_offset, lenient)
     return cls(**values)
+
+
+def _compact_sequences(table: dict[int, FieldSpec], values: dict[str, Any], data: bytes, base_offset: int,
+                       lenient: bool) -> None:
+    """Each compact field's bounds in ``values`` made its RecordSequence over ``data`` (bytes,
+    not a view: a view would hold what it views)."""
+    for spec in table.values():
+        if spec.compact and spec.name in values:
+            assert spec.message_type is not None  # only message fields are compact
+            bounds = values[spec.name]
+            values[spec.name] = RecordSequence(spec.message_type, data, base_offset, bounds, lenient)
 
 
 def _value_bounds(record: Record, base_offset: int) -> tuple[int, int]:
