@@ -279,7 +279,7 @@ def decode(cls: type[M], data: bytes | memoryview, base_offset: int = 0, *, leni
     type is skipped under :data:`FIELD_WIRE_TYPE` (in nested messages too)."""
     table = field_table(cls)
     values: dict[str, Any] = {}
-    compact = False  # whether a compact field's bounds are among the values
+    has_compact = False  # whether a compact field's bounds are among the values
     for record in iter_records(data, base_offset):
         spec = table.get(record[0])  # the record's field number
         if spec is None:
@@ -296,7 +296,7 @@ def decode(cls: type[M], data: bytes | memoryview, base_offset: int = 0, *, leni
             if spec.compact:  # checked above; only where its value lies is kept
                 if previous is None:
                     previous = values[spec.name] = _bounds_array(len(data))
-                    compact = True
+                    has_compact = True
                 previous.extend(_value_bounds(record, base_offset))
             elif previous is None:
                 values[spec.name] = value
@@ -306,7 +306,7 @@ def decode(cls: type[M], data: bytes | memoryview, base_offset: int = 0, *, leni
             values[spec.name] = _merge(previous, value)
         else:
             values[spec.name] = value
-    if compact:
+    if has_compact:
         _compact_sequences(table, values, bytes(data), base_offset, lenient)
     return cls(**values)
 
