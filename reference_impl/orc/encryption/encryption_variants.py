@@ -409,7 +409,9 @@ def _expect(found: int, expected: int, what: str, offset: int) -> None:
 
 
 def stripe_keys(tail: FileTail, variants: Sequence[OpenVariant]) -> list[tuple[int, dict[int, bytes]]]:
-    """Each stripe's encryption stripe id and local key by variant number ('Stripe Information')."""
+    """Each stripe's encryption stripe id and local key by variant number ('Stripe Information');
+    without ``variants``, the stripes' keys are checked and none is kept (a file of many small
+    stripes would hold one entry a stripe for nothing)."""
     keys: dict[int, bytes] = {}
     previous = FIRST_STRIPE_ID - 1
     out = []
@@ -428,7 +430,8 @@ def stripe_keys(tail: FileTail, variants: Sequence[OpenVariant]) -> list[tuple[i
                 f"stripe {index}: no encrypted local keys, and no stripe before it gives them",
                 information.offset or 0,
             )
-        out.append((stripe_id, keys))
+        if variants:
+            out.append((stripe_id, keys))
     return out
 
 

@@ -30,18 +30,27 @@ file's tail and stripes decode the same fields thousands of times. The semantics
   field is skipped as protobuf-generated parsers skip it, under the rule
   :data:`FIELD_WIRE_TYPE`;
 * an enum number this code does not know is kept as a plain int (a newer version's
-  value: orc_proto.proto ``Type.Kind`` gained GEOMETRY and GEOGRAPHY, for one).
+  value: orc_proto.proto ``Type.Kind`` gained GEOMETRY and GEOGRAPHY, for one);
+* a repeated message field declared ``compact`` (one record per stripe: the
+  Metadata's StripeStatistics, ORCv1.md 'File Metadata', and the Footer's
+  StripeInformation, 'Footer') decodes to a :class:`RecordSequence`: each record is
+  decoded as it is met, so a bad one is refused as in a list, then dropped, and
+  decoded again when it is asked for. A file of many small stripes then holds its
+  tail's bytes, not thousands of messages (docs/architecture.md, 'Memory budget').
 """
 
 from __future__ import annotations
 
 import dataclasses
+import operator
+from array import array
+from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
 from enum import Enum, IntEnum
 from functools import cached_property
-from typing import Any, TypeVar
+from typing import Any, TypeVar, overload
 
-from reference_impl.common.leniency import Rule, Strength, breach
+from reference_impl.common.leniency import Rule, Strength, breach, reading
 from reference_impl.orc.errors import CorruptProtobuf
 from reference_impl.orc.metadata.proto_enums import (
     CalendarKind,
@@ -95,6 +104,7 @@ __all__ = [
     "Metadata",
     "PostScript",
     "ProtoMessage",
+    "RecordSequence",
     "RowIndex",
     "RowIndexEntry",
     "Stream",
@@ -150,6 +160,7 @@ class FieldSpec:
     proto_type: ProtoType
     label: Label
     packed: bool
+    compact: bool  # decoded to a RecordSequence, not a list
     message: str  # the declaring message's name, for errors
 
     @cached_property
@@ -184,11 +195,13 @@ class FieldSpec:
         return f"{self.message}.{self.name} (field {self.number})"
 
 
-def proto_field(number: int, proto_type: ProtoType, *, repeated: bool = False, packed: bool = False) -> Any:
+def proto_field(number: int, proto_type: ProtoType, *, repeated: bool = False, packed: bool = False,
+                compact: bool = False) -> Any:
     """A dataclass field declared as in orc_proto.proto: ``optional`` (default None) or
-    ``repeated`` (default an empty list), ``packed`` as ``[packed = true]`` says."""
+    ``repeated`` (default an empty list), ``packed`` as ``[packed = true]`` says;
+    ``compact``: a repeated message field decoded to a :class:`RecordSequence`."""
     label = Label.REPEATED if repeated else Label.OPTIONAL
-    metadata = {PROTO_METADATA_KEY: (number, proto_type, label, packed)}
+    metadata = {PROTO_METADATA_KEY: (number, proto_type, label, packed, compact)}
     if repeated:
         return dataclasses.field(default_factory=list, metadata=metadata)
     return dataclasses.field(default=None, metadata=metadata)
@@ -208,10 +221,12 @@ def field_table(cls: type[ProtoMessage]) -> dict[int, FieldSpec]:
 def _read_declarations(cls: type[ProtoMessage]) -> dict[int, FieldSpec]:
     specs = []
     for field in dataclasses.fields(cls):  # type: ignore[arg-type]
-        number, proto_type, label, packed = field.metadata[PROTO_METADATA_KEY]
-        spec = FieldSpec(number, field.name, proto_type, label, packed, cls.__name__)
+        number, proto_type, label, packed, compact = field.metadata[PROTO_METADATA_KEY]
+        spec = FieldSpec(number, field.name, proto_type, label, packed, compact, cls.__name__)
         if packed and (label is not Label.REPEATED or spec.message_type or not spec.scalar.packable):
             raise TypeError(f"{cls.__name__}.{field.name}: only repeated numeric fields are packed")
+        if compact and (label is not Label.REPEATED or not spec.message_type):
+            raise TypeError(f"{cls.__name__}.{field.name}: only repeated message fields are compact")
         specs.append(spec)
     return {spec.number: spec for spec in sorted(specs, key=lambda spec: spec.number)}
 
@@ -264,6 +279,7 @@ def decode(cls: type[M], data: bytes | memoryview, base_offset: int = 0, *, leni
     type is skipped under :data:`FIELD_WIRE_TYPE` (in nested messages too)."""
     table = field_table(cls)
     values: dict[str, Any] = {}
+    has_compact = False  # whether a compact field's bounds are among the values
     for record in iter_records(data, base_offset):
         spec = table.get(record[0])  # the record's field number
         if spec is None:
@@ -277,7 +293,12 @@ def decode(cls: type[M], data: bytes | memoryview, base_offset: int = 0, *, leni
             continue
         previous = values.get(spec.name)
         if spec.repeated:  # each record's list is a new one: the first is extended in place
-            if previous is None:
+            if spec.compact:  # checked above; only where its value lies is kept
+                if previous is None:
+                    previous = values[spec.name] = _bounds_array(len(data))
+                    has_compact = True
+                previous.extend(_value_bounds(record, base_offset))
+            elif previous is None:
                 values[spec.name] = value
             else:
                 previous += value
@@ -285,7 +306,89 @@ def decode(cls: type[M], data: bytes | memoryview, base_offset: int = 0, *, leni
             values[spec.name] = _merge(previous, value)
         else:
             values[spec.name] = value
+    if has_compact:
+        _compact_sequences(table, values, bytes(data), base_offset, lenient)
     return cls(**values)
+
+
+def _compact_sequences(table: dict[int, FieldSpec], values: dict[str, Any], data: bytes, base_offset: int,
+                       lenient: bool) -> None:
+    """Each compact field's bounds in ``values`` made its RecordSequence over ``data`` (bytes,
+    not a view: a view would hold what it views)."""
+    for spec in table.values():
+        if spec.compact and spec.name in values:
+            assert spec.message_type is not None  # only message fields are compact
+            bounds = values[spec.name]
+            values[spec.name] = RecordSequence(spec.message_type, data, base_offset, bounds, lenient)
+
+
+def _value_bounds(record: Record, base_offset: int) -> tuple[int, int]:
+    """Where a LEN record's value starts and ends in the message's bytes."""
+    _, _, raw, _, value_offset = record
+    assert isinstance(raw, bytes)  # LEN values are bytes
+    start = value_offset - base_offset
+    return start, start + len(raw)
+
+
+# Offsets inside a message, in the narrowest array type they fit (a section's length is a
+# uint64, but few reach 4 GiB).
+NARROW_BOUND, WIDE_BOUND = "I", "Q"
+NARROW_BOUND_LIMIT = 1 << 32
+
+
+def _bounds_array(length: int) -> array[int]:
+    """An empty array for offsets into a message of ``length`` bytes."""
+    return array(NARROW_BOUND if length < NARROW_BOUND_LIMIT else WIDE_BOUND)
+
+
+class RecordSequence(Sequence[M]):
+    """The messages of a compact repeated field, as their records' bytes: ``data`` is the
+    message that held them, ``bounds`` each record's value's start and end in it, in
+    turn. :func:`decode` decoded each once (raising or noting what was wrong); an item is
+    decoded again each time it is asked for. Equal to a list of the same messages."""
+
+    __slots__ = ("_base_offset", "_bounds", "_data", "_lenient", "_message_type")
+
+    def __init__(self, message_type: type[M], data: bytes, base_offset: int, bounds: array[int],
+                 lenient: bool) -> None:
+        self._message_type, self._data, self._base_offset = message_type, data, base_offset
+        self._bounds, self._lenient = bounds, lenient
+
+    def __len__(self) -> int:
+        return len(self._bounds) // 2
+
+    @overload
+    def __getitem__(self, index: int) -> M: ...
+
+    @overload
+    def __getitem__(self, index: slice) -> list[M]: ...
+
+    def __getitem__(self, index: int | slice) -> M | list[M]:
+        if isinstance(index, slice):
+            return [self._item(number) for number in range(len(self))[index]]
+        return self._item(range(len(self))[index])  # IndexError as a list's
+
+    def __iter__(self) -> Iterator[M]:
+        return map(self._item, range(len(self)))
+
+    def __eq__(self, other: object) -> bool:
+        if not isinstance(other, RecordSequence | list):
+            return NotImplemented
+        return len(self) == len(other) and all(map(operator.eq, self, other))
+
+    __hash__ = None  # type: ignore[assignment]  # equal to a list, which has none
+
+    def __repr__(self) -> str:
+        return repr(list(self))
+
+    def _item(self, number: int) -> M:
+        start, end = self._bounds[2 * number], self._bounds[2 * number + 1]
+        value = self._data[start:end]
+        if not self._lenient:
+            return decode(self._message_type, value, self._base_offset + start)
+        # What a lenient decode skips was noted when the field was decoded first.
+        with reading():
+            return decode(self._message_type, value, self._base_offset + start, lenient=True)
 
 
 class WrongWireType(CorruptProtobuf):
@@ -325,7 +428,7 @@ def _merge(old: M, new: M) -> M:
     for spec in field_table(type(old)).values():
         before, after = getattr(old, spec.name), getattr(new, spec.name)
         if spec.label is Label.REPEATED:
-            merged[spec.name] = before + after
+            merged[spec.name] = [*before, *after]
         elif before is not None and after is not None and spec.message_type is not None:
             merged[spec.name] = _merge(before, after)
         else:
@@ -528,7 +631,7 @@ class StripeStatistics(ProtoMessage):
 
 @dataclass
 class Metadata(ProtoMessage):
-    stripe_stats: list[StripeStatistics] = proto_field(1, StripeStatistics, repeated=True)
+    stripe_stats: Sequence[StripeStatistics] = proto_field(1, StripeStatistics, repeated=True, compact=True)
 
 
 @dataclass
@@ -576,7 +679,7 @@ class Encryption(ProtoMessage):
 class Footer(ProtoMessage):
     header_length: int | None = proto_field(1, UINT64)
     content_length: int | None = proto_field(2, UINT64)
-    stripes: list[StripeInformation] = proto_field(3, StripeInformation, repeated=True)
+    stripes: Sequence[StripeInformation] = proto_field(3, StripeInformation, repeated=True, compact=True)
     types: list[Type] = proto_field(4, Type, repeated=True)
     metadata: list[UserMetadataItem] = proto_field(5, UserMetadataItem, repeated=True)
     number_of_rows: int | None = proto_field(6, UINT64)
