@@ -679,7 +679,7 @@ class Encryption(ProtoMessage):
 class Footer(ProtoMessage):
     header_length: int | None = proto_field(1, UINT64)
     content_length: int | None = proto_field(2, UINT64)
-    stripes: Sequence[StripeInformation] = proto_field(3, StripeInformation, repeated=True, compact=True)
+    stripes: Sequence[StripeInformation] = proto_field(3, StripeInformation, repeated=True)
     types: list[Type] = proto_field(4, Type, repeated=True)
     metadata: list[UserMetadataItem] = proto_field(5, UserMetadataItem, repeated=True)
     number_of_rows: int | None = proto_field(6, UINT64)

@@ -1,11 +1,11 @@
 """Compact repeated fields (reference_impl/orc/metadata/orc_proto.py, RecordSequence): the
-Metadata's StripeStatistics (ORCv1.md, 'File Metadata') and the Footer's StripeInformation
-('Footer') kept as their records' bytes.
+Metadata's StripeStatistics (ORCv1.md, 'File Metadata'), a record per stripe and column,
+kept as their records' bytes.
 
 The oracle is the same message declared with plain lists (``as_lists``): the compact
 decode must give the same messages, the same error (class, message, offset) and the same
 lenient readings, and a bad record in the middle of the section is still refused when
-the file tail is read ('File Tail'). A file of many stripes holds about its tail's bytes.
+the file tail is read ('File Tail'). The statistics of many stripes hold about their bytes.
 """
 
 from __future__ import annotations
@@ -61,7 +61,7 @@ def as_lists(cls: type[ProtoMessage]) -> type[ProtoMessage]:
     return dataclasses.make_dataclass(cls.__name__, fields, bases=(ProtoMessage,))
 
 
-LIST_FOOTER, LIST_METADATA = as_lists(Footer), as_lists(Metadata)
+LIST_METADATA = as_lists(Metadata)
 
 
 def field_values(message: ProtoMessage) -> list[Any]:
@@ -81,7 +81,9 @@ def outcome(cls: type[ProtoMessage], data: bytes, lenient: bool) -> tuple[str, A
 def test_the_compact_fields_are_the_stripe_fields():
     compact = {(cls.__name__, spec.name) for cls in MESSAGES for spec in field_table(cls).values()
                if spec.compact}
-    assert compact == {("Metadata", "stripe_stats"), ("Footer", "stripes")}
+    # Not Footer.stripes: the reader walks them several times a file, and a record per
+    # stripe is little beside the Metadata's per stripe and column (bench/README.md).
+    assert compact == {("Metadata", "stripe_stats")}
 
 
 def test_only_repeated_message_fields_can_be_compact():
@@ -94,49 +96,39 @@ def test_only_repeated_message_fields_can_be_compact():
 # -- the compact decode against the list decode --------------------------------------
 
 _OPTIONAL_U64 = st.none() | st.integers(0, UINT64_MAX)
-STRIPES = st.builds(StripeInformation, offset=_OPTIONAL_U64, index_length=_OPTIONAL_U64,
-                    data_length=_OPTIONAL_U64, footer_length=_OPTIONAL_U64, number_of_rows=_OPTIONAL_U64,
-                    encrypted_local_keys=st.lists(st.binary(max_size=4), max_size=2))
 COLUMNS = st.builds(ColumnStatistics, number_of_values=_OPTIONAL_U64, has_null=st.none() | st.booleans(),
                     string_statistics=st.none() | st.builds(StringStatistics, minimum=st.text(max_size=4)))
 STATISTICS = st.builds(StripeStatistics, col_stats=st.lists(COLUMNS, max_size=3))
-# One record each, in any order: the repeated field's records need not be together.
-FOOTER_RECORDS = st.lists(st.one_of(
-    STRIPES.map(lambda stripe: ("stripe", stripe)),
-    st.sampled_from(list(TypeKind)).map(lambda kind: ("type", Type(kind=kind))),
-    st.just(("unknown", None)),
-), max_size=12)
+# One record each, in any order: a newer writer's fields may come between the records.
+METADATA_RECORDS = st.lists(st.one_of(STATISTICS.map(lambda stats: ("stats", stats)),
+                                      st.just(("unknown", None))), max_size=12)
 
 
-def _footer_bytes(records: list[tuple[str, Any]]) -> bytes:
-    encoded = {"stripe": lambda stripe: encode(Footer(stripes=[stripe])),
-               "type": lambda kind: encode(Footer(types=[kind])),
-               "unknown": lambda _: UNKNOWN_FIELD}
-    return b"".join(encoded[what](value) for what, value in records)
+def _metadata_bytes(records: list[tuple[str, Any]]) -> bytes:
+    return b"".join(encode(Metadata(stripe_stats=[value])) if what == "stats" else UNKNOWN_FIELD
+                    for what, value in records)
 
 
-@given(FOOTER_RECORDS)
-def test_footer_stripes_are_the_records_in_order(records):
-    stripes = [value for what, value in records if what == "stripe"]
-    decoded = decode(Footer, _footer_bytes(records), 1000)
-    assert isinstance(decoded.stripes, RecordSequence if stripes else list)  # an absent field: []
-    assert decoded.stripes == stripes and stripes == decoded.stripes
-    assert len(decoded.stripes) == len(stripes) and list(decoded.stripes) == stripes
-    assert [decoded.stripes[i] for i in range(-len(stripes), len(stripes))] == stripes + stripes
-    assert decoded.stripes[1::2] == stripes[1::2]
-    assert repr(decoded.stripes) == repr(stripes)
-    assert decoded == Footer(stripes=stripes, types=[value for what, value in records if what == "type"])
-    assert encode(decoded) == encode(dataclasses.replace(decoded, stripes=stripes))
+@given(METADATA_RECORDS)
+def test_stripe_statistics_are_the_records_in_order(records):
+    stats = [value for what, value in records if what == "stats"]
+    decoded = decode(Metadata, _metadata_bytes(records), 1000).stripe_stats
+    assert isinstance(decoded, RecordSequence if stats else list)  # an absent field: []
+    assert decoded == stats and stats == decoded
+    assert len(decoded) == len(stats) and list(decoded) == stats
+    assert [decoded[i] for i in range(-len(stats), len(stats))] == stats + stats
+    assert decoded[1::2] == stats[1::2]
+    assert repr(decoded) == repr(stats)
+    assert encode(Metadata(stripe_stats=decoded)) == encode(Metadata(stripe_stats=stats))
     with pytest.raises(IndexError):
-        decoded.stripes[len(stripes)]
-    assert decoded.stripes != [*stripes, StripeInformation()]
+        decoded[len(stats)]
+    assert decoded != [*stats, StripeStatistics()]
 
 
-@given(st.lists(STATISTICS, max_size=6))
-def test_metadata_decodes_as_the_list_declaration(statistics):
-    data = encode(Metadata(stripe_stats=statistics))
+@given(METADATA_RECORDS)
+def test_metadata_decodes_as_the_list_declaration(records):
+    data = _metadata_bytes(records)
     assert outcome(Metadata, data, True) == outcome(LIST_METADATA, data, True)
-    assert decode(Metadata, data).stripe_stats == statistics
 
 
 def _damaged(data: bytes, draw: Any) -> bytes:
@@ -147,16 +139,10 @@ def _damaged(data: bytes, draw: Any) -> bytes:
     return bytes(damaged)
 
 
-@given(FOOTER_RECORDS, st.booleans(), st.data())
-def test_a_damaged_footer_fails_or_reads_as_the_list_declaration(records, lenient, data):
-    damaged = _damaged(_footer_bytes(records), data.draw)
-    assert outcome(Footer, damaged, lenient) == outcome(LIST_FOOTER, damaged, lenient)
-
-
-@given(st.lists(STATISTICS, min_size=1, max_size=6), st.data())
-def test_damaged_metadata_fails_or_reads_as_the_list_declaration(statistics, data):
-    damaged = _damaged(encode(Metadata(stripe_stats=statistics)), data.draw)
-    assert outcome(Metadata, damaged, True) == outcome(LIST_METADATA, damaged, True)
+@given(METADATA_RECORDS, st.booleans(), st.data())
+def test_damaged_metadata_fails_or_reads_as_the_list_declaration(records, lenient, data):
+    damaged = _damaged(_metadata_bytes(records), data.draw)
+    assert outcome(Metadata, damaged, lenient) == outcome(LIST_METADATA, damaged, lenient)
 
 
 # -- a bad record in the middle of a section, at open ---------------------------------
@@ -214,17 +200,6 @@ def test_a_bad_statistics_record_in_the_middle_is_refused_at_open(kind):
         assert raised.value.offset == len(MAGIC)
 
 
-def test_a_bad_stripe_record_in_the_middle_is_refused_at_open():
-    footer = encode(_stripes(STRIPE_COUNT))
-    start = footer.index(encode(_stripe(MIDDLE)))
-    footer = footer[:start] + bytes([0x0D]) + footer[start + 1:]  # offset (field 1) as I32
-    data = _file(b"", footer, CompressionKind.NONE)
-    with pytest.raises(CorruptProtobuf) as raised:
-        read_file_tail(data, decompress_stream)
-    assert raised.value.message == "StripeInformation.offset (field 1): wire type I32, its type needs VARINT"
-    assert raised.value.offset == len(MAGIC) + start
-
-
 def test_a_skipped_statistics_field_is_noted_at_open_and_not_again():
     statistics = _statistics().stripe_stats
     before, after = (encode(Metadata(stripe_stats=part))
@@ -249,18 +224,20 @@ def test_a_skipped_statistics_field_is_noted_at_open_and_not_again():
 # -- memory -----------------------------------------------------------------------------
 
 MANY_STRIPES = 2000
-# The parsed tail may hold the sections' bytes and two 4-byte offsets a record, and little more.
+# The parsed statistics may hold the section's bytes and two 4-byte offsets a record, and
+# little more.
 HELD_PER_STORED_BYTE = 2
 
 
-def test_the_parsed_tail_of_many_stripes_holds_about_its_bytes():
+def test_the_parsed_statistics_of_many_stripes_hold_about_their_bytes():
     metadata = Metadata(stripe_stats=[
         StripeStatistics(col_stats=[ColumnStatistics(number_of_values=1024, has_null=False),
                                     ColumnStatistics(number_of_values=1024, int_statistics=IntegerStatistics(
                                         minimum=-number, maximum=number, sum=number * 1024))])
         for number in range(MANY_STRIPES)])
     postscript = PostScript(compression=CompressionKind.NONE, version=[0, 12], magic="ORC")
-    data = MAGIC + write_file_tail(_stripes(MANY_STRIPES), metadata, postscript, compress_stream)
+    # One stripe in the Footer: the Metadata is the tail's bulk (no check here compares them).
+    data = MAGIC + write_file_tail(_stripes(1), metadata, postscript, compress_stream)
     read_file_tail(data, decompress_stream)  # the field tables, made once a process
     gc.collect()
     tracemalloc.start()
@@ -270,7 +247,7 @@ def test_the_parsed_tail_of_many_stripes_holds_about_its_bytes():
         held, _ = tracemalloc.get_traced_memory()
     finally:
         tracemalloc.stop()
-    assert tail.metadata == metadata and len(tail.footer.stripes) == MANY_STRIPES
+    assert tail.metadata == metadata
     assert held - before <= HELD_PER_STORED_BYTE * len(data)
 
 
