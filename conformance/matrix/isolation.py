@@ -6,11 +6,14 @@ limit) that cell is a `crash` with the exit status and the tail of stderr; if it
 does not answer within the time limit it is killed and the cell is a `timeout`.
 Either way a fresh worker takes the next cell and the run goes on.
 
-The matrix's Spark tasks share one worker per Python process (`kept_runner`):
+The matrix's Spark tasks share their workers per Python process (`kept_runner`):
 PySpark reuses its Python workers across tasks and jobs
 (`spark.python.worker.reuse`), so a worker, with the JVMs, node processes and
 adapters its engines started, serves every task of the run that lands on that
-process instead of starting afresh for each task of each phase.
+process instead of starting afresh for each task of each phase. A task runs its
+cells on a few such workers at once (`run_in_lanes`, one a lane): a cell that only
+waits (a hung engine until its limit, an adapter's answer) then holds one lane, not
+the task's task slot.
 """
 
 from __future__ import annotations
@@ -25,6 +28,7 @@ import tempfile
 import threading
 import time
 from collections.abc import Iterable, Iterator
+from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 from typing import IO, cast
 
@@ -160,20 +164,41 @@ class IsolatedRunner:
             self._worker = None
 
 
-# The runner this process keeps between the matrix's Spark tasks, with what it was made for.
-_kept: tuple[tuple, IsolatedRunner] | None = None
+# The runners this process keeps between the matrix's Spark tasks, by lane, each with
+# what it was made for.
+_kept: dict[int, tuple[tuple, IsolatedRunner]] = {}
 
 
-def kept_runner(workdir: Path, timeout_s: float, memory_limit_mb: int | None) -> IsolatedRunner:
-    """This process's runner for cells of `workdir` under these limits, kept for the next
-    call (the next Spark task of the run); a runner kept for other ones is closed."""
-    global _kept
+def kept_runner(workdir: Path, timeout_s: float, memory_limit_mb: int | None,
+                lane: int = 0) -> IsolatedRunner:
+    """This process's runner `lane` for cells of `workdir` under these limits, kept for the
+    next call (the next Spark task of the run); a runner kept for other ones is closed."""
     key = (str(workdir), timeout_s, memory_limit_mb)
-    if _kept is None or _kept[0] != key:
-        if _kept is not None:
-            _kept[1].close()
-        _kept = (key, IsolatedRunner(workdir, timeout_s, memory_limit_mb))
-    return _kept[1]
+    kept = _kept.get(lane)
+    if kept is None or kept[0] != key:
+        if kept is not None:
+            kept[1].close()
+        kept = _kept[lane] = (key, IsolatedRunner(workdir, timeout_s, memory_limit_mb))
+    return kept[1]
+
+
+def run_in_lanes(requests: Iterable[dict], workdir: Path, timeout_s: float, memory_limit_mb: int | None,
+                 lanes: int) -> Iterator[dict]:
+    """`requests` on this process's first `lanes` kept runners (`kept_runner`), as many at
+    once; yields the records in the order of `requests`."""
+    free: queue.SimpleQueue = queue.SimpleQueue()
+    for lane in range(lanes):
+        free.put(kept_runner(workdir, timeout_s, memory_limit_mb, lane))
+
+    def one(request: dict) -> dict:
+        runner = free.get()
+        try:
+            return runner.run(request)
+        finally:
+            free.put(runner)
+
+    with ThreadPoolExecutor(lanes, thread_name_prefix="lanes") as pool:
+        yield from pool.map(one, requests)
 
 
 def run_isolated(requests: Iterable[dict], workdir: Path, timeout_s: float = DEFAULT_TIMEOUT_S,

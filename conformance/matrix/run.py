@@ -48,7 +48,7 @@ from .cells import (
     plan_writes,
     reads_per_write,
 )
-from .isolation import DEFAULT_MEMORY_LIMIT_MB, DEFAULT_TIMEOUT_S, kept_runner
+from .isolation import DEFAULT_MEMORY_LIMIT_MB, DEFAULT_TIMEOUT_S, run_in_lanes
 from .progress import ProgressCallback
 from .results import LoggedOutcomes, consolidate, logged, read_cell_logs, write_unavailable
 from .retries import Retries, retry_cells
@@ -61,6 +61,10 @@ TASKS_PER_CORE = 2  # a few large partitions: each Spark task costs ~50 ms of ov
 # its small jobs (scheduling, planning in the JVM), so two per slot keep the slots busier
 # (bench/README.md, 'matrix_bench.py').
 IN_DRIVER_CELLS_PER_SLOT = 2
+# Isolated cells at once per task, each in a worker of its own (`isolation.run_in_lanes`):
+# a cell that waits (a hung engine until its time limit, an adapter's answer) leaves the
+# task's other cells going (bench/README.md, 'matrix_bench.py').
+ISOLATED_CELLS_PER_SLOT = 2
 
 
 @dataclass
@@ -205,8 +209,8 @@ class _PhaseRunner:
             self.config.memory_limit_mb
 
         def task(index, cells):
-            runner = kept_runner(Path(run_dir), timeout_s, memory_mb)
-            yield from logged(map(runner.run, cells), Path(run_dir), f"{phase}-{index:04d}")
+            records = run_in_lanes(cells, Path(run_dir), timeout_s, memory_mb, ISOLATED_CELLS_PER_SLOT)
+            yield from logged(records, Path(run_dir), f"{phase}-{index:04d}")
 
         sc.setJobDescription(f"conformance {phase} phase: {len(requests)} cells")
         # Round-robin so every partition gets a mix of engines and cases.

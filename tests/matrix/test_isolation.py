@@ -2,13 +2,14 @@
 
 from __future__ import annotations
 
+import time
 from pathlib import Path
 
 import pytest
 
 from conformance.cases import case_by_id
 from conformance.matrix.cells import subject
-from conformance.matrix.isolation import IsolatedRunner, kept_runner, run_isolated
+from conformance.matrix.isolation import IsolatedRunner, kept_runner, run_in_lanes, run_isolated
 
 CRASHING = "tests.support.crashing_engine:CrashingEngine"
 
@@ -84,3 +85,17 @@ def test_the_kept_runner_serves_every_task_of_a_run_and_is_closed_for_the_next_r
         assert runner._worker is None and worker is not None and not worker.alive()
     finally:
         other.close()
+
+
+LANES = 2
+
+
+def test_lanes_run_cells_at_once_so_a_hung_cell_holds_only_its_own(tmp_path):
+    hung = [_read_request(case_id, tmp_path)  # the crashing engine hangs on int64 files
+            for case_id in ("physical/int64-required", "physical/int64-optional")]
+    started = time.monotonic()
+    records = list(run_in_lanes(hung, tmp_path, HANG_LIMIT_S, None, LANES))
+    elapsed = time.monotonic() - started
+    assert [r["cell_id"] for r in records] == [r["cell_id"] for r in hung]  # the order asked
+    assert [r["outcome"] for r in records] == ["timeout", "timeout"]
+    assert elapsed < LANES * HANG_LIMIT_S  # one after the other, they would take both limits
