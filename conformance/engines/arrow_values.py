@@ -395,6 +395,8 @@ def array_to_values(arr: pa.Array) -> list[Any]:
         return array_to_values(arr.dictionary_decode())
     if pa.types.is_null(t):
         return [None] * len(arr)
+    if pa.types.is_union(t):  # before `_validity`: an invalid union's validity reads wild memory
+        return _union_values(arr)
     valid = _validity(arr)
     if pa.types.is_string(t) or pa.types.is_large_string(t) or pa.types.is_string_view(t):
         return _strings(arr)
@@ -429,8 +431,6 @@ def array_to_values(arr: pa.Array) -> list[Any]:
         child_values = [array_to_values(c) for c in children]
         return [dict(zip(names, (cv[i] for cv in child_values), strict=True)) if ok else None
                 for i, ok in enumerate(valid)]
-    if pa.types.is_union(t):
-        return _union_values(arr)
     raise LossyConversion(f"Arrow type {t} has no canonical form")
 
 
@@ -492,6 +492,12 @@ def _list_values(arr: pa.Array, valid: list[bool]) -> list[Any]:
 def _union_values(arr: pa.UnionArray) -> list[Any]:
     """(tag, value) pairs, the tag being the child's index. An Arrow union has no nulls of
     its own: a null child value is read as (tag, None)."""
+    try:
+        # A type code not among the type's or an offset past its child (pyarrow's ORC reader
+        # returns such a union for a bad file): reading on would crash or misread.
+        arr.validate(full=True)
+    except pa.ArrowInvalid as exc:
+        raise LossyConversion(f"the engine returned an invalid Arrow union: {exc}") from None
     t = arr.type
     index_of_code = {code: i for i, code in enumerate(t.type_codes)}
     children = [array_to_values(arr.field(i)) for i in range(t.num_fields)]

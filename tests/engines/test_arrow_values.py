@@ -319,3 +319,20 @@ def test_any_canonical_column_round_trips(data):
     values = data.draw(st.lists(S.values(t), max_size=5))
     table = Table.from_columns(Schema((Field("c", t, True),)), [values])
     assert diff_tables(table, _round_trip(table)) is None
+
+
+UNION_CHILDREN = [pa.array([1, 2]), pa.array(["a", "b"])]
+INVALID_UNIONS = {
+    "type code not the type's": pa.UnionArray.from_sparse(pa.array([0, 5], pa.int8()), UNION_CHILDREN),
+    "negative type code": pa.UnionArray.from_dense(pa.array([-33, 1], pa.int8()),
+                                                   pa.array([0, 1], pa.int32()), UNION_CHILDREN),
+    "offset past its child": pa.UnionArray.from_dense(pa.array([0, 1], pa.int8()),
+                                                      pa.array([0, 7], pa.int32()), UNION_CHILDREN),
+}
+
+
+@pytest.mark.parametrize("arr", INVALID_UNIONS.values(), ids=INVALID_UNIONS.keys())
+def test_an_invalid_union_from_the_engine_is_lossy_not_a_crash(arr):
+    # Measured: pyarrow's ORC reader returns type code -33 for a bad file's union tag.
+    with pytest.raises(LossyConversion, match="invalid Arrow union: Union value at position"):
+        array_to_values(arr)
