@@ -56,6 +56,8 @@ def measure(master: str, threads: tuple[int, ...]) -> list[str]:
     get_session(master)
     workdir = Path(tempfile.mkdtemp(prefix="spark-cells-bench-"))
     reads = spark_reads(workdir)
+    if not reads:
+        raise SystemExit(f"the reference wrote none of the Parquet {CASES}* cases: nothing to read")
     list(run_in_driver_pool(reads[:WARM_UP_READS], workdir, CELL_LIMIT_S, max(threads)))
     cpus = machine_facts()["cpus"]
     lines = [f"| {master}: threads | reads | wall ms a read | cores busy | CPU ms a read |",

@@ -31,12 +31,12 @@ file's tail and stripes decode the same fields thousands of times. The semantics
   :data:`FIELD_WIRE_TYPE`;
 * an enum number this code does not know is kept as a plain int (a newer version's
   value: orc_proto.proto ``Type.Kind`` gained GEOMETRY and GEOGRAPHY, for one);
-* a repeated message field declared ``compact`` (one record per stripe: the
-  Metadata's StripeStatistics, ORCv1.md 'File Metadata', and the Footer's
-  StripeInformation, 'Footer') decodes to a :class:`RecordSequence`: each record is
-  decoded as it is met, so a bad one is refused as in a list, then dropped, and
-  decoded again when it is asked for. A file of many small stripes then holds its
-  tail's bytes, not thousands of messages (docs/architecture.md, 'Memory budget').
+* a repeated message field declared ``compact`` (the Metadata's StripeStatistics,
+  ORCv1.md 'File Metadata': one record a stripe, each a ColumnStatistics a column)
+  decodes to a :class:`RecordSequence`: each record is decoded as it is met, so a bad
+  one is refused as in a list, then dropped, and decoded again when it is asked for. A
+  file of many stripes and columns then holds the statistics' bytes, not millions of
+  messages (docs/architecture.md, 'Memory budget').
 """
 
 from __future__ import annotations
@@ -679,7 +679,7 @@ class Encryption(ProtoMessage):
 class Footer(ProtoMessage):
     header_length: int | None = proto_field(1, UINT64)
     content_length: int | None = proto_field(2, UINT64)
-    stripes: Sequence[StripeInformation] = proto_field(3, StripeInformation, repeated=True)
+    stripes: list[StripeInformation] = proto_field(3, StripeInformation, repeated=True)
     types: list[Type] = proto_field(4, Type, repeated=True)
     metadata: list[UserMetadataItem] = proto_field(5, UserMetadataItem, repeated=True)
     number_of_rows: int | None = proto_field(6, UINT64)
