@@ -4,7 +4,10 @@ One worker process serves many cells (start-up with pyarrow, DuckDB and friends
 costs about a second). If it dies mid-cell (a segfault, an abort, the memory
 limit) that cell is a `crash` with the exit status and the tail of stderr; if it
 does not answer within the time limit it is killed and the cell is a `timeout`.
-Either way a fresh worker takes the next cell and the run goes on.
+Either way a fresh worker takes the next cell and the run goes on. An engine adapter that
+hangs (a process of the worker's own) is killed by the worker itself a little sooner
+(`ADAPTER_LIMIT_SHARE`): the same `timeout`, with the adapter's stderr as its evidence,
+and the worker keeps its other engines.
 
 The matrix's Spark tasks share their workers per Python process (`kept_runner`):
 PySpark reuses its Python workers across tasks and jobs
@@ -42,6 +45,12 @@ DEFAULT_MEMORY_LIMIT_MB = 8_192
 # A worker's start-up (importing pyarrow, DuckDB, Spark's client...) is not a cell's work:
 # about 1 s on a quiet machine, 6-10 s measured at a load of 10 on 2 cores.
 STARTUP_TIMEOUT_S = 120.0
+# A worker's engine adapters (processes of its own: JVMs, node, Python adapters) must
+# answer within this share of the cell's limit, or the worker kills the adapter: the cell
+# is a `timeout` whose evidence is the adapter's stderr, and the worker lives on with its
+# other engines, which would cost seconds each to start again. The rest of the limit is
+# the worker's time to notice, kill and reply before the harness kills the worker.
+ADAPTER_LIMIT_SHARE = 0.9
 STDERR_TAIL_CHARS = 2_000
 WORKER_MODULE = "conformance.matrix.worker"  # the matrix's cells; the fuzzer has its own
 _EOF = None  # what the reader thread queues when the worker's stdout closes
@@ -69,10 +78,11 @@ class IsolatedWorker:
     """``python -m module workdir``: one JSON request line in, one JSON reply line out."""
 
     def __init__(self, workdir: Path, memory_limit_mb: int | None = DEFAULT_MEMORY_LIMIT_MB,
-                 module: str = WORKER_MODULE):
+                 module: str = WORKER_MODULE, adapter_limit_s: float | None = None):
         self._stderr = tempfile.TemporaryFile()
+        limit = [] if adapter_limit_s is None else [f"{adapter_limit_s:g}"]
         self._proc = subprocess.Popen(
-            [sys.executable, "-m", module, str(workdir)],
+            [sys.executable, "-m", module, str(workdir), *limit],
             stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=self._stderr,
             text=True, encoding="utf-8", preexec_fn=_limit_memory(memory_limit_mb),
             env={**os.environ, "PYTHONUNBUFFERED": "1"})
@@ -147,7 +157,8 @@ class IsolatedRunner:
         """The cell's result record; a crash or a hang of the worker is the cell's outcome."""
         if self._worker is not None and not self._worker.alive():
             self.close()  # it died between cells (a kept worker's idle time): not this cell's doing
-        self._worker = self._worker or IsolatedWorker(self.workdir, self.memory_limit_mb)
+        self._worker = self._worker or IsolatedWorker(
+            self.workdir, self.memory_limit_mb, adapter_limit_s=self.timeout_s * ADAPTER_LIMIT_SHARE)
         started = time.perf_counter()
         try:
             return self._worker.call(request, self.timeout_s)

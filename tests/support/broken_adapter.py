@@ -10,7 +10,7 @@ It answers like the reference adapter, except for its FAULT:
   (``DYING_WORDS``);
 * ``complains``: on a read request it writes `NOISE_BYTES` of log lines and then
   ``LAST_WORDS`` to stderr, and answers with the error ``COMPLAINT``;
-* ``hangs``: it never answers a write request;
+* ``hangs``: it never answers a write request, after writing ``HANGING_WORDS`` to stderr;
 * ``not-json``: it answers a write request with a line that is not JSON;
 * ``bad-document``: its read answers hold a document whose rows lack a column;
 * ``refuses-writes``: it answers every write request with ``unsupported``;
@@ -35,6 +35,7 @@ REFUSAL = "this adapter writes nothing"
 DYING_WORDS = "fatal: the engine aborted reading this file"
 NOISE_BYTES = 10_000  # more log than an error's evidence keeps
 LAST_WORDS = "engine.cpp:42: page header checksum mismatch at offset 4"
+HANGING_WORDS = "vector.h:417: assertion __n < size() failed: index out of bounds"
 COMPLAINT = {"class": "EngineFault", "message": "could not read the file"}
 
 
@@ -52,6 +53,7 @@ def faulty_answer(fault: str, request: dict) -> str:
               file=sys.stderr, flush=True)
         reply = {"error": COMPLAINT}
     elif fault == "hangs" and op == "write":
+        print(HANGING_WORDS, file=sys.stderr, flush=True)
         time.sleep(HANG_S)
     elif fault == "not-json" and op == "write":
         return "written, thanks"

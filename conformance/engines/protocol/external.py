@@ -15,7 +15,10 @@ schema, a line that is not JSON, or a dead adapter is a `ProtocolError` naming w
 Each such failure carries, as its evidence, the tail of what the adapter wrote to stderr
 while answering (`stderr_log`), not this process's frames.
 Crashes and hangs are the matrix's to contain (its cells run in worker processes); the
-adapter gets SIGKILL when the worker that started it dies.
+adapter gets SIGKILL when the worker that started it dies. A worker also sets each cell a
+deadline a little before the cell's limit (`answer_by`): an adapter that has not answered
+by then is killed by the worker, which lives on with its other engines, and the hang's
+evidence is the adapter's stderr.
 """
 
 from __future__ import annotations
@@ -29,6 +32,7 @@ import signal
 import subprocess
 import sys
 import threading
+import time
 from pathlib import Path
 
 from conformance.cases import Case
@@ -124,12 +128,13 @@ class AdapterProcess:
             proc.stdin.flush()
         except OSError:
             pass  # it died: its stdout ends, and the death is reported below
+        wait_s, limit = _wait(self.timeout_s)
         try:
-            line = self._lines.get(timeout=self.timeout_s)
+            line = self._lines.get(timeout=wait_s)
         except queue.Empty:
             self.kill()
             raise AdapterHung(f"adapter {self.command!r} gave no answer to a {request['op']} "
-                              f"request within {self.timeout_s:g} s; killed") from None
+                              f"request {limit}; killed") from None
         if line == _EOF:
             raise AdapterDied(f"adapter {self.command!r} died before answering a "
                                 f"{request['op']} request ({self._death()})")
@@ -187,6 +192,29 @@ def _pump(stdout, lines: queue.Queue[str]) -> None:
 
 
 _adapters: dict[str, AdapterProcess] = {}
+# (time.monotonic() deadline, seconds from the cell's start to it) of the cell this
+# process runs (`answer_by`), or None.
+_cell_deadline: tuple[float, float] | None = None
+
+
+def answer_by(deadline: float, after_s: float) -> None:
+    """Kill any adapter of this process that has not answered by `deadline`
+    (`time.monotonic()`, `after_s` seconds after the cell began): an `AdapterHung` carrying
+    its stderr. The matrix's worker sets it for each cell, a little before the cell's limit."""
+    global _cell_deadline
+    _cell_deadline = (deadline, after_s)
+
+
+def _wait(timeout_s: float | None) -> tuple[float | None, str]:
+    """How long an answer may still take, and how to name that limit in a hang's message:
+    the adapter's own `timeout_s` or the cell's deadline (`answer_by`), whichever is first."""
+    if _cell_deadline is not None:
+        deadline, after_s = _cell_deadline
+        left = max(0.0, deadline - time.monotonic())
+        if timeout_s is None or left < timeout_s:
+            return left, f"within {after_s:g} s of its cell's start"
+    # With no limit at all the wait is endless, and the name is never used.
+    return timeout_s, "" if timeout_s is None else f"within {timeout_s:g} s"
 
 
 def adapter_for(command: str) -> AdapterProcess:

@@ -20,15 +20,21 @@ from conformance.engines.protocol.external import (
 )
 from conformance.engines.protocol.stderr_log import TAIL_BYTES
 from conformance.matrix.cells import engine_info, engines_by_format, plan_reads, plan_writes
-from conformance.matrix.isolation import run_isolated
+from conformance.matrix.isolation import ADAPTER_LIMIT_SHARE, IsolatedRunner, run_isolated
 from conformance.values import Table
-from tests.support.broken_adapter import COMPLAINT, DYING_WORDS, LAST_WORDS, NOISE_BYTES
+from tests.support.broken_adapter import (
+    COMPLAINT,
+    DYING_WORDS,
+    HANGING_WORDS,
+    LAST_WORDS,
+    NOISE_BYTES,
+)
 
 from ._adapters import REFERENCE_ADAPTER, REFERENCE_SPEC, broken_adapter
 
-# Seconds a cell of the hanging adapter gets; a dying one must start and die within it, on
-# a busy machine too.
-HANG_LIMIT_S = 8.0
+# Seconds a cell of the hanging adapter gets; its worker kills the adapter 1 s before
+# (`ADAPTER_LIMIT_SHARE`), room to reply on a busy machine too.
+HANG_LIMIT_S = 10.0
 # A cell of an adapter that answers (or dies) at once: room for its start on a loaded
 # machine (a Python adapter's start took 4 s with the load at 9 on 2 cores, measured).
 ANSWER_LIMIT_S = 60.0
@@ -113,11 +119,18 @@ def test_in_the_matrix_a_hang_is_a_timeout_and_a_death_a_crash(tmp_path):
     [reference_write] = run_isolated(plan_writes("t", [case], reference),
                                      tmp_path, timeout_s=ANSWER_LIMIT_S)
     read = plan_reads("t", [case], [reference_write], {"parquet": [dies]})[0]
-    [hung] = run_isolated([write], tmp_path, timeout_s=HANG_LIMIT_S)
+    runner = IsolatedRunner(tmp_path, timeout_s=HANG_LIMIT_S)
+    hung = runner.run(write)
+    # The worker killed the hung adapter a little before the cell's limit, and lives on.
+    worker_lived = runner._worker is not None and runner._worker.alive()
+    runner.close()
     # The dying adapter gets the room of one that answers at once: on a loaded machine its
     # start alone outlasted the hang limit (CI, measured: a timeout cell, not a crash).
     [died] = run_isolated([read], tmp_path, timeout_s=ANSWER_LIMIT_S)
     assert hung["outcome"] == "timeout"
+    assert f"within {HANG_LIMIT_S * ADAPTER_LIMIT_SHARE:g} s of its cell's start; killed" in hung["detail"]
+    assert HANGING_WORDS in hung["detail"]  # the adapter's stderr is the evidence
+    assert worker_lived
     assert died["outcome"] == "crash"
     assert "died before answering a read request (exit status 3)" in died["detail"]
 
