@@ -30,6 +30,7 @@ import sys
 import tempfile
 import threading
 import time
+from collections import defaultdict, deque
 from collections.abc import Iterable, Iterator
 from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
@@ -51,6 +52,9 @@ STARTUP_TIMEOUT_S = 120.0
 # other engines, which would cost seconds each to start again. The rest of the limit is
 # the worker's time to notice, kill and reply before the harness kills the worker.
 ADAPTER_LIMIT_SHARE = 0.9
+# A lane out of work starts another lane's engine for its cells only when at least this
+# many are left: an engine's start (1-5 s) is worth that many cells of tens of ms.
+STEAL_MIN_CELLS = 64
 STDERR_TAIL_CHARS = 2_000
 WORKER_MODULE = "conformance.matrix.worker"  # the matrix's cells; the fuzzer has its own
 _EOF = None  # what the reader thread queues when the worker's stdout closes
@@ -152,6 +156,9 @@ class IsolatedRunner:
                  memory_limit_mb: int | None = DEFAULT_MEMORY_LIMIT_MB):
         self.workdir, self.timeout_s, self.memory_limit_mb = workdir, timeout_s, memory_limit_mb
         self._worker: IsolatedWorker | None = None
+        # The engine specs of the cells `run_in_lanes` gave it, whose processes and imports
+        # its worker keeps (`_EngineQueues` sends it more of them).
+        self.engines: set[str] = set()
 
     def run(self, request: dict) -> dict:
         """The cell's result record; a crash or a hang of the worker is the cell's outcome."""
@@ -196,20 +203,75 @@ def kept_runner(workdir: Path, timeout_s: float, memory_limit_mb: int | None,
 def run_in_lanes(requests: Iterable[dict], workdir: Path, timeout_s: float, memory_limit_mb: int | None,
                  lanes: int) -> Iterator[dict]:
     """`requests` on this process's first `lanes` kept runners (`kept_runner`), as many at
-    once; yields the records in the order of `requests`."""
-    free: queue.SimpleQueue = queue.SimpleQueue()
-    for lane in range(lanes):
-        free.put(kept_runner(workdir, timeout_s, memory_limit_mb, lane))
+    once, each lane taking the cells of the engines it has started (`_EngineQueues`);
+    yields the records in the order of `requests`."""
+    runners = [kept_runner(workdir, timeout_s, memory_limit_mb, lane) for lane in range(lanes)]
+    cells = _EngineQueues(requests)
+    records: dict[int, dict] = {}
+    failures: list[BaseException] = []
+    arrived = threading.Condition()
 
-    def one(request: dict) -> dict:
-        runner = free.get()
+    def lane(runner: IsolatedRunner) -> None:
         try:
-            return runner.run(request)
-        finally:
-            free.put(runner)
+            while (taken := cells.take(runner)) is not None:
+                index, request = taken
+                record = runner.run(request)
+                with arrived:
+                    records[index] = record
+                    arrived.notify_all()
+        except BaseException as exc:  # a harness bug: the caller must see it, not wait forever
+            with arrived:
+                failures.append(exc)
+                arrived.notify_all()
+            raise
 
     with ThreadPoolExecutor(lanes, thread_name_prefix="lanes") as pool:
-        yield from pool.map(one, requests)
+        for runner in runners:
+            pool.submit(lane, runner)
+        for index in range(cells.total):
+            with arrived:
+                while index not in records and not failures:
+                    arrived.wait()
+                if failures:
+                    raise failures[0]
+                record = records.pop(index)
+            yield record
+
+
+class _EngineQueues:
+    """A task's cells by engine, for its lanes (`run_in_lanes`). A lane takes the next cell
+    of an engine its worker has run, else of an engine no lane's worker has run, else of
+    the engine with the most cells left, if at least `STEAL_MIN_CELLS` are: so each engine
+    starts (a JVM, a node process, an adapter: seconds each) in few of the process's
+    workers, while a lane with work left does not keep the others idle for long. What a
+    worker has run is kept with its runner (`IsolatedRunner.engines`), so the next task of
+    the process sends the same engines to the same lanes."""
+
+    def __init__(self, requests: Iterable[dict]):
+        self._lock = threading.Lock()
+        self._queues: dict[str, deque[tuple[int, dict]]] = defaultdict(deque)
+        self.total = 0
+        for self.total, request in enumerate(requests, 1):
+            self._queues[request["engine"]].append((self.total - 1, request))
+        self._runners: list[IsolatedRunner] = []
+
+    def take(self, runner: IsolatedRunner) -> tuple[int, dict] | None:
+        """The next (index, request) for `runner`'s lane, or None when none is left."""
+        with self._lock:
+            if runner not in self._runners:
+                self._runners.append(runner)
+            left = [engine for engine, queue_ in self._queues.items() if queue_]
+            if not left:
+                return None
+            elsewhere = {e for other in self._runners if other is not runner for e in other.engines}
+            engine = (next((e for e in left if e in runner.engines), None)
+                      or next((e for e in left if e not in elsewhere), None)
+                      or max(left, key=lambda e: len(self._queues[e])))
+            if engine not in runner.engines and engine in elsewhere \
+                    and len(self._queues[engine]) < STEAL_MIN_CELLS:
+                return None  # the lane that runs it finishes them sooner than a start here
+            runner.engines.add(engine)
+            return self._queues[engine].popleft()
 
 
 def run_isolated(requests: Iterable[dict], workdir: Path, timeout_s: float = DEFAULT_TIMEOUT_S,

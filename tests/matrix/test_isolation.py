@@ -8,8 +8,10 @@ from pathlib import Path
 import pytest
 
 from conformance.cases import case_by_id
+from conformance.engines.protocol.external import command_spec
 from conformance.matrix.cells import subject
 from conformance.matrix.isolation import IsolatedRunner, kept_runner, run_in_lanes, run_isolated
+from tests.engines.protocol._adapters import broken_adapter
 
 CRASHING = "tests.support.crashing_engine:CrashingEngine"
 
@@ -91,11 +93,29 @@ LANES = 2
 
 
 def test_lanes_run_cells_at_once_so_a_hung_cell_holds_only_its_own(tmp_path):
-    hung = [_read_request(case_id, tmp_path)  # the crashing engine hangs on int64 files
-            for case_id in ("physical/int64-required", "physical/int64-optional")]
+    # Two engines that hang: the crashing engine on int64 files, an adapter on any write.
+    hangs = command_spec("hangs", broken_adapter("hangs"))
+    hung = [_read_request("physical/int64-required", tmp_path),
+            {**_read_request("physical/int64-optional", tmp_path), "phase": "write",
+             "engine": hangs, "writer": "hangs", "reader": None}]
     started = time.monotonic()
     records = list(run_in_lanes(hung, tmp_path, HANG_LIMIT_S, None, LANES))
     elapsed = time.monotonic() - started
     assert [r["cell_id"] for r in records] == [r["cell_id"] for r in hung]  # the order asked
     assert [r["outcome"] for r in records] == ["timeout", "timeout"]
     assert elapsed < LANES * HANG_LIMIT_S  # one after the other, they would take both limits
+
+
+def test_each_lane_keeps_to_the_engines_its_worker_started(tmp_path):
+    """Cells of two engines, mixed: each engine starts in one lane's worker, not in both."""
+    crashing = [_read_request("physical/string-required", tmp_path) for _ in range(3)]
+    reference = [{**r, "engine": "reference", "reader": "reference"} for r in crashing]
+    mixed = [cell for pair in zip(crashing, reference, strict=True) for cell in pair]
+    records = list(run_in_lanes(mixed, tmp_path, HANG_LIMIT_S, None, LANES))
+    runners = [kept_runner(tmp_path, HANG_LIMIT_S, None, lane) for lane in range(LANES)]
+    try:
+        assert [r["reader"] for r in records] == [r["reader"] for r in mixed]  # the order asked
+        assert sorted(sorted(runner.engines) for runner in runners) == sorted([[CRASHING], ["reference"]])
+    finally:
+        for runner in runners:
+            runner.close()
