@@ -250,9 +250,10 @@ class _EngineQueues:
     def __init__(self, requests: Iterable[dict]):
         self._lock = threading.Lock()
         self._queues: dict[str, deque[tuple[int, dict]]] = defaultdict(deque)
-        self.total = 0
-        for self.total, request in enumerate(requests, 1):
-            self._queues[request["engine"]].append((self.total - 1, request))
+        cells = list(requests)
+        self.total = len(cells)
+        for index, request in enumerate(cells):
+            self._queues[request["engine"]].append((index, request))
         self._runners: list[IsolatedRunner] = []
 
     def take(self, runner: IsolatedRunner) -> tuple[int, dict] | None:
