@@ -156,8 +156,9 @@ class IsolatedRunner:
                  memory_limit_mb: int | None = DEFAULT_MEMORY_LIMIT_MB):
         self.workdir, self.timeout_s, self.memory_limit_mb = workdir, timeout_s, memory_limit_mb
         self._worker: IsolatedWorker | None = None
-        # The engine specs of the cells `run_in_lanes` gave it, whose processes and imports
-        # its worker keeps (`_EngineQueues` sends it more of them).
+        # The engine specs of the cells `run_in_lanes` gave it: its worker keeps their
+        # processes and imports (or starts them again, once replaced), so `_EngineQueues`
+        # sends it more of them.
         self.engines: set[str] = set()
 
     def run(self, request: dict) -> dict:
@@ -206,7 +207,7 @@ def run_in_lanes(requests: Iterable[dict], workdir: Path, timeout_s: float, memo
     once, each lane taking the cells of the engines it has started (`_EngineQueues`);
     yields the records in the order of `requests`."""
     runners = [kept_runner(workdir, timeout_s, memory_limit_mb, lane) for lane in range(lanes)]
-    cells = _EngineQueues(requests)
+    cells = _EngineQueues(requests, runners)
     records: dict[int, dict] = {}
     failures: list[BaseException] = []
     arrived = threading.Condition()
@@ -247,20 +248,18 @@ class _EngineQueues:
     worker has run is kept with its runner (`IsolatedRunner.engines`), so the next task of
     the process sends the same engines to the same lanes."""
 
-    def __init__(self, requests: Iterable[dict]):
+    def __init__(self, requests: Iterable[dict], runners: list[IsolatedRunner]):
         self._lock = threading.Lock()
         self._queues: dict[str, deque[tuple[int, dict]]] = defaultdict(deque)
         cells = list(requests)
         self.total = len(cells)
         for index, request in enumerate(cells):
             self._queues[request["engine"]].append((index, request))
-        self._runners: list[IsolatedRunner] = []
+        self._runners = runners
 
     def take(self, runner: IsolatedRunner) -> tuple[int, dict] | None:
         """The next (index, request) for `runner`'s lane, or None when none is left."""
         with self._lock:
-            if runner not in self._runners:
-                self._runners.append(runner)
             left = [engine for engine, queue_ in self._queues.items() if queue_]
             if not left:
                 return None

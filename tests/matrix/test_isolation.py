@@ -119,3 +119,18 @@ def test_each_lane_keeps_to_the_engines_its_worker_started(tmp_path):
     finally:
         for runner in runners:
             runner.close()
+
+
+def test_an_engine_a_lane_ran_in_an_earlier_task_stays_with_that_lane(tmp_path):
+    """The next task of the process sends the engine to the lane whose worker has it."""
+    runners = [kept_runner(tmp_path, HANG_LIMIT_S, None, lane) for lane in range(LANES)]
+    runners[-1].engines.add("reference")  # as an earlier task left it
+    cells = [{**_read_request("physical/string-required", tmp_path), "engine": "reference",
+              "reader": "reference"} for _ in range(3)]
+    try:
+        records = list(run_in_lanes(cells, tmp_path, HANG_LIMIT_S, None, LANES))
+        assert len(records) == len(cells)
+        assert [runner.engines for runner in runners] == [set()] * (LANES - 1) + [{"reference"}]
+    finally:
+        for runner in runners:
+            runner.close()
